@@ -1,0 +1,17 @@
+// `npm start`: installs and builds whatever is missing, then runs the server on its
+// embedded defaults (or whatever the environment configures). Signals go to the server,
+// which shuts down gracefully and stops the embedded PostgreSQL.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ROOT, ensureBuilt, ensureInstalled } from './bootstrap.mjs';
+
+ensureInstalled();
+ensureBuilt();
+const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'src', 'server.ts')], {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,30 @@
+// `npm test`: installs and builds what is missing, then runs every suite with Node's
+// test runner against real servers: PostgreSQL from TEST_DATABASE_URL or embedded,
+// Redis when TEST_REDIS_URL is set. Browser tests are `npm run test:e2e`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { ROOT, ensureInstalled, run } from './bootstrap.mjs';
+
+ensureInstalled();
+run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'prepare.ts'), 'engine']);
+
+function findTests(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : findTests(full);
+    return entry.name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+const only = process.argv.slice(2);
+const files = only.length
+  ? only.map((f) => path.resolve(f))
+  : ['server/test', 'engine/test', 'scripts/test'].flatMap((d) => findTests(path.join(ROOT, d))).sort();
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files],
+  { cwd: ROOT, stdio: 'inherit' },
+);
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

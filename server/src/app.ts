@@ -1,0 +1,84 @@
+/**
+ * The app factory: builds Fastify and registers plugins and feature routes. It never
+ * listens; server.ts (and the tests) do.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { Kysely } from 'kysely';
+import type { Config } from './config';
+import type { Database } from './db/schema';
+import type { RateLimiter } from './infra/rate-limiter';
+import type { MailService } from './mail/mail-service';
+import { loggerOptions } from './infra/logger';
+import { registerErrorHandler } from './infra/errors';
+import { createAuthService } from './auth/auth-service';
+import { registerAuthentication } from './auth/authenticate';
+import { registerAuthRoutes } from './auth/auth-routes';
+import { createUserService } from './users/user-service';
+import { registerUserRoutes } from './users/user-routes';
+import { registerHealthRoutes } from './health/health-routes';
+import { registerWebRoutes } from './web/web-routes';
+
+export interface AppDeps {
+  config: Config;
+  db: Kysely<Database>;
+  limiter: RateLimiter;
+  mail: MailService;
+  jwtSecret: string;
+  ipSecret: string;
+  isShuttingDown: () => boolean;
+  /** Where pino writes (tests capture it to scan for secrets); default stdout. */
+  logStream?: NodeJS.WritableStream;
+  webDistDir?: string;
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db } = deps;
+  const app = Fastify({
+    logger: loggerOptions(config, deps.logStream),
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    bodyLimit: 256 * 1024,
+    requestTimeout: 60_000,
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: false, useDefaults: true } },
+  });
+  registerErrorHandler(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: `${config.BRAND} API`,
+        version: '2.0.0',
+        description: `Dashboard routes (bearer token) and the public API (header ${config.apiKeyHeader}). Errors are {"error": message}.`,
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          apiKey: { type: 'apiKey', in: 'header', name: config.apiKeyHeader },
+        },
+      },
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api-reference', uiConfig: { docExpansion: 'list' } });
+
+  const auth = createAuthService({
+    db,
+    config,
+    limiter: deps.limiter,
+    mail: deps.mail,
+    ipSecret: deps.ipSecret,
+    signAccessToken: (payload) => app.jwt.sign(payload),
+  });
+  const users = createUserService(db);
+  await registerAuthentication(app, { secret: deps.jwtSecret, ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS, auth: () => auth });
+
+  registerHealthRoutes(app, { db, isShuttingDown: deps.isShuttingDown });
+  registerAuthRoutes(app, { auth, secureCookies: config.publicUrl.startsWith('https://') });
+  registerUserRoutes(app, { users, auth, apiKeyHeader: config.apiKeyHeader });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerWebRoutes(app, { brand: config.BRAND, supportUrl: config.SUPPORT_URL, distDir: deps.webDistDir });
+  return app;
+}

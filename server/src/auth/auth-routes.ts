@@ -1,0 +1,203 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  ObfuscationError,
+  unpackForgot,
+  unpackLogin,
+  unpackRegister,
+  unpackReset,
+  type ForgotFields,
+  type LoginFields,
+  type RegisterFields,
+  type ResetFields,
+} from '../common/obfuscation';
+import { Errors } from '../infra/errors';
+import type { AuthService, SessionTokens } from './auth-service';
+
+export const REFRESH_COOKIE = 'refresh_token';
+const Encoded = Type.String({ maxLength: 4096 });
+const Success = Type.Object({ success: Type.Boolean() });
+const ErrorBody = Type.Object({ error: Type.String() });
+const TokenBody = Type.Object({ auth_token: Type.String() });
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
+
+function decode<F, V>(unpack: (fields: F) => V, fields: F): V {
+  try {
+    return unpack(fields);
+  } catch (error) {
+    if (error instanceof ObfuscationError) throw Errors.malformedPayload();
+    throw error;
+  }
+}
+
+export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthService; secureCookies: boolean }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { auth } = deps;
+  const tags = ['auth'];
+
+  const setRefreshCookie = (reply: FastifyReply, tokens: SessionTokens) =>
+    reply.setCookie(REFRESH_COOKIE, tokens.refreshToken, {
+      httpOnly: true,
+      secure: deps.secureCookies,
+      sameSite: 'strict',
+      path: '/authentication',
+      ...(tokens.cookieMaxAge ? { maxAge: tokens.cookieMaxAge } : {}),
+    });
+  const clearRefreshCookie = (reply: FastifyReply) =>
+    reply.clearCookie(REFRESH_COOKIE, { path: '/authentication', httpOnly: true, sameSite: 'strict', secure: deps.secureCookies });
+
+  r.post(
+    '/registration/submit',
+    {
+      schema: {
+        operationId: 'register',
+        tags,
+        summary: 'Create an account; a verification link is mailed. Same answer whether or not the email has an account.',
+        body: Type.Object(
+          {
+            query: Encoded,
+            r0: Type.String({ maxLength: 64 }),
+            r01: Type.String({ maxLength: 16 }),
+            r02: Type.String({ maxLength: 20 }),
+            r03: Type.Optional(Type.String({ maxLength: 4 })),
+            r04: Type.Optional(Type.String({ maxLength: 64 })),
+            entropy_modifier: Type.Optional(Type.String({ maxLength: 64 })),
+            shift_matrix: Type.Optional(Type.String({ maxLength: 64 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      const values = decode(unpackRegister, request.body as RegisterFields);
+      await auth.register(values, request.ip);
+      return { success: true };
+    },
+  );
+
+  r.post(
+    '/authentication/verify-email',
+    {
+      schema: {
+        operationId: 'verifyEmail',
+        tags,
+        body: Type.Object({ k: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      await auth.verifyEmail(request.body.k);
+      return { success: true };
+    },
+  );
+
+  r.post(
+    '/authentication/login',
+    {
+      schema: {
+        operationId: 'login',
+        tags,
+        summary: '200 with auth_token and a refresh cookie; 401 email not verified; 403 wrong credentials; 429 throttled.',
+        body: Type.Object(
+          {
+            db0: Encoded,
+            dba0: Encoded,
+            dbamod0: Type.String({ maxLength: 64 }),
+            dbmod0: Encoded,
+            db1: Type.String({ maxLength: 20 }),
+            db2: Type.String({ maxLength: 16 }),
+            db3: Type.Optional(Type.String({ maxLength: 64 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: TokenBody, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const values = decode(unpackLogin, request.body as LoginFields);
+      const tokens = await auth.login(values, request.ip);
+      setRefreshCookie(reply, tokens);
+      return { auth_token: tokens.accessToken };
+    },
+  );
+
+  r.post(
+    '/authentication/refresh',
+    { schema: { operationId: 'refresh', tags, response: { 200: TokenBody, 401: ErrorBody } } },
+    async (request, reply) => {
+      try {
+        const tokens = await auth.refresh(request.cookies[REFRESH_COOKIE]);
+        setRefreshCookie(reply, tokens);
+        return { auth_token: tokens.accessToken };
+      } catch (error) {
+        clearRefreshCookie(reply);
+        throw error;
+      }
+    },
+  );
+
+  r.post('/authentication/logout', { schema: { operationId: 'logout', tags, response: { 200: Success } } }, async (request, reply) => {
+    await auth.logout(request.cookies[REFRESH_COOKIE]);
+    clearRefreshCookie(reply);
+    return { success: true };
+  });
+
+  r.post(
+    '/authentication/forgot-password',
+    {
+      schema: {
+        operationId: 'forgotPassword',
+        tags,
+        summary: 'Always answers success for a well-formed email; a reset link is mailed when an account matches.',
+        body: Type.Object({ ab: Encoded, cd: Type.String({ maxLength: 64 }), efu: Type.String({ maxLength: 16 }) }, { additionalProperties: false }),
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      const { email } = decode(unpackForgot, request.body as ForgotFields);
+      await auth.forgotPassword(email, request.ip);
+      return { success: true };
+    },
+  );
+
+  r.post(
+    '/authentication/reset-password',
+    {
+      schema: {
+        operationId: 'resetPassword',
+        tags,
+        body: Type.Object(
+          { n: Encoded, n01: Encoded, n01a: Type.String({ maxLength: 64 }), n01b: Type.String({ maxLength: 16 }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      await auth.resetPassword(decode(unpackReset, request.body as ResetFields));
+      return { success: true };
+    },
+  );
+
+  r.post(
+    '/authentication/update-password',
+    {
+      onRequest: [app.authenticate],
+      schema: {
+        operationId: 'updatePassword',
+        tags,
+        security: [{ bearer: [] }],
+        body: Type.Object(
+          { password: Type.String({ maxLength: 1024 }), new_password: Type.String({ maxLength: 1024 }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      await auth.updatePassword(request.user.sub, request.user.sid, request.body.password, request.body.new_password);
+      return { success: true };
+    },
+  );
+}

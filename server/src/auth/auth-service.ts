@@ -1,0 +1,241 @@
+/**
+ * Accounts and sessions: registration, verification, login with throttling, rotating
+ * refresh sessions with reuse detection, password reset and change, account closure.
+ * No answer reveals whether an email has an account.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { Config } from '../config';
+import type { RateLimiter } from '../infra/rate-limiter';
+import type { MailService } from '../mail/mail-service';
+import { MailTemplates } from '../mail/templates';
+import { Errors } from '../infra/errors';
+import * as authRepo from './auth-repository';
+import * as userRepo from '../users/user-repository';
+import { hashPassword, isValidEmail, normalizeEmail, passwordProblem, verifyPassword } from './passwords';
+import { hashToken, hmac, newOpaqueToken } from './secrets';
+
+export interface SessionTokens {
+  accessToken: string;
+  refreshToken: string;
+  /** Cookie lifetime in seconds; undefined makes a browser-session cookie. */
+  cookieMaxAge: number | undefined;
+}
+
+export interface AuthDeps {
+  db: Kysely<Database>;
+  config: Config;
+  limiter: RateLimiter;
+  mail: MailService;
+  signAccessToken(payload: { sub: string; sid: string }): string;
+  ipSecret: string;
+}
+
+// Throttling. Every attempt counts against the address; failures count against the
+// account and against the (address, account) pair. When an account's failure bucket is
+// empty, only addresses it has signed in from before may keep trying, so an attacker
+// spraying from many addresses cannot lock the owner out.
+const LOGIN_PER_IP = { ratePerSecond: 1 / 3, burst: 20 };
+const LOGIN_FAILURES_PER_ACCOUNT = { ratePerSecond: 1 / 60, burst: 10 };
+const LOGIN_FAILURES_PER_IP_ACCOUNT = { ratePerSecond: 1 / 30, burst: 5 };
+const REGISTER_PER_IP = { ratePerSecond: 1 / 10, burst: 10 };
+const FORGOT_PER_IP = { ratePerSecond: 1 / 10, burst: 10 };
+const MAILS_PER_ACCOUNT = { ratePerSecond: 1 / 120, burst: 3 };
+
+export function createAuthService(deps: AuthDeps) {
+  const { db, config, limiter, mail } = deps;
+  const brand = config.BRAND;
+  const link = (path: string) => `${config.publicUrl}${path}`;
+  const minutes = (n: number) => new Date(Date.now() + n * 60_000);
+
+  async function throttle(key: string, bucket: { ratePerSecond: number; burst: number }) {
+    const decision = await limiter.take(key, bucket);
+    if (!decision.allowed) throw Errors.tooManyRequests(decision.retryAfterMs);
+  }
+
+  /** Mails to one account are capped so nobody can mail-bomb an address through us. */
+  async function mayMail(email: string): Promise<boolean> {
+    return (await limiter.take(`mail:${email}`, MAILS_PER_ACCOUNT)).allowed;
+  }
+
+  async function issueOneTimeLink(purpose: authRepo.TokenPurpose, userId: string, ttlMinutes: number): Promise<string> {
+    const token = newOpaqueToken();
+    await authRepo.createOneTimeToken(db, { purpose, userId, tokenHash: hashToken(token), expiresAt: minutes(ttlMinutes) });
+    return token;
+  }
+
+  async function startSession(userId: string, remember: boolean): Promise<SessionTokens> {
+    const ttlSeconds = remember ? config.REFRESH_TTL_DAYS * 86400 : config.SESSION_TTL_HOURS * 3600;
+    const sessionId = await authRepo.createSession(db, { userId, remember, expiresAt: new Date(Date.now() + ttlSeconds * 1000) });
+    const refreshToken = newOpaqueToken();
+    await authRepo.addRefreshToken(db, sessionId, hashToken(refreshToken));
+    return {
+      accessToken: deps.signAccessToken({ sub: userId, sid: sessionId }),
+      refreshToken,
+      cookieMaxAge: remember ? ttlSeconds : undefined,
+    };
+  }
+
+  return {
+    async register(input: { email: string; password: string }, ip: string): Promise<void> {
+      await throttle(`register:ip:${ip}`, REGISTER_PER_IP);
+      const email = input.email.trim();
+      if (!email) throw Errors.badRequest('Please set an email');
+      if (!isValidEmail(email)) throw Errors.badRequest('Invalid email format');
+      const problem = passwordProblem(input.password);
+      if (problem) throw Errors.badRequest(problem);
+      // The hash runs in every branch so timing does not tell existing accounts apart.
+      const passwordHash = await hashPassword(input.password);
+      const userId = await userRepo.insertUser(db, { email, passwordHash, verified: false });
+      const normalized = normalizeEmail(email);
+      if (!(await mayMail(normalized))) return;
+      if (userId) {
+        const token = await issueOneTimeLink('verify-email', userId, config.VERIFY_TOKEN_TTL_HOURS * 60);
+        await mail.send(MailTemplates.verifyEmail(email, brand, link(`/verification?v=${token}`)));
+        return;
+      }
+      const existing = await userRepo.findOpenUserByEmail(db, email);
+      if (!existing) return;
+      if (!existing.email_verified_at) {
+        await authRepo.voidOneTimeTokens(db, existing.id, 'verify-email');
+        const token = await issueOneTimeLink('verify-email', existing.id, config.VERIFY_TOKEN_TTL_HOURS * 60);
+        await mail.send(MailTemplates.verifyEmail(existing.email, brand, link(`/verification?v=${token}`)));
+      } else {
+        await mail.send(MailTemplates.alreadyRegistered(existing.email, brand, link('/login'), link('/forgot-password')));
+      }
+    },
+
+    async verifyEmail(key: string): Promise<void> {
+      const token = await authRepo.consumeOneTimeToken(db, 'verify-email', hashToken(key));
+      if (!token?.user_id) throw Errors.badRequest('Invalid or expired verification link');
+      await userRepo.markEmailVerified(db, token.user_id);
+    },
+
+    async login(input: { email: string; password: string; remember: boolean }, ip: string): Promise<SessionTokens> {
+      if (!input.email.trim()) throw Errors.badRequest('Please input an email');
+      if (!input.password) throw Errors.badRequest('Please input a password');
+      if (input.email.length > 255 || input.password.length > 1024) throw Errors.invalidCredentials();
+      await throttle(`login:ip:${ip}`, LOGIN_PER_IP);
+      const email = normalizeEmail(input.email);
+      const ipHash = hmac(deps.ipSecret, ip);
+      const pairKey = `login:fail:${ipHash}:${email}`;
+      const accountKey = `login:fail:${email}`;
+      const pair = await limiter.take(pairKey, LOGIN_FAILURES_PER_IP_ACCOUNT, { peek: true });
+      if (!pair.allowed) throw Errors.tooManyRequests(pair.retryAfterMs);
+      const user = await userRepo.findOpenUserByEmail(db, email);
+      const account = await limiter.take(accountKey, LOGIN_FAILURES_PER_ACCOUNT, { peek: true });
+      if (!account.allowed && !(user && (await authRepo.isKnownIp(db, user.id, ipHash)))) {
+        throw Errors.tooManyRequests(account.retryAfterMs);
+      }
+      const ok = await verifyPassword(user?.password_hash, input.password);
+      if (!user || !ok) {
+        await limiter.take(pairKey, LOGIN_FAILURES_PER_IP_ACCOUNT);
+        await limiter.take(accountKey, LOGIN_FAILURES_PER_ACCOUNT);
+        throw Errors.invalidCredentials();
+      }
+      if (!user.email_verified_at) throw Errors.emailNotVerified();
+      await limiter.reset(pairKey);
+      await authRepo.rememberKnownIp(db, user.id, ipHash);
+      return startSession(user.id, input.remember);
+    },
+
+    /** Rotates the refresh token. A token used twice revokes its whole family. */
+    async refresh(refreshToken: string | undefined): Promise<SessionTokens> {
+      if (!refreshToken || refreshToken.length > 200) throw Errors.unauthorized();
+      const tokenHash = hashToken(refreshToken);
+      const outcome = await db.transaction().execute(async (trx) => {
+        const row = await authRepo.findRefreshTokenForUpdate(trx, tokenHash);
+        if (!row || row.revoked_at || row.closed_at || row.expires_at.getTime() <= Date.now()) return null;
+        if (row.used_at) {
+          await authRepo.revokeSession(trx, row.session_id, 'refresh-token-reuse');
+          return 'reuse' as const;
+        }
+        await authRepo.markRefreshTokenUsed(trx, tokenHash);
+        const next = newOpaqueToken();
+        await authRepo.addRefreshToken(trx, row.session_id, hashToken(next));
+        const ttlSeconds = row.remember ? config.REFRESH_TTL_DAYS * 86400 : config.SESSION_TTL_HOURS * 3600;
+        await authRepo.extendSession(trx, row.session_id, new Date(Date.now() + ttlSeconds * 1000));
+        return {
+          accessToken: deps.signAccessToken({ sub: row.user_id, sid: row.session_id }),
+          refreshToken: next,
+          cookieMaxAge: row.remember ? ttlSeconds : undefined,
+        };
+      });
+      if (!outcome || outcome === 'reuse') throw Errors.unauthorized();
+      return outcome;
+    },
+
+    async logout(refreshToken: string | undefined): Promise<void> {
+      if (!refreshToken || refreshToken.length > 200) return;
+      const row = await db
+        .selectFrom('refresh_tokens')
+        .select('session_id')
+        .where('token_hash', '=', hashToken(refreshToken))
+        .executeTakeFirst();
+      if (row) await authRepo.revokeSession(db, row.session_id, 'logout');
+    },
+
+    async forgotPassword(rawEmail: string, ip: string): Promise<void> {
+      const email = rawEmail.trim();
+      if (!email) throw Errors.badRequest('Empty Email');
+      if (!isValidEmail(email)) throw Errors.badRequest('Invalid email format');
+      await throttle(`forgot:ip:${ip}`, FORGOT_PER_IP);
+      const user = await userRepo.findOpenUserByEmail(db, email);
+      if (!user || !(await mayMail(normalizeEmail(email)))) return;
+      await authRepo.voidOneTimeTokens(db, user.id, 'reset-password');
+      const token = await issueOneTimeLink('reset-password', user.id, config.RESET_TOKEN_TTL_MINUTES);
+      await mail.send(MailTemplates.resetPassword(user.email, brand, link(`/reset-password?k=${token}`)));
+    },
+
+    async resetPassword(input: { key: string; password: string }): Promise<void> {
+      const problem = passwordProblem(input.password);
+      if (problem) throw Errors.badRequest(problem);
+      if (!input.key) throw Errors.badRequest('Invalid or expired reset link');
+      const passwordHash = await hashPassword(input.password);
+      const token = await authRepo.consumeOneTimeToken(db, 'reset-password', hashToken(input.key));
+      if (!token?.user_id) throw Errors.badRequest('Invalid or expired reset link');
+      await userRepo.setPasswordHash(db, token.user_id, passwordHash);
+      // The reset proves control of the mailbox.
+      await userRepo.markEmailVerified(db, token.user_id);
+      await authRepo.revokeUserSessions(db, token.user_id, 'password-reset');
+    },
+
+    /** Changing the password ends every other session; the current one stays. */
+    async updatePassword(userId: string, sessionId: string, current: string, next: string): Promise<void> {
+      if (current === next) throw Errors.badRequest('Passwords are the same');
+      if (passwordProblem(next)) throw Errors.badRequest("New Password doesn't meet requirements (max length 55)");
+      const user = await userRepo.findOpenUserById(db, userId);
+      if (!user || current.length > 1024 || !(await verifyPassword(user.password_hash, current))) {
+        throw Errors.forbidden('Current password is incorrect');
+      }
+      await userRepo.setPasswordHash(db, userId, await hashPassword(next));
+      await authRepo.revokeUserSessions(db, userId, 'password-change', sessionId);
+    },
+
+    async requestClosure(userId: string): Promise<void> {
+      const user = await userRepo.findOpenUserById(db, userId);
+      if (!user) throw Errors.unauthorized();
+      if (!(await mayMail(normalizeEmail(user.email)))) throw Errors.tooManyRequests(60_000);
+      await authRepo.voidOneTimeTokens(db, userId, 'close-account');
+      const token = await issueOneTimeLink('close-account', userId, config.CLOSURE_TOKEN_TTL_MINUTES);
+      await mail.send(MailTemplates.closeAccount(user.email, brand, link(`/close-account?t=${token}`)));
+    },
+
+    /** Closes the account: every session ends and the API key stops working. */
+    async finalizeClosure(userId: string, token: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const row = await authRepo.consumeOneTimeToken(trx, 'close-account', hashToken(token));
+        // Throwing rolls back, so a token presented by another account stays unused.
+        if (!row || row.user_id !== userId) throw Errors.badRequest('Invalid or expired closure link');
+        await userRepo.closeUser(trx, userId);
+        await authRepo.revokeUserSessions(trx, userId, 'account-closed');
+      });
+    },
+
+    async isSessionActive(sessionId: string, userId: string): Promise<boolean> {
+      return authRepo.isSessionActive(db, sessionId, userId);
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,102 @@
+/**
+ * Configuration: validated once, from one schema that also gives its type.
+ * Nothing else in the code base reads process.env.
+ */
+import path from 'node:path';
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+const Integer = (def: number, min: number, max: number, description: string) =>
+  Type.Integer({ default: def, minimum: min, maximum: max, description });
+
+export const ConfigSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
+    default: 'development',
+    description: 'development, production or test.',
+  }),
+  HOST: Type.String({ default: '127.0.0.1', description: 'Interface the HTTP server binds to (0.0.0.0 in containers).' }),
+  PORT: Integer(3000, 0, 65535, 'HTTP port (0 picks a free one).'),
+  PUBLIC_URL: Type.Optional(
+    Type.String({ description: 'Base URL used in mailed links; default http://localhost:PORT.' }),
+  ),
+  BRAND: Type.String({
+    default: 'LeakWell',
+    minLength: 1,
+    maxLength: 40,
+    pattern: '^[A-Za-z0-9][A-Za-z0-9 .-]*$',
+    description: 'Product name in the dashboard, mails and invoices; the API key header is {Brand}-Api-Key.',
+  }),
+  SUPPORT_URL: Type.String({ default: 'https://support.example.com', description: 'External support site.' }),
+  DATA_DIR: Type.String({ default: './data', description: 'Embedded database, index and secrets live here.' }),
+  INDEX_DIR: Type.Optional(Type.String({ description: 'Search index folder; default DATA_DIR/index.' })),
+  DATABASE_URL: Type.Optional(
+    Type.String({ description: 'External PostgreSQL; unset starts embedded PostgreSQL under DATA_DIR.' }),
+  ),
+  EMBEDDED_PG_PORT: Integer(54329, 1024, 65535, 'Port of the embedded PostgreSQL (loopback only).'),
+  REDIS_URL: Type.Optional(
+    Type.String({ description: 'Redis for jobs and shared rate-limit state; unset uses PostgreSQL and memory.' }),
+  ),
+  SMTP_URL: Type.Optional(
+    Type.String({ description: 'SMTP server (smtp://user:pass@host:port); unset keeps mails in the outbox.' }),
+  ),
+  MAIL_FROM: Type.Optional(Type.String({ description: 'Sender address; default no-reply@<brand>.local.' })),
+  JWT_SECRET: Type.Optional(
+    Type.String({ minLength: 32, description: 'HS256 secret for access tokens; default generated once, kept in the database.' }),
+  ),
+  ACCESS_TOKEN_TTL_SECONDS: Integer(900, 30, 86400, 'Lifetime of an access token.'),
+  REFRESH_TTL_DAYS: Integer(30, 1, 365, 'Lifetime of a Remember-Me session.'),
+  SESSION_TTL_HOURS: Integer(12, 1, 720, 'Lifetime of a session without Remember Me (the cookie dies with the browser).'),
+  VERIFY_TOKEN_TTL_HOURS: Integer(48, 1, 720, 'Lifetime of an email-verification link.'),
+  RESET_TOKEN_TTL_MINUTES: Integer(60, 5, 1440, 'Lifetime of a password-reset link.'),
+  CLOSURE_TOKEN_TTL_MINUTES: Integer(60, 5, 1440, 'Lifetime of an account-closure link.'),
+  TRUSTED_PROXIES: Type.String({
+    default: '',
+    description: 'Comma-separated proxy addresses/CIDRs whose X-Forwarded-For is trusted; empty trusts none.',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info', description: 'Pino log level.' },
+  ),
+  DB_STATEMENT_TIMEOUT_MS: Integer(5000, 100, 600000, 'PostgreSQL statement timeout for request queries.'),
+  DB_POOL_SIZE: Integer(10, 1, 200, 'PostgreSQL connection pool size.'),
+});
+
+export type RawConfig = Static<typeof ConfigSchema>;
+
+export interface Config extends RawConfig {
+  publicUrl: string;
+  dataDir: string;
+  indexDir: string;
+  mailFrom: string;
+  apiKeyHeader: string;
+  trustedProxies: string[];
+}
+
+export class ConfigError extends Error {}
+
+/** Validates the environment once; throws a ConfigError listing every problem. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const known = Object.keys(ConfigSchema.properties);
+  const input: Record<string, unknown> = {};
+  for (const key of known) {
+    const value = env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const converted = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, input));
+  const errors = [...Value.Errors(ConfigSchema, converted)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.instancePath.replace(/^\//, '') || '(root)'}: ${e.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const raw = converted as RawConfig;
+  const dataDir = path.resolve(raw.DATA_DIR);
+  return {
+    ...raw,
+    dataDir,
+    indexDir: path.resolve(raw.INDEX_DIR ?? path.join(dataDir, 'index')),
+    publicUrl: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ''),
+    mailFrom: raw.MAIL_FROM ?? `${raw.BRAND} <no-reply@${raw.BRAND.toLowerCase().replace(/[^a-z0-9]+/g, '')}.local>`,
+    apiKeyHeader: `${raw.BRAND.replace(/\s+/g, '')}-Api-Key`,
+    trustedProxies: raw.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean),
+  };
+}

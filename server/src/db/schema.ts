@@ -1,0 +1,126 @@
+/** Kysely table types. Mirrors migrations/; keep the two in step. */
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+  created_at: Generated<Date>;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  password_hash: string;
+  email_verified_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  closed_at: NullableTimestamp;
+  search_subscribed_until: NullableTimestamp;
+  search_is_recurring: Generated<boolean>;
+  search_credits: Generated<number>;
+  whois_credits: Generated<number>;
+  is_enterprise: Generated<boolean>;
+  elevated: Generated<boolean>;
+  law_enforcement: Generated<boolean>;
+  api_key_hash: string | null;
+  api_key_hint: string | null;
+  api_key_created_at: NullableTimestamp;
+  notify_search_expiration: Generated<boolean>;
+  notify_monitoring_expiration: Generated<boolean>;
+  notify_enterprise_expiration: Generated<boolean>;
+  notify_low_search_credits: Generated<boolean>;
+  notify_low_whois_credits: Generated<boolean>;
+  store_invoices: Generated<boolean>;
+  store_extra_invoice_data: Generated<boolean>;
+}
+
+export interface OneTimeTokensTable {
+  token_hash: string;
+  purpose: string;
+  user_id: string | null;
+  payload: ColumnType<unknown, string | null | undefined, string | null> | null;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  remember: boolean;
+  created_at: Generated<Date>;
+  last_used_at: Generated<Date>;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  revoked_reason: string | null;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  session_id: string;
+  created_at: Generated<Date>;
+  used_at: NullableTimestamp;
+}
+
+export interface LoginKnownIpsTable {
+  user_id: string;
+  ip_hash: string;
+  last_seen_at: Generated<Date>;
+}
+
+export interface OutboxTable {
+  id: Generated<string>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  created_at: Generated<Date>;
+  sent_at: NullableTimestamp;
+  attempts: Generated<number>;
+  last_error: string | null;
+}
+
+export interface NotificationsTable {
+  id: Generated<string>;
+  user_id: string | null;
+  global: Generated<boolean>;
+  seen: Generated<boolean>;
+  type: string;
+  data: string;
+  created: Generated<Date>;
+}
+
+export interface SearchCountsTable {
+  user_id: string;
+  day: ColumnType<Date, string, string>;
+  searches: Generated<number>;
+}
+
+export interface DataWellsTable {
+  id: Generated<string>;
+  name: string;
+  image: string | null;
+  date: ColumnType<Date | null, string | null | undefined, string | null>;
+  records: ColumnType<string, number | string | undefined, number | string>;
+  description: Generated<string>;
+  data_types: ColumnType<string[], string[] | undefined, string[]>;
+  is_sensitive: Generated<boolean>;
+  segment_ids: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface Database {
+  app_secrets: AppSecretsTable;
+  users: UsersTable;
+  one_time_tokens: OneTimeTokensTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  login_known_ips: LoginKnownIpsTable;
+  outbox: OutboxTable;
+  notifications: NotificationsTable;
+  search_counts: SearchCountsTable;
+  data_wells: DataWellsTable;
+}

@@ -1,0 +1,44 @@
+/**
+ * Pino options. The product promises that only search counts are kept, so logs never
+ * contain passwords, tokens, API keys, cookies, request bodies or search text: request
+ * URLs are logged without their query string (a `?q=` in a page URL included), and the
+ * headers that carry credentials are redacted.
+ */
+import type { FastifyServerOptions } from 'fastify';
+import type { Config } from '../config';
+
+export function stripQuery(url: string | undefined): string {
+  if (!url) return '';
+  const index = url.indexOf('?');
+  return index < 0 ? url : `${url.slice(0, index)}?[redacted]`;
+}
+
+export function loggerOptions(config: Config, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
+  const pretty = stream === undefined && process.stdout.isTTY && config.NODE_ENV !== 'production';
+  return {
+    level: config.LOG_LEVEL,
+    ...(stream ? { stream } : {}),
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        `req.headers["${config.apiKeyHeader.toLowerCase()}"]`,
+        'res.headers["set-cookie"]',
+        '*.password',
+        '*.token',
+        '*.apiKey',
+        '*.query',
+      ],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req(request: { method: string; url: string; ip?: string; id?: string }) {
+        return { method: request.method, url: stripQuery(request.url), id: request.id };
+      },
+      res(reply: { statusCode: number }) {
+        return { statusCode: reply.statusCode };
+      },
+    },
+  };
+}

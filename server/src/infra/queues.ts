@@ -1,0 +1,99 @@
+/**
+ * One typed contract for background jobs: queue names and their payloads. BullMQ runs on
+ * PostgreSQL by default (its PostgreSQL backend) and on Redis when REDIS_URL is set.
+ * Jobs carry deterministic ids so enqueuing twice is harmless; retries live only here
+ * (attempts + exponential backoff).
+ */
+import { Queue, Worker, createPostgresBackend, withBackend, type JobsOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+
+export interface JobPayloads {
+  /** Deliver one outbox row (mail). */
+  mail: { outboxId: string };
+}
+export type QueueName = keyof JobPayloads;
+export const QUEUE_NAMES: QueueName[] = ['mail'];
+
+export type Processors = { [N in QueueName]: (data: JobPayloads[N], attempt: number) => Promise<void> };
+
+export interface QueueSystem {
+  backend: 'postgres' | 'redis';
+  enqueue<N extends QueueName>(name: N, data: JobPayloads[N], jobId: string): Promise<void>;
+  startWorkers(processors: Processors, onFailed?: (name: QueueName, error: Error) => void): void;
+  /** Closes workers first (they finish the job in hand), then queues. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: 6,
+  backoff: { type: 'exponential', delay: 2000 },
+  removeOnComplete: { count: 1000 },
+  removeOnFail: { count: 5000 },
+};
+
+export interface QueueConnection {
+  /** PostgreSQL connection string (used when no redisUrl). */
+  connectionString: string;
+  redisUrl?: string;
+  /** Redis key prefix / PostgreSQL schema, so tests and deployments stay apart. */
+  namespace?: string;
+}
+
+export function createQueueSystem(connection: QueueConnection): QueueSystem {
+  const namespace = connection.namespace ?? 'bullmq';
+  const redisClients: Redis[] = [];
+  const makeClasses = () => {
+    if (connection.redisUrl) {
+      const redisUrl = connection.redisUrl;
+      const connect = () => {
+        const client = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+        redisClients.push(client);
+        return client;
+      };
+      return {
+        queue: (name: string) => new Queue(name, { connection: connect(), prefix: namespace, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
+        worker: (name: string, fn: (job: { data: any; attemptsMade: number }) => Promise<void>) =>
+          new Worker(name, fn, { connection: connect(), prefix: namespace, concurrency: 4 }),
+      };
+    }
+    const pg = withBackend(createPostgresBackend);
+    const pgConnection = { connectionString: connection.connectionString, schema: namespace, migrate: true, max: 4 };
+    return {
+      queue: (name: string) => new pg.Queue(name, { connection: pgConnection, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
+      worker: (name: string, fn: (job: { data: any; attemptsMade: number }) => Promise<void>) =>
+        new pg.Worker(name, fn, { connection: pgConnection, concurrency: 4 }),
+    };
+  };
+  const classes = makeClasses();
+  const queues = new Map<QueueName, { add: Queue['add']; close(): Promise<void> }>();
+  const workers: { close(): Promise<void> }[] = [];
+  const queueFor = (name: QueueName) => {
+    let queue = queues.get(name);
+    if (!queue) {
+      queue = classes.queue(name) as unknown as { add: Queue['add']; close(): Promise<void> };
+      queues.set(name, queue);
+    }
+    return queue;
+  };
+  return {
+    backend: connection.redisUrl ? 'redis' : 'postgres',
+    async enqueue(name, data, jobId) {
+      await queueFor(name).add(name, data, { jobId });
+    },
+    startWorkers(processors, onFailed) {
+      for (const name of QUEUE_NAMES) {
+        const worker = classes.worker(name, (job) => processors[name](job.data, job.attemptsMade + 1)) as unknown as {
+          on(event: 'failed', fn: (job: unknown, error: Error) => void): void;
+          close(): Promise<void>;
+        };
+        worker.on('failed', (_job, error) => onFailed?.(name, error));
+        workers.push(worker);
+      }
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+      await Promise.all([...queues.values()].map((q) => q.close()));
+      await Promise.all(redisClients.map((c) => c.quit().catch(() => c.disconnect())));
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/** The product's mails: plain text plus a minimal HTML part, every value escaped. */
+import type { OutgoingMail } from './mail-service';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function compose(to: string, brand: string, subject: string, paragraphs: string[], link?: { url: string; label: string }): OutgoingMail {
+  const text = [...paragraphs, ...(link ? [`${link.label}: ${link.url}`] : []), `— ${brand}`].join('\n\n');
+  const html =
+    `<div style="font-family:system-ui,sans-serif;max-width:560px">` +
+    paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('') +
+    (link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>` : '') +
+    `<p style="color:#777">— ${escapeHtml(brand)}</p></div>`;
+  return { to, subject: `${brand}: ${subject}`, text, html };
+}
+
+export const MailTemplates = {
+  verifyEmail: (to: string, brand: string, url: string) =>
+    compose(to, brand, 'verify your email', [`Welcome to ${brand}.`, 'Confirm your email address to finish creating your account.'], {
+      url,
+      label: 'Verify email',
+    }),
+  alreadyRegistered: (to: string, brand: string, loginUrl: string, resetUrl: string) =>
+    compose(
+      to,
+      brand,
+      'someone tried to register with your email',
+      [
+        'Somebody (maybe you) tried to create an account with this email address, which already has one.',
+        `If it was you, log in at ${loginUrl} or reset your password at ${resetUrl}. If not, you can ignore this mail.`,
+      ],
+    ),
+  resetPassword: (to: string, brand: string, url: string) =>
+    compose(to, brand, 'reset your password', ['A password reset was requested for your account. If it was not you, ignore this mail.'], {
+      url,
+      label: 'Set a new password',
+    }),
+  closeAccount: (to: string, brand: string, url: string) =>
+    compose(
+      to,
+      brand,
+      'confirm account closure',
+      ['You asked to close your account. Following the link ends every session and disables your API key.', 'If it was not you, ignore this mail and change your password.'],
+      { url, label: 'Close my account' },
+    ),
+};

@@ -1,0 +1,89 @@
+/**
+ * Starts everything a serving process needs on the configured infrastructure:
+ * database (embedded or external), Redis when configured, queues and their workers,
+ * mail, and the app. Used by server.ts and by the tests, so both run the same wiring.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Redis } from 'ioredis';
+import type { Config } from './config';
+import type { Database } from './db/schema';
+import { buildApp } from './app';
+import { openDatabase } from './infra/database';
+import { createQueueSystem } from './infra/queues';
+import { createMemoryRateLimiter, createRedisRateLimiter } from './infra/rate-limiter';
+import { createMailService } from './mail/mail-service';
+import { loadOrCreateSecret } from './auth/secrets';
+
+export interface Runtime {
+  app: FastifyInstance;
+  db: Kysely<Database>;
+  config: Config;
+  connectionString: string;
+  /** Graceful: not ready, drain HTTP, close workers and queues, then pools and the database. */
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  logStream?: NodeJS.WritableStream;
+  /** Where the outbox prints links when there is no SMTP; null for silence. */
+  mailConsole?: NodeJS.WritableStream | null;
+  /** Separates queues and rate-limit keys of parallel test instances. */
+  namespace?: string;
+  webDistDir?: string;
+}
+
+export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const database = await openDatabase(config, (line) => process.stderr.write(`[postgres] ${line}\n`));
+  const namespace = options.namespace ?? 'leakwell';
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  const limiter = redis ? createRedisRateLimiter(redis, `${namespace}:rl:`) : createMemoryRateLimiter();
+  const queues = createQueueSystem({ connectionString: database.connectionString, redisUrl: config.REDIS_URL, namespace });
+  const mail = createMailService({
+    db: database.db,
+    queues,
+    smtpUrl: config.SMTP_URL,
+    from: config.mailFrom,
+    console: options.mailConsole,
+  });
+  let shuttingDown = false;
+  try {
+    const [jwtSecret, ipSecret] = [
+      await loadOrCreateSecret(database.db, 'jwt', config.JWT_SECRET),
+      await loadOrCreateSecret(database.db, 'ip-hmac'),
+    ];
+    const app = await buildApp({
+      config,
+      db: database.db,
+      limiter,
+      mail,
+      jwtSecret,
+      ipSecret,
+      isShuttingDown: () => shuttingDown,
+      logStream: options.logStream,
+      webDistDir: options.webDistDir,
+    });
+    queues.startWorkers({ mail: ({ outboxId }) => mail.deliver(outboxId) }, (name, error) =>
+      app.log.warn({ queue: name, err: { message: error.message } }, 'job failed'),
+    );
+    return {
+      app,
+      db: database.db,
+      config,
+      connectionString: database.connectionString,
+      async close() {
+        shuttingDown = true;
+        await app.close();
+        await queues.close();
+        mail.close();
+        await redis?.quit().catch(() => redis.disconnect());
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await queues.close().catch(() => {});
+    await redis?.quit().catch(() => {});
+    await database.close();
+    throw error;
+  }
+}

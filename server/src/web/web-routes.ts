@@ -1,0 +1,95 @@
+/**
+ * Serves the built dashboard (web/dist) with the SPA fallback: a GET for an unknown
+ * path that accepts HTML gets index.html, and the dashboard shows its own not-found
+ * screen. API routes are registered by method, so GET /search is the page while
+ * POST /search is the API. Brand and support URL are injected into index.html.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
+function escapeAttribute(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join('; ');
+
+export async function registerWebRoutes(app: FastifyInstance, options: { brand: string; supportUrl: string; distDir?: string }) {
+  const dist = options.distDir ?? WEB_DIST;
+  const indexFile = path.join(dist, 'index.html');
+  let indexHtml: string | undefined;
+  const renderIndex = () => {
+    if (indexHtml === undefined) {
+      const template = fs.existsSync(indexFile)
+        ? fs.readFileSync(indexFile, 'utf8')
+        : '<!doctype html><title>%APP_BRAND%</title><p>The dashboard is not built: run <code>npm run build:web</code>.</p>';
+      indexHtml = template
+        .replaceAll('%APP_BRAND%', escapeAttribute(options.brand))
+        .replaceAll('%APP_SUPPORT_URL%', escapeAttribute(options.supportUrl));
+    }
+    return indexHtml;
+  };
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    // Links carry tokens in their query (?t=, ?v=, ?k=): never leak them through Referer.
+    reply.header('referrer-policy', 'no-referrer');
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (type.startsWith('text/html')) {
+      reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+      reply.header('x-frame-options', 'DENY');
+    }
+    return payload;
+  });
+
+  const sendIndex = (reply: FastifyReply) => reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(renderIndex());
+
+  if (fs.existsSync(path.join(dist, 'assets'))) {
+    await app.register(fastifyStatic, {
+      root: path.join(dist, 'assets'),
+      prefix: '/assets/',
+      immutable: true,
+      maxAge: '365d',
+      index: false,
+    });
+  }
+  for (const file of fs.existsSync(dist) ? fs.readdirSync(dist) : []) {
+    if (file === 'index.html' || file === 'assets') continue;
+    const full = path.join(dist, file);
+    if (!fs.statSync(full).isFile()) continue;
+    app.get(`/${file}`, { schema: { hide: true } }, (_request, reply) => reply.type(typeForFile(file)).send(fs.createReadStream(full)));
+  }
+  app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
+
+  app.setNotFoundHandler((request, reply) => {
+    const wantsHtml = (request.headers.accept ?? '').includes('text/html');
+    if ((request.method === 'GET' || request.method === 'HEAD') && wantsHtml && !request.url.startsWith('/assets/')) {
+      return sendIndex(reply);
+    }
+    return reply.code(404).send({ error: 'Not Found' });
+  });
+}
+
+function typeForFile(file: string): string {
+  const ext = path.extname(file).toLowerCase();
+  return (
+    { '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.txt': 'text/plain', '.json': 'application/json', '.webmanifest': 'application/manifest+json' }[
+      ext
+    ] ?? 'application/octet-stream'
+  );
+}

@@ -1,0 +1,223 @@
+/**
+ * Test harness: starts the real product (real PostgreSQL, real queues, real mail path)
+ * on a random port with a fresh database, and scans its logs for leaked secrets on
+ * close. PostgreSQL comes from TEST_DATABASE_URL, or an embedded server started once
+ * per test process; Redis is used when TEST_REDIS_URL is set (or `redis: true`).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import net from 'node:net';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config';
+import { startRuntime, type Runtime } from '../src/runtime';
+import { startEmbeddedPostgres } from '../src/infra/embedded-postgres';
+import { extractLinks } from '../src/mail/mail-service';
+import { hashPassword } from '../src/auth/passwords';
+import { applyGrant, insertUser, type Grant } from '../src/users/user-repository';
+import { createUserService } from '../src/users/user-service';
+import { packLogin } from '../src/common/obfuscation';
+
+export const TEST_PASSWORD = 'Secret-Pw-9Zx';
+
+let embeddedServer: Promise<string> | undefined;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The PostgreSQL server tests create their databases on (admin connection string). */
+export function testDatabaseServer(): Promise<string> {
+  if (process.env.TEST_DATABASE_URL) return Promise.resolve(process.env.TEST_DATABASE_URL);
+  embeddedServer ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lw-test-pg-'));
+    fs.chmodSync(dir, 0o755);
+    const embedded = await startEmbeddedPostgres(dir, await freePort());
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    // Stopped by the test process exit hook below; PostgreSQL is a child of ours.
+    testCleanups.push(async () => {
+      await embedded.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+    return embedded.connectionString;
+  })();
+  return embeddedServer;
+}
+
+const testCleanups: (() => Promise<void>)[] = [];
+/** Call from an `after()` hook at the end of a test file that used the embedded server. */
+export async function stopTestDatabaseServer(): Promise<void> {
+  while (testCleanups.length) await testCleanups.pop()!();
+  embeddedServer = undefined;
+}
+
+/** A fresh, empty database on the test server; dropped by the returned function. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = await testDatabaseServer();
+  const name = `lw_test_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  links: string[];
+}
+
+export interface TestServer {
+  url: string;
+  runtime: Runtime;
+  logs(): string;
+  /** Mails in the outbox, oldest first (also the ones delivered over SMTP). */
+  outbox(): Promise<OutboxMail[]>;
+  /** Waits until a mail to `to` matching `subject` arrives; returns the newest. */
+  waitForMail(to: string, subject: RegExp, timeoutMs?: number): Promise<OutboxMail>;
+  createUser(options?: Grant & { email?: string; password?: string; apiKey?: boolean }): Promise<{ id: string; email: string; password: string; apiKey?: string }>;
+  /** Logs in through the real route; returns the access token and refresh cookie. */
+  login(email: string, password?: string, remember?: boolean): Promise<{ token: string; cookie: string; status: number }>;
+  /** Strings that must never appear in the logs (checked on close). */
+  markSecret(...values: string[]): void;
+  close(): Promise<void>;
+}
+
+// Shapes of secrets that must never reach a log line, whatever the test did.
+const SECRET_SHAPES: [string, RegExp][] = [
+  ['JWT', /eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\./],
+  ['API key', /\b[0-9a-f]{48}\b/],
+  ['test password', /Secret-Pw/],
+];
+
+export function findLeaks(logText: string, extra: string[] = []): string[] {
+  const leaks = SECRET_SHAPES.filter(([, re]) => re.test(logText)).map(([name]) => name);
+  for (const value of extra) if (value.length >= 6 && logText.includes(value)) leaks.push(`marked secret "${value.slice(0, 4)}…"`);
+  return leaks;
+}
+
+export async function startTestServer(
+  options: { env?: Record<string, string>; redis?: boolean; webDistDir?: string } = {},
+): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const useRedis = options.redis ?? Boolean(process.env.TEST_REDIS_URL);
+  const namespace = `lwt${randomBytes(4).toString('hex')}`;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    DATABASE_URL: database.url,
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'lw-test-data-')),
+    LOG_LEVEL: 'info',
+    ...(useRedis ? { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}),
+    ...options.env,
+  });
+  let logText = '';
+  const logStream = new Writable({
+    write(chunk, _encoding, callback) {
+      logText += chunk.toString();
+      callback();
+    },
+  });
+  const runtime = await startRuntime(config, { logStream, mailConsole: null, namespace, webDistDir: options.webDistDir });
+  await runtime.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = runtime.app.server.address() as net.AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  const secrets: string[] = [];
+  const db = runtime.db;
+
+  const outbox = async (): Promise<OutboxMail[]> => {
+    const rows = await db.selectFrom('outbox').select(['to_address', 'subject', 'text_body']).orderBy('id').execute();
+    return rows.map((r) => ({ to: r.to_address, subject: r.subject, text: r.text_body, links: extractLinks(r.text_body) }));
+  };
+
+  const server: TestServer = {
+    url,
+    runtime,
+    logs: () => logText,
+    outbox,
+    async waitForMail(to, subject, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const match = (await outbox()).filter((m) => m.to.toLowerCase() === to.toLowerCase() && subject.test(m.subject)).pop();
+        if (match) return match;
+        if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${subject}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async createUser(opts = {}) {
+      const email = opts.email ?? `user-${randomBytes(5).toString('hex')}@example.com`;
+      const password = opts.password ?? TEST_PASSWORD;
+      const id = await insertUser(db, { email, passwordHash: await hashPassword(password), verified: opts.verified ?? true });
+      if (!id) throw new Error(`user ${email} exists`);
+      await applyGrant(db, id, opts);
+      const apiKey = opts.apiKey ? await createUserService(db).regenerateApiKey(id) : undefined;
+      if (apiKey) secrets.push(apiKey);
+      return { id, email, password, ...(apiKey ? { apiKey } : {}) };
+    },
+    async login(email, password = TEST_PASSWORD, remember = true) {
+      const response = await fetch(`${url}/authentication/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(packLogin({ email, password, remember })),
+      });
+      const body = (await response.json()) as { auth_token?: string };
+      const cookie = (response.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+      if (body.auth_token) secrets.push(body.auth_token);
+      if (cookie) secrets.push(cookie.split('=')[1] ?? '');
+      return { token: body.auth_token ?? '', cookie, status: response.status };
+    },
+    markSecret(...values) {
+      secrets.push(...values);
+    },
+    async close() {
+      await runtime.close();
+      await database.drop();
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+      if (useRedis) {
+        const { Redis } = await import('ioredis');
+        const redis = new Redis(config.REDIS_URL!);
+        const keys = await redis.keys(`${namespace}*`);
+        if (keys.length) await redis.del(...keys);
+        await redis.quit();
+      }
+      const leaks = findLeaks(logText, secrets);
+      if (leaks.length) throw new Error(`secrets in logs: ${leaks.join(', ')}`);
+    },
+  };
+  return server;
+}
+
+/** Waits for any condition with polling; for asynchronous effects (jobs, mail). */
+export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export { sql };
