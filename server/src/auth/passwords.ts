@@ -1,4 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
+import { PASSWORD_MAX_LENGTH, meetsPasswordRules } from '../common/credentials';
 
 // argon2id with the library's defaults (m=19 MiB, t=2, p=1: OWASP's minimum). The
 // Algorithm const enum is not imported: it cannot be used under isolatedModules, and
@@ -19,22 +20,13 @@ export async function verifyPassword(storedHash: string | undefined, password: s
   return verify(storedHash, password).catch(() => false);
 }
 
-export const EMAIL_MAX = 255;
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 55;
-const EMAIL_PATTERN = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-
-export function isValidEmail(email: string): boolean {
-  return email.length > 0 && email.length <= EMAIL_MAX && EMAIL_PATTERN.test(email);
-}
+export { isValidEmail } from '../common/credentials';
 
 /** Spec 1 §5: 8 to 55 characters, at least one uppercase letter and one digit. */
 export function passwordProblem(password: string): string | null {
   if (password.length === 0) return 'Please set a password';
-  if (password.length > PASSWORD_MAX) return `Invalid password format (max length ${PASSWORD_MAX})`;
-  if (password.length < PASSWORD_MIN || !/[A-Z]/.test(password) || !/[0-9]/.test(password)) {
-    return 'Password must be 8 to 55 characters with at least 1 uppercase letter and 1 number';
-  }
+  if (password.length > PASSWORD_MAX_LENGTH) return `Invalid password format (max length ${PASSWORD_MAX_LENGTH})`;
+  if (!meetsPasswordRules(password)) return 'Password must be 8 to 55 characters with at least 1 uppercase letter and 1 number';
   return null;
 }
 

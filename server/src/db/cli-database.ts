@@ -8,6 +8,7 @@ import net from 'node:net';
 import { Kysely, PostgresDialect } from 'kysely';
 import { loadConfig, type Config } from '../config';
 import { createPool, migrateToLatest, openDatabase } from '../infra/database';
+import { embeddedConnectionString } from '../infra/embedded-postgres';
 import type { Database } from './schema';
 
 function isListening(port: number): Promise<boolean> {
@@ -23,7 +24,7 @@ function isListening(port: number): Promise<boolean> {
 
 export async function withDatabase<T>(fn: (db: Kysely<Database>, config: Config) => Promise<T>, config = loadConfig()): Promise<T> {
   if (!config.DATABASE_URL && (await isListening(config.EMBEDDED_PG_PORT))) {
-    const pool = createPool(`postgres://postgres:embedded@127.0.0.1:${config.EMBEDDED_PG_PORT}/postgres`, { max: 2 });
+    const pool = createPool(embeddedConnectionString(config.EMBEDDED_PG_PORT), { max: 2, onError: () => {} });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     try {
       await migrateToLatest(db);

@@ -20,14 +20,21 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function createPool(connectionString: string, options: { max?: number; statementTimeoutMs?: number } = {}) {
-  return new pg.Pool({
+export function createPool(
+  connectionString: string,
+  options: { max?: number; statementTimeoutMs?: number; onError?: (error: Error) => void } = {},
+) {
+  const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 10,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
     statement_timeout: options.statementTimeoutMs,
   });
+  // An idle client dropped by the server (restart, failover, shutdown) is an event to
+  // log, not a crash: the pool replaces it on the next query.
+  pool.on('error', (error) => options.onError?.(error));
+  return pool;
 }
 
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
@@ -59,6 +66,7 @@ export async function openDatabase(
   const pool = createPool(connectionString, {
     max: config.DB_POOL_SIZE,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    onError: (error) => log(`pool: ${error.message}`),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {

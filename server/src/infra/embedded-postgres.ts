@@ -18,6 +18,10 @@ export interface EmbeddedDatabase {
 const USER = 'postgres';
 const PASSWORD = 'embedded';
 
+export function embeddedConnectionString(port: number): string {
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+}
+
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = net.createServer();
@@ -67,7 +71,7 @@ export async function startEmbeddedPostgres(
   }
   await pg.start();
   return {
-    connectionString: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    connectionString: embeddedConnectionString(port),
     stop: () => pg.stop(),
   };
 }

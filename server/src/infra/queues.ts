@@ -83,10 +83,12 @@ export function createQueueSystem(connection: QueueConnection): QueueSystem {
     startWorkers(processors, onFailed) {
       for (const name of QUEUE_NAMES) {
         const worker = classes.worker(name, (job) => processors[name](job.data, job.attemptsMade + 1)) as unknown as {
-          on(event: 'failed', fn: (job: unknown, error: Error) => void): void;
+          on(event: 'failed' | 'error', fn: (...args: any[]) => void): void;
           close(): Promise<void>;
         };
-        worker.on('failed', (_job, error) => onFailed?.(name, error));
+        worker.on('failed', (_job: unknown, error: Error) => onFailed?.(name, error));
+        // Connection trouble is retried by BullMQ; an unhandled 'error' event would crash us.
+        worker.on('error', (error: Error) => onFailed?.(name, error));
         workers.push(worker);
       }
     },

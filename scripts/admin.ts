@@ -1,0 +1,137 @@
+/**
+ * Operator CLI: `npm run admin -- <command> [options]`. Works whether or not the server
+ * is running (it talks to the same database; see server/src/db/cli-database.ts).
+ */
+import { parseArgs } from 'node:util';
+import { withDatabase } from '../server/src/db/cli-database';
+import { hashPassword, isValidEmail, passwordProblem } from '../server/src/auth/passwords';
+import { applyGrant, findOpenUserByEmail, insertUser, type Grant } from '../server/src/users/user-repository';
+import { createUserService } from '../server/src/users/user-service';
+import { extractLinks } from '../server/src/mail/mail-service';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  user:create --email E --password P [grant options] [--api-key] [--json]
+      Creates an account (add --verified to skip email verification).
+  user:grant --email E [grant options] [--api-key] [--json]
+      Adds to an existing account.
+  outbox [--to E] [--limit N]
+      Lists stored mails and their links (the mailbox of the embedded default).
+
+Grant options:
+  --verified            mark the email verified
+  --search-days N       extend the search subscription by N days
+  --search-credits N    add N search (API) credits
+  --whois-credits N     add N WHOIS credits
+  --enterprise          enterprise plan
+  --elevated            elevated (always active)
+  --le                  law-enforcement status (sees raw records)
+  --api-key             generate a new API key and print it (shown once)
+  --json                print {id, email[, api_key]} as JSON
+`;
+
+class UsageError extends Error {}
+
+function count(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(value)) throw new UsageError(`--${name} takes a whole number`);
+  return Number(value);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    process.stdout.write(USAGE);
+    return command ? 0 : 2;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    strict: true,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      verified: { type: 'boolean' },
+      'search-days': { type: 'string' },
+      'search-credits': { type: 'string' },
+      'whois-credits': { type: 'string' },
+      enterprise: { type: 'boolean' },
+      elevated: { type: 'boolean' },
+      le: { type: 'boolean' },
+      'api-key': { type: 'boolean' },
+      json: { type: 'boolean' },
+      to: { type: 'string' },
+      limit: { type: 'string' },
+    },
+  });
+  const grant: Grant = {
+    verified: values.verified,
+    searchDays: count(values['search-days'], 'search-days'),
+    searchCredits: count(values['search-credits'], 'search-credits'),
+    whoisCredits: count(values['whois-credits'], 'whois-credits'),
+    enterprise: values.enterprise,
+    elevated: values.elevated,
+    lawEnforcement: values.le,
+  };
+
+  switch (command) {
+    case 'user:create':
+    case 'user:grant': {
+      const email = values.email?.trim();
+      if (!email || !isValidEmail(email)) throw new UsageError('--email must be a valid email address');
+      if (command === 'user:create') {
+        const problem = passwordProblem(values.password ?? '');
+        if (problem) throw new UsageError(`--password: ${problem}`);
+      }
+      return withDatabase(async (db) => {
+        let id: string;
+        if (command === 'user:create') {
+          const created = await insertUser(db, { email, passwordHash: await hashPassword(values.password!), verified: Boolean(values.verified) });
+          if (!created) throw new UsageError(`an open account for ${email} exists already (use user:grant)`);
+          id = created;
+        } else {
+          const user = await findOpenUserByEmail(db, email);
+          if (!user) throw new UsageError(`no open account for ${email}`);
+          id = user.id;
+        }
+        await applyGrant(db, id, grant);
+        const apiKey = values['api-key'] ? await createUserService(db).regenerateApiKey(id) : undefined;
+        if (values.json) {
+          process.stdout.write(`${JSON.stringify({ id, email, ...(apiKey ? { api_key: apiKey } : {}) })}\n`);
+        } else {
+          process.stdout.write(`${command === 'user:create' ? 'Created' : 'Updated'} ${email} (${id})\n`);
+          if (apiKey) process.stdout.write(`API key (shown once): ${apiKey}\n`);
+        }
+        return 0;
+      });
+    }
+    case 'outbox': {
+      const limit = count(values.limit, 'limit') ?? 20;
+      return withDatabase(async (db) => {
+        let query = db.selectFrom('outbox').select(['id', 'to_address', 'subject', 'text_body', 'created_at']).orderBy('id', 'desc').limit(limit);
+        if (values.to) query = query.where('to_address', '=', values.to);
+        const rows = (await query.execute()).reverse();
+        for (const row of rows) {
+          process.stdout.write(`#${row.id} ${row.created_at.toISOString()} to ${row.to_address}: ${row.subject}\n`);
+          for (const link of extractLinks(row.text_body)) process.stdout.write(`    ${link}\n`);
+        }
+        if (rows.length === 0) process.stdout.write('The outbox is empty.\n');
+        return 0;
+      });
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`admin: ${(error as Error).message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    process.stderr.write(`admin: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

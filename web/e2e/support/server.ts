@@ -1,0 +1,76 @@
+/**
+ * The real product for browser tests: the lead's harness (server/test/harness.ts) starts
+ * the app with a fresh PostgreSQL database, mails kept in the outbox, and web/dist served.
+ *
+ * The harness is loaded by URL rather than imported, so `tsc -p web` checks the browser
+ * tests without type-checking the server under the dashboard's compiler settings. The
+ * interface below is the part of the harness these tests use.
+ */
+import { fileURLToPath } from 'node:url';
+
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  links: string[];
+}
+
+export interface TestServer {
+  url: string;
+  outbox(): Promise<OutboxMail[]>;
+  waitForMail(to: string, subject: RegExp, timeoutMs?: number): Promise<OutboxMail>;
+  createUser(options?: { email?: string; password?: string; verified?: boolean }): Promise<{ id: string; email: string; password: string }>;
+  close(): Promise<void>;
+}
+
+interface Harness {
+  startTestServer(options?: { webDistDir?: string; env?: Record<string, string> }): Promise<TestServer>;
+  stopTestDatabaseServer(): Promise<void>;
+}
+
+const HARNESS_URL = new URL('../../../server/test/harness.ts', import.meta.url).href;
+export const WEB_DIST = fileURLToPath(new URL('../../dist', import.meta.url));
+
+async function harness(): Promise<Harness> {
+  return (await import(HARNESS_URL)) as Harness;
+}
+
+export async function startServer(): Promise<TestServer> {
+  return (await harness()).startTestServer({ webDistDir: WEB_DIST });
+}
+
+/** Closes the server and the embedded PostgreSQL the harness started for this file. */
+export async function stopServer(server: TestServer | undefined): Promise<void> {
+  try {
+    await server?.close();
+  } finally {
+    await (await harness()).stopTestDatabaseServer();
+  }
+}
+
+/** The path and query of a mailed link, opened against the test server. */
+export function linkOn(server: TestServer, link: string): string {
+  const { pathname, search } = new URL(link);
+  return server.url + pathname + search;
+}
+
+/** The newest mail to `to` whose subject matches, and its first link containing `path`. */
+export async function mailedLink(server: TestServer, to: string, subject: RegExp, path: string): Promise<string> {
+  const mail = await server.waitForMail(to, subject);
+  const link = mail.links.find((candidate) => candidate.includes(path));
+  if (!link) throw new Error(`no ${path} link in "${mail.subject}"`);
+  return linkOn(server, link);
+}
+
+let counter = 0;
+/** A fresh address per call, so tests never collide on accounts. */
+export function uniqueEmail(label: string): string {
+  counter += 1;
+  return `${label}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+/** A verified account with the harness's default password. (An explicit grant: the
+ * harness's createUser() with no options currently fails on an empty UPDATE.) */
+export function newUser(server: TestServer) {
+  return server.createUser({ verified: true });
+}

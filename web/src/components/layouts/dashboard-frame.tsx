@@ -1,0 +1,79 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { useUser } from '@/features/user/api/use-user';
+import { SUPPORT_URL } from '@/lib/brand';
+import { BellIcon, CloseIcon, MenuIcon } from '../icons';
+import { Logo } from '../logo';
+import { NavList } from './nav-list';
+import { accountLinks, PRODUCT_LINKS } from './navigation';
+import { ThemeSwitch } from './theme-switch';
+
+/** Side and top navigation around every signed-in page (spec 1 §2.5). */
+export function DashboardFrame({ title, children }: { title: string; children: ReactNode }) {
+  const { data: user } = useUser();
+  const [location] = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const account = accountLinks(SUPPORT_URL, Boolean(user?.has_notifications));
+
+  // A navigation closes the mobile menu.
+  useEffect(() => setMenuOpen(false), [location]);
+
+  return (
+    <div className={`frame${menuOpen ? ' menu-open' : ''}`}>
+      <aside className="sidebar" aria-label="Main navigation">
+        <div className="sidebar-brand">
+          <Logo />
+          <button type="button" className="icon-button mobile-only" aria-label="Close menu" onClick={() => setMenuOpen(false)}>
+            <CloseIcon />
+          </button>
+        </div>
+        <nav className="sidebar-nav">
+          <NavList links={PRODUCT_LINKS} onNavigate={() => setMenuOpen(false)} />
+          <div className="nav-divider" />
+          <NavList links={account} onNavigate={() => setMenuOpen(false)} />
+        </nav>
+        <div className="sidebar-footer mobile-only">
+          <ThemeSwitch withLabel />
+        </div>
+      </aside>
+      <div className="menu-scrim mobile-only" onClick={() => setMenuOpen(false)} aria-hidden="true" />
+
+      <div className="frame-main">
+        <header className="topbar">
+          <button
+            type="button"
+            className="icon-button mobile-only"
+            aria-label="Open menu"
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen(true)}
+          >
+            <MenuIcon />
+          </button>
+          <nav className="breadcrumb" aria-label="Breadcrumb">
+            <span>{title}</span>
+          </nav>
+          <div className="topbar-actions">
+            {user && (
+              <span className="credits desktop-only" title="Search credits">
+                {user.search_credits.toLocaleString()} CR
+              </span>
+            )}
+            <Link href="/notifications" className="icon-button topbar-bell" aria-label="Notifications">
+              <BellIcon />
+              {user?.has_notifications && <span className="nav-dot" />}
+            </Link>
+            <span className="desktop-only">
+              <ThemeSwitch />
+            </span>
+            {user && (
+              <Link href="/profile" className="avatar" title={user.email} aria-label="Profile">
+                {user.email.charAt(0).toUpperCase()}
+              </Link>
+            )}
+          </div>
+        </header>
+        <main className="frame-content">{children}</main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { api } from '@/lib/api';
+
+/** The names POST /user/update-notification-setting accepts. */
+export type NotificationSetting =
+  | 'search_expiration'
+  | 'monitoring_expiration'
+  | 'enterprise_expiration'
+  | 'low_search_credits'
+  | 'low_whois_credits'
+  | 'store_invoices'
+  | 'store_extra_invoice_data';
+
+export function updateNotificationSetting(setting: NotificationSetting, set: boolean) {
+  return api.post<{ success: boolean }>('/user/update-notification-setting', { setting, set });
+}
+
+export function updatePassword(password: string, newPassword: string) {
+  return api.post<{ success: boolean }>('/authentication/update-password', { password, new_password: newPassword });
+}
+
+/** Mails a /close-account?t=… link to the user. */
+export function requestAccountClosure() {
+  return api.post<{ success: boolean }>('/user/account-closure-request');
+}
+
+export function closeAccount(token: string) {
+  return api.post<{ success: boolean }>('/user/account-closure-final', { token });
+}

@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { usePageTitle } from '@/hooks/use-page-title';
+import { useProfile } from '../api/use-profile';
+import { CloseAccountModal } from './close-account-modal';
+import { PasswordRow } from './password-row';
+import { SettingsSection } from './settings-section';
+
+export function ProfilePage() {
+  usePageTitle('Profile');
+  const { data: profile, isLoading } = useProfile();
+  const [closing, setClosing] = useState(false);
+
+  return (
+    <div className="page page-narrow">
+      <header className="page-header">
+        <h1>Profile Settings</h1>
+        <p className="page-lead">Your sign-in details, what we email you about, and what we keep.</p>
+      </header>
+
+      <section className="card">
+        <h2 className="card-title">Account</h2>
+        <div className="setting-row">
+          <div className="setting-text">
+            <span className="setting-label">Email</span>
+            <span className="setting-value" data-testid="profile-email">
+              {profile?.email ?? (isLoading ? 'Loading…' : '—')}
+            </span>
+          </div>
+          <span className="setting-hint">Contact support to change it.</span>
+        </div>
+        <PasswordRow />
+      </section>
+
+      {profile && (
+        <>
+          <SettingsSection profile={profile} group="notifications" />
+          <SettingsSection profile={profile} group="payments" />
+        </>
+      )}
+
+      <section className="card card-danger">
+        <h2 className="card-title">Close Account</h2>
+        <div className="setting-row">
+          <p className="setting-text muted">
+            Closing your account signs you out everywhere and disables your API key. We will email you a link to
+            confirm.
+          </p>
+          <button type="button" className="button button-danger" onClick={() => setClosing(true)}>
+            Close Account
+          </button>
+        </div>
+      </section>
+
+      {closing && <CloseAccountModal onClose={() => setClosing(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import useSWR from 'swr';
+import { useSession } from '@/lib/session';
+
+/** GET /user/info: the signed-in user, loaded once a token exists (spec 1 §4). */
+export interface User {
+  email: string;
+  created_at: string;
+  search_access: boolean;
+  is_enterprise: boolean;
+  whois_credits: number;
+  search_credits: number;
+  /** A masked display ("lw_…abcd") or null; the full key is only shown once, at creation. */
+  api_private_key: string | null;
+  has_notifications: boolean;
+  search_is_recurring: boolean;
+  /** Epoch seconds, or null. */
+  search_subscribed_until: number | null;
+  elevated: boolean;
+  law_enforcement: boolean;
+}
+
+export function useUser() {
+  const { token } = useSession();
+  return useSWR<User>(token ? '/user/info' : null);
+}
