@@ -18,6 +18,8 @@ import { registerAuthentication } from './auth/authenticate';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { createUserService } from './users/user-service';
 import { registerUserRoutes } from './users/user-routes';
+import { createDataWellService } from './datawells/datawells-service';
+import { registerDataWellRoutes } from './datawells/datawells-routes';
 import { registerHealthRoutes } from './health/health-routes';
 import { registerWebRoutes } from './web/web-routes';
 
@@ -78,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealthRoutes(app, { db, isShuttingDown: deps.isShuttingDown });
   registerAuthRoutes(app, { auth, secureCookies: config.publicUrl.startsWith('https://') });
   registerUserRoutes(app, { users, auth, apiKeyHeader: config.apiKeyHeader });
+  registerDataWellRoutes(app, { datawells: createDataWellService(db), limiter: deps.limiter });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await registerWebRoutes(app, { brand: config.BRAND, supportUrl: config.SUPPORT_URL, distDir: deps.webDistDir });
   return app;

@@ -73,10 +73,11 @@ test('close account: 3-2-1 countdown, mailed link, processing, then logout', asy
   const labels: string[] = [];
   const started = Date.now();
   while (Date.now() - started < 6_000) {
-    const label = await confirm.textContent();
+    // Label and state read in one step: the countdown may tick between two reads.
+    const [label, disabled] = await confirm.evaluate((el) => [el.textContent, (el as HTMLButtonElement).disabled] as const);
     if (label && labels.at(-1) !== label) labels.push(label);
     if (label === 'Close Account') break;
-    assert.equal(await confirm.isDisabled(), true, `disabled while "${label}"`);
+    assert.equal(disabled, true, `disabled while "${label}"`);
     await page.waitForTimeout(50);
   }
   assert.deepEqual(labels, ['Wait 3s', 'Wait 2s', 'Wait 1s', 'Close Account']);

@@ -44,3 +44,73 @@ export async function upsertDataWell(db: Kysely<Database>, well: DataWellUpsert)
     )
     .execute();
 }
+
+/** The catalogue orders a client may ask for (column and direction). */
+export type DataWellOrder = { by: 'name' | 'records' | 'date'; direction: 'asc' | 'desc' };
+
+/** A catalogue row as the service needs it: no ids, segment ids or timestamps. */
+export interface DataWellRow {
+  name: string;
+  image: string | null;
+  /** YYYY-MM-DD, formatted by PostgreSQL so no time zone can shift the day. */
+  date: string | null;
+  records: number;
+  description: string;
+  data_types: string[];
+  is_sensitive: boolean;
+}
+
+function selectCatalogue(db: Kysely<Database>) {
+  return db
+    .selectFrom('data_wells')
+    .select([
+      'name',
+      'image',
+      sql<string | null>`to_char(date, 'YYYY-MM-DD')`.as('date'),
+      sql<number>`records`.as('records'),
+      'description',
+      'data_types',
+      'is_sensitive',
+    ]);
+}
+
+/** One page of the catalogue. Ties (and unknown dates, always last) fall back to the name. */
+export async function listDataWells(
+  db: Kysely<Database>,
+  page: { order: DataWellOrder; limit: number; offset: number },
+): Promise<DataWellRow[]> {
+  const { by, direction } = page.order;
+  const column = { name: sql`lower(data_wells.name)`, records: sql`data_wells.records`, date: sql`data_wells.date` }[by];
+  return selectCatalogue(db)
+    .orderBy(column, (ob) => (direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+    .orderBy('data_wells.name')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countDataWells(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('data_wells').select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
+export function escapeLikePattern(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Wells whose name or description contains `text`, case-insensitively; name matches
+ * first, then the largest wells.
+ */
+export async function searchDataWells(db: Kysely<Database>, text: string, limit: number): Promise<DataWellRow[]> {
+  const pattern = `%${escapeLikePattern(text)}%`;
+  const nameMatches = sql<boolean>`name ilike ${pattern} escape '\\'`;
+  return selectCatalogue(db)
+    .where((eb) => eb.or([nameMatches, sql<boolean>`description ilike ${pattern} escape '\\'`]))
+    .orderBy(nameMatches, 'desc')
+    .orderBy('records', 'desc')
+    .orderBy('name')
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,97 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Errors } from '../infra/errors';
+import type { RateLimiter } from '../infra/rate-limiter';
+import {
+  DEFAULT_SORT,
+  MAX_PAGE,
+  PAGE_SIZES,
+  SEARCH_MAX_LENGTH,
+  SEARCH_MIN_LENGTH,
+  SEARCH_RESULT_LIMIT,
+  SORTS,
+  type DataWellService,
+  type PageSize,
+} from './datawells-service';
+
+const ErrorBody = Type.Object({ error: Type.String() });
+const errors = { 400: ErrorBody, 429: ErrorBody };
+
+/** Allow-list of what a client sees of a well. */
+const DataWell = Type.Object({
+  name: Type.String(),
+  image: Type.Union([Type.String(), Type.Null()]),
+  date: Type.Union([Type.String({ description: 'YYYY-MM-DD' }), Type.Null()]),
+  records: Type.Integer(),
+  description: Type.String(),
+  data: Type.String({ description: 'Exposed data types, comma-separated: "email, password".' }),
+  is_sensitive: Type.Boolean(),
+});
+
+// Query strings arrive as text (the app does not coerce types), hence string schemas.
+const ListQuery = Type.Object(
+  {
+    page: Type.String({ pattern: '^[1-9][0-9]{0,3}$', default: '1', description: `Page number, 1 to ${MAX_PAGE}.` }),
+    sort: Type.Union(
+      SORTS.map((sort) => Type.Literal(sort)),
+      { default: DEFAULT_SORT, description: 'Column and direction: name, records or date, then _asc or _desc.' },
+    ),
+    count: Type.Union(
+      PAGE_SIZES.map((size) => Type.Literal(String(size))),
+      { default: String(PAGE_SIZES[0]), description: 'Page size.' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+// Public and unauthenticated, so each address gets a generous bucket of its own.
+const REQUESTS_PER_IP = { ratePerSecond: 20, burst: 40 };
+
+export function registerDataWellRoutes(app: FastifyInstance, deps: { datawells: DataWellService; limiter: RateLimiter }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { datawells, limiter } = deps;
+  const tags = ['datawells'];
+
+  const throttle = async (request: FastifyRequest) => {
+    const decision = await limiter.take(`datawells:${request.ip}`, REQUESTS_PER_IP);
+    if (!decision.allowed) throw Errors.tooManyRequests(decision.retryAfterMs);
+  };
+
+  r.get(
+    '/datawells',
+    {
+      onRequest: throttle,
+      schema: {
+        operationId: 'listDataWells',
+        tags,
+        summary: 'One page of the breach-source catalogue, with the total number of wells. No authorization.',
+        querystring: ListQuery,
+        response: { 200: Type.Object({ data_wells: Type.Array(DataWell), total: Type.Integer() }), ...errors },
+      },
+    },
+    (request) =>
+      datawells.list({
+        page: Number(request.query.page),
+        sort: request.query.sort,
+        count: Number(request.query.count) as PageSize,
+      }),
+  );
+
+  r.post(
+    '/datawells/search',
+    {
+      onRequest: throttle,
+      schema: {
+        operationId: 'searchDataWells',
+        tags,
+        summary: `Wells whose name or description contains the query (case-insensitive), at most ${SEARCH_RESULT_LIMIT}. No authorization.`,
+        body: Type.Object(
+          { query: Type.String({ maxLength: SEARCH_MAX_LENGTH, description: `At least ${SEARCH_MIN_LENGTH} characters.` }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ data_wells: Type.Array(DataWell) }), ...errors },
+      },
+    },
+    (request) => datawells.search(request.body.query),
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * The data wells catalogue (spec 2 §3, §5, §9): public browsing by page and a text
+ * search over names and descriptions. Everything returned is plain catalogue data.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { Errors } from '../infra/errors';
+import * as dataWellRepo from './datawells-repository';
+
+export const PAGE_SIZES = [20, 50] as const;
+export type PageSize = (typeof PAGE_SIZES)[number];
+
+/** Wire form of the sort: column and direction joined by "_". */
+export const SORTS = ['records_desc', 'records_asc', 'name_asc', 'name_desc', 'date_desc', 'date_asc'] as const;
+export type Sort = (typeof SORTS)[number];
+export const DEFAULT_SORT: Sort = 'records_desc';
+
+export const MAX_PAGE = 9999;
+export const SEARCH_MIN_LENGTH = 4;
+/** Enforced by the route schema (the body never reaches the service longer). */
+export const SEARCH_MAX_LENGTH = 100;
+export const SEARCH_RESULT_LIMIT = 50;
+
+/** A data well as clients see it. */
+export interface DataWell {
+  name: string;
+  image: string | null;
+  date: string | null;
+  records: number;
+  description: string;
+  /** The exposed data types, comma-separated ("email, password"). */
+  data: string;
+  is_sensitive: boolean;
+}
+
+function toDataWell(row: dataWellRepo.DataWellRow): DataWell {
+  return {
+    name: row.name,
+    image: row.image,
+    date: row.date,
+    records: Number(row.records),
+    description: row.description,
+    data: row.data_types.join(', '),
+    is_sensitive: row.is_sensitive,
+  };
+}
+
+function parseSort(sort: Sort): dataWellRepo.DataWellOrder {
+  const [by, direction] = sort.split('_') as [dataWellRepo.DataWellOrder['by'], dataWellRepo.DataWellOrder['direction']];
+  return { by, direction };
+}
+
+export function createDataWellService(db: Kysely<Database>) {
+  return {
+    async list(options: { page: number; sort: Sort; count: PageSize }): Promise<{ data_wells: DataWell[]; total: number }> {
+      const page = Math.min(Math.max(1, Math.trunc(options.page)), MAX_PAGE);
+      const [rows, total] = await Promise.all([
+        dataWellRepo.listDataWells(db, { order: parseSort(options.sort), limit: options.count, offset: (page - 1) * options.count }),
+        dataWellRepo.countDataWells(db),
+      ]);
+      return { data_wells: rows.map(toDataWell), total };
+    },
+
+    async search(query: string): Promise<{ data_wells: DataWell[] }> {
+      const text = query.trim();
+      if (text.length < SEARCH_MIN_LENGTH) throw Errors.badRequest('Query must be atleast 4 characters');
+      const rows = await dataWellRepo.searchDataWells(db, text, SEARCH_RESULT_LIMIT);
+      return { data_wells: rows.map(toDataWell) };
+    },
+  };
+}
+
+export type DataWellService = ReturnType<typeof createDataWellService>;

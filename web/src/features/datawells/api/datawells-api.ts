@@ -1,0 +1,50 @@
+import { api } from '@/lib/api';
+
+/** A breach source of the catalogue (spec 2 §3). Names and descriptions are untrusted text. */
+export interface DataWell {
+  name: string;
+  image: string | null;
+  /** YYYY-MM-DD, or null when unknown. */
+  date: string | null;
+  records: number;
+  description: string;
+  /** Exposed data types, comma-separated: "email, password". */
+  data: string;
+  is_sensitive: boolean;
+}
+
+/** The server's sort values: column, then direction. */
+export type DataWellSort = 'records_desc' | 'records_asc' | 'name_asc' | 'name_desc' | 'date_desc' | 'date_asc';
+
+export const SORT_OPTIONS: { value: DataWellSort; label: string }[] = [
+  { value: 'records_desc', label: 'Most records' },
+  { value: 'records_asc', label: 'Fewest records' },
+  { value: 'name_asc', label: 'Name (A–Z)' },
+  { value: 'name_desc', label: 'Name (Z–A)' },
+  { value: 'date_desc', label: 'Newest breach' },
+  { value: 'date_asc', label: 'Oldest breach' },
+];
+
+export const PAGE_SIZES = [20, 50] as const;
+export type PageSize = (typeof PAGE_SIZES)[number];
+
+/** Spec 2 §5: the search text needs at least this many characters. */
+export const SEARCH_MIN_LENGTH = 4;
+export const SEARCH_MAX_LENGTH = 100;
+export const SEARCH_TOO_SHORT = 'Query must be atleast 4 characters';
+
+export interface BrowseParams {
+  page: number;
+  sort: DataWellSort;
+  count: PageSize;
+}
+
+/** The catalogue needs no authorization, so no token is sent. */
+export function listDataWells({ page, sort, count }: BrowseParams) {
+  const query = new URLSearchParams({ page: String(page), sort, count: String(count) });
+  return api.get<{ data_wells: DataWell[]; total: number }>(`/datawells?${query}`, 'none');
+}
+
+export function searchDataWells(query: string) {
+  return api.post<{ data_wells: DataWell[] }>('/datawells/search', { query }, 'none');
+}
