@@ -1,4 +1,4 @@
-// Plain Node (no dependencies): makes sure `npm ci` has run, so `npm start` and
+// Plain Node (no dependencies): makes sure the dependencies are installed, so `npm start` and
 // `npm test` work on a fresh clone. Imported by scripts/start.mjs and scripts/test.mjs.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,8 +27,11 @@ export function ensureInstalled() {
   const installed = mtime(path.join(ROOT, 'node_modules', '.package-lock.json'));
   const wanted = Math.max(mtime(path.join(ROOT, 'package-lock.json')), mtime(path.join(ROOT, 'package.json')));
   if (installed && installed >= wanted) return;
-  process.stdout.write('Installing dependencies (npm ci)…\n');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  // `npm install`, not `npm ci`: the registry mirror we use lacks some other-platform
+  // optional packages named in the lock (msgpackr-extract for darwin/win32), which makes
+  // `npm ci` refuse the lock although `npm install` installs the locked versions.
+  process.stdout.write('Installing dependencies (npm install)…\n');
+  run('npm', ['install', '--no-audit', '--no-fund']);
 }
 
 /** Builds the engine addon and the dashboard when missing or stale. */
