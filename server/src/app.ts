@@ -22,12 +22,20 @@ import { createDataWellService } from './datawells/datawells-service';
 import { registerDataWellRoutes } from './datawells/datawells-routes';
 import { registerHealthRoutes } from './health/health-routes';
 import { registerWebRoutes } from './web/web-routes';
+import type { Engine } from '../../engine/index';
+import { createSearchService } from './search/search-service';
+import { registerSearchRoutes } from './search/search-routes';
+import { createRemovalService } from './removal/removal-service';
+import { registerRemovalRoutes } from './removal/removal-routes';
+import { createApiKeyGuard } from './api-v2/api-key-auth';
+import { registerV2Routes } from './api-v2/v2-routes';
 
 export interface AppDeps {
   config: Config;
   db: Kysely<Database>;
   limiter: RateLimiter;
   mail: MailService;
+  engine: Engine;
   jwtSecret: string;
   ipSecret: string;
   isShuttingDown: () => boolean;
@@ -44,7 +52,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 256 * 1024,
     requestTimeout: 60_000,
     return503OnClosing: true,
-    ajv: { customOptions: { removeAdditional: true, coerceTypes: false, useDefaults: true } },
+    // Unknown body properties are refused (mass assignment), never coerced or dropped.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true } },
   });
   registerErrorHandler(app);
   await app.register(fastifyCookie);
@@ -80,6 +89,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealthRoutes(app, { db, isShuttingDown: deps.isShuttingDown });
   registerAuthRoutes(app, { auth, secureCookies: config.publicUrl.startsWith('https://') });
   registerUserRoutes(app, { users, auth, apiKeyHeader: config.apiKeyHeader });
+  const search = createSearchService({ db, engine: deps.engine, config });
+  registerSearchRoutes(app, { search });
+  registerRemovalRoutes(app, {
+    removal: createRemovalService({ db, engine: deps.engine, mail: deps.mail, config, limiter: deps.limiter }),
+  });
+  registerV2Routes(app, {
+    db,
+    search,
+    header: config.apiKeyHeader,
+    authenticateApiKey: createApiKeyGuard({
+      users,
+      limiter: deps.limiter,
+      header: config.apiKeyHeader,
+      bucket: { ratePerSecond: config.API_RATE_PER_SECOND, burst: config.API_RATE_BURST },
+    }),
+  });
   registerDataWellRoutes(app, { datawells: createDataWellService(db), limiter: deps.limiter });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await registerWebRoutes(app, { brand: config.BRAND, supportUrl: config.SUPPORT_URL, distDir: deps.webDistDir });

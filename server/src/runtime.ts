@@ -14,10 +14,12 @@ import { createQueueSystem } from './infra/queues';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './infra/rate-limiter';
 import { createMailService } from './mail/mail-service';
 import { loadOrCreateSecret } from './auth/secrets';
+import { openEngine, type Engine } from '../../engine/index';
 
 export interface Runtime {
   app: FastifyInstance;
   db: Kysely<Database>;
+  engine: Engine;
   config: Config;
   connectionString: string;
   /** Graceful: not ready, drain HTTP, close workers and queues, then pools and the database. */
@@ -47,7 +49,11 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     console: options.mailConsole,
   });
   let shuttingDown = false;
+  let engine: Engine | undefined;
   try {
+    engine = await openEngine(config.indexDir);
+    // Segments published by the ingest CLI (another process) are served without a restart.
+    engine.autoRefresh(1000);
     const [jwtSecret, ipSecret] = [
       await loadOrCreateSecret(database.db, 'jwt', config.JWT_SECRET),
       await loadOrCreateSecret(database.db, 'ip-hmac'),
@@ -57,6 +63,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       db: database.db,
       limiter,
       mail,
+      engine,
       jwtSecret,
       ipSecret,
       isShuttingDown: () => shuttingDown,
@@ -69,18 +76,21 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     return {
       app,
       db: database.db,
+      engine,
       config,
       connectionString: database.connectionString,
       async close() {
         shuttingDown = true;
         await app.close();
         await queues.close();
+        await engine?.close();
         mail.close();
         await redis?.quit().catch(() => redis.disconnect());
         await database.close();
       },
     };
   } catch (error) {
+    await engine?.close().catch(() => {});
     await queues.close().catch(() => {});
     await redis?.quit().catch(() => {});
     await database.close();

@@ -290,12 +290,15 @@ describe('account closure and API keys', () => {
     assert.equal((await login(user.email, TEST_PASSWORD)).status, 403, 'a closed account cannot log in');
   });
 
-  test('profile and notification settings; extra properties are ignored', async () => {
+  test('profile and notification settings; extra properties are refused', async () => {
     const user = await server.createUser();
     const token = (await login(user.email, TEST_PASSWORD)).body.auth_token;
     const profile = await call(server.url, 'GET', '/user/profile', { token });
     assert.equal(profile.body.store_invoices, true);
-    const update = await post('/user/update-notification-setting', { setting: 'store_invoices', set: false, elevated: true, search_credits: 999 }, { token });
+    const sneaky = await post('/user/update-notification-setting', { setting: 'store_invoices', set: false, elevated: true, search_credits: 999 }, { token });
+    assert.equal(sneaky.status, 400, 'a body with extra properties is refused');
+    assert.equal((await call(server.url, 'GET', '/user/profile', { token })).body.store_invoices, true, 'and changes nothing');
+    const update = await post('/user/update-notification-setting', { setting: 'store_invoices', set: false }, { token });
     assert.equal(update.status, 200);
     assert.equal((await call(server.url, 'GET', '/user/profile', { token })).body.store_invoices, false);
     const info = await call(server.url, 'GET', '/user/info', { token });

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import net from 'node:net';
 import pg from 'pg';
+import { after } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config';
 import { startRuntime, type Runtime } from '../src/runtime';
@@ -20,6 +21,8 @@ import { hashPassword } from '../src/auth/passwords';
 import { applyGrant, insertUser, type Grant } from '../src/users/user-repository';
 import { createUserService } from '../src/users/user-service';
 import { packLogin } from '../src/common/obfuscation';
+import { ingestFiles } from '../../engine/index';
+import { upsertDataWell } from '../src/datawells/datawells-repository';
 
 export const TEST_PASSWORD = 'Secret-Pw-9Zx';
 
@@ -55,7 +58,11 @@ export function testDatabaseServer(): Promise<string> {
 }
 
 const testCleanups: (() => Promise<void>)[] = [];
-/** Call from an `after()` hook at the end of a test file that used the embedded server. */
+// The embedded server is a child process that would keep the test process alive: stop it
+// once every test of the file has run.
+after(() => stopTestDatabaseServer());
+
+/** Stops the embedded PostgreSQL this test process started, if any (idempotent). */
 export async function stopTestDatabaseServer(): Promise<void> {
   while (testCleanups.length) await testCleanups.pop()!();
   embeddedServer = undefined;
@@ -91,6 +98,7 @@ export interface OutboxMail {
 
 export interface TestServer {
   url: string;
+  namespace: string;
   runtime: Runtime;
   logs(): string;
   /** Mails in the outbox, oldest first (also the ones delivered over SMTP). */
@@ -100,6 +108,11 @@ export interface TestServer {
   createUser(options?: Grant & { email?: string; password?: string; apiKey?: boolean }): Promise<{ id: string; email: string; password: string; apiKey?: string }>;
   /** Logs in through the real route; returns the access token and refresh cookie. */
   login(email: string, password?: string, remember?: boolean): Promise<{ token: string; cookie: string; status: number }>;
+  /**
+   * Ingests JSON-lines records (engine field names) as a new segment of `well`, adds the
+   * data well to the catalogue and makes the running server see it. Returns the segment id.
+   */
+  ingest(well: string, records: object[]): Promise<string>;
   /** Strings that must never appear in the logs (checked on close). */
   markSecret(...values: string[]): void;
   close(): Promise<void>;
@@ -119,17 +132,25 @@ export function findLeaks(logText: string, extra: string[] = []): string[] {
 }
 
 export async function startTestServer(
-  options: { env?: Record<string, string>; redis?: boolean; webDistDir?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    redis?: boolean;
+    webDistDir?: string;
+    /** Another test server's database, index and Redis namespace: a second instance of it. */
+    shareWith?: TestServer;
+  } = {},
 ): Promise<TestServer> {
-  const database = await createTestDatabase();
+  const shared = options.shareWith;
+  const database = shared ? { url: shared.runtime.config.DATABASE_URL!, drop: async () => {} } : await createTestDatabase();
   const useRedis = options.redis ?? Boolean(process.env.TEST_REDIS_URL);
-  const namespace = `lwt${randomBytes(4).toString('hex')}`;
+  const namespace = shared?.namespace ?? `lwt${randomBytes(4).toString('hex')}`;
   const port = await freePort();
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: String(port),
     DATABASE_URL: database.url,
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'lw-test-data-')),
+    ...(shared ? { INDEX_DIR: shared.runtime.config.indexDir } : {}),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'info',
     ...(useRedis ? { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}),
@@ -155,6 +176,7 @@ export async function startTestServer(
 
   const server: TestServer = {
     url,
+    namespace,
     runtime,
     logs: () => logText,
     outbox,
@@ -189,6 +211,24 @@ export async function startTestServer(
       if (cookie) secrets.push(cookie.split('=')[1] ?? '');
       return { token: body.auth_token ?? '', cookie, status: response.status };
     },
+    async ingest(well, records) {
+      const file = path.join(config.dataDir, `ingest-${randomBytes(4).toString('hex')}.jsonl`);
+      fs.writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      const result = await ingestFiles(config.indexDir, { well, files: [file], format: 'jsonl' });
+      fs.rmSync(file);
+      if (!result.segmentId) throw new Error(`nothing ingested into ${well}`);
+      await upsertDataWell(db, {
+        name: well,
+        date: null,
+        description: '',
+        recordCount: result.records,
+        dataTypes: result.fields,
+        isSensitive: false,
+        segmentId: result.segmentId,
+      });
+      await runtime.engine.refresh();
+      return result.segmentId;
+    },
     markSecret(...values) {
       secrets.push(...values);
     },
@@ -196,7 +236,7 @@ export async function startTestServer(
       await runtime.close();
       await database.drop();
       fs.rmSync(config.dataDir, { recursive: true, force: true });
-      if (useRedis) {
+      if (useRedis && !shared) {
         const { Redis } = await import('ioredis');
         const redis = new Redis(config.REDIS_URL!);
         const keys = await redis.keys(`${namespace}*`);

@@ -34,6 +34,20 @@ export interface UsersTable {
   notify_low_whois_credits: Generated<boolean>;
   store_invoices: Generated<boolean>;
   store_extra_invoice_data: Generated<boolean>;
+  search_locked_until: NullableTimestamp;
+  search_lock_count: Generated<number>;
+  search_barred: Generated<boolean>;
+}
+
+export interface CreditLedgerTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: 'search' | 'whois';
+  delta: number;
+  balance_after: number;
+  reason: string;
+  reference: string | null;
+  created_at: Generated<Date>;
 }
 
 export interface OneTimeTokensTable {
@@ -123,4 +137,5 @@ export interface Database {
   notifications: NotificationsTable;
   search_counts: SearchCountsTable;
   data_wells: DataWellsTable;
+  credit_ledger: CreditLedgerTable;
 }

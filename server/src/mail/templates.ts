@@ -36,6 +36,17 @@ export const MailTemplates = {
       url,
       label: 'Set a new password',
     }),
+  removeEntry: (to: string, brand: string, source: string, url: string) =>
+    compose(
+      to,
+      brand,
+      'confirm the removal of your entry',
+      [
+        `Someone asked to remove an entry with this email address from ${brand} search results (source: ${source}).`,
+        'Following the link removes it for good. If you did not ask for this, ignore this mail.',
+      ],
+      { url, label: 'Remove the entry' },
+    ),
   closeAccount: (to: string, brand: string, url: string) =>
     compose(
       to,

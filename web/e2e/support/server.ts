@@ -15,11 +15,29 @@ export interface OutboxMail {
   links: string[];
 }
 
+/** The harness's createUser options: operator grants plus an API key. */
+export interface UserOptions {
+  email?: string;
+  password?: string;
+  verified?: boolean;
+  searchDays?: number;
+  searchCredits?: number;
+  whoisCredits?: number;
+  enterprise?: boolean;
+  elevated?: boolean;
+  lawEnforcement?: boolean;
+  apiKey?: boolean;
+}
+
 export interface TestServer {
   url: string;
   outbox(): Promise<OutboxMail[]>;
   waitForMail(to: string, subject: RegExp, timeoutMs?: number): Promise<OutboxMail>;
-  createUser(options?: { email?: string; password?: string; verified?: boolean }): Promise<{ id: string; email: string; password: string }>;
+  createUser(options?: UserOptions): Promise<{ id: string; email: string; password: string; apiKey?: string }>;
+  /** Publishes JSON-lines records (engine field names) as the data well `well` and refreshes the engine. */
+  ingest(well: string, records: object[]): Promise<void>;
+  /** Strings that must never appear in the server's logs (checked on close). */
+  markSecret(...values: string[]): void;
   close(): Promise<void>;
 }
 

@@ -2,8 +2,12 @@ import { Redirect, Route, Switch } from 'wouter';
 import { CloseAccountPage } from '@/features/account/components/close-account-page';
 import { ProfilePage } from '@/features/account/components/profile-page';
 import { SignInScreen } from '@/features/auth/components/sign-in-screen';
+import { ApiDocsPage } from '@/features/api-docs/components/api-docs-page';
+import { DataWellsPage } from '@/features/datawells/components/data-wells-page';
 import { SIGN_IN_PATHS } from '@/features/auth/redirect';
 import { TosPrivacyPage } from '@/features/legal/components/tos-privacy-page';
+import { EntryRemovalPage } from '@/features/search/components/entry-removal-page';
+import { SearchPage } from '@/features/search/components/search-page';
 import { useSession } from '@/lib/session';
 import { Protected, PublicOnly, Splash } from './guards';
 import { ComingSoonPage } from './pages/coming-soon-page';
@@ -13,12 +17,9 @@ import { TestPage } from './pages/test-page';
 
 /** Signed-in pages of later issues: framed placeholders until their feature lands. */
 const UPCOMING_PAGES: { path: string; title: string }[] = [
-  { path: '/search', title: 'Search' },
   { path: '/documentation/faq', title: 'FAQ' },
   { path: '/documentation/search-guide', title: 'Search Guide' },
   { path: '/documentation/quick-start', title: 'Quick Start' },
-  { path: '/documentation/api', title: 'API Documentation' },
-  { path: '/data-wells', title: 'Data Wells' },
   { path: '/event-codes', title: 'Event Codes' },
   { path: '/whois', title: 'WHOIS' },
   { path: '/monitoring/manage', title: 'Monitoring' },
@@ -38,7 +39,6 @@ const UPCOMING_PAGES: { path: string; title: string }[] = [
   { path: '/crypto-checkout', title: 'Crypto Checkout' },
   { path: '/checkout', title: 'Checkout' },
   { path: '/thank-you', title: 'Thank You' },
-  { path: '/entry-removal', title: 'Entry Removal' },
 ];
 
 /** One pattern for every sign-in view, so switching views keeps the screen mounted. */
@@ -73,6 +73,26 @@ export function AppRouter() {
       <Route path="/close-account">
         <Protected title="Close Account">
           <CloseAccountPage />
+        </Protected>
+      </Route>
+      <Route path="/data-wells">
+        <Protected title="Data Wells">
+          <DataWellsPage />
+        </Protected>
+      </Route>
+      <Route path="/search">
+        <Protected title="Search">
+          <SearchPage />
+        </Protected>
+      </Route>
+      <Route path="/entry-removal">
+        <Protected title="Entry Removal">
+          <EntryRemovalPage />
+        </Protected>
+      </Route>
+      <Route path="/documentation/api">
+        <Protected title="Documentation / API">
+          <ApiDocsPage />
         </Protected>
       </Route>
       {UPCOMING_PAGES.map(({ path, title }) => (

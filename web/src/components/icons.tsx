@@ -150,3 +150,32 @@ export const WrenchIcon = icon(
   <path d="M14.5 5.5a4.5 4.5 0 0 0 5.7 5.7L11 20.4a2.1 2.1 0 0 1-3-3l9.2-9.2M14.5 5.5 17 3" />,
 );
 export const SparkIcon = icon(<path d="M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5 18 18M6 18l2.5-2.5M15.5 8.5 18 6" />);
+export const StarIcon = icon(<path d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9Z" />);
+export const CopyIcon = icon(
+  <>
+    <rect x="8.5" y="8.5" width="12" height="12" rx="2" />
+    <path d="M15.5 8.5V5.5a2 2 0 0 0-2-2h-8a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h3" />
+  </>,
+);
+export const PrinterIcon = icon(
+  <>
+    <path d="M7 9V3.5h10V9" />
+    <rect x="3.5" y="9" width="17" height="8" rx="2" />
+    <path d="M7 14h10v6.5H7z" />
+  </>,
+);
+export const DownloadIcon = icon(<path d="M12 4v11M7 10.5l5 5 5-5M4.5 20h15" />);
+export const ChevronDownIcon = icon(<path d="m6 9 6 6 6-6" />);
+export const TrashIcon = icon(
+  <>
+    <path d="M4 7h16M9.5 7V4.5h5V7M6.5 7l1 13h9l1-13" />
+    <path d="M10.5 11v5.5M13.5 11v5.5" />
+  </>,
+);
+export const KeyIcon = icon(
+  <>
+    <circle cx="8" cy="15" r="4.5" />
+    <path d="m11.2 11.8 8.3-8.3M16.5 6.5l2.5 2.5M14 9l2 2" />
+  </>,
+);
+export const CodeIcon = icon(<path d="m8.5 7-5 5 5 5M15.5 7l5 5-5 5" />);

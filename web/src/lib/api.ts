@@ -29,13 +29,15 @@ export interface RequestOptions {
   method?: 'GET' | 'POST';
   body?: unknown;
   credentials?: Credentials;
+  /** Extra request headers (the API-key check sends the `{Brand}-Api-Key` header). */
+  headers?: Record<string, string>;
 }
 
 /** The signed-in user's access token, or null when signed out. */
 export const authToken = createStore<string | null>(null);
 
-function send(path: string, { method = 'GET', body, credentials = 'bearer' }: RequestOptions, token: string | null) {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+function send(path: string, { method = 'GET', body, credentials = 'bearer', headers: extra }: RequestOptions, token: string | null) {
+  const headers: Record<string, string> = { ...extra, Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (credentials === 'bearer' && token) headers.Authorization = `Bearer ${token}`;
   return fetch(API_BASE + path, {
@@ -77,7 +79,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 }
 
 export const api = {
-  get: <T>(path: string, credentials?: Credentials) => apiRequest<T>(path, { credentials }),
+  get: <T>(path: string, credentials?: Credentials, headers?: Record<string, string>) =>
+    apiRequest<T>(path, { credentials, headers }),
   post: <T>(path: string, body?: unknown, credentials?: Credentials) =>
     apiRequest<T>(path, { method: 'POST', body, credentials }),
 };

@@ -9,6 +9,8 @@ function readMeta(name: string, fallback: string): string {
 
 export const BRAND = readMeta('app-brand', 'LeakWell');
 export const SUPPORT_URL = readMeta('app-support-url', 'https://support.example.com');
+/** The public API's key header: the brand without spaces, then "-Api-Key" (as the server). */
+export const API_KEY_HEADER = `${BRAND.replace(/\s+/g, '')}-Api-Key`;
 
 /** Sets the tab title: "Profile · Brand", or the brand alone. */
 export function setPageTitle(page?: string): void {

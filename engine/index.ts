@@ -1,0 +1,271 @@
+// Typed wrapper around the native search engine (engine/src, built to engine/build/engine.node).
+// The only module the server imports from engine/. Every native call runs on the libuv
+// thread pool and returns a Promise; arguments and answers cross as one JSON string each.
+
+import { createRequire } from 'node:module';
+import { ensureEngineBuilt } from './build';
+
+export const FIELD_NAMES = [
+  'email', 'username', 'password', 'hashed_password', 'ip_address', 'name', 'dob', 'license_plate',
+  'vin', 'address', 'phone', 'company', 'url', 'social', 'cryptocurrency_address', 'domain',
+] as const;
+export type FieldName = (typeof FIELD_NAMES)[number];
+export type SearchMode = 'exact' | 'wildcard' | 'regex';
+
+/** One record as the public API shows it; fields without values are omitted. */
+export type Entry = {
+  id: string;
+  database_name: string;
+  raw_record: string;
+} & Partial<Record<FieldName, string[]>>;
+
+export interface SearchRequest {
+  query: string;
+  page?: number; // 1-based, default 1
+  size?: number; // default 20; size <= 10,000 and page * size <= 10,000
+  mode?: SearchMode; // default 'exact'
+  dedup?: boolean; // default true
+  timeBudgetMs?: number; // default 5,000
+  /** Field searched by bare terms; 'all' (default) searches every field. */
+  type?: FieldName | 'all';
+}
+
+export interface SearchResult {
+  total: number;
+  /** Always true today: totals are counted exactly, whatever their size. */
+  totalExact: boolean;
+  tookMicros: number;
+  segmentsSearched: number;
+  entries: Entry[];
+}
+
+export interface WatchInput {
+  id: string;
+  field: FieldName;
+  value: string;
+}
+export interface WatchMatch {
+  id: string;
+  recordIds: string[];
+}
+
+export interface EngineStats {
+  records: number;
+  segments: number;
+  parts: number;
+  generation: number;
+  removed: number;
+  wells: Record<string, number>;
+  segmentIds: string[];
+}
+
+/** Codes of rejected queries; every one carries a message fit for the user. */
+export type EngineQueryErrorCode =
+  | 'empty' | 'too_short' | 'too_long' | 'syntax' | 'unknown_field' | 'field_required'
+  | 'wildcard_start' | 'mixed_modes' | 'database_name_alone' | 'regex_unsupported'
+  | 'regex_too_big' | 'regex_syntax' | 'bad_page' | 'bad_size' | 'too_deep' | 'timeout';
+
+const QUERY_CODES = new Set<string>([
+  'empty', 'too_short', 'too_long', 'syntax', 'unknown_field', 'field_required', 'wildcard_start',
+  'mixed_modes', 'database_name_alone', 'regex_unsupported', 'regex_too_big', 'regex_syntax',
+  'bad_page', 'bad_size', 'too_deep', 'timeout',
+]);
+
+/** A query the engine refuses (HTTP 400 material; 'timeout' is the caller's choice). */
+export class EngineQueryError extends Error {
+  override name = 'EngineQueryError';
+  constructor(readonly code: EngineQueryErrorCode, message: string) {
+    super(message);
+  }
+}
+
+/** Anything else: i/o, corrupt index, closed engine, bad arguments, internal errors. */
+export class EngineError extends Error {
+  override name = 'EngineError';
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+interface Native {
+  open(dir: string): Promise<object>;
+  call(handle: object, op: string, arg: string): Promise<string>;
+  parse(arg: string): Promise<string>;
+  ingest(arg: string, progress: Float64Array): Promise<string>;
+  version(): string;
+}
+
+let nativePromise: Promise<Native> | undefined;
+
+function loadNative(): Promise<Native> {
+  nativePromise ??= ensureEngineBuilt({ quiet: true }).then((path) => createRequire(import.meta.url)(path) as Native);
+  return nativePromise;
+}
+
+function translate(e: unknown): Error {
+  if (e instanceof Error) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && QUERY_CODES.has(code)) return new EngineQueryError(code as EngineQueryErrorCode, e.message);
+    if (typeof code === 'string') return new EngineError(code, e.message);
+    return e;
+  }
+  return new Error(String(e));
+}
+
+async function native<T>(f: (n: Native) => Promise<T>): Promise<T> {
+  const n = await loadNative();
+  try {
+    return await f(n);
+  } catch (e) {
+    throw translate(e);
+  }
+}
+
+/** Validate a query exactly as a search would, without searching (throws EngineQueryError). */
+export async function validateQuery(req: Pick<SearchRequest, 'query' | 'mode' | 'type' | 'page' | 'size'>): Promise<{ mode: SearchMode; sources: string[] }> {
+  const out = await native((n) => n.parse(JSON.stringify({ ...req, mode: req.mode ?? 'exact' })));
+  return JSON.parse(out) as { mode: SearchMode; sources: string[] };
+}
+
+export class Engine {
+  #handle: object | undefined;
+  #native: Native;
+  #refreshTimer: NodeJS.Timeout | undefined;
+
+  constructor(handle: object, n: Native, readonly indexDir: string) {
+    this.#handle = handle;
+    this.#native = n;
+  }
+
+  async #call(op: string, arg: string): Promise<string> {
+    const h = this.#handle;
+    if (!h) throw new EngineError('closed', 'the engine is closed');
+    try {
+      return await this.#native.call(h, op, arg);
+    } catch (e) {
+      throw translate(e);
+    }
+  }
+
+  async search(req: SearchRequest): Promise<SearchResult> {
+    const body = JSON.stringify({
+      query: req.query, page: req.page ?? 1, size: req.size ?? 20, mode: req.mode ?? 'exact',
+      dedup: req.dedup ?? true, timeBudgetMs: req.timeBudgetMs, type: req.type ?? 'all',
+    });
+    return JSON.parse(await this.#call('search', body)) as SearchResult;
+  }
+
+  /** Same checks as search, no search. */
+  parse(query: string, mode: SearchMode = 'exact', type: FieldName | 'all' = 'all'): Promise<{ mode: SearchMode; sources: string[] }> {
+    return validateQuery({ query, mode, type });
+  }
+
+  async get(id: string): Promise<Entry | null> {
+    return JSON.parse(await this.#call('get', id)) as Entry | null;
+  }
+
+  /** Tombstone an entry (and every record with the same content). False if unknown or already removed. */
+  async remove(id: string): Promise<boolean> {
+    return JSON.parse(await this.#call('remove', id)) as boolean;
+  }
+
+  /** Pick up segments and removals written by other processes now (searches also check at most once a second). */
+  async refresh(): Promise<boolean> {
+    return JSON.parse(await this.#call('refresh', '')) as boolean;
+  }
+
+  async matchWatches(segmentId: string, watches: WatchInput[]): Promise<WatchMatch[]> {
+    return JSON.parse(await this.#call('matchWatches', JSON.stringify({ segmentId, watches }))) as WatchMatch[];
+  }
+
+  async stats(): Promise<EngineStats> {
+    return JSON.parse(await this.#call('stats', '')) as EngineStats;
+  }
+
+  /** Refresh on a timer too, so an idle server is current before its next search. */
+  autoRefresh(everyMs = 1000): void {
+    if (this.#refreshTimer) return;
+    this.#refreshTimer = setInterval(() => void this.refresh().catch(() => undefined), everyMs);
+    this.#refreshTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.#refreshTimer) clearInterval(this.#refreshTimer);
+    this.#refreshTimer = undefined;
+    if (!this.#handle) return;
+    await this.#call('close', '');
+    this.#handle = undefined;
+  }
+}
+
+export async function openEngine(indexDir: string): Promise<Engine> {
+  const n = await loadNative();
+  try {
+    return new Engine(await n.open(indexDir), n, indexDir);
+  } catch (e) {
+    throw translate(e);
+  }
+}
+
+export type IngestFormat = 'auto' | 'jsonl' | 'csv' | 'combo';
+
+export interface IngestOptions {
+  well: string;
+  files: string[];
+  format?: IngestFormat;
+  /** Column or JSON key -> field, for names the built-in aliases do not know. */
+  map?: Record<string, FieldName>;
+  reportPath?: string;
+  partRecords?: number;
+  maxLineBytes?: number;
+  maxCompressedBytes?: number;
+  maxRatio?: number;
+  maxExpandedBytes?: number;
+  /** Kept verbatim in segment.json (the catalogue metadata of this ingest). */
+  catalogue?: { date: string | null; description: string; sensitive: boolean };
+}
+
+export interface IngestProgress {
+  records: number;
+  bytesRead: number;
+  bytesTotal: number;
+  badLines: number;
+  filesDone: number;
+  done: boolean;
+}
+
+export interface IngestResult {
+  /** null when no record was ingested (nothing published). */
+  segmentId: string | null;
+  well: string;
+  records: number;
+  badLines: number;
+  reportPath: string | null;
+  /** Fields that had at least one value: the data well's exposed data types. */
+  fields: FieldName[];
+  parts: number;
+  bytesRead: number;
+  elapsedMs: number;
+  files: { path: string; format: string; gzip: boolean; records: number; badLines: number; error?: string }[];
+}
+
+/** Ingest files into a new segment of `indexDir`, published atomically when done. */
+export async function ingestFiles(indexDir: string, opts: IngestOptions, onProgress?: (p: IngestProgress) => void, progressEveryMs = 250): Promise<IngestResult> {
+  const buf = new Float64Array(6);
+  const read = (): IngestProgress => ({
+    records: buf[0] ?? 0, bytesRead: buf[1] ?? 0, bytesTotal: buf[2] ?? 0, badLines: buf[3] ?? 0, filesDone: buf[4] ?? 0, done: buf[5] === 1,
+  });
+  const timer = onProgress ? setInterval(() => onProgress(read()), progressEveryMs) : undefined;
+  try {
+    const out = await native((n) => n.ingest(JSON.stringify({ ...opts, indexDir }), buf));
+    onProgress?.(read());
+    return JSON.parse(out) as IngestResult;
+  } finally {
+    if (timer) clearInterval(timer);
+  }
+}
+
+export async function engineVersion(): Promise<{ engine: string; format: number }> {
+  const n = await loadNative();
+  return JSON.parse(n.version()) as { engine: string; format: number };
+}

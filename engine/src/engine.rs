@@ -1,0 +1,404 @@
+//! The reader side: an open index directory. Holds an immutable snapshot (segments +
+//! tombstones) behind an `RwLock<Arc<…>>`; searches take the snapshot and run without
+//! locks, a refresh swaps in a new one. The manifest and the tombstone log are checked at
+//! most once a second, so a running server sees a new ingest without a restart.
+
+use crate::error::{EngineError, Result};
+use crate::fields::{field_index, normalize, FIELDS};
+use crate::manifest::{append_tombstone, read_tombstones, Manifest, MANIFEST, TOMBSTONES};
+use crate::planner::{self, Plan};
+use crate::query::{self, Mode};
+use crate::segment::Segment;
+use crate::store::{StoreReader, BLOCK_DOCS};
+use crate::termdict::Budget;
+use serde_json::{json, Map, Value};
+use std::collections::{HashMap, HashSet};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+pub const MAX_RESULT_WINDOW: u64 = 10_000;
+
+/// Dedup keys are already xxh3 hashes: hash sets of them need no second hash.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ b as u64 ^ (self.0 >> 56);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+pub type KeySet = HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>>;
+pub const DEFAULT_BUDGET_MS: u64 = 5_000;
+
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
+struct Stamp {
+    manifest: (i64, i64, u64, u64),
+    tombstones: u64,
+}
+
+fn stamp(dir: &Path) -> Stamp {
+    let m = std::fs::metadata(dir.join(MANIFEST))
+        .map(|m| (m.mtime(), m.mtime_nsec(), m.ino(), m.len()))
+        .unwrap_or_default();
+    let t = std::fs::metadata(dir.join(TOMBSTONES)).map(|m| m.len()).unwrap_or(0);
+    Stamp { manifest: m, tombstones: t }
+}
+
+struct Snapshot {
+    stamp: Stamp,
+    generation: u64,
+    segments: Vec<Arc<Segment>>,
+    removed: KeySet,
+}
+
+pub struct Engine {
+    dir: PathBuf,
+    snap: RwLock<Arc<Snapshot>>,
+    last_check: Mutex<Instant>,
+    closed: AtomicBool,
+}
+
+/// Parsed from the TypeScript wrapper's JSON.
+pub struct SearchRequest {
+    pub query: String,
+    pub mode: Mode,
+    pub page: u64,
+    pub size: u64,
+    pub dedup: bool,
+    pub budget_ms: u64,
+    pub default_field: Option<usize>,
+}
+
+pub fn parse_default_field(t: Option<&str>) -> Result<Option<usize>> {
+    match t {
+        None | Some("all") | Some("") => Ok(None),
+        Some(name) => field_index(name)
+            .map(Some)
+            .ok_or_else(|| EngineError::query("unknown_field", format!("Unknown search type \"{}\".", name))),
+    }
+}
+
+impl SearchRequest {
+    pub fn from_json(v: &Value) -> Result<SearchRequest> {
+        let query = v["query"].as_str().ok_or_else(|| EngineError::InvalidArgument("query must be a string".into()))?;
+        Ok(SearchRequest {
+            query: query.to_string(),
+            mode: Mode::parse(v["mode"].as_str().unwrap_or("exact"))?,
+            page: v["page"].as_u64().unwrap_or(1),
+            size: v["size"].as_u64().unwrap_or(20),
+            dedup: v["dedup"].as_bool().unwrap_or(true),
+            budget_ms: v["timeBudgetMs"].as_u64().unwrap_or(DEFAULT_BUDGET_MS),
+            default_field: parse_default_field(v["type"].as_str())?,
+        })
+    }
+}
+
+pub fn check_paging(page: u64, size: u64) -> Result<()> {
+    if page < 1 {
+        return Err(EngineError::query("bad_page", "page must be 1 or more."));
+    }
+    if size < 1 || size > MAX_RESULT_WINDOW {
+        return Err(EngineError::query("bad_size", "size must be between 1 and 10,000."));
+    }
+    if page.saturating_mul(size) > MAX_RESULT_WINDOW {
+        return Err(EngineError::query("too_deep", "page × size must not exceed 10,000."));
+    }
+    Ok(())
+}
+
+/// `<segment>-<part>-<doc>`
+fn parse_id(id: &str) -> Option<(&str, usize, u32)> {
+    let mut it = id.rsplitn(3, '-');
+    let doc = it.next()?.parse().ok()?;
+    let part = it.next()?.parse().ok()?;
+    let seg = it.next()?;
+    Some((seg, part, doc))
+}
+
+fn entry_json(seg: &Segment, part: usize, doc: u32, stored: &crate::store::StoredRecord) -> Value {
+    let rec = match seg.contexts.get(stored.ctx as usize).map(|c| c.parse(&stored.line)) {
+        Some(Ok(r)) => r,
+        // Cannot happen for lines the ingest accepted; show the line rather than fail.
+        _ => crate::segment::SourceRecord { raw: stored.line.clone(), ..Default::default() },
+    };
+    let mut m = Map::new();
+    m.insert("id".into(), Value::String(format!("{}-{}-{}", seg.id, part, doc)));
+    m.insert("database_name".into(), Value::String(seg.well.clone()));
+    for (f, vals) in rec.fields.iter().enumerate() {
+        if !vals.is_empty() {
+            m.insert(FIELDS[f].into(), Value::Array(vals.iter().map(|s| Value::String(s.clone())).collect()));
+        }
+    }
+    m.insert("raw_record".into(), Value::String(rec.raw));
+    Value::Object(m)
+}
+
+impl Engine {
+    pub fn open(dir: &Path) -> Result<Engine> {
+        std::fs::create_dir_all(dir)?;
+        let snap = Self::load(dir, None)?;
+        Ok(Engine {
+            dir: dir.to_path_buf(),
+            snap: RwLock::new(Arc::new(snap)),
+            last_check: Mutex::new(Instant::now()),
+            closed: AtomicBool::new(false),
+        })
+    }
+
+    fn load(dir: &Path, prev: Option<&Snapshot>) -> Result<Snapshot> {
+        // Stamp first: a change racing with the load is seen by the next check.
+        let st = stamp(dir);
+        let manifest = Manifest::read(dir)?;
+        let mut old: HashMap<&str, &Arc<Segment>> = HashMap::new();
+        if let Some(p) = prev {
+            for s in &p.segments {
+                old.insert(s.id.as_str(), s);
+            }
+        }
+        let mut segments = Vec::with_capacity(manifest.segments.len());
+        for e in &manifest.segments {
+            match old.get(e.id.as_str()) {
+                Some(s) => segments.push(Arc::clone(s)),
+                None => segments.push(Arc::new(Segment::open(&dir.join(format!("seg-{}", e.id)))?)),
+            }
+        }
+        let (removed, _) = read_tombstones(dir)?;
+        Ok(Snapshot { stamp: st, generation: manifest.generation, segments, removed })
+    }
+
+    fn check_open(&self) -> Result<()> {
+        if self.closed.load(Ordering::Acquire) {
+            Err(EngineError::Closed)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Reload when the manifest or the tombstones changed. `force` skips the 1 s throttle.
+    pub fn refresh(&self, force: bool) -> Result<bool> {
+        self.check_open()?;
+        {
+            let mut last = self.last_check.lock().unwrap_or_else(|e| e.into_inner());
+            if !force && last.elapsed() < Duration::from_secs(1) {
+                return Ok(false);
+            }
+            *last = Instant::now();
+        }
+        let cur = self.snapshot();
+        if stamp(&self.dir) == cur.stamp {
+            return Ok(false);
+        }
+        let next = Self::load(&self.dir, Some(&cur))?;
+        *self.snap.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(next);
+        Ok(true)
+    }
+
+    fn snapshot(&self) -> Arc<Snapshot> {
+        Arc::clone(&self.snap.read().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::Release);
+        *self.snap.write().unwrap_or_else(|e| e.into_inner()) =
+            Arc::new(Snapshot { stamp: Stamp::default(), generation: 0, segments: vec![], removed: KeySet::default() });
+    }
+
+    pub fn search(&self, req: &SearchRequest) -> Result<Value> {
+        let t0 = Instant::now();
+        self.check_open()?;
+        check_paging(req.page, req.size)?;
+        let parsed = query::parse(&req.query, req.mode, req.default_field)?;
+        let plan = planner::plan(&parsed)?;
+        let _ = self.refresh(false);
+        let snap = self.snapshot();
+        let budget = Budget {
+            deadline: Some(t0 + Duration::from_millis(req.budget_ms.max(1))),
+            budget_ms: req.budget_ms,
+        };
+        let from = (req.page - 1) * req.size;
+        let to = from + req.size;
+        let mut total = 0u64;
+        let mut seen: KeySet = KeySet::default();
+        let mut window: Vec<(usize, usize, u32)> = Vec::new();
+        // Without a source filter, global first-occurrence bits (computed at publish) give
+        // dedup without hashing every hit; a source filter needs the hash set.
+        let use_bits = req.dedup && parsed.sources.is_empty() && snap.segments.iter().all(|s| s.parts.iter().all(|p| p.has_first_bits()));
+        for (si, seg) in snap.segments.iter().enumerate() {
+            if !parsed.sources.is_empty() && !parsed.sources.iter().any(|s| *s == seg.well_lower) {
+                continue;
+            }
+            for (pi, part) in seg.parts.iter().enumerate() {
+                let docs = eval_plan(&plan, part, &budget)?;
+                for (n, d) in docs.into_iter().enumerate() {
+                    if n & 8191 == 8191 {
+                        budget.check()?;
+                    }
+                    if use_bits {
+                        if !part.is_first(d) || (!snap.removed.is_empty() && snap.removed.contains(&part.dedup_key(d))) {
+                            continue;
+                        }
+                    } else if !snap.removed.is_empty() || req.dedup {
+                        let key = part.dedup_key(d);
+                        if snap.removed.contains(&key) {
+                            continue;
+                        }
+                        if req.dedup && !seen.insert(key) {
+                            continue;
+                        }
+                    }
+                    if total >= from && total < to {
+                        window.push((si, pi, d));
+                    }
+                    total += 1;
+                }
+            }
+        }
+        let entries = fetch(&snap, &window)?;
+        Ok(json!({
+            "total": total,
+            "totalExact": true,
+            "tookMicros": t0.elapsed().as_micros() as u64,
+            "segmentsSearched": snap.segments.len(),
+            "entries": entries,
+        }))
+    }
+
+    fn locate<'a>(snap: &'a Snapshot, id: &str) -> Option<(usize, &'a Segment, usize, u32)> {
+        let (sid, part, doc) = parse_id(id)?;
+        let (si, seg) = snap.segments.iter().enumerate().find(|(_, s)| s.id == sid)?;
+        let p = seg.parts.get(part)?;
+        if doc >= p.docs {
+            return None;
+        }
+        Some((si, seg, part, doc))
+    }
+
+    pub fn get(&self, id: &str) -> Result<Value> {
+        self.check_open()?;
+        let _ = self.refresh(false);
+        let snap = self.snapshot();
+        match Self::locate(&snap, id) {
+            None => Ok(Value::Null),
+            Some((si, seg, part, doc)) => {
+                if snap.removed.contains(&seg.parts[part].dedup_key(doc)) {
+                    return Ok(Value::Null);
+                }
+                let v = fetch(&snap, &[(si, part, doc)])?;
+                Ok(v.into_iter().next().unwrap_or(Value::Null))
+            }
+        }
+    }
+
+    /// Tombstone a record by id (and by its dedup key). False when unknown or already removed.
+    pub fn remove(&self, id: &str) -> Result<bool> {
+        self.check_open()?;
+        self.refresh(true)?;
+        let snap = self.snapshot();
+        let (_, seg, part, doc) = match Self::locate(&snap, id) {
+            None => return Ok(false),
+            Some(x) => x,
+        };
+        let key = seg.parts[part].dedup_key(doc);
+        if snap.removed.contains(&key) {
+            return Ok(false);
+        }
+        append_tombstone(&self.dir, id, key)?;
+        self.refresh(true)?;
+        Ok(true)
+    }
+
+    /// For monitoring: which (field, value) watches match records of one segment.
+    pub fn match_watches(&self, segment_id: &str, watches: &[Value]) -> Result<Value> {
+        self.check_open()?;
+        self.refresh(true)?;
+        let snap = self.snapshot();
+        let seg = match snap.segments.iter().find(|s| s.id == segment_id) {
+            Some(s) => s,
+            None => return Err(EngineError::InvalidArgument(format!("unknown segment {}", segment_id))),
+        };
+        let mut out = Vec::new();
+        let mut docs = Vec::new();
+        for w in watches {
+            let (id, field, value) = (w["id"].as_str().unwrap_or(""), w["field"].as_str().unwrap_or(""), w["value"].as_str().unwrap_or(""));
+            let f = match field_index(field) {
+                Some(f) => f,
+                None => continue,
+            };
+            let term = match normalize(f, value) {
+                Some(t) => t,
+                None => continue,
+            };
+            let mut ids = Vec::new();
+            for (pi, part) in seg.parts.iter().enumerate() {
+                if let Some(fi) = &part.fields[f] {
+                    if let Some(o) = fi.dict.get(term.as_bytes()) {
+                        docs.clear();
+                        fi.postings_into(o, &mut docs);
+                        for &d in &docs {
+                            if !snap.removed.contains(&part.dedup_key(d)) {
+                                ids.push(Value::String(format!("{}-{}-{}", seg.id, pi, d)));
+                            }
+                        }
+                    }
+                }
+            }
+            if !ids.is_empty() {
+                out.push(json!({ "id": id, "recordIds": ids }));
+            }
+        }
+        Ok(Value::Array(out))
+    }
+
+    pub fn stats(&self) -> Result<Value> {
+        self.check_open()?;
+        let _ = self.refresh(false);
+        let snap = self.snapshot();
+        let mut wells: Map<String, Value> = Map::new();
+        for s in &snap.segments {
+            let e = wells.entry(s.well.clone()).or_insert(json!(0));
+            *e = json!(e.as_u64().unwrap_or(0) + s.records);
+        }
+        Ok(json!({
+            "records": snap.segments.iter().map(|s| s.records).sum::<u64>(),
+            "segments": snap.segments.len(),
+            "parts": snap.segments.iter().map(|s| s.parts.len()).sum::<usize>(),
+            "generation": snap.generation,
+            "removed": snap.removed.len(),
+            "wells": wells,
+            "segmentIds": snap.segments.iter().map(|s| s.id.clone()).collect::<Vec<_>>(),
+        }))
+    }
+}
+
+fn eval_plan(plan: &Plan, part: &crate::segment::Part, budget: &Budget) -> Result<Vec<u32>> {
+    planner::eval(plan, part, budget)
+}
+
+/// Load the page's records, decompressing each store block once.
+fn fetch(snap: &Snapshot, window: &[(usize, usize, u32)]) -> Result<Vec<Value>> {
+    let mut out = Vec::with_capacity(window.len());
+    let mut cache: Option<((usize, usize, u32), Vec<u8>)> = None;
+    for &(si, pi, d) in window {
+        let seg = &snap.segments[si];
+        let part = &seg.parts[pi];
+        let b = d / BLOCK_DOCS;
+        let key = (si, pi, b);
+        if cache.as_ref().map(|c| c.0 != key).unwrap_or(true) {
+            cache = Some((key, part.store.block(b as usize)?));
+        }
+        let block = &cache.as_ref().unwrap().1;
+        let rec = StoreReader::record_in_block(block, d % BLOCK_DOCS)?;
+        out.push(entry_json(seg, pi, d, &rec));
+    }
+    Ok(out)
+}

@@ -1,0 +1,189 @@
+//! The record schema (the public API entry's fields) and per-field normalisation: what is
+//! indexed and matched. The original text is kept in the store for display.
+
+use std::net::IpAddr;
+
+pub const FIELD_COUNT: usize = 16;
+
+pub const FIELDS: [&str; FIELD_COUNT] = [
+    "email",
+    "username",
+    "password",
+    "hashed_password",
+    "ip_address",
+    "name",
+    "dob",
+    "license_plate",
+    "vin",
+    "address",
+    "phone",
+    "company",
+    "url",
+    "social",
+    "cryptocurrency_address",
+    "domain",
+];
+
+/// Indexed fields: the 16 public ones plus `email_domain` (internal: the domain part of
+/// every email, so that `email:*@example.com` is one exact lookup).
+pub const INDEXED_FIELDS: usize = 17;
+pub const EMAIL_DOMAIN: usize = 16;
+
+pub fn index_name(i: usize) -> &'static str {
+    if i == EMAIL_DOMAIN {
+        "email_domain"
+    } else {
+        FIELDS[i]
+    }
+}
+
+pub const EMAIL: usize = 0;
+pub const PASSWORD: usize = 2;
+pub const HASHED_PASSWORD: usize = 3;
+pub const IP_ADDRESS: usize = 4;
+pub const NAME: usize = 5;
+pub const ADDRESS: usize = 9;
+pub const PHONE: usize = 10;
+pub const COMPANY: usize = 11;
+pub const CRYPTO: usize = 14;
+pub const DOMAIN: usize = 15;
+
+/// Longest indexed term in bytes; longer values are stored whole but indexed truncated.
+pub const MAX_TERM_BYTES: usize = 256;
+
+pub fn field_index(name: &str) -> Option<usize> {
+    FIELDS.iter().position(|f| *f == name)
+}
+
+/// Fields whose terms are lower-cased (matching ignores case). Passwords, crypto
+/// addresses and non-hex hashes keep their case.
+pub fn case_insensitive(field: usize) -> bool {
+    !matches!(field, PASSWORD | CRYPTO | HASHED_PASSWORD)
+}
+
+fn clean(value: &str) -> std::borrow::Cow<'_, str> {
+    // Terms never contain newlines or NULs: the term blob uses '\n' as its separator.
+    let t = value.trim();
+    if t.bytes().any(|b| b == b'\n' || b == b'\r' || b == 0) {
+        std::borrow::Cow::Owned(t.replace(['\n', '\r', '\0'], " "))
+    } else {
+        std::borrow::Cow::Borrowed(t)
+    }
+}
+
+/// Lower-case, allocating once (ASCII fast path).
+fn lower(s: &str) -> String {
+    if s.is_ascii() {
+        s.to_ascii_lowercase()
+    } else {
+        s.to_lowercase()
+    }
+}
+
+fn collapse_spaces(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn truncate(mut s: String) -> String {
+    if s.len() > MAX_TERM_BYTES {
+        let mut cut = MAX_TERM_BYTES;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s.truncate(cut);
+    }
+    s
+}
+
+pub fn canonical_ip(s: &str) -> Option<String> {
+    let t = s.trim().trim_start_matches('[').trim_end_matches(']');
+    match t.parse::<IpAddr>() {
+        Ok(IpAddr::V4(a)) => Some(a.to_string()),
+        Ok(IpAddr::V6(a)) => match a.to_ipv4_mapped() {
+            Some(v4) => Some(v4.to_string()),
+            None => Some(a.to_string()),
+        },
+        Err(_) => None,
+    }
+}
+
+fn is_hex(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The indexed form of one value of `field`, or None when nothing is left to index.
+pub fn normalize(field: usize, value: &str) -> Option<String> {
+    let v = clean(value);
+    if v.is_empty() {
+        return None;
+    }
+    let out = match field {
+        EMAIL => lower(&v),
+        IP_ADDRESS => canonical_ip(&v).unwrap_or_else(|| lower(&v)),
+        PHONE => {
+            let digits: String = v.chars().filter(|c| c.is_ascii_digit()).collect();
+            if digits.is_empty() {
+                return None;
+            }
+            digits
+        }
+        HASHED_PASSWORD => {
+            if is_hex(&v) || v.split(':').next().map(is_hex).unwrap_or(false) {
+                lower(&v)
+            } else {
+                v.into_owned()
+            }
+        }
+        PASSWORD | CRYPTO => v.into_owned(),
+        NAME | ADDRESS | COMPANY => collapse_spaces(&lower(&v)),
+        DOMAIN => lower(v.trim_end_matches('.')),
+        _ => lower(&v),
+    };
+    if out.is_empty() {
+        None
+    } else {
+        Some(truncate(out))
+    }
+}
+
+/// Normalise a wildcard pattern the way `normalize` treats values, keeping `*` and `?`.
+pub fn normalize_pattern(field: usize, pattern: &str) -> String {
+    let v = clean(pattern);
+    match field {
+        PHONE => v.chars().filter(|c| c.is_ascii_digit() || *c == '*' || *c == '?').collect(),
+        f if case_insensitive(f) => lower(&v),
+        _ => v.into_owned(),
+    }
+}
+
+/// The domain part of an email address, indexed under `domain` too.
+pub fn email_domain(normalized_email: &str) -> Option<&str> {
+    let at = normalized_email.rfind('@')?;
+    let d = &normalized_email[at + 1..];
+    if d.is_empty() {
+        None
+    } else {
+        Some(d)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ips_are_canonical() {
+        assert_eq!(normalize(IP_ADDRESS, " 2001:DB8:0:0:0:0:0:1 ").unwrap(), "2001:db8::1");
+        assert_eq!(normalize(IP_ADDRESS, "::ffff:10.0.0.1").unwrap(), "10.0.0.1");
+        assert_eq!(normalize(IP_ADDRESS, "10.0.0.1").unwrap(), "10.0.0.1");
+    }
+
+    #[test]
+    fn phones_are_digits_and_emails_fold() {
+        assert_eq!(normalize(PHONE, "+1 (555) 010-2030").unwrap(), "15550102030");
+        assert_eq!(normalize(EMAIL, "John@Example.COM").unwrap(), "john@example.com");
+        assert_eq!(email_domain("john@example.com"), Some("example.com"));
+        assert_eq!(normalize(HASHED_PASSWORD, "ABCDEF01").unwrap(), "abcdef01");
+        assert_eq!(normalize(PASSWORD, "PassWord").unwrap(), "PassWord");
+    }
+}

@@ -1,0 +1,652 @@
+//! Ingestion: read operator files (JSON lines, CSV/TSV with a header, combolists; plain or
+//! gzip), turn lines into records, write them into a new segment built in a temporary
+//! directory, then publish it with one atomic manifest swap.
+//!
+//! Memory is bounded whatever the input: lines longer than `max_line_bytes` are skipped
+//! without being buffered, compressed input has size and expansion-ratio caps, and the
+//! segment writer flushes a part every `part_docs` records.
+
+use crate::error::{EngineError, Result};
+use crate::fields::{field_index, FIELDS, FIELD_COUNT};
+use crate::manifest::{sync_dir, IndexLock, Manifest, ManifestEntry};
+use crate::segment::{dedup_key, normalize_record, PartWriter, SourceRecord, FORMAT_VERSION};
+use crate::source::{detect_delimiter, norm_col, split_delimited, Format, LineContext};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+pub struct IngestOptions {
+    pub index_dir: PathBuf,
+    pub well: String,
+    pub format: Format,
+    pub files: Vec<PathBuf>,
+    pub map: HashMap<String, usize>,
+    pub report_path: Option<PathBuf>,
+    pub part_docs: u32,
+    pub max_line_bytes: usize,
+    pub max_compressed_bytes: u64,
+    pub max_ratio: u64,
+    pub max_expanded_bytes: u64,
+    /// Opaque catalogue metadata (date, description, sensitive flag) kept in segment.json,
+    /// so a catalogue update lost to a crash can be replayed from the index.
+    pub catalogue: Value,
+}
+
+impl IngestOptions {
+    pub fn from_json(v: &Value) -> Result<IngestOptions> {
+        let s = |k: &str| v[k].as_str().map(|x| x.to_string());
+        let well = s("well").filter(|w| !w.trim().is_empty()).ok_or_else(|| EngineError::InvalidArgument("well is required".into()))?;
+        let f = v["format"].as_str().unwrap_or("auto");
+        let format = Format::parse(f).ok_or_else(|| EngineError::InvalidArgument(format!("unknown format {:?} (auto, jsonl, csv, combo)", f)))?;
+        let files: Vec<PathBuf> = v["files"].as_array().map(|a| a.iter().filter_map(|x| x.as_str()).map(PathBuf::from).collect()).unwrap_or_default();
+        if files.is_empty() {
+            return Err(EngineError::InvalidArgument("no input files".into()));
+        }
+        let mut map = HashMap::new();
+        if let Some(m) = v["map"].as_object() {
+            for (col, f) in m {
+                let fname = f.as_str().unwrap_or("");
+                let idx = field_index(fname).ok_or_else(|| EngineError::InvalidArgument(format!("--map {}={}: unknown field (fields: {})", col, fname, FIELDS.join(", "))))?;
+                map.insert(norm_col(col), idx);
+            }
+        }
+        let n = |k: &str, d: u64| v[k].as_u64().unwrap_or(d);
+        Ok(IngestOptions {
+            index_dir: PathBuf::from(s("indexDir").ok_or_else(|| EngineError::InvalidArgument("indexDir is required".into()))?),
+            well: well.trim().to_string(),
+            format,
+            files,
+            map,
+            report_path: s("reportPath").map(PathBuf::from),
+            part_docs: n("partRecords", 500_000).clamp(1, u32::MAX as u64) as u32,
+            max_line_bytes: n("maxLineBytes", 1 << 20) as usize,
+            max_compressed_bytes: n("maxCompressedBytes", 64 << 30),
+            max_ratio: n("maxRatio", 200),
+            max_expanded_bytes: n("maxExpandedBytes", 1 << 40),
+            catalogue: v["catalogue"].clone(),
+        })
+    }
+}
+
+/// Progress counters, read by the caller while the ingest runs.
+#[derive(Default)]
+pub struct Progress {
+    pub records: AtomicU64,
+    pub bytes_read: AtomicU64,
+    pub bytes_total: AtomicU64,
+    pub bad_lines: AtomicU64,
+    pub files_done: AtomicU64,
+}
+
+/// Counts the compressed (on-disk) bytes consumed, for progress and the ratio cap.
+struct CountingReader<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Stops a decompression that expands past the caps (a compression bomb).
+struct ExpansionGuard<R> {
+    inner: R,
+    compressed: Arc<AtomicU64>,
+    expanded: u64,
+    max_ratio: u64,
+    max_expanded: u64,
+}
+
+impl<R: Read> Read for ExpansionGuard<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.expanded += n as u64;
+        let c = self.compressed.load(Ordering::Relaxed);
+        if self.expanded > self.max_expanded || self.expanded > self.max_ratio.saturating_mul(c).saturating_add(16 << 20) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Other,
+                format!("expansion cap exceeded ({} bytes from {} compressed; ratio cap {})", self.expanded, c, self.max_ratio),
+            ));
+        }
+        Ok(n)
+    }
+}
+
+enum LineStatus {
+    Line,
+    TooLong(u64),
+}
+
+/// Reads '\n'-terminated lines, never holding more than `max` bytes of one line.
+struct LineReader<R> {
+    r: R,
+    max: usize,
+}
+
+impl<R: BufRead> LineReader<R> {
+    fn next(&mut self, buf: &mut Vec<u8>) -> std::io::Result<Option<LineStatus>> {
+        buf.clear();
+        let mut too_long = false;
+        let mut len = 0u64;
+        let mut any = false;
+        loop {
+            let avail = self.r.fill_buf()?;
+            if avail.is_empty() {
+                if !any {
+                    return Ok(None);
+                }
+                break;
+            }
+            any = true;
+            let (chunk, consumed, done) = match memchr::memchr(b'\n', avail) {
+                Some(p) => (&avail[..p], p + 1, true),
+                None => (avail, avail.len(), false),
+            };
+            len += chunk.len() as u64;
+            if !too_long {
+                if buf.len() + chunk.len() <= self.max {
+                    buf.extend_from_slice(chunk);
+                } else {
+                    too_long = true;
+                    buf.clear();
+                }
+            }
+            self.r.consume(consumed);
+            if done {
+                break;
+            }
+        }
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+        Ok(Some(if too_long { LineStatus::TooLong(len) } else { LineStatus::Line }))
+    }
+}
+
+struct Report {
+    path: PathBuf,
+    file: Option<std::io::BufWriter<File>>,
+    written: u64,
+}
+
+const MAX_REPORT_ENTRIES: u64 = 100_000;
+
+impl Report {
+    fn add(&mut self, file: &Path, line: u64, reason: &str, content: &[u8]) -> Result<()> {
+        if self.written >= MAX_REPORT_ENTRIES {
+            return Ok(());
+        }
+        if self.file.is_none() {
+            if let Some(d) = self.path.parent() {
+                std::fs::create_dir_all(d)?;
+            }
+            self.file = Some(std::io::BufWriter::new(File::create(&self.path)?));
+        }
+        let snippet: String = String::from_utf8_lossy(&content[..content.len().min(160)]).escape_debug().collect();
+        let w = self.file.as_mut().unwrap();
+        writeln!(w, "{}:{}: {}: {}", file.display(), line, reason, snippet)?;
+        self.written += 1;
+        if self.written == MAX_REPORT_ENTRIES {
+            writeln!(w, "(report truncated after {} entries; the count is still exact)", MAX_REPORT_ENTRIES)?;
+        }
+        Ok(())
+    }
+}
+
+fn new_segment_id() -> String {
+    let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
+    let mut rnd = [0u8; 8];
+    if let Ok(mut f) = File::open("/dev/urandom") {
+        let _ = f.read_exact(&mut rnd);
+    }
+    let r = u64::from_le_bytes(rnd) ^ (std::process::id() as u64).rotate_left(32);
+    format!("{}{}", base36(ms, 9), base36(r % 36u64.pow(5), 5))
+}
+
+fn base36(mut n: u64, width: usize) -> String {
+    const D: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut v = vec![b'0'; width];
+    for i in (0..width).rev() {
+        v[i] = D[(n % 36) as usize];
+        n /= 36;
+    }
+    String::from_utf8(v).unwrap()
+}
+
+fn pid_alive(pid: i32) -> bool {
+    unsafe { libc::kill(pid, 0) == 0 || *libc::__errno_location() == libc::EPERM }
+}
+
+/// Remove what crashed ingests left: temp dirs of dead processes, published-but-unlisted
+/// segment directories. Call with the index lock held.
+fn recover(dir: &Path, manifest: &Manifest) -> Result<()> {
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().to_string();
+        if let Some(rest) = name.strip_prefix("tmp-") {
+            let pid: i32 = rest.rsplit('-').next().and_then(|p| p.parse().ok()).unwrap_or(0);
+            if pid > 0 && !pid_alive(pid) {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        } else if let Some(id) = name.strip_prefix("seg-") {
+            if !manifest.segments.iter().any(|s| s.id == id) {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        } else if name.starts_with("MANIFEST.tmp-") {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+    Ok(())
+}
+
+/// The indexing half of the pipeline (its own thread): normalises, posts, stores.
+struct Indexer {
+    tmp: PathBuf,
+    part_docs: u32,
+    writer: Option<PartWriter>,
+    parts: u32,
+    present: [bool; FIELD_COUNT],
+}
+
+/// Normalised field values, dedup key, line context, original line.
+type Batch = Vec<([Vec<String>; FIELD_COUNT], u64, u16, String)>;
+const BATCH: usize = 1024;
+
+impl Indexer {
+    fn add(&mut self, norm: &[Vec<String>; FIELD_COUNT], key: u64, ctx: u16, line: &str) -> Result<()> {
+        if self.writer.is_none() {
+            self.writer = Some(PartWriter::create(&self.tmp.join(format!("part-{}", self.parts)))?);
+        }
+        let w = self.writer.as_mut().unwrap();
+        w.add_normalized(norm, key, ctx, line)?;
+        if w.docs() >= self.part_docs {
+            self.finish_part()?;
+        }
+        Ok(())
+    }
+
+    fn finish_part(&mut self) -> Result<()> {
+        if let Some(w) = self.writer.take() {
+            for (i, p) in w.present.iter().enumerate() {
+                self.present[i] |= *p;
+            }
+            w.finish()?;
+            sync_dir(&self.tmp.join(format!("part-{}", self.parts)))?;
+            self.parts += 1;
+        }
+        Ok(())
+    }
+}
+
+/// The reading half: decompresses, splits lines, parses them, reports bad ones, and
+/// hands batches of records to the indexer through a bounded channel.
+struct Ingest<'a> {
+    opts: &'a IngestOptions,
+    progress: &'a Progress,
+    report: Report,
+    tx: Option<std::sync::mpsc::SyncSender<Batch>>,
+    /// Processed batches come back to be freed on this thread: freeing memory allocated
+    /// by another thread is slow in glibc's malloc.
+    back: Option<std::sync::mpsc::Receiver<Batch>>,
+    batch: Batch,
+    records: u64,
+    bad: u64,
+    files: Vec<Value>,
+    contexts: Vec<LineContext>,
+}
+
+impl<'a> Ingest<'a> {
+    fn bad(&mut self, file: &Path, line: u64, reason: &str, content: &[u8]) -> Result<()> {
+        self.bad += 1;
+        self.progress.bad_lines.fetch_add(1, Ordering::Relaxed);
+        self.report.add(file, line, reason, content)
+    }
+
+    fn add(&mut self, rec: SourceRecord, ctx: u16, line: &str) -> Result<()> {
+        // Normalising here balances the two threads (the indexer is the busier one).
+        let norm = normalize_record(&rec);
+        let key = dedup_key(&norm);
+        self.batch.push((norm, key, ctx, line.to_string()));
+        self.records += 1;
+        self.progress.records.fetch_add(1, Ordering::Relaxed);
+        if self.batch.len() >= BATCH {
+            self.send()?;
+        }
+        Ok(())
+    }
+
+    fn send(&mut self) -> Result<()> {
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        let b = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+        if let Some(back) = &self.back {
+            while let Ok(done) = back.try_recv() {
+                drop(done);
+            }
+        }
+        match &self.tx {
+            Some(tx) => tx.send(b).map_err(|_| EngineError::Internal("the indexer stopped".into())),
+            None => Err(EngineError::Internal("no indexer".into())),
+        }
+    }
+
+    fn map_key(&self, k: &str) -> Option<usize> {
+        self.opts.map.get(&norm_col(k)).copied().or_else(|| crate::source::alias(k))
+    }
+
+    fn context(&mut self, c: LineContext) -> Result<u16> {
+        if self.contexts.len() >= u16::MAX as usize {
+            return Err(EngineError::Input("too many input files in one ingest (65,535 at most)".into()));
+        }
+        self.contexts.push(c);
+        Ok((self.contexts.len() - 1) as u16)
+    }
+
+    fn file(&mut self, path: &Path) -> Result<()> {
+        let mut f = File::open(path).map_err(|e| EngineError::Input(format!("{}: {}", path.display(), e)))?;
+        let size = f.metadata()?.len();
+        let mut magic = [0u8; 2];
+        let gz = f.read(&mut magic).unwrap_or(0) == 2 && magic == [0x1f, 0x8b];
+        drop(f);
+        let counter = Arc::new(AtomicU64::new(0));
+        let base_read = self.progress.bytes_read.load(Ordering::Relaxed);
+        let file = File::open(path)?;
+        let counting = CountingReader { inner: file, count: Arc::clone(&counter) };
+        let reader: Box<dyn Read> = if gz {
+            if size > self.opts.max_compressed_bytes {
+                let msg = format!("compressed file of {} bytes is over the {} byte cap; skipped", size, self.opts.max_compressed_bytes);
+                self.bad(path, 0, &msg, b"")?;
+                self.files.push(json!({ "path": path.display().to_string(), "format": "skipped", "gzip": true, "records": 0, "badLines": 1, "error": msg }));
+                return Ok(());
+            }
+            // The gzip trailer's size field cannot be trusted (it is mod 2^32 and garbage in
+            // a truncated file), so the ratio cap is enforced on every read instead: at
+            // most max_ratio x consumed + 16 MiB is ever expanded.
+            Box::new(ExpansionGuard {
+                inner: flate2::read::MultiGzDecoder::new(counting),
+                compressed: Arc::clone(&counter),
+                expanded: 0,
+                max_ratio: self.opts.max_ratio,
+                max_expanded: self.opts.max_expanded_bytes,
+            })
+        } else {
+            Box::new(counting)
+        };
+        let mut lines = LineReader { r: BufReader::with_capacity(256 << 10, reader), max: self.opts.max_line_bytes };
+        let mut format = self.opts.format;
+        let mut ctx: Option<u16> = None;
+        let mut buf = Vec::new();
+        let mut line_no = 0u64;
+        let (rec0, bad0) = (self.records, self.bad);
+        let mut error: Option<String> = None;
+        loop {
+            let st = match lines.next(&mut buf) {
+                Ok(Some(s)) => s,
+                Ok(None) => break,
+                Err(e) => {
+                    let msg = format!("input stops here: {} (truncated or corrupt compressed data?)", e);
+                    self.bad(path, line_no + 1, &msg, b"")?;
+                    error = Some(msg);
+                    break;
+                }
+            };
+            line_no += 1;
+            if line_no & 1023 == 0 {
+                self.progress.bytes_read.store(base_read + counter.load(Ordering::Relaxed), Ordering::Relaxed);
+            }
+            if let LineStatus::TooLong(n) = st {
+                self.bad(path, line_no, &format!("line of {} bytes is over the {} byte cap", n, self.opts.max_line_bytes), b"")?;
+                continue;
+            }
+            let mut bytes: &[u8] = &buf;
+            if line_no == 1 && bytes.starts_with(&[0xef, 0xbb, 0xbf]) {
+                bytes = &bytes[3..];
+            }
+            if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+                continue;
+            }
+            if memchr::memchr(0, bytes).is_some() {
+                let b = bytes.to_vec();
+                self.bad(path, line_no, "NUL byte in line", &b)?;
+                continue;
+            }
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            if format == Format::Auto {
+                format = if text.trim_start().starts_with('{') {
+                    Format::Jsonl
+                } else {
+                    let d = detect_delimiter(&text);
+                    let cols = split_delimited(&text, d).unwrap_or_default();
+                    if !text.contains('@') && (cols.len() >= 3 || (cols.len() == 2 && cols.iter().any(|c| self.map_key(c).is_some()))) {
+                        Format::Csv
+                    } else {
+                        Format::Combo
+                    }
+                };
+            }
+            if ctx.is_none() {
+                if format == Format::Csv {
+                    let d = detect_delimiter(&text);
+                    let cols = split_delimited(&text, d).unwrap_or_default();
+                    let c = LineContext::new(Format::Csv, cols.clone(), d, self.opts.map.clone());
+                    if !c.maps_any_column() {
+                        let msg = format!("no column of the header maps to a field ({}); use --map column=field", cols.join(","));
+                        self.bad(path, line_no, &msg, bytes)?;
+                        error = Some(msg);
+                        break;
+                    }
+                    ctx = Some(self.context(c)?);
+                    continue;
+                }
+                ctx = Some(self.context(LineContext::new(format, vec![], ',', self.opts.map.clone()))?);
+            }
+            let ci = ctx.unwrap();
+            let line = if format == Format::Jsonl { text.trim() } else { text.as_str() };
+            match self.contexts[ci as usize].parse_with(line, false) {
+                Ok(rec) => self.add(rec, ci, line)?,
+                Err(reason) => self.bad(path, line_no, &reason, line.as_bytes())?,
+            }
+        }
+        let consumed = counter.load(Ordering::Relaxed);
+        self.progress.bytes_read.store(base_read + consumed, Ordering::Relaxed);
+        self.progress.files_done.fetch_add(1, Ordering::Relaxed);
+        let mut info = json!({
+            "path": path.display().to_string(),
+            "format": match format { Format::Jsonl => "jsonl", Format::Csv => "csv", Format::Combo => "combo", Format::Auto => "empty" },
+            "gzip": gz,
+            "records": self.records - rec0,
+            "badLines": self.bad - bad0,
+        });
+        if let Some(e) = error {
+            info["error"] = json!(e);
+        }
+        self.files.push(info);
+        Ok(())
+    }
+
+}
+
+/// Run one ingest; returns the summary the CLI prints and stores.
+pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
+    let t0 = Instant::now();
+    std::fs::create_dir_all(&opts.index_dir)?;
+    let total: u64 = opts.files.iter().map(|f| std::fs::metadata(f).map(|m| m.len()).unwrap_or(0)).sum();
+    progress.bytes_total.store(total, Ordering::Relaxed);
+    for f in &opts.files {
+        if !f.is_file() {
+            return Err(EngineError::Input(format!("{}: not a readable file", f.display())));
+        }
+    }
+    {
+        let _lock = IndexLock::acquire(&opts.index_dir)?;
+        let m = Manifest::read(&opts.index_dir)?;
+        recover(&opts.index_dir, &m)?;
+    }
+    let id = new_segment_id();
+    let tmp = opts.index_dir.join(format!("tmp-{}-{}", id, std::process::id()));
+    std::fs::create_dir_all(&tmp)?;
+    let report_path = opts.report_path.clone().unwrap_or_else(|| opts.index_dir.join("reports").join(format!("{}-bad-lines.txt", id)));
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(8);
+    let (back_tx, back_rx) = std::sync::mpsc::sync_channel::<Batch>(16);
+    let mut ing = Ingest {
+        opts,
+        progress,
+        report: Report { path: report_path.clone(), file: None, written: 0 },
+        tx: Some(tx),
+        back: Some(back_rx),
+        batch: Vec::with_capacity(BATCH),
+        records: 0,
+        bad: 0,
+        files: Vec::new(),
+        contexts: Vec::new(),
+    };
+    let (read_res, index_res) = std::thread::scope(|s| {
+        let indexer = s.spawn(|| -> Result<Indexer> {
+            let mut ix = Indexer { tmp: tmp.clone(), part_docs: opts.part_docs, writer: None, parts: 0, present: [false; FIELD_COUNT] };
+            for batch in rx {
+                for (norm, key, ctx, line) in &batch {
+                    ix.add(norm, *key, *ctx, line)?;
+                }
+                // Full return queue: free it here rather than wait.
+                let _ = back_tx.try_send(batch);
+            }
+            ix.finish_part()?;
+            Ok(ix)
+        });
+        let r = (|| -> Result<()> {
+            for f in &opts.files {
+                ing.file(f)?;
+            }
+            ing.send()
+        })();
+        drop(ing.tx.take());
+        let ix = indexer.join().unwrap_or_else(|p| Err(EngineError::Internal(format!("indexer panicked: {:?}", p.downcast_ref::<&str>()))));
+        (r, ix)
+    });
+    if let Some(mut w) = ing.report.file.take() {
+        w.flush()?;
+    }
+    // An indexer error explains a reader's "the indexer stopped".
+    let res = match (read_res, index_res) {
+        (_, Err(e)) => Err(e),
+        (Err(e), _) => Err(e),
+        (Ok(()), Ok(ix)) => Ok(ix),
+    };
+    let ix = match res {
+        Ok(ix) => ix,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    };
+    let fields: Vec<&str> = FIELDS.iter().enumerate().filter(|(i, _)| ix.present[*i]).map(|(_, f)| *f).collect();
+    let mut published = false;
+    if ing.records > 0 {
+        let created = chrono_like_now();
+        let meta = json!({
+            "format_version": FORMAT_VERSION, "id": id, "well": opts.well, "parts": ix.parts,
+            "records": ing.records, "fields": fields, "created": created, "badLines": ing.bad,
+            "catalogue": opts.catalogue,
+            "contexts": ing.contexts.iter().map(|c| c.to_json()).collect::<Vec<_>>(),
+        });
+        std::fs::write(tmp.join("segment.json"), serde_json::to_vec_pretty(&meta)?)?;
+        File::open(tmp.join("segment.json"))?.sync_all()?;
+        sync_dir(&tmp)?;
+        // Publish: rename into place, then swap the manifest. A crash between the two leaves
+        // an unlisted directory that is invisible and removed by the next ingest.
+        let _lock = IndexLock::acquire(&opts.index_dir)?;
+        let mut m = Manifest::read(&opts.index_dir)?;
+        // Under the lock the segment's place in the global order is fixed: mark which of
+        // its records are the first with their dedup key (dedup without a hash set).
+        mark_first_occurrences(&opts.index_dir, &m, &tmp, ix.parts)?;
+        let seg_dir = opts.index_dir.join(format!("seg-{}", id));
+        std::fs::rename(&tmp, &seg_dir)?;
+        sync_dir(&opts.index_dir)?;
+        m.generation += 1;
+        m.segments.push(ManifestEntry { id: id.clone(), well: opts.well.clone(), records: ing.records, created });
+        m.write(&opts.index_dir)?;
+        published = true;
+    } else {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    Ok(json!({
+        "segmentId": if published { json!(id) } else { Value::Null },
+        "well": opts.well,
+        "records": ing.records,
+        "badLines": ing.bad,
+        "reportPath": if ing.bad > 0 { json!(report_path.display().to_string()) } else { Value::Null },
+        "fields": fields,
+        "parts": ix.parts,
+        "bytesRead": progress.bytes_read.load(Ordering::Relaxed),
+        "elapsedMs": t0.elapsed().as_millis() as u64,
+        "files": ing.files,
+    }))
+}
+
+/// Write `first.dat` into every part of the new segment: bit d set when document d is
+/// the first, in global search order, with its dedup key. Reads the dedup keys of every
+/// listed segment (8 bytes per record).
+fn mark_first_occurrences(dir: &Path, m: &Manifest, tmp: &Path, parts: u32) -> Result<()> {
+    let mut seen = crate::engine::KeySet::default();
+    let read_keys = |p: &Path, out: &mut Vec<u64>| -> Result<()> {
+        let b = std::fs::read(p.join("dedup.dat"))?;
+        out.clear();
+        out.extend(b.chunks_exact(8).map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])));
+        Ok(())
+    };
+    let mut keys = Vec::new();
+    for e in &m.segments {
+        let seg = dir.join(format!("seg-{}", e.id));
+        let mut i = 0;
+        while seg.join(format!("part-{}", i)).is_dir() {
+            read_keys(&seg.join(format!("part-{}", i)), &mut keys)?;
+            seen.extend(keys.iter().copied());
+            i += 1;
+        }
+    }
+    for i in 0..parts {
+        let part = tmp.join(format!("part-{}", i));
+        read_keys(&part, &mut keys)?;
+        let mut bits = vec![0u64; (keys.len() + 63) / 64];
+        for (d, k) in keys.iter().enumerate() {
+            if seen.insert(*k) {
+                bits[d >> 6] |= 1u64 << (d & 63);
+            }
+        }
+        let bytes: Vec<u8> = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let p = part.join("first.dat");
+        std::fs::write(&p, &bytes)?;
+        File::open(&p)?.sync_all()?;
+    }
+    sync_dir(tmp)?;
+    Ok(())
+}
+
+fn chrono_like_now() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    // Civil date from days since the epoch (Howard Hinnant's algorithm).
+    let days = (secs / 86400) as i64;
+    let rem = secs % 86400;
+    let z = days + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", y, m, d, rem / 3600, rem % 3600 / 60, rem % 60)
+}
+

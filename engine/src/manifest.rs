@@ -1,0 +1,140 @@
+//! The manifest: the list of visible segments. It is replaced atomically (write a temp
+//! file, fsync, rename over `MANIFEST`, fsync the directory), under an exclusive `flock`
+//! on `LOCK` so that concurrent ingests and removals serialise their updates.
+
+use crate::error::{EngineError, Result};
+use crate::segment::FORMAT_VERSION;
+use serde_json::{json, Value};
+use std::fs::File;
+use std::os::unix::io::AsRawFd;
+use std::path::Path;
+
+#[derive(Debug, Clone)]
+pub struct ManifestEntry {
+    pub id: String,
+    pub well: String,
+    pub records: u64,
+    pub created: String,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Manifest {
+    pub generation: u64,
+    pub segments: Vec<ManifestEntry>,
+}
+
+pub const MANIFEST: &str = "MANIFEST";
+
+impl Manifest {
+    pub fn read(dir: &Path) -> Result<Manifest> {
+        let p = dir.join(MANIFEST);
+        let bytes = match std::fs::read(&p) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Manifest::default()),
+            Err(e) => return Err(e.into()),
+        };
+        let v: Value = serde_json::from_slice(&bytes).map_err(|e| EngineError::Corrupt(format!("MANIFEST: {}", e)))?;
+        if v["format_version"].as_u64() != Some(FORMAT_VERSION) {
+            return Err(EngineError::Corrupt(format!(
+                "MANIFEST has format version {}, this engine reads {}",
+                v["format_version"], FORMAT_VERSION
+            )));
+        }
+        let mut segments = Vec::new();
+        for s in v["segments"].as_array().cloned().unwrap_or_default() {
+            segments.push(ManifestEntry {
+                id: s["id"].as_str().unwrap_or_default().to_string(),
+                well: s["well"].as_str().unwrap_or_default().to_string(),
+                records: s["records"].as_u64().unwrap_or(0),
+                created: s["created"].as_str().unwrap_or_default().to_string(),
+            });
+        }
+        Ok(Manifest { generation: v["generation"].as_u64().unwrap_or(0), segments })
+    }
+
+    /// Atomically replace the manifest. Call with the index lock held.
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        let v = json!({
+            "format_version": FORMAT_VERSION,
+            "generation": self.generation,
+            "segments": self.segments.iter().map(|s| json!({
+                "id": s.id, "well": s.well, "records": s.records, "created": s.created,
+            })).collect::<Vec<_>>(),
+        });
+        let tmp = dir.join(format!("{}.tmp-{}", MANIFEST, std::process::id()));
+        std::fs::write(&tmp, serde_json::to_vec_pretty(&v)?)?;
+        File::open(&tmp)?.sync_all()?;
+        std::fs::rename(&tmp, dir.join(MANIFEST))?;
+        sync_dir(dir)?;
+        Ok(())
+    }
+}
+
+pub fn sync_dir(dir: &Path) -> Result<()> {
+    File::open(dir)?.sync_all()?;
+    Ok(())
+}
+
+/// An exclusive advisory lock on `<index>/LOCK`, released on drop.
+pub struct IndexLock {
+    file: File,
+}
+
+impl IndexLock {
+    pub fn acquire(dir: &Path) -> Result<IndexLock> {
+        std::fs::create_dir_all(dir)?;
+        let file = std::fs::OpenOptions::new().create(true).read(true).write(true).open(dir.join("LOCK"))?;
+        loop {
+            let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+            if r == 0 {
+                return Ok(IndexLock { file });
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(e.into());
+            }
+        }
+    }
+}
+
+impl Drop for IndexLock {
+    fn drop(&mut self) {
+        unsafe {
+            libc::flock(self.file.as_raw_fd(), libc::LOCK_UN);
+        }
+    }
+}
+
+/// Removal tombstones: `tombstones.log`, one line per removal, `<id>\t<dedup key hex>`.
+/// A removed record's dedup key hides every record with the same key, so the entry stays
+/// removed when the same record is ingested again.
+pub const TOMBSTONES: &str = "tombstones.log";
+
+pub fn read_tombstones(dir: &Path) -> Result<(crate::engine::KeySet, u64)> {
+    let p = dir.join(TOMBSTONES);
+    let bytes = match std::fs::read(&p) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Default::default(), 0)),
+        Err(e) => return Err(e.into()),
+    };
+    let mut keys = crate::engine::KeySet::default();
+    for line in bytes.split(|&b| b == b'\n') {
+        // A torn last line (crash mid-append) has no key yet: skip it.
+        let s = String::from_utf8_lossy(line);
+        if let Some((_, key)) = s.split_once('\t') {
+            if let Ok(k) = u64::from_str_radix(key.trim(), 16) {
+                keys.insert(k);
+            }
+        }
+    }
+    Ok((keys, bytes.len() as u64))
+}
+
+pub fn append_tombstone(dir: &Path, id: &str, key: u64) -> Result<()> {
+    use std::io::Write;
+    let _lock = IndexLock::acquire(dir)?;
+    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(TOMBSTONES))?;
+    f.write_all(format!("{}\t{:016x}\n", id, key).as_bytes())?;
+    f.sync_all()?;
+    Ok(())
+}

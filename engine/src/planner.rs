@@ -1,0 +1,371 @@
+//! The planner turns a parsed query into per-field term selections, and evaluates them
+//! against one segment part to a sorted list of document numbers.
+//!
+//! - exact value: an fst lookup per field (bare terms: every field);
+//! - `prefix*`: a contiguous ordinal range of the sorted dictionary;
+//! - other wildcards and regexes: a scan of the field's distinct terms (never of records),
+//!   narrowed to the ordinal range of a literal prefix when there is one, and to the terms
+//!   containing the pattern's longest required literal (memmem over the term bytes);
+//!   every candidate is verified with the real (linear-time) automaton.
+
+use crate::error::Result;
+use crate::fields::{case_insensitive, normalize, EMAIL, EMAIL_DOMAIN, FIELD_COUNT, PHONE};
+use crate::query::{compile_regex, Node, ParsedQuery, Pattern, WildPiece};
+use crate::segment::Part;
+use crate::termdict::Budget;
+use regex_syntax::hir::{Anchor, Hir, HirKind, Literal, RepetitionKind, RepetitionRange};
+
+/// How a scanned term is confirmed once it contains the required literal.
+pub enum Check {
+    /// `*lit*`: containing the literal is enough.
+    Contains,
+    /// `*lit`: the term ends with it.
+    EndsWith(Vec<u8>),
+    Regex(regex::bytes::Regex),
+}
+
+impl Check {
+    #[inline]
+    pub fn matches(&self, term: &[u8]) -> bool {
+        match self {
+            Check::Contains => true,
+            Check::EndsWith(s) => term.ends_with(s),
+            Check::Regex(re) => re.is_match(term),
+        }
+    }
+}
+
+pub enum TermPlan {
+    Exact(Vec<(usize, Vec<u8>)>),
+    Prefix { field: usize, prefix: Vec<u8> },
+    Scan { field: usize, prefix: Vec<u8>, literal: Option<Vec<u8>>, check: Check },
+}
+
+pub enum Plan {
+    Term(TermPlan),
+    And(Vec<Plan>),
+    Or(Vec<Plan>),
+}
+
+pub fn plan(q: &ParsedQuery) -> Result<Plan> {
+    plan_node(&q.root)
+}
+
+fn plan_node(n: &Node) -> Result<Plan> {
+    Ok(match n {
+        Node::And(v) => Plan::And(v.iter().map(plan_node).collect::<Result<_>>()?),
+        Node::Or(v) => Plan::Or(v.iter().map(plan_node).collect::<Result<_>>()?),
+        Node::Term(t) => Plan::Term(match (&t.pattern, t.field) {
+            (Pattern::Exact(v), None) => {
+                TermPlan::Exact((0..FIELD_COUNT).filter_map(|f| normalize(f, v).map(|n| (f, n.into_bytes()))).collect())
+            }
+            (Pattern::Exact(v), Some(f)) => TermPlan::Exact(normalize(f, v).map(|n| vec![(f, n.into_bytes())]).unwrap_or_default()),
+            (Pattern::Wildcard(p), Some(f)) => plan_wildcard(f, p)?,
+            (Pattern::Regex(src), Some(f)) => plan_regex(f, src)?,
+            // The parser requires a field for wildcard and regex terms.
+            (_, None) => TermPlan::Exact(vec![]),
+        }),
+    })
+}
+
+fn plan_wildcard(field: usize, pieces: &[WildPiece]) -> Result<TermPlan> {
+    // Normalise literal characters the way values are normalised.
+    let ci = case_insensitive(field);
+    let mut norm: Vec<WildPiece> = Vec::new();
+    for p in pieces {
+        match p {
+            WildPiece::Lit(c) => {
+                if field == PHONE && !c.is_ascii_digit() {
+                    continue;
+                }
+                if ci {
+                    for l in c.to_lowercase() {
+                        norm.push(WildPiece::Lit(l));
+                    }
+                } else {
+                    norm.push(WildPiece::Lit(*c));
+                }
+            }
+            other => norm.push(other.clone()),
+        }
+    }
+    plan_pieces(field, norm)
+}
+
+fn plan_pieces(field: usize, norm: Vec<WildPiece>) -> Result<TermPlan> {
+    // `email:*@example.com` (or `*@*.fr`): a lookup (or scan) of the email domains.
+    if field == EMAIL && norm.len() > 2 && norm[0] == WildPiece::Many && norm[1] == WildPiece::Lit('@') && !norm[2..].contains(&WildPiece::Lit('@')) {
+        let rest = norm[2..].to_vec();
+        if rest.iter().all(|p| matches!(p, WildPiece::Lit(_))) {
+            let d: String = rest.iter().map(|p| if let WildPiece::Lit(c) = p { *c } else { ' ' }).collect();
+            return Ok(TermPlan::Exact(vec![(EMAIL_DOMAIN, d.into_bytes())]));
+        }
+        return plan_pieces(EMAIL_DOMAIN, rest);
+    }
+    let prefix: String = norm.iter().map_while(|p| if let WildPiece::Lit(c) = p { Some(*c) } else { None }).collect();
+    let rest = &norm[prefix.chars().count()..];
+    if rest.len() == 1 && rest[0] == WildPiece::Many {
+        return Ok(TermPlan::Prefix { field, prefix: prefix.into_bytes() });
+    }
+    // `*lit*` and `*lit`: no automaton needed.
+    if prefix.is_empty() && norm.len() >= 2 && norm[0] == WildPiece::Many {
+        let inner = &norm[1..];
+        let lits: Option<String> = inner.iter().take_while(|p| matches!(p, WildPiece::Lit(_))).map(|p| if let WildPiece::Lit(c) = p { Some(*c) } else { None }).collect();
+        let lits = lits.unwrap_or_default();
+        let after = &inner[lits.chars().count()..];
+        if !lits.is_empty() && after.is_empty() {
+            return Ok(TermPlan::Scan { field, prefix: vec![], literal: Some(lits.clone().into_bytes()), check: Check::EndsWith(lits.into_bytes()) });
+        }
+        if !lits.is_empty() && after == [WildPiece::Many] {
+            return Ok(TermPlan::Scan { field, prefix: vec![], literal: Some(lits.into_bytes()), check: Check::Contains });
+        }
+    }
+    let mut src = String::from("(?s)^");
+    let mut best = String::new();
+    let mut run = String::new();
+    for p in &norm {
+        match p {
+            WildPiece::Lit(c) => {
+                run.push(*c);
+                src.push_str(&regex::escape(&c.to_string()));
+            }
+            WildPiece::One => {
+                src.push('.');
+            }
+            WildPiece::Many => {
+                src.push_str(".*");
+            }
+        }
+        if !matches!(p, WildPiece::Lit(_)) {
+            if run.len() > best.len() {
+                best = std::mem::take(&mut run);
+            }
+            run.clear();
+        }
+    }
+    if run.len() > best.len() {
+        best = run;
+    }
+    src.push('$');
+    let re = compile_regex(&src, false)?;
+    Ok(TermPlan::Scan {
+        field,
+        prefix: prefix.into_bytes(),
+        literal: if best.is_empty() { None } else { Some(best.into_bytes()) },
+        check: Check::Regex(re),
+    })
+}
+
+fn lit_bytes(l: &Literal) -> Vec<u8> {
+    match l {
+        Literal::Unicode(c) => c.to_string().into_bytes(),
+        Literal::Byte(b) => vec![*b],
+    }
+}
+
+/// The longest literal every match must contain (empty when there is none).
+fn required_literal(h: &Hir) -> Vec<u8> {
+    match h.kind() {
+        HirKind::Literal(l) => lit_bytes(l),
+        HirKind::Group(g) => required_literal(&g.hir),
+        HirKind::Repetition(r) => {
+            let min1 = match &r.kind {
+                RepetitionKind::OneOrMore => true,
+                RepetitionKind::Range(RepetitionRange::Exactly(n)) => *n >= 1,
+                RepetitionKind::Range(RepetitionRange::AtLeast(n)) => *n >= 1,
+                RepetitionKind::Range(RepetitionRange::Bounded(m, _)) => *m >= 1,
+                _ => false,
+            };
+            if min1 {
+                required_literal(&r.hir)
+            } else {
+                vec![]
+            }
+        }
+        HirKind::Concat(v) => {
+            let mut best = Vec::new();
+            let mut run = Vec::new();
+            for c in v {
+                if let HirKind::Literal(l) = c.kind() {
+                    run.extend(lit_bytes(l));
+                    continue;
+                }
+                if run.len() > best.len() {
+                    best = std::mem::take(&mut run);
+                }
+                run.clear();
+                let inner = required_literal(c);
+                if inner.len() > best.len() {
+                    best = inner;
+                }
+            }
+            if run.len() > best.len() {
+                best = run;
+            }
+            best
+        }
+        _ => vec![],
+    }
+}
+
+/// The literal a match must start with, for a regex anchored at the start (`^abc…`).
+fn anchored_prefix(h: &Hir) -> Vec<u8> {
+    if let HirKind::Concat(v) = h.kind() {
+        if let Some(first) = v.first() {
+            if matches!(first.kind(), HirKind::Anchor(Anchor::StartText) | HirKind::Anchor(Anchor::StartLine)) {
+                let mut out = Vec::new();
+                for c in &v[1..] {
+                    match c.kind() {
+                        HirKind::Literal(l) => out.extend(lit_bytes(l)),
+                        _ => break,
+                    }
+                }
+                return out;
+            }
+        }
+    }
+    vec![]
+}
+
+fn plan_regex(field: usize, src: &str) -> Result<TermPlan> {
+    let ci = case_insensitive(field);
+    let re = compile_regex(src, ci)?;
+    let (mut literal, mut prefix) = match regex_syntax::ParserBuilder::new().allow_invalid_utf8(true).build().parse(src) {
+        Ok(h) => (required_literal(&h), anchored_prefix(&h)),
+        Err(_) => (vec![], vec![]),
+    };
+    if ci {
+        literal = String::from_utf8_lossy(&literal).to_lowercase().into_bytes();
+        prefix = String::from_utf8_lossy(&prefix).to_lowercase().into_bytes();
+    }
+    Ok(TermPlan::Scan { field, prefix, literal: if literal.is_empty() { None } else { Some(literal) }, check: Check::Regex(re) })
+}
+
+fn sort_dedup(v: &mut Vec<u32>) {
+    v.sort_unstable();
+    v.dedup();
+}
+
+fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::with_capacity(a.len().min(b.len()));
+    while i < a.len() && j < b.len() {
+        if a[i] < b[j] {
+            i += 1;
+        } else if a[i] > b[j] {
+            j += 1;
+        } else {
+            out.push(a[i]);
+            i += 1;
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Document numbers of `part` matching `plan`, sorted ascending, without duplicates.
+pub fn eval(plan: &Plan, part: &Part, budget: &Budget) -> Result<Vec<u32>> {
+    match plan {
+        Plan::And(v) => {
+            let mut acc: Option<Vec<u32>> = None;
+            for p in v {
+                let r = eval(p, part, budget)?;
+                acc = Some(match acc {
+                    None => r,
+                    Some(a) => intersect(&a, &r),
+                });
+                if acc.as_ref().map(|a| a.is_empty()).unwrap_or(false) {
+                    break;
+                }
+            }
+            Ok(acc.unwrap_or_default())
+        }
+        Plan::Or(v) => {
+            let mut out = Vec::new();
+            for p in v {
+                out.extend(eval(p, part, budget)?);
+            }
+            sort_dedup(&mut out);
+            Ok(out)
+        }
+        Plan::Term(t) => eval_term(t, part, budget),
+    }
+}
+
+/// The union of the postings of `ords`: concatenated for a few terms, through a bitset of
+/// the part's documents for many (no sort of the hits).
+fn postings_of(part: &Part, field: usize, ords: impl ExactSizeIterator<Item = u32>, budget: &Budget) -> Result<Vec<u32>> {
+    let mut out = Vec::new();
+    let fi = match &part.fields[field] {
+        Some(f) => f,
+        None => return Ok(out),
+    };
+    let count = ords.len();
+    if count <= 16 {
+        for o in ords {
+            fi.postings_into(o, &mut out);
+        }
+        if count > 1 {
+            sort_dedup(&mut out);
+        }
+        return Ok(out);
+    }
+    let mut bits = vec![0u64; (part.docs as usize + 63) / 64];
+    let mut buf = Vec::new();
+    for (n, o) in ords.enumerate() {
+        buf.clear();
+        fi.postings_into(o, &mut buf);
+        for &d in &buf {
+            bits[(d >> 6) as usize] |= 1u64 << (d & 63);
+        }
+        if n & 4095 == 4095 {
+            budget.check()?;
+        }
+    }
+    for (w, &word) in bits.iter().enumerate() {
+        let mut x = word;
+        while x != 0 {
+            out.push((w as u32) << 6 | x.trailing_zeros());
+            x &= x - 1;
+        }
+    }
+    Ok(out)
+}
+
+pub fn eval_term(t: &TermPlan, part: &Part, budget: &Budget) -> Result<Vec<u32>> {
+    match t {
+        TermPlan::Exact(list) => {
+            let mut out = Vec::new();
+            let mut hits = 0;
+            for (f, v) in list {
+                if let Some(fi) = &part.fields[*f] {
+                    if let Some(o) = fi.dict.get(v) {
+                        fi.postings_into(o, &mut out);
+                        hits += 1;
+                    }
+                }
+            }
+            if hits > 1 {
+                sort_dedup(&mut out);
+            }
+            Ok(out)
+        }
+        TermPlan::Prefix { field, prefix } => {
+            let range = match &part.fields[*field] {
+                Some(fi) => fi.dict.prefix_range(prefix),
+                None => return Ok(vec![]),
+            };
+            postings_of(part, *field, range, budget)
+        }
+        TermPlan::Scan { field, prefix, literal, check } => {
+            let fi = match &part.fields[*field] {
+                Some(fi) => fi,
+                None => return Ok(vec![]),
+            };
+            let range = fi.dict.prefix_range(prefix);
+            let mut ords = Vec::new();
+            fi.dict.scan(range, literal.as_deref(), check, budget, &mut ords)?;
+            postings_of(part, *field, ords.into_iter(), budget)
+        }
+    }
+}

@@ -1,0 +1,574 @@
+//! The query language: one parser for every entry point (dashboard, /v2 API, monitoring).
+//!
+//! ```text
+//! query   := or
+//! or      := and (" OR " and)*
+//! and     := unary (("&" | " AND " | whitespace) unary)*
+//! unary   := "(" or ")" | term
+//! term    := [field (":" | "=")] value
+//! value   := '"' chars '"' | "/" regex "/" (regex mode) | bare chars (backslash escapes)
+//! ```
+//! `database_name` terms are source filters: only at the top level, joined with `&`/AND,
+//! never alone. A trailing `&wildcard` or `&regex` switches the mode (never both).
+
+use crate::error::{EngineError, Result};
+use crate::fields::{field_index, FIELDS};
+
+pub const MIN_QUERY_CHARS: usize = 4;
+pub const MAX_QUERY_CHARS: usize = 200;
+pub const MAX_REGEX_COMPILED_BYTES: usize = 1 << 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Exact,
+    Wildcard,
+    Regex,
+}
+
+impl Mode {
+    pub fn parse(s: &str) -> Result<Mode> {
+        match s {
+            "exact" => Ok(Mode::Exact),
+            "wildcard" => Ok(Mode::Wildcard),
+            "regex" => Ok(Mode::Regex),
+            other => Err(EngineError::InvalidArgument(format!("unknown mode {:?}", other))),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Exact => "exact",
+            Mode::Wildcard => "wildcard",
+            Mode::Regex => "regex",
+        }
+    }
+}
+
+/// One piece of a wildcard pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WildPiece {
+    Lit(char),
+    One,
+    Many,
+}
+
+#[derive(Debug, Clone)]
+pub enum Pattern {
+    Exact(String),
+    Wildcard(Vec<WildPiece>),
+    Regex(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct Term {
+    /// None: every field.
+    pub field: Option<usize>,
+    pub pattern: Pattern,
+}
+
+#[derive(Debug, Clone)]
+pub enum Node {
+    Term(Term),
+    And(Vec<Node>),
+    Or(Vec<Node>),
+}
+
+#[derive(Debug, Clone)]
+pub struct ParsedQuery {
+    pub root: Node,
+    /// Lower-cased `database_name` values (any of them matches).
+    pub sources: Vec<String>,
+    pub mode: Mode,
+}
+
+fn err(code: &'static str, message: impl Into<String>) -> EngineError {
+    EngineError::query(code, message)
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    LParen,
+    RParen,
+    And,
+    Or,
+    /// `field` is the raw name before `:`/`=` (lower-cased), `chars` the unescaped value
+    /// with an `escaped` flag per char, `slashed` when written as `/…/`.
+    Term { field: Option<String>, chars: Vec<(char, bool)>, slashed: bool, regex_src: String },
+}
+
+struct Lexer<'a> {
+    s: Vec<char>,
+    i: usize,
+    mode: Mode,
+    _src: &'a str,
+}
+
+fn is_space(c: char) -> bool {
+    c.is_whitespace()
+}
+
+impl<'a> Lexer<'a> {
+    fn peek_word(&self, w: &str) -> bool {
+        // " AND " / " OR " as operators: the word, then whitespace or "(".
+        let wc: Vec<char> = w.chars().collect();
+        if self.i + wc.len() > self.s.len() {
+            return false;
+        }
+        if self.s[self.i..self.i + wc.len()] != wc[..] {
+            return false;
+        }
+        let after = self.s.get(self.i + wc.len()).copied();
+        let before_ok = self.i == 0 || is_space(self.s[self.i - 1]) || self.s[self.i - 1] == ')';
+        before_ok && (after.is_none() || matches!(after, Some(c) if is_space(c) || c == '('))
+    }
+
+    fn tokens(&mut self) -> Result<Vec<Tok>> {
+        let mut out = Vec::new();
+        while self.i < self.s.len() {
+            let c = self.s[self.i];
+            if is_space(c) {
+                self.i += 1;
+            } else if c == '(' {
+                out.push(Tok::LParen);
+                self.i += 1;
+            } else if c == ')' {
+                out.push(Tok::RParen);
+                self.i += 1;
+            } else if c == '&' {
+                out.push(Tok::And);
+                self.i += 1;
+            } else if self.peek_word("AND") {
+                out.push(Tok::And);
+                self.i += 3;
+            } else if self.peek_word("OR") {
+                out.push(Tok::Or);
+                self.i += 2;
+            } else {
+                out.push(self.term()?);
+            }
+        }
+        Ok(out)
+    }
+
+    fn term(&mut self) -> Result<Tok> {
+        // Optional field prefix: identifier then ':' or '='.
+        let start = self.i;
+        let mut j = self.i;
+        while j < self.s.len() && (self.s[j].is_ascii_alphanumeric() || self.s[j] == '_') {
+            j += 1;
+        }
+        let mut field = None;
+        if j > start && j < self.s.len() && (self.s[j] == ':' || self.s[j] == '=') {
+            let name: String = self.s[start..j].iter().collect::<String>().to_lowercase();
+            let known = name == "database_name" || field_index(&name).is_some();
+            let looks_like_field = name.len() >= 2 && name.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+            // `http://…`, `fe80::1`: not a field prefix.
+            let next = self.s.get(j + 1).copied();
+            if known {
+                field = Some(name);
+                self.i = j + 1;
+            } else if looks_like_field && next != Some('/') && next != Some(':') {
+                return Err(err(
+                    "unknown_field",
+                    format!("Unknown field \"{}\". Fields: {}, database_name.", name, FIELDS.join(", ")),
+                ));
+            }
+        }
+        let mut chars = Vec::new();
+        let mut slashed = false;
+        let mut regex_src = String::new();
+        match self.s.get(self.i).copied() {
+            Some('"') => {
+                self.i += 1;
+                let mut closed = false;
+                while self.i < self.s.len() {
+                    let c = self.s[self.i];
+                    if c == '\\' && self.i + 1 < self.s.len() {
+                        let n = self.s[self.i + 1];
+                        chars.push((n, true));
+                        regex_src.push('\\');
+                        regex_src.push(n);
+                        self.i += 2;
+                    } else if c == '"' {
+                        self.i += 1;
+                        closed = true;
+                        break;
+                    } else {
+                        chars.push((c, false));
+                        regex_src.push(c);
+                        self.i += 1;
+                    }
+                }
+                if !closed {
+                    return Err(err("syntax", "A quote is not closed."));
+                }
+                if self.mode == Mode::Regex && regex_src.len() >= 2 && regex_src.starts_with('/') && regex_src.ends_with('/') {
+                    regex_src = regex_src[1..regex_src.len() - 1].to_string();
+                    slashed = true;
+                }
+            }
+            Some('/') if self.mode == Mode::Regex => {
+                self.i += 1;
+                let mut closed = false;
+                while self.i < self.s.len() {
+                    let c = self.s[self.i];
+                    if c == '\\' && self.i + 1 < self.s.len() {
+                        let n = self.s[self.i + 1];
+                        if n != '/' {
+                            regex_src.push('\\');
+                        }
+                        regex_src.push(n);
+                        self.i += 2;
+                    } else if c == '/' {
+                        self.i += 1;
+                        closed = true;
+                        break;
+                    } else {
+                        regex_src.push(c);
+                        self.i += 1;
+                    }
+                }
+                if !closed {
+                    return Err(err("syntax", "A regular expression is not closed with '/'."));
+                }
+                slashed = true;
+                chars = regex_src.chars().map(|c| (c, false)).collect();
+            }
+            _ => {
+                let mut depth = 0i32;
+                while self.i < self.s.len() {
+                    let c = self.s[self.i];
+                    if is_space(c) || c == '&' {
+                        break;
+                    }
+                    if c == '(' {
+                        if self.mode != Mode::Regex {
+                            break;
+                        }
+                        depth += 1;
+                    }
+                    if c == ')' {
+                        if self.mode != Mode::Regex || depth == 0 {
+                            break;
+                        }
+                        depth -= 1;
+                    }
+                    if c == '\\' && self.i + 1 < self.s.len() {
+                        let n = self.s[self.i + 1];
+                        chars.push((n, true));
+                        regex_src.push('\\');
+                        regex_src.push(n);
+                        self.i += 2;
+                        continue;
+                    }
+                    chars.push((c, false));
+                    regex_src.push(c);
+                    self.i += 1;
+                }
+            }
+        }
+        if chars.is_empty() && regex_src.is_empty() {
+            return Err(match field {
+                Some(f) => err("syntax", format!("The field \"{}\" has no value.", f)),
+                None => err("syntax", "A term is empty."),
+            });
+        }
+        Ok(Tok::Term { field, chars, slashed, regex_src })
+    }
+}
+
+struct Parser {
+    toks: Vec<Tok>,
+    i: usize,
+    mode: Mode,
+    default_field: Option<usize>,
+    sources: Vec<String>,
+}
+
+impl Parser {
+    fn or(&mut self, depth: usize) -> Result<Node> {
+        let mut parts = vec![self.and(depth)?];
+        while self.toks.get(self.i) == Some(&Tok::Or) {
+            self.i += 1;
+            parts.push(self.and(depth)?);
+        }
+        Ok(if parts.len() == 1 { parts.pop().unwrap() } else { Node::Or(parts) })
+    }
+
+    fn and(&mut self, depth: usize) -> Result<Node> {
+        let mut parts = Vec::new();
+        let mut expect_operand = true;
+        loop {
+            match self.toks.get(self.i) {
+                None | Some(Tok::RParen) | Some(Tok::Or) => break,
+                Some(Tok::And) => {
+                    if expect_operand {
+                        return Err(err("syntax", "An operator (&, AND) has nothing on one side."));
+                    }
+                    self.i += 1;
+                    expect_operand = true;
+                }
+                _ => {
+                    if let Some(n) = self.unary(depth)? {
+                        parts.push(n);
+                    }
+                    expect_operand = false;
+                }
+            }
+        }
+        if expect_operand && (!parts.is_empty() || self.i > 0) {
+            return Err(err("syntax", "An operator (&, AND, OR) has nothing on one side."));
+        }
+        if parts.is_empty() {
+            // Only source filters here: the caller decides whether that is allowed.
+            return Ok(Node::And(vec![]));
+        }
+        Ok(if parts.len() == 1 { parts.pop().unwrap() } else { Node::And(parts) })
+    }
+
+    fn unary(&mut self, depth: usize) -> Result<Option<Node>> {
+        match self.toks.get(self.i).cloned() {
+            Some(Tok::LParen) => {
+                self.i += 1;
+                let n = self.or(depth + 1)?;
+                if self.toks.get(self.i) != Some(&Tok::RParen) {
+                    return Err(err("syntax", "A parenthesis is not closed."));
+                }
+                self.i += 1;
+                if let Node::And(v) = &n {
+                    if v.is_empty() {
+                        return Err(err("syntax", "Empty parentheses."));
+                    }
+                }
+                Ok(Some(n))
+            }
+            Some(Tok::Term { field, chars, slashed, regex_src }) => {
+                self.i += 1;
+                if field.as_deref() == Some("database_name") {
+                    if depth > 0 || self.toks.contains(&Tok::Or) {
+                        return Err(err(
+                            "syntax",
+                            "database_name can only be added to a search with &database_name=…, not inside OR or parentheses.",
+                        ));
+                    }
+                    let v: String = chars.iter().map(|(c, _)| *c).collect();
+                    self.sources.push(v.trim().to_lowercase());
+                    return Ok(None);
+                }
+                let field_idx = match &field {
+                    Some(f) => field_index(f),
+                    None => self.default_field,
+                };
+                Ok(Some(Node::Term(self.term(field_idx, chars, slashed, regex_src)?)))
+            }
+            _ => Err(err("syntax", "The query is not well formed.")),
+        }
+    }
+
+    fn term(&self, field: Option<usize>, chars: Vec<(char, bool)>, slashed: bool, regex_src: String) -> Result<Term> {
+        match self.mode {
+            Mode::Exact => Ok(Term { field, pattern: Pattern::Exact(chars.iter().map(|(c, _)| *c).collect()) }),
+            Mode::Wildcard => {
+                if slashed || (chars.len() > 2 && chars[0] == ('/', false) && chars[chars.len() - 1] == ('/', false)) {
+                    return Err(err(
+                        "mixed_modes",
+                        "Wildcard and regex cannot be mixed in one query: turn regex on instead of wildcard.",
+                    ));
+                }
+                let pieces: Vec<WildPiece> = chars
+                    .iter()
+                    .map(|&(c, esc)| match (c, esc) {
+                        ('*', false) => WildPiece::Many,
+                        ('?', false) => WildPiece::One,
+                        (c, _) => WildPiece::Lit(c),
+                    })
+                    .collect();
+                let has_wild = pieces.iter().any(|p| !matches!(p, WildPiece::Lit(_)));
+                if !has_wild {
+                    return Ok(Term { field, pattern: Pattern::Exact(chars.iter().map(|(c, _)| *c).collect()) });
+                }
+                if field.is_none() {
+                    return Err(err(
+                        "field_required",
+                        "Wildcard searches need a field, for example email:john* or username:j?hn.",
+                    ));
+                }
+                if pieces.iter().all(|p| matches!(p, WildPiece::Many)) {
+                    return Err(err("wildcard_start", "A wildcard search needs at least one character that is not a wildcard."));
+                }
+                Ok(Term { field, pattern: Pattern::Wildcard(pieces) })
+            }
+            Mode::Regex => {
+                if field.is_none() {
+                    return Err(err("field_required", "Regex searches need a field, for example username:/j.hn[0-9]+/."));
+                }
+                validate_regex(&regex_src)?;
+                Ok(Term { field, pattern: Pattern::Regex(regex_src) })
+            }
+        }
+    }
+}
+
+/// Compile-check a user regex: linear-time engine, size capped, clear errors for syntax
+/// the engine does not support (backreferences, look-around).
+pub fn validate_regex(src: &str) -> Result<()> {
+    if src.is_empty() {
+        return Err(err("syntax", "The regular expression is empty."));
+    }
+    if let Err(e) = regex_syntax::ast::parse::Parser::new().parse(src) {
+        use regex_syntax::ast::ErrorKind::*;
+        return Err(match e.kind() {
+            UnsupportedBackreference => err(
+                "regex_unsupported",
+                "Backreferences (\\1) are not supported: regex search runs in linear time.",
+            ),
+            UnsupportedLookAround => err(
+                "regex_unsupported",
+                "Look-ahead and look-behind are not supported: regex search runs in linear time.",
+            ),
+            _ => err("regex_syntax", format!("Invalid regular expression: {}", e.kind())),
+        });
+    }
+    compile_regex(src, true).map(|_| ())
+}
+
+pub fn compile_regex(src: &str, case_insensitive: bool) -> Result<regex::bytes::Regex> {
+    regex::bytes::RegexBuilder::new(src)
+        .case_insensitive(case_insensitive)
+        .size_limit(MAX_REGEX_COMPILED_BYTES)
+        .dfa_size_limit(4 << 20)
+        .build()
+        .map_err(|e| match e {
+            regex::Error::CompiledTooBig(_) => err(
+                "regex_too_big",
+                "The regular expression is too large once compiled. Use a shorter pattern or smaller repetitions.",
+            ),
+            regex::Error::Syntax(m) => err("regex_syntax", format!("Invalid regular expression: {}", m.lines().last().unwrap_or(""))),
+            _ => err("regex_syntax", "Invalid regular expression."),
+        })
+}
+
+/// Strip a trailing `&wildcard` / `&regex` (the dashboard's form) and reconcile it with the
+/// requested mode.
+fn take_mode_suffixes(q: &str, mode: Mode) -> Result<(String, Mode)> {
+    let mut s = q.trim_end().to_string();
+    let mut flags = Vec::new();
+    loop {
+        let lower = s.to_lowercase();
+        if lower.ends_with("&wildcard") {
+            flags.push(Mode::Wildcard);
+            s.truncate(s.len() - "&wildcard".len());
+        } else if lower.ends_with("&regex") {
+            flags.push(Mode::Regex);
+            s.truncate(s.len() - "&regex".len());
+        } else {
+            break;
+        }
+        s = s.trim_end().to_string();
+    }
+    let mut out = mode;
+    for f in flags {
+        if out != Mode::Exact && out != f {
+            return Err(err("mixed_modes", "Wildcard and regex cannot be used together."));
+        }
+        out = f;
+    }
+    Ok((s, out))
+}
+
+pub fn parse(query: &str, mode: Mode, default_field: Option<usize>) -> Result<ParsedQuery> {
+    let trimmed = query.trim();
+    if trimmed.is_empty() {
+        return Err(err("empty", "Empty Query"));
+    }
+    let n = trimmed.chars().count();
+    if n > MAX_QUERY_CHARS {
+        return Err(err("too_long", "Query Too Long"));
+    }
+    if n < MIN_QUERY_CHARS {
+        return Err(err("too_short", "Query not long enough (minimum 4 characters)"));
+    }
+    let (q, mode) = take_mode_suffixes(trimmed, mode)?;
+    if q.trim().is_empty() {
+        return Err(err("empty", "Empty Query"));
+    }
+    if mode == Mode::Wildcard && (q.starts_with('*') || q.starts_with('?')) {
+        return Err(err(
+            "wildcard_start",
+            "A query cannot start with a wildcard: name a field first, for example email:*@example.com or use &domain:example.com.",
+        ));
+    }
+    // `&database_name=…` is often appended to an empty box: a leading or trailing `&` is harmless.
+    let q = q.trim().trim_start_matches('&').trim_end_matches('&').to_string();
+    let toks = Lexer { s: q.chars().collect(), i: 0, mode, _src: &q }.tokens()?;
+    let mut p = Parser { toks, i: 0, mode, default_field, sources: Vec::new() };
+    let root = p.or(0)?;
+    if p.i != p.toks.len() {
+        return Err(err("syntax", "A closing parenthesis has no opening one."));
+    }
+    if let Node::And(v) = &root {
+        if v.is_empty() {
+            if !p.sources.is_empty() {
+                return Err(err(
+                    "database_name_alone",
+                    "database_name cannot be the only parameter: add a search term, for example email:john@example.com&database_name=Example.",
+                ));
+            }
+            return Err(err("empty", "Empty Query"));
+        }
+    }
+    Ok(ParsedQuery { root, sources: p.sources, mode })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(q: &str, m: Mode) -> &'static str {
+        parse(q, m, None).unwrap_err().code()
+    }
+
+    #[test]
+    fn rejections_are_typed() {
+        assert_eq!(code("", Mode::Exact), "empty");
+        assert_eq!(code("abc", Mode::Exact), "too_short");
+        assert_eq!(code(&"a".repeat(201), Mode::Exact), "too_long");
+        assert_eq!(code("*john", Mode::Wildcard), "wildcard_start");
+        assert_eq!(code("john*", Mode::Wildcard), "field_required");
+        assert_eq!(code("username:/(a)\\1/", Mode::Regex), "regex_unsupported");
+        assert_eq!(code("username:/a(?=b)/", Mode::Regex), "regex_unsupported");
+        assert_eq!(code("username:/a{1000}{1000}/", Mode::Regex), "regex_too_big");
+        assert_eq!(code("john&regex&wildcard", Mode::Exact), "mixed_modes");
+        assert_eq!(code("&database_name=Foo", Mode::Exact), "database_name_alone");
+        assert_eq!(code("database_name=Foo", Mode::Exact), "database_name_alone");
+        assert_eq!(code("email:\"abc", Mode::Exact), "syntax");
+        assert_eq!(code("(email:abcd", Mode::Exact), "syntax");
+        assert_eq!(code("email:abcd OR", Mode::Exact), "syntax");
+        assert_eq!(code("usernme:abcd", Mode::Exact), "unknown_field");
+        assert_eq!(code("john", Mode::Regex), "field_required");
+    }
+
+    #[test]
+    fn accepts_client_forms() {
+        let q = parse("email:\"a@b.com\" & username:x OR (domain:example.com AND john)&database_name=Foo", Mode::Exact, None);
+        assert!(q.is_err()); // database_name with OR
+        let q = parse("email:\"a@b.com\"&database_name=Foo", Mode::Exact, None).unwrap();
+        assert_eq!(q.sources, vec!["foo"]);
+        let q = parse("username:x OR (domain:example.com AND john)", Mode::Exact, None).unwrap();
+        assert!(matches!(q.root, Node::Or(_)));
+        let q = parse("username:/j.hn(a|b)/", Mode::Regex, None).unwrap();
+        match q.root {
+            Node::Term(Term { pattern: Pattern::Regex(s), .. }) => assert_eq!(s, "j.hn(a|b)"),
+            other => panic!("{:?}", other),
+        }
+        let q = parse("email:john\\*x*", Mode::Wildcard, None).unwrap();
+        match q.root {
+            Node::Term(Term { pattern: Pattern::Wildcard(p), .. }) => {
+                assert_eq!(p[4], WildPiece::Lit('*'));
+                assert_eq!(p[6], WildPiece::Many);
+            }
+            other => panic!("{:?}", other),
+        }
+        assert!(parse("http://example.com", Mode::Exact, None).is_ok());
+        assert!(parse("email:a@b.com&wildcard", Mode::Exact, None).unwrap().mode == Mode::Wildcard);
+    }
+}

@@ -1,0 +1,88 @@
+// Shared helpers for the engine tests: temp dirs, a seeded PRNG, a brute-force oracle.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export function tempDir(prefix = 'engine-test-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** mulberry32: small, seeded, good enough for test data. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+
+export type Rec = Record<string, string[]> & { rid: string[] };
+
+/** The engine's per-field normalisation, restated for the oracle (the subset the tests use). */
+export function normalize(field: string, v: string): string | null {
+  const t = v.trim();
+  if (!t) return null;
+  switch (field) {
+    case 'email':
+    case 'username':
+    case 'domain':
+      return t.toLowerCase();
+    case 'password':
+      return t;
+    case 'phone': {
+      const d = t.replace(/[^0-9]/g, '');
+      return d || null;
+    }
+    case 'name':
+      return t.toLowerCase().split(/\s+/).join(' ');
+    case 'ip_address':
+      return t.toLowerCase();
+    default:
+      return t.toLowerCase();
+  }
+}
+
+export const CASE_SENSITIVE = new Set(['password', 'hashed_password', 'cryptocurrency_address']);
+
+/** Normalised values of a field, with email domains indexed under `domain`. */
+export function values(rec: Rec, field: string): string[] {
+  const out: string[] = [];
+  for (const v of rec[field] ?? []) {
+    const n = normalize(field, v);
+    if (n !== null) out.push(n);
+  }
+  if (field === 'domain') {
+    for (const e of rec.email ?? []) {
+      const n = normalize('email', e);
+      const at = n?.lastIndexOf('@') ?? -1;
+      if (n && at >= 0 && at < n.length - 1) out.push(n.slice(at + 1));
+    }
+  }
+  return out;
+}
+
+export function dedupKey(rec: Rec, fields: readonly string[]): string {
+  return fields
+    .map((f) => {
+      const vs = [...new Set((rec[f] ?? []).map((v) => normalize(f, v)).filter((x): x is string => x !== null))].sort();
+      return vs.length ? `${f}=${vs.join('\u0001')}` : '';
+    })
+    .filter(Boolean)
+    .join('\u0002');
+}
+
+export function wildcardToRegExp(pattern: string): RegExp {
+  let src = '^';
+  for (const c of pattern) {
+    if (c === '*') src += '.*';
+    else if (c === '?') src += '.';
+    else src += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return new RegExp(`${src}$`, 'su');
+}

@@ -1,0 +1,129 @@
+// The query language's rejections (typed, user-fit), paging limits, matchWatches, and
+// regression tests named after what they fixed.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { type Engine, EngineQueryError, ingestFiles, openEngine, validateQuery } from '../index';
+import { tempDir } from './helpers';
+
+let dir: string;
+let cleanup: () => void;
+let engine: Engine;
+let segmentId: string;
+
+before(async () => {
+  ({ dir, cleanup } = tempDir('engine-query-'));
+  const lines = [
+    { email: 'John.Smith@Gmail.com', username: 'jsmith', password: 'hunter2', phone: '+1 555 0100' },
+    { email: 'jane@example.com', username: 'jane_d', name: 'Jane  Doe', ip_address: '2001:0DB8::0001' },
+    { email: 'manske@fake-box.com', username: 'manske', hashed_password: '5F4DCC3B5AA765D61D8327DEB882CF99' },
+    { email: 'john.smith@gmail.com', username: 'jsmith', password: 'hunter2', phone: '15550100' },
+  ];
+  writeFileSync(join(dir, 'a.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
+  const r = await ingestFiles(join(dir, 'index'), { well: 'Alpha', files: [join(dir, 'a.jsonl')] });
+  segmentId = r.segmentId ?? '';
+  engine = await openEngine(join(dir, 'index'));
+});
+
+after(async () => {
+  await engine?.close();
+  cleanup?.();
+});
+
+const rejections: [string, 'exact' | 'wildcard' | 'regex', string, RegExp][] = [
+  ['', 'exact', 'empty', /^Empty Query$/],
+  ['abc', 'exact', 'too_short', /minimum 4 characters/],
+  ['a'.repeat(201), 'exact', 'too_long', /^Query Too Long$/],
+  ['*@gmail.com', 'wildcard', 'wildcard_start', /cannot start with a wildcard/],
+  ['john*', 'wildcard', 'field_required', /need a field/],
+  ['jsmith', 'regex', 'field_required', /need a field/],
+  ['username:/(a)\\1/', 'regex', 'regex_unsupported', /Backreferences/],
+  ['username:/(?<=a)b/', 'regex', 'regex_unsupported', /look-behind/],
+  ['username:/a{1000}{1000}/', 'regex', 'regex_too_big', /too large/],
+  ['username:/[a-/', 'regex', 'regex_syntax', /Invalid regular expression/],
+  ['email:/john/', 'wildcard', 'mixed_modes', /cannot be mixed/],
+  ['email:john*&regex', 'wildcard', 'mixed_modes', /cannot be used together/],
+  ['&database_name=Alpha', 'exact', 'database_name_alone', /cannot be the only parameter/],
+  ['email:"john', 'exact', 'syntax', /quote is not closed/],
+  ['(email:john', 'exact', 'syntax', /parenthesis/],
+  ['emial:john@x.com', 'exact', 'unknown_field', /Unknown field "emial"/],
+];
+
+test('every rejection is a typed EngineQueryError with a user-fit message, before any search', async () => {
+  for (const [query, mode, code, message] of rejections) {
+    await assert.rejects(validateQuery({ query, mode }), (e: unknown) => {
+      assert.ok(e instanceof EngineQueryError, `${query}: ${String(e)}`);
+      assert.equal(e.code, code, query);
+      assert.match(e.message, message, query);
+      return true;
+    });
+    await assert.rejects(engine.search({ query, mode }), (e: unknown) => e instanceof EngineQueryError && e.code === code);
+  }
+});
+
+test('paging limits: size up to 10,000 and page * size <= 10,000', async () => {
+  await engine.search({ query: 'jsmith', size: 10_000 });
+  await engine.search({ query: 'jsmith', page: 2, size: 5_000 });
+  for (const [page, size, code] of [[0, 10, 'bad_page'], [1, 10_001, 'bad_size'], [3, 5_000, 'too_deep']] as const) {
+    await assert.rejects(engine.search({ query: 'jsmith', page, size }), (e: unknown) => e instanceof EngineQueryError && e.code === code);
+  }
+});
+
+test('client query forms: quotes, &, AND/OR, parentheses, escapes, &database_name=, &domain:, type', async () => {
+  const total = async (query: string, mode: 'exact' | 'wildcard' | 'regex' = 'exact', extra: object = {}) =>
+    (await engine.search({ query, mode, dedup: false, ...extra })).total;
+  assert.equal(await total('email:"john.smith@gmail.com"'), 2);
+  assert.equal(await total('JOHN.SMITH@GMAIL.COM'), 2, 'bare terms search every field, emails case-folded');
+  assert.equal(await total('jsmith', 'exact', { type: 'username' }), 2);
+  assert.equal(await total('jsmith', 'exact', { type: 'email' }), 0);
+  assert.equal(await total('username:jsmith & password:hunter2'), 2);
+  assert.equal(await total('username:jsmith AND password:nope'), 0);
+  assert.equal(await total('username:manske OR username:jane_d'), 2);
+  assert.equal(await total('(username:manske OR username:jane_d) & domain:example.com'), 1);
+  assert.equal(await total('domain:fake-box.com'), 1, 'no tokeniser splits fake-box.com');
+  assert.equal(await total('email:john*&domain:gmail.com', 'wildcard'), 2);
+  assert.equal(await total('email:j?hn.smith@*', 'wildcard'), 2);
+  assert.equal(await total('email:*smith*', 'wildcard'), 2);
+  assert.equal(await total('email:*@gmail.com', 'wildcard'), 2, 'a field-qualified suffix wildcard is fine');
+  assert.equal(await total('username:/^js.ith$/', 'regex'), 2);
+  assert.equal(await total('username:js.ith', 'regex'), 2, 'bare regex without slashes');
+  assert.equal(await total('email:john\\*', 'wildcard'), 0, 'escaped star is literal');
+  assert.equal(await total('username:jsmith&database_name=Alpha'), 2);
+  assert.equal(await total('username:jsmith&database_name=alpha'), 2);
+  assert.equal(await total('username:jsmith&database_name=Beta'), 0);
+  assert.equal(await total('username:jsmith', 'exact', { dedup: true }), 1, 'identical records share a dedup key');
+  assert.equal(await total('phone:"+1 (555) 0100"'), 2, 'phones match as digits');
+  assert.equal(await total('ip_address:2001:db8::1'), 1, 'IPv6 is canonical');
+  assert.equal(await total('hashed_password:5f4dcc3b5aa765d61d8327deb882cf99'), 1, 'hashes are lower-case hex');
+  assert.equal(await total('name:"jane doe"'), 1, 'quotes for spaces');
+});
+
+test('matchWatches returns the watches that match a segment, with record ids', async () => {
+  const matches = await engine.matchWatches(segmentId, [
+    { id: 'w1', field: 'email', value: 'JOHN.SMITH@gmail.com' },
+    { id: 'w2', field: 'username', value: 'nobody' },
+    { id: 'w3', field: 'phone', value: '+1-555-0100' },
+    { id: 'w4', field: 'domain', value: 'fake-box.com' },
+  ]);
+  assert.deepEqual(matches.map((m) => [m.id, m.recordIds.length]), [['w1', 2], ['w3', 2], ['w4', 1]]);
+  const entry = await engine.get(matches[0]?.recordIds[0] ?? '');
+  assert.deepEqual(entry?.email, ['John.Smith@Gmail.com']);
+  assert.equal(await engine.get('nope-0-0'), null);
+});
+
+test('regression: a trailing OR is a syntax error, not a search for "OR"', async () => {
+  await assert.rejects(validateQuery({ query: 'username:jsmith OR' }), (e: unknown) => e instanceof EngineQueryError && e.code === 'syntax');
+});
+
+test('regression: a leading & before database_name reports database_name_alone, not syntax', async () => {
+  await assert.rejects(validateQuery({ query: '&database_name=Alpha' }), (e: unknown) => e instanceof EngineQueryError && e.code === 'database_name_alone');
+});
+
+test('regression: email:*@domain matches the email domain exactly, not a suffix of it nor another field', async () => {
+  const total = async (query: string) => (await engine.search({ query, mode: 'wildcard', dedup: false })).total;
+  assert.equal(await total('email:*@fake-box.com'), 1);
+  assert.equal(await total('email:*@box.com'), 0, 'fake-box.com is not box.com');
+  assert.equal(await total('email:*box.com'), 1, 'a plain suffix still matches inside the domain');
+  assert.equal(await total('email:*@*.com'), 4);
+});

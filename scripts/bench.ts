@@ -1,0 +1,335 @@
+// Search benchmark (shared/design/benchmark.md): builds a corpus, ingests it into the
+// engine and into the peers (PostgreSQL + pg_trgm, SQLite FTS5 trigram, ripgrep over the
+// raw files), runs every query class and prints each figure beside its peers', with
+// ratios and the machine's calibration figures.
+//
+//   npm run bench -- [--records 1000000] [--seed 1] [--dir ./data/bench] [--peers pg,sqlite,rg]
+//        [--pg-url postgres://postgres@127.0.0.1:5432/postgres] [--fresh]
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, readFileSync, rmSync, statSync, readdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import http from 'node:http';
+import pg from 'pg';
+import { type Engine, ingestFiles, openEngine, type SearchMode } from '../engine/index';
+import { type CorpusInfo, generateCorpus } from './corpus';
+
+const { values: args } = parseArgs({
+  options: {
+    records: { type: 'string', default: '1000000' },
+    seed: { type: 'string', default: '1' },
+    dir: { type: 'string', default: './data/bench' },
+    peers: { type: 'string', default: 'pg,sqlite,rg' },
+    'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    fresh: { type: 'boolean', default: false },
+  },
+});
+const N = Number(args.records);
+const dir = resolve(args.dir as string, `${N}-${args.seed}`);
+const peers = new Set((args.peers as string).split(',').filter(Boolean));
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : NaN;
+};
+const fmt = (ms: number) => (Number.isNaN(ms) ? '-' : ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : ms < 1000 ? `${ms.toFixed(ms < 10 ? 2 : 1)} ms` : `${(ms / 1000).toFixed(2)} s`);
+const log = (s: string) => console.error(s);
+
+async function time<T>(f: () => Promise<T> | T): Promise<[number, T]> {
+  const t = process.hrtime.bigint();
+  const v = await f();
+  return [Number(process.hrtime.bigint() - t) / 1e6, v];
+}
+
+async function calibrate(): Promise<Record<string, string>> {
+  const buf = Buffer.alloc(256 * 1024 * 1024, 0x61);
+  const scans: number[] = [];
+  for (let i = 0; i < 3; i++) scans.push((await time(() => buf.indexOf('needle')))[0]);
+  const scanGBs = 0.256 / 1.073741824 / (median(scans) / 1000) * 1.073741824;
+  const { default: Fastify } = await import('fastify');
+  const app = Fastify();
+  const rows = Array.from({ length: 20 }, (_, i) => ({ id: String(i), database_name: 'Example 2019', email: [`user${i}@example.com`], password: ['hunter2'] }));
+  app.get('/hello', async () => ({ hello: 'world' }));
+  app.get('/rows', async () => ({ entries: rows, total: 20, took: '1ms' }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  const rps = async (path: string) => {
+    let n = 0;
+    const until = Date.now() + 2000;
+    const loop = async () => {
+      while (Date.now() < until) {
+        await new Promise<void>((res, rej) => http.get({ host: '127.0.0.1', port, path, agent }, (r) => { r.resume(); r.on('end', () => res()); }).on('error', rej));
+        n++;
+      }
+    };
+    await Promise.all(Array.from({ length: 32 }, loop));
+    return n / 2;
+  };
+  const hello = await rps('/hello');
+  const twenty = await rps('/rows');
+  agent.destroy();
+  await app.close();
+  return {
+    cpu: `${cpus().length} × ${cpus()[0]?.model ?? '?'}`,
+    'memory scan': `${scanGBs.toFixed(1)} GB/s`,
+    'fastify hello (client in-process)': `${Math.round(hello).toLocaleString('en-US')} req/s`,
+    'fastify 20-row JSON (client in-process)': `${Math.round(twenty).toLocaleString('en-US')} req/s`,
+  };
+}
+
+function du(path: string): number {
+  let n = 0;
+  for (const e of readdirSync(path, { withFileTypes: true })) {
+    const p = join(path, e.name);
+    n += e.isDirectory() ? du(p) : statSync(p).size;
+  }
+  return n;
+}
+
+type Flat = { source: number; email: string; username: string; password: string; hashed_password: string };
+
+async function scanFlat(file: string): Promise<{ passwords: Map<string, number>; domains: Map<string, number>; emails: string[]; hashes: Map<string, number>; lastNames: Map<string, number> }> {
+  const passwords = new Map<string, number>();
+  const domains = new Map<string, number>();
+  const hashes = new Map<string, number>();
+  const lastNames = new Map<string, number>();
+  const emails: string[] = [];
+  const rl = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  let i = 0;
+  for await (const line of rl) {
+    const c = line.split('\t');
+    const r: Flat = { source: Number(c[0]), email: c[1] ?? '', username: c[2] ?? '', password: c[3] ?? '', hashed_password: c[4] ?? '' };
+    if (r.password) passwords.set(r.password, (passwords.get(r.password) ?? 0) + 1);
+    if (r.hashed_password.length === 40) hashes.set(r.hashed_password, (hashes.get(r.hashed_password) ?? 0) + 1);
+    if (r.email) {
+      const d = r.email.slice(r.email.lastIndexOf('@') + 1);
+      domains.set(d, (domains.get(d) ?? 0) + 1);
+      if (i++ % 997 === 0 && emails.length < 50) emails.push(r.email);
+    }
+    const name = c[6];
+    if (name) {
+      const ln = name.split(' ').pop()?.toLowerCase() ?? '';
+      if (ln.length >= 6) lastNames.set(ln, (lastNames.get(ln) ?? 0) + 1);
+    }
+  }
+  return { passwords, domains, emails, hashes, lastNames };
+}
+
+/** The key whose count is nearest to `target` (in log scale). */
+function nearest(m: Map<string, number>, target: number): [string, number] {
+  let best: [string, number] = ['', 0];
+  let bestD = Infinity;
+  for (const [k, v] of m) {
+    const d = Math.abs(Math.log(v) - Math.log(target));
+    if (d < bestD) {
+      bestD = d;
+      best = [k, v];
+    }
+  }
+  return best;
+}
+
+interface QueryCase {
+  cls: string;
+  engine: { query: string; mode: SearchMode; dedup?: boolean; page?: number; size?: number; budget?: number };
+  pg?: { sql: string; params: unknown[] };
+  sqlite?: { sql: string; params: unknown[] };
+  rg?: string[]; // ripgrep arguments before the path
+}
+
+async function main(): Promise<void> {
+  log(`bench: ${N.toLocaleString('en-US')} records, seed ${args.seed}, dir ${dir}`);
+  const calibration = await calibrate();
+  if (args.fresh) rmSync(dir, { recursive: true, force: true });
+  let info: CorpusInfo;
+  let genSecs = 0;
+  if (existsSync(join(dir, 'corpus.json')) && existsSync(join(dir, 'flat.tsv'))) {
+    info = JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8')) as CorpusInfo;
+  } else {
+    [genSecs, info] = await time(() => generateCorpus(N, Number(args.seed), dir, log, true));
+    genSecs /= 1000;
+  }
+  log(`bench: corpus ${(info.bytes / 1e6).toFixed(0)} MB in ${info.sources.length} sources${genSecs ? ` (generated in ${genSecs.toFixed(0)} s)` : ''}`);
+
+  // Engine ingest: one data well per source, as an operator would.
+  const indexDir = join(dir, 'index');
+  rmSync(indexDir, { recursive: true, force: true });
+  const [ingestMs] = await time(async () => {
+    for (const s of info.sources) await ingestFiles(indexDir, { well: s.well, files: [s.file] });
+  });
+  const indexBytes = du(indexDir);
+  log(`bench: engine ingest ${fmt(ingestMs)} (${Math.round(N / (ingestMs / 1000)).toLocaleString('en-US')} rec/s), index ${(indexBytes / 1e6).toFixed(0)} MB`);
+  const engine: Engine = await openEngine(indexDir);
+
+  const build: Record<string, { ms: number; bytes?: number }> = { engine: { ms: ingestMs, bytes: indexBytes } };
+  let pgc: pg.Client | undefined;
+  if (peers.has('pg')) {
+    pgc = new pg.Client({ connectionString: args['pg-url'] as string });
+    await pgc.connect();
+    await pgc.query('create extension if not exists pg_trgm');
+    await pgc.query('drop table if exists bench_records');
+    await pgc.query('create table bench_records (source int, email text, username text, password text, hashed_password text, ip_address text, name text, phone text)');
+    const [ms] = await time(() => {
+      execFileSync('psql', [args['pg-url'] as string, '-qc', `\\copy bench_records from '${join(dir, 'flat.tsv')}' with (format text, null '')`]);
+      return pgc!.query(`
+        create index on bench_records using gin (email gin_trgm_ops);
+        create index on bench_records using gin (username gin_trgm_ops);
+        create index on bench_records using gin (password gin_trgm_ops);
+        create index on bench_records (email text_pattern_ops);
+        create index on bench_records (username text_pattern_ops);
+        create index on bench_records (password text_pattern_ops);
+        create index on bench_records (hashed_password);
+        create index on bench_records (reverse(email) text_pattern_ops);`).then(() => pgc!.query('vacuum analyze bench_records'));
+    });
+    const size = await pgc.query(`select pg_total_relation_size('bench_records') as b`);
+    build.pg = { ms, bytes: Number(size.rows[0].b) };
+    log(`bench: PostgreSQL load+index ${fmt(ms)}`);
+  }
+  type Sqlite = { prepare(sql: string): { get(...p: unknown[]): unknown; all(...p: unknown[]): unknown[]; run(...p: unknown[]): unknown }; exec(sql: string): void; transaction<T extends (...a: never[]) => unknown>(f: T): T; close(): void };
+  let db: Sqlite | undefined;
+  if (peers.has('sqlite')) {
+    try {
+      const Database = createRequire(import.meta.url)('better-sqlite3') as new (p: string) => Sqlite;
+      const file = join(dir, 'fts5.sqlite');
+      rmSync(file, { force: true });
+      db = new Database(file);
+      db.exec("pragma journal_mode = off; pragma synchronous = off; create virtual table fts using fts5(source unindexed, email, username, password, hashed_password, ip_address, name, phone, tokenize = 'trigram')");
+      const ins = db.prepare('insert into fts values (?, ?, ?, ?, ?, ?, ?, ?)');
+      const [ms] = await time(async () => {
+        let batch: string[][] = [];
+        const flush = db!.transaction(((rows: string[][]) => { for (const r of rows) ins.run(...r); }) as never);
+        const rl = createInterface({ input: createReadStream(join(dir, 'flat.tsv')), crlfDelay: Infinity });
+        for await (const line of rl) {
+          batch.push(line.split('\t'));
+          if (batch.length >= 10000) {
+            (flush as unknown as (r: string[][]) => void)(batch);
+            batch = [];
+          }
+        }
+        (flush as unknown as (r: string[][]) => void)(batch);
+      });
+      build.sqlite = { ms, bytes: statSync(file).size };
+      log(`bench: SQLite FTS5 build ${fmt(ms)}`);
+    } catch (e) {
+      log(`bench: SQLite FTS5 peer skipped (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); npm install better-sqlite3 to enable it`);
+      db = undefined;
+    }
+  }
+  const hasRg = peers.has('rg') && spawnSync('rg', ['--version']).status === 0;
+
+  const stats = await scanFlat(join(dir, 'flat.tsv'));
+  const popular = [...stats.passwords.entries()].sort((a, b) => b[1] - a[1])[0] as [string, number];
+  const pw100 = nearest(stats.passwords, 100);
+  const dom100 = nearest(stats.domains, 100);
+  const dom10k = nearest(stats.domains, 10_000);
+  const domBig = [...stats.domains.entries()].sort((a, b) => b[1] - a[1])[1] as [string, number];
+  const hashBig = [...stats.hashes.entries()].sort((a, b) => b[1] - a[1])[0] as [string, number];
+  const hashOne = nearest(stats.hashes, 1);
+  const ln = nearest(stats.lastNames, 300)[0];
+  const email1 = stats.emails[7] ?? stats.emails[0] ?? '';
+  const well = info.sources[3]?.well ?? '';
+  const wellIdx = 3;
+  const rgPaths = info.sources.map((s) => s.file);
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const sq = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+  const cases: QueryCase[] = [
+    { cls: `exact email (1 hit)`, engine: { query: `email:"${email1}"`, mode: 'exact' }, pg: { sql: 'select count(*) from bench_records where email = $1', params: [email1] }, sqlite: { sql: 'select count(*) c from fts where fts match ? and email = ?', params: [`email:${sq(email1)}`, email1] }, rg: ['-c', '-i', '-F', email1] },
+    { cls: `exact password ~${pw100[1]} hits`, engine: { query: `password:"${pw100[0]}"`, mode: 'exact' }, pg: { sql: 'select count(*) from bench_records where password = $1', params: [pw100[0]] }, sqlite: { sql: 'select count(*) c from fts where fts match ? and password = ?', params: [`password:${sq(pw100[0])}`, pw100[0]] }, rg: ['-c', '-F', pw100[0]] },
+    { cls: `exact popular password (${popular[1]} hits, total)`, engine: { query: `password:"${popular[0]}"`, mode: 'exact' }, pg: { sql: 'select count(*) from bench_records where password = $1', params: [popular[0]] }, sqlite: { sql: 'select count(*) c from fts where fts match ? and password = ?', params: [`password:${sq(popular[0])}`, popular[0]] }, rg: ['-c', '-x', '-e', `.*[:;\\t,"]${esc(popular[0])}["]?`] },
+    { cls: `exact 40-hex hash (1 hit)`, engine: { query: `hashed_password:${hashOne[0]}`, mode: 'exact' }, pg: { sql: 'select count(*) from bench_records where hashed_password = $1', params: [hashOne[0]] }, sqlite: { sql: 'select count(*) c from fts where fts match ? and hashed_password = ?', params: [`hashed_password:${sq(hashOne[0])}`, hashOne[0]] }, rg: ['-c', '-F', hashOne[0]] },
+    { cls: `exact 40-hex hash (${hashBig[1]} hits)`, engine: { query: `hashed_password:${hashBig[0]}`, mode: 'exact' }, pg: { sql: 'select count(*) from bench_records where hashed_password = $1', params: [hashBig[0]] }, sqlite: { sql: 'select count(*) c from fts where fts match ? and hashed_password = ?', params: [`hashed_password:${sq(hashBig[0])}`, hashBig[0]] }, rg: ['-c', '-F', hashBig[0]] },
+    ...([dom100, dom10k, domBig] as [string, number][]).map(([d, n]): QueryCase => ({
+      cls: `suffix email:*@${d} (${n} hits)`, engine: { query: `email:*@${d}`, mode: 'wildcard' },
+      pg: { sql: 'select count(*) from bench_records where reverse(email) like $1', params: [`${d.split('').reverse().join('')}@%`] },
+      sqlite: { sql: 'select count(*) c from fts where email like ?', params: [`%@${d}`] }, rg: ['-c', '-i', '-F', `@${d}`],
+    })),
+    { cls: `domain:${dom10k[0]} (exact, ${dom10k[1]} hits)`, engine: { query: `domain:${dom10k[0]}`, mode: 'exact' }, pg: { sql: 'select count(*) from bench_records where reverse(email) like $1', params: [`${dom10k[0].split('').reverse().join('')}@%`] } },
+    { cls: 'prefix username:john*', engine: { query: 'username:john*', mode: 'wildcard' }, pg: { sql: "select count(*) from bench_records where username like 'john%'", params: [] }, sqlite: { sql: "select count(*) c from fts where username like 'john%'", params: [] }, rg: ['-c', '-i', '-e', '(^|[;:,\\t"])john'] },
+    { cls: `infix email:*${ln}*`, engine: { query: `email:*${ln}*`, mode: 'wildcard' }, pg: { sql: 'select count(*) from bench_records where email like $1', params: [`%${ln}%`] }, sqlite: { sql: 'select count(*) c from fts where email like ?', params: [`%${ln}%`] }, rg: ['-c', '-i', '-F', ln] },
+    { cls: 'infix email:john*smith*', engine: { query: 'email:john*smith*', mode: 'wildcard' }, pg: { sql: "select count(*) from bench_records where email like 'john%smith%'", params: [] }, sqlite: { sql: "select count(*) c from fts where email like 'john%smith%'", params: [] }, rg: ['-c', '-i', '-e', '(^|[;:,\\t"])john[^@]*smith'] },
+    { cls: 'email:j?hn*', engine: { query: 'email:j?hn*', mode: 'wildcard' }, pg: { sql: "select count(*) from bench_records where email like 'j_hn%'", params: [] }, sqlite: { sql: "select count(*) c from fts where email like 'j_hn%'", params: [] }, rg: ['-c', '-i', '-e', '(^|[;:,\\t"])j.hn'] },
+    { cls: 'common literal email:*gmail* (first page, exact total)', engine: { query: 'email:*gmail*', mode: 'wildcard' }, pg: { sql: "select count(*) from bench_records where email like '%gmail%'", params: [] }, sqlite: { sql: "select count(*) c from fts where email like '%gmail%'", params: [] }, rg: ['-c', '-i', '-F', 'gmail'] },
+    { cls: `regex with literal username:/${ln}_[a-z]+[0-9]+/`, engine: { query: `username:/${ln}_[a-z]+[0-9]+/`, mode: 'regex' }, pg: { sql: 'select count(*) from bench_records where username ~ $1', params: [`${ln}_[a-z]+[0-9]+`] }, rg: ['-c', '-i', '-e', `${ln}_[a-z]+[0-9]+`] },
+    { cls: 'regex without 3-char literal email:/^[a-z]+_[0-9]{2}@/', engine: { query: 'email:/^[a-z]+_[0-9]{2}@/', mode: 'regex', budget: 10_000 }, pg: { sql: "select count(*) from bench_records where email ~ '^[a-z]+_[0-9]{2}@'", params: [] }, rg: ['-c', '-i', '-e', '(^|[;:,\\t"])[a-z]+_[0-9]{2}@'] },
+    { cls: `source filter: email:john*&database_name=…`, engine: { query: `email:john*&database_name="${well}"`, mode: 'wildcard' }, pg: { sql: "select count(*) from bench_records where email like 'john%' and source = $1", params: [wellIdx] }, sqlite: { sql: "select count(*) c from fts where email like 'john%' and source = ?", params: [String(wellIdx)] } },
+    { cls: `dedup off: password:"${popular[0]}"`, engine: { query: `password:"${popular[0]}"`, mode: 'exact', dedup: false } },
+    { cls: `page 499 (size 20): password:"${popular[0]}"`, engine: { query: `password:"${popular[0]}"`, mode: 'exact', page: 499, size: 20 }, pg: { sql: 'select * from bench_records where password = $1 order by ctid offset 9960 limit 20', params: [popular[0]] } },
+  ];
+
+  type Row = { cls: string; total: number; engine: number; pg?: number; sqlite?: number; rg?: number };
+  const rows: Row[] = [];
+  for (const c of cases) {
+    const runs: number[] = [];
+    let total = 0;
+    const reps = 21;
+    for (let i = 0; i < reps; i++) {
+      const r = await engine.search({ query: c.engine.query, mode: c.engine.mode, dedup: c.engine.dedup ?? true, page: c.engine.page ?? 1, size: c.engine.size ?? 20, timeBudgetMs: c.engine.budget ?? 30_000 });
+      runs.push(r.tookMicros / 1000);
+      total = r.total;
+    }
+    const row: Row = { cls: c.cls, total, engine: median(runs.slice(1)) };
+    if (pgc && c.pg) {
+      const t: number[] = [];
+      for (let i = 0; i < 4; i++) t.push((await time(() => pgc!.query(c.pg!.sql, c.pg!.params)))[0]);
+      row.pg = median(t.slice(1));
+    }
+    if (db && c.sqlite) {
+      const st = db.prepare(c.sqlite.sql);
+      const t: number[] = [];
+      for (let i = 0; i < 4; i++) t.push((await time(() => st.get(...c.sqlite!.params)))[0]);
+      row.sqlite = median(t.slice(1));
+    }
+    if (hasRg && c.rg) {
+      const t: number[] = [];
+      for (let i = 0; i < 2; i++) t.push((await time(() => spawnSync('rg', [...c.rg!, ...rgPaths], { maxBuffer: 1 << 26 })))[0]);
+      row.rg = median(t);
+    }
+    rows.push(row);
+    log(`bench: ${c.cls}: engine ${fmt(row.engine)} (total ${total})`);
+  }
+  // HTTP-free in-process throughput of an exact query (the engine's share of /v2/search).
+  const [tputMs] = await time(async () => {
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      for (let i = 0; i < 500; i++) await engine.search({ query: `email:"${stats.emails[i % stats.emails.length]}"`, mode: 'exact', size: 20 });
+    }));
+  });
+  await engine.close();
+  await pgc?.end();
+  db?.close();
+
+  const ratio = (peer?: number, mine?: number) => (peer === undefined || mine === undefined ? '' : `${(peer / mine).toFixed(1)}×`);
+  const out: string[] = [];
+  out.push(`## Run: ${N.toLocaleString('en-US')} records, seed ${args.seed}, ${new Date().toISOString().slice(0, 10)}`);
+  out.push('');
+  out.push('Calibration: ' + Object.entries(calibration).map(([k, v]) => `${k}: ${v}`).join('; '));
+  out.push('');
+  out.push(`Corpus: ${(info.bytes / 1e6).toFixed(0)} MB raw in ${info.sources.length} sources, ${info.duplicates.toLocaleString('en-US')} exact duplicates.`);
+  out.push('');
+  out.push('| build | time | records/s | size | size / raw |');
+  out.push('|---|---|---|---|---|');
+  for (const [k, v] of Object.entries(build)) out.push(`| ${k} | ${fmt(v.ms)} | ${Math.round(N / (v.ms / 1000)).toLocaleString('en-US')} | ${v.bytes ? `${(v.bytes / 1e6).toFixed(0)} MB` : '-'} | ${v.bytes ? (v.bytes / info.bytes).toFixed(2) : '-'} |`);
+  out.push('');
+  out.push('Engine figures are the engine\'s own `tookMicros` (median of 20 warm runs, first page of 20, exact total); peers are wall-clock medians of 3 warm runs of a count(*) (ripgrep: 2 runs over all raw files, `-c`). Ratio = peer / engine.');
+  out.push('');
+  out.push('| query class | hits | engine | PostgreSQL | ratio | SQLite FTS5 | ratio | ripgrep | ratio |');
+  out.push('|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) out.push(`| ${r.cls} | ${r.total.toLocaleString('en-US')} | ${fmt(r.engine)} | ${fmt(r.pg ?? NaN)} | ${ratio(r.pg, r.engine)} | ${fmt(r.sqlite ?? NaN)} | ${ratio(r.sqlite, r.engine)} | ${fmt(r.rg ?? NaN)} | ${ratio(r.rg, r.engine)} |`);
+  out.push('');
+  const byCls = (p: string) => rows.find((r) => r.cls.startsWith(p));
+  const p1 = byCls('exact popular'), p499 = byCls('page 499'), doff = byCls('dedup off'), filt = byCls('source filter'), pre = byCls('prefix');
+  out.push(`Derived: page 499 / page 1 = ${((p499?.engine ?? NaN) / (p1?.engine ?? NaN)).toFixed(2)}; dedup on / off = ${((p1?.engine ?? NaN) / (doff?.engine ?? NaN)).toFixed(2)}; source filter / unfiltered prefix = ${((filt?.engine ?? NaN) / (pre?.engine ?? NaN)).toFixed(2)}; in-process exact-query throughput (8 concurrent, JSON included) = ${Math.round(4000 / (tputMs / 1000)).toLocaleString('en-US')} searches/s.`);
+  const text = out.join('\n');
+  console.log(text);
+  writeFileSync(join(dir, 'results.md'), text + '\n');
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

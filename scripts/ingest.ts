@@ -1,0 +1,222 @@
+// Operator CLI: ingest breach files into the search index as one new segment (a data well
+// ingest), then record it in the catalogue (PostgreSQL).
+//
+//   npm run ingest -- --well NAME [--format auto|jsonl|csv|combo] [--date YYYY-MM-DD]
+//        [--description TEXT] [--sensitive] [--map col=field[,col=field…]] [--report FILE]
+//        [--index-dir DIR] [--no-catalogue] FILE...
+//
+// Works whether or not the server runs: the segment is published by an atomic manifest
+// swap, and a running server picks it up within a second.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { FIELD_NAMES, type FieldName, type IngestFormat, type IngestProgress, type IngestResult, ingestFiles } from '../engine/index';
+
+const USAGE = `usage: npm run ingest -- --well NAME [--format auto|jsonl|csv|combo] [--date YYYY-MM-DD]
+       [--description TEXT] [--sensitive] [--map col=field[,col=field...]] [--report FILE]
+       [--index-dir DIR] [--part-records N] [--no-catalogue] FILE...
+fields: ${FIELD_NAMES.join(', ')}`;
+
+export interface IngestCliOptions {
+  well: string;
+  files: string[];
+  format: IngestFormat;
+  date: string | null;
+  description: string;
+  sensitive: boolean;
+  map: Record<string, FieldName>;
+  report?: string;
+  indexDir?: string;
+  partRecords?: number;
+  catalogue: boolean;
+}
+
+export function parseIngestArgs(argv: string[]): IngestCliOptions {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      well: { type: 'string' },
+      format: { type: 'string', default: 'auto' },
+      date: { type: 'string' },
+      description: { type: 'string', default: '' },
+      sensitive: { type: 'boolean', default: false },
+      map: { type: 'string', multiple: true },
+      report: { type: 'string' },
+      'index-dir': { type: 'string' },
+      'part-records': { type: 'string' },
+      'no-catalogue': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) throw new UsageError('');
+  if (!values.well?.trim()) throw new UsageError('--well NAME is required');
+  if (positionals.length === 0) throw new UsageError('no input FILE given');
+  const format = values.format as IngestFormat;
+  if (!['auto', 'jsonl', 'csv', 'combo'].includes(format)) throw new UsageError(`--format must be auto, jsonl, csv or combo`);
+  if (values.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.date)) throw new UsageError('--date must be YYYY-MM-DD');
+  const map: Record<string, FieldName> = {};
+  for (const item of (values.map ?? []).flatMap((m) => m.split(','))) {
+    const [col, field] = item.split('=').map((s) => s.trim());
+    if (!col || !field || !(FIELD_NAMES as readonly string[]).includes(field)) throw new UsageError(`--map ${item}: expected column=field with a known field`);
+    map[col] = field as FieldName;
+  }
+  const partRecords = values['part-records'] ? Number(values['part-records']) : undefined;
+  return {
+    well: values.well.trim(),
+    files: positionals,
+    format,
+    date: values.date ?? null,
+    description: values.description ?? '',
+    sensitive: values.sensitive ?? false,
+    map,
+    report: values.report,
+    indexDir: values['index-dir'],
+    partRecords,
+    catalogue: !values['no-catalogue'],
+  };
+}
+
+export class UsageError extends Error {}
+
+function human(n: number): string {
+  const u = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  while (n >= 1024 && i < u.length - 1) {
+    n /= 1024;
+    i++;
+  }
+  return `${n.toFixed(i ? 1 : 0)} ${u[i]}`;
+}
+
+function duration(s: number): string {
+  if (!Number.isFinite(s) || s < 0) return '--:--';
+  const m = Math.floor(s / 60);
+  return `${String(m).padStart(2, '0')}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+}
+
+/** A progress bar on a terminal, a plain line every few seconds otherwise. */
+export function progressReporter(out: NodeJS.WriteStream = process.stderr): (p: IngestProgress) => void {
+  const start = Date.now();
+  let lastPlain = 0;
+  return (p) => {
+    const secs = (Date.now() - start) / 1000;
+    const rate = secs > 0 ? p.records / secs : 0;
+    const frac = p.bytesTotal > 0 ? Math.min(1, p.bytesRead / p.bytesTotal) : 0;
+    const eta = frac > 0 ? secs / frac - secs : NaN;
+    const text = `${p.records.toLocaleString('en-US')} records  ${Math.round(rate).toLocaleString('en-US')} rec/s  ${human(p.bytesRead)}/${human(p.bytesTotal)}  bad ${p.badLines}  ETA ${duration(eta)}`;
+    if (out.isTTY) {
+      const width = 24;
+      const filled = Math.round(frac * width);
+      out.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(frac * 100).toFixed(0).padStart(3)}%  ${text}\x1b[K`);
+      if (p.done) out.write('\n');
+    } else if (p.done || Date.now() - lastPlain >= 5000) {
+      lastPlain = Date.now();
+      out.write(`ingest: ${(frac * 100).toFixed(0)}% ${text}\n`);
+    }
+  };
+}
+
+async function resolveIndexDir(explicit?: string): Promise<string> {
+  if (explicit) return explicit;
+  const { loadConfig } = await import('../server/src/config');
+  return loadConfig().indexDir;
+}
+
+interface SegmentMeta {
+  id: string;
+  well: string;
+  records: number;
+  fields: string[];
+  catalogue?: { date?: string | null; description?: string; sensitive?: boolean };
+}
+
+/** Every published segment's metadata, in manifest order. */
+export function publishedSegments(indexDir: string): SegmentMeta[] {
+  let manifest: { segments: { id: string }[] };
+  try {
+    manifest = JSON.parse(readFileSync(join(indexDir, 'MANIFEST'), 'utf8')) as typeof manifest;
+  } catch {
+    return [];
+  }
+  return manifest.segments.map((s) => JSON.parse(readFileSync(join(indexDir, `seg-${s.id}`, 'segment.json'), 'utf8')) as SegmentMeta);
+}
+
+/**
+ * Record segments in the catalogue. Upserts are idempotent per segment id, so replaying
+ * every published segment also repairs a catalogue update lost to a crash.
+ */
+export async function syncCatalogue(indexDir: string): Promise<number> {
+  const segments = publishedSegments(indexDir);
+  if (segments.length === 0) return 0;
+  const { withDatabase } = await import('../server/src/db/cli-database');
+  const { upsertDataWell } = await import('../server/src/datawells/datawells-repository');
+  await withDatabase(async (db) => {
+    for (const s of segments) {
+      await upsertDataWell(db, {
+        name: s.well,
+        date: s.catalogue?.date ?? null,
+        description: s.catalogue?.description ?? '',
+        recordCount: s.records,
+        dataTypes: s.fields,
+        isSensitive: s.catalogue?.sensitive ?? false,
+        segmentId: s.id,
+      });
+    }
+  });
+  return segments.length;
+}
+
+export async function runIngest(o: IngestCliOptions, onProgress?: (p: IngestProgress) => void): Promise<IngestResult> {
+  const indexDir = await resolveIndexDir(o.indexDir);
+  const result = await ingestFiles(
+    indexDir,
+    {
+      well: o.well,
+      files: o.files,
+      format: o.format,
+      map: o.map,
+      reportPath: o.report,
+      partRecords: o.partRecords,
+      catalogue: { date: o.date, description: o.description, sensitive: o.sensitive },
+    },
+    onProgress,
+  );
+  if (o.catalogue) await syncCatalogue(indexDir);
+  return result;
+}
+
+async function main(): Promise<void> {
+  let opts: IngestCliOptions;
+  try {
+    opts = parseIngestArgs(process.argv.slice(2));
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      if (e instanceof Error && e.message) console.error(`ingest: ${e.message}`);
+      console.error(USAGE);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const r = await runIngest(opts, progressReporter());
+  const lines = [
+    `well:        ${r.well}`,
+    `segment:     ${r.segmentId ?? '(none: no record ingested)'}`,
+    `records:     ${r.records.toLocaleString('en-US')} in ${(r.elapsedMs / 1000).toFixed(1)} s (${Math.round(r.records / Math.max(r.elapsedMs / 1000, 0.001)).toLocaleString('en-US')} rec/s)`,
+    `data types:  ${r.fields.join(', ') || '-'}`,
+    `bad lines:   ${r.badLines}${r.reportPath ? ` (report: ${r.reportPath})` : ''}`,
+    ...r.files.map((f) => `  ${f.path}: ${f.format}${f.gzip ? ' (gzip)' : ''}, ${f.records} records, ${f.badLines} bad${f.error ? `; stopped: ${f.error}` : ''}`),
+  ];
+  console.log(lines.join('\n'));
+  if (r.records === 0) process.exit(1);
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isMain) {
+  main().catch((e: unknown) => {
+    console.error(`ingest: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  });
+}

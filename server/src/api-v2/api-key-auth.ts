@@ -1,0 +1,29 @@
+/**
+ * Public API guard: the `{Brand}-Api-Key` header (header names are case-insensitive) and
+ * the leaky-bucket limit of 10 requests per second per client address and per
+ * credential, shared by every instance through Redis when it is configured.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Bucket, RateLimiter } from '../infra/rate-limiter';
+import { AppError, Errors } from '../infra/errors';
+import type { UserService } from '../users/user-service';
+
+export function createApiKeyGuard(deps: { users: UserService; limiter: RateLimiter; header: string; bucket: Bucket }) {
+  const headerName = deps.header.toLowerCase();
+  async function limit(key: string) {
+    const decision = await deps.limiter.take(key, deps.bucket);
+    if (!decision.allowed) throw Errors.tooManyRequests(decision.retryAfterMs);
+  }
+  /** Resolves the caller's user id, or throws 400 (bad key) / 429 (rate). */
+  return async function authenticateApiKey(request: FastifyRequest): Promise<string> {
+    await limit(`api:ip:${request.ip}`);
+    const raw = request.headers[headerName];
+    const key = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase();
+    // A missing or unknown key still counts against its own bucket, so guessing is slow.
+    await limit(`api:key:${key ? key.slice(0, 64) : '-'}`);
+    const userId = key ? await deps.users.userIdForApiKey(key) : undefined;
+    if (!userId) throw new AppError(400, 'INVALID_API_KEY', `Invalid or missing ${deps.header} header`);
+    await limit(`api:user:${userId}`);
+    return userId;
+  };
+}

@@ -1,0 +1,124 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Database } from '../db/schema';
+import { AppError, Errors } from '../infra/errors';
+import { FIELD_NAMES, type Entry } from '../../../engine/index';
+import { chargeSearchCredit, refundSearchCredit } from '../credits/credits-repository';
+import { formatTook, searchMode, type SearchService } from '../search/search-service';
+
+const ErrorBody = Type.Object({ error: Type.String() });
+const Values = Type.Array(Type.String());
+
+const ApiEntry = Type.Object({
+  id: Type.String(),
+  database_name: Type.String(),
+  ...Object.fromEntries(FIELD_NAMES.map((field) => [field, Type.Optional(Values)])),
+  raw_record: Type.Optional(
+    Type.Object({ le_only: Type.Boolean(), unstructured: Type.String() }, { description: 'Law-enforcement accounts only.' }),
+  ),
+});
+
+const HEX_HASH = '^[0-9a-fA-F]{32,128}$';
+
+/** Empty fields are omitted; raw_record only for law enforcement. */
+function toApiEntry(entry: Entry, lawEnforcement: boolean) {
+  const { raw_record, ...fields } = entry;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (Array.isArray(value) ? value.length > 0 : value !== '') out[key] = value;
+  }
+  if (lawEnforcement) out.raw_record = { le_only: true, unstructured: raw_record };
+  return out as { id: string; database_name: string };
+}
+
+export function registerV2Routes(
+  app: FastifyInstance,
+  deps: { db: Kysely<Database>; search: SearchService; authenticateApiKey: (request: import('fastify').FastifyRequest) => Promise<string>; header: string },
+) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, search } = deps;
+  const security = [{ apiKey: [] }];
+  const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
+
+  r.post(
+    '/v2/search',
+    {
+      schema: {
+        operationId: 'v2Search',
+        tags: ['public api v2'],
+        security,
+        summary: 'Search. Needs a search subscription and one credit per successful search (refunded if the search fails).',
+        body: Type.Object(
+          {
+            query: Type.String({ minLength: 1, maxLength: 1000 }),
+            page: Type.Integer({ minimum: 1, maximum: 10_000, default: 1 }),
+            size: Type.Integer({ minimum: 1, maximum: 10_000, default: 100 }),
+            regex: Type.Boolean({ default: false }),
+            wildcard: Type.Boolean({ default: false }),
+            de_dupe: Type.Boolean({ default: false }),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ balance: Type.Integer(), entries: Type.Array(ApiEntry), took: Type.String(), total: Type.Integer() }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const userId = await deps.authenticateApiKey(request);
+      const { query, page, size, regex, wildcard, de_dupe } = request.body;
+      const mode = searchMode(regex, wildcard);
+      // Everything that can be refused is refused before a credit moves.
+      await search.validate(query, mode, 'all', page, size);
+      const access = await search.admit(userId);
+      if (!access.subscribed) throw Errors.unauthorized('A search subscription and API credits are required');
+      let balance = access.credits;
+      if (!access.elevated) {
+        const charged = await chargeSearchCredit(db, userId, 'v2-search');
+        if (charged === undefined) throw new AppError(403, 'INSUFFICIENT_CREDITS', 'Insufficient Credits');
+        balance = charged;
+      }
+      try {
+        const result = await search.run({ query, type: 'all', mode, page, size, dedup: de_dupe });
+        return {
+          balance,
+          entries: result.entries.map((entry) => toApiEntry(entry, access.lawEnforcement)),
+          took: formatTook(result.tookMicros),
+          total: result.total,
+        };
+      } catch (error) {
+        if (!access.elevated) await refundSearchCredit(db, userId, 'v2-search-failed');
+        throw error;
+      }
+    },
+  );
+
+  r.post(
+    '/v2/search-password',
+    {
+      schema: {
+        operationId: 'v2SearchPassword',
+        tags: ['public api v2'],
+        security,
+        summary: 'Free: how many records carry this password hash (hex). Send sha256_hashed_password or hash.',
+        body: Type.Object(
+          {
+            sha256_hashed_password: Type.Optional(Type.String({ pattern: HEX_HASH })),
+            hash: Type.Optional(Type.String({ pattern: HEX_HASH })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ results_found: Type.Integer() }), ...errors },
+      },
+    },
+    async (request) => {
+      await deps.authenticateApiKey(request);
+      const hash = (request.body.sha256_hashed_password ?? request.body.hash)?.toLowerCase();
+      if (!hash) throw Errors.badRequest('Send sha256_hashed_password or hash');
+      const result = await search.run({ query: `hashed_password:${hash}`, type: 'all', mode: 'exact', page: 1, size: 1, dedup: true });
+      return { results_found: result.total };
+    },
+  );
+}

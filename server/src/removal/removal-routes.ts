@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { RemovalService } from './removal-service';
+
+const ErrorBody = Type.Object({ error: Type.String() });
+const Success = Type.Object({ success: Type.Boolean() });
+
+export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: RemovalService }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: [app.authenticate] };
+  const tags = ['entry removal'];
+  const security = [{ bearer: [] }];
+  const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
+
+  r.post(
+    '/request-entry-removal',
+    {
+      ...common,
+      schema: {
+        operationId: 'requestEntryRemoval',
+        tags,
+        security,
+        summary: "Mails a single-use confirmation link to one of the entry's emails.",
+        body: Type.Object(
+          {
+            id: Type.String({ minLength: 1, maxLength: 128 }),
+            email: Type.String({ minLength: 3, maxLength: 255 }),
+            breach_id: Type.Optional(Type.String({ maxLength: 256 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      await deps.removal.request(request.user.sub, request.body);
+      return { success: true };
+    },
+  );
+
+  r.post(
+    '/remove-entry',
+    {
+      ...common,
+      schema: {
+        operationId: 'removeEntry',
+        tags,
+        security,
+        summary: 'Confirms a removal with the mailed link; the entry disappears from every result for good.',
+        body: Type.Object(
+          { id: Type.String({ minLength: 1, maxLength: 128 }), v: Type.String({ minLength: 1, maxLength: 200 }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      await deps.removal.confirm(request.body);
+      return { success: true };
+    },
+  );
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ObfuscationError, unpackSearch, type SearchFields } from '../common/obfuscation';
+import { Errors } from '../infra/errors';
+import { FIELD_NAMES } from '../../../engine/index';
+import type { SearchService } from './search-service';
+
+const ErrorBody = Type.Object({ error: Type.String() });
+const Values = Type.Array(Type.String());
+
+export const SearchRecord = Type.Object({
+  id: Type.String(),
+  primary_field: Type.String(),
+  database_name: Type.String(),
+  ...Object.fromEntries(FIELD_NAMES.map((field) => [field, Type.Optional(Values)])),
+  raw_record: Type.Optional(Type.String({ description: 'Law-enforcement accounts only.' })),
+});
+
+export function registerSearchRoutes(app: FastifyInstance, deps: { search: SearchService }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.post(
+    '/search',
+    {
+      onRequest: [app.authenticate],
+      schema: {
+        operationId: 'dashboardSearch',
+        tags: ['search'],
+        security: [{ bearer: [] }],
+        summary: 'Search from the dashboard (obfuscated payload). Values only for subscribers; counts for everyone.',
+        body: Type.Object(
+          {
+            r0: Type.String({ maxLength: 4096 }),
+            r1: Type.String({ maxLength: 256 }),
+            r2: Type.String({ maxLength: 64 }),
+            page: Type.Integer({ minimum: 1, maximum: 499 }),
+            regex: Type.Boolean(),
+            wildcard: Type.Boolean(),
+            deduplicate: Type.Boolean(),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            results: Type.Array(SearchRecord),
+            total_results: Type.Integer(),
+            assets_searched: Type.Integer(),
+            elapsed_time: Type.Number({ description: 'Milliseconds.' }),
+            data_wells: Type.Integer(),
+            values_hidden: Type.Boolean(),
+          }),
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          429: ErrorBody,
+        },
+      },
+    },
+    async (request) => {
+      let values;
+      try {
+        values = unpackSearch(request.body as SearchFields);
+      } catch (error) {
+        if (error instanceof ObfuscationError) throw Errors.malformedPayload();
+        throw error;
+      }
+      return deps.search.dashboard(request.user.sub, values);
+    },
+  );
+}

@@ -1,0 +1,265 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { packSearch } from '../src/common/obfuscation';
+import { startTestServer, type TestServer } from './harness';
+import { call, freshIp } from './helpers';
+
+let server: TestServer;
+const RECORDS = [
+  { email: 'alice.smith@example.com', password: 'hunter2', username: 'alice_s', name: 'Alice Smith' },
+  { email: 'Bob@Example.com', password: 'letmein', ip_address: '10.1.2.3' },
+  { email: 'carol@other.org', hashed_password: 'E10ADC3949BA59ABBE56E057F20F883E', phone: '+1 (555) 010-9999' },
+  { email: 'dave@example.com', username: '<script>alert(1)</script>', url: 'javascript:alert(1)' },
+];
+
+before(async () => {
+  server = await startTestServer({ env: { TRUSTED_PROXIES: '127.0.0.1' } });
+  await server.ingest('Example Breach 2024', RECORDS);
+  await server.ingest('Second Source', [{ email: 'alice.smith@example.com', password: 'hunter2', username: 'alice_s', name: 'Alice Smith' }]);
+});
+after(() => server.close());
+
+async function signedIn(grant: Parameters<TestServer['createUser']>[0] = {}) {
+  const user = await server.createUser(grant);
+  const { token } = await server.login(user.email);
+  return { ...user, token };
+}
+
+function dashboardSearch(token: string, query: string, options: Partial<{ type: string; page: number; regex: boolean; wildcard: boolean; deduplicate: boolean }> = {}) {
+  return call(server.url, 'POST', '/search', {
+    token,
+    body: packSearch({ query, type: options.type ?? 'all', page: options.page ?? 1, regex: options.regex ?? false, wildcard: options.wildcard ?? false, deduplicate: options.deduplicate ?? true }),
+  });
+}
+
+describe('POST /search (dashboard)', () => {
+  test('every validation of spec 2 §5 is enforced by the server', async () => {
+    const { token } = await signedIn({ searchDays: 30 });
+    const cases: [string, string, Partial<{ type: string; wildcard: boolean }>][] = [
+      ['', 'Empty Query', {}],
+      ['abc', 'Query not long enough (minimum 4 characters)', {}],
+      ['a'.repeat(201), 'Query Too Long', {}],
+      ['999.1.1.1', 'Invalid IP Address Format', { type: 'ip_address' }],
+      ['10.1.*.*', 'Invalid IP Address Format', { type: 'ip_address' }],
+      ['phone-number', 'Invalid Phone Format', { type: 'phone' }],
+      ['1234567890123456', 'Invalid Phone Format', { type: 'phone' }],
+    ];
+    for (const [query, message, options] of cases) {
+      const reply = await dashboardSearch(token, query, options);
+      assert.equal(reply.status, 400, query);
+      assert.equal(reply.body.error, message);
+    }
+    assert.equal((await dashboardSearch(token, '10.1.*.*', { type: 'ip_address', wildcard: true })).status, 200, 'an IPv4 pattern with wildcard on');
+    assert.equal((await dashboardSearch(token, '"10.1.2.3"', { type: 'ip_address' })).status, 200);
+    const both = await dashboardSearch(token, 'email:alice*', { regex: true, wildcard: true });
+    assert.equal(both.status, 400);
+    const wildStart = await dashboardSearch(token, '*lice', { wildcard: true, type: 'email' });
+    assert.equal(wildStart.status, 400);
+    assert.ok(wildStart.body.error.length > 5, 'the engine explains the rejection');
+  });
+
+  test('subscribers see values; raw records only for law enforcement; others get counts and a notice', async () => {
+    const subscriber = await signedIn({ searchDays: 30 });
+    const reply = await dashboardSearch(subscriber.token, 'alice.smith@example.com', { type: 'email', deduplicate: false });
+    assert.equal(reply.status, 200);
+    assert.equal(reply.body.total_results, 2);
+    assert.equal(reply.body.values_hidden, false);
+    assert.equal(reply.body.data_wells, 2);
+    assert.ok(reply.body.assets_searched >= 5);
+    assert.equal(typeof reply.body.elapsed_time, 'number');
+    const first = reply.body.results[0];
+    assert.equal(first.primary_field, 'email');
+    assert.deepEqual(first.email, ['alice.smith@example.com']);
+    assert.equal(first.raw_record, undefined, 'no raw record for a plain subscriber');
+
+    const deduped = await dashboardSearch(subscriber.token, 'alice.smith@example.com', { type: 'email' });
+    assert.equal(deduped.body.total_results, 1, 'dedup folds the same record from two sources');
+
+    const le = await signedIn({ searchDays: 30, lawEnforcement: true });
+    const leReply = await dashboardSearch(le.token, 'alice.smith@example.com', { type: 'email' });
+    assert.match(leReply.body.results[0].raw_record, /alice\.smith@example\.com/);
+
+    const free = await signedIn();
+    const hidden = await dashboardSearch(free.token, 'alice.smith@example.com', { type: 'email' });
+    assert.equal(hidden.status, 200);
+    assert.equal(hidden.body.values_hidden, true);
+    assert.deepEqual(hidden.body.results, []);
+    assert.equal(hidden.body.total_results, 1, 'the count is shown without the values');
+  });
+
+  test('only the number of searches is stored, never the query', async () => {
+    const user = await signedIn({ searchDays: 30 });
+    await dashboardSearch(user.token, 'carol@other.org');
+    await dashboardSearch(user.token, 'carol@other.org');
+    const rows = await server.runtime.db.selectFrom('search_counts').selectAll().where('user_id', '=', user.id).execute();
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0]!.searches, 2);
+    const dump = JSON.stringify(await server.runtime.db.selectFrom('search_counts').selectAll().execute());
+    assert.ok(!dump.includes('carol'));
+    assert.ok(!server.logs().includes('carol@other.org'), 'nor logged');
+  });
+
+  test('too many searches lock search for a while; repeated locks bar paid features', async () => {
+    const limited = await startTestServer({ env: { SEARCH_DAILY_LIMIT: '10', SEARCH_BAR_AFTER_LOCKS: '2' } });
+    try {
+      const user = await limited.createUser({ searchDays: 30 });
+      const { token } = await limited.login(user.email);
+      const search = () => call(limited.url, 'POST', '/search', { token, body: packSearch({ query: 'someone@example.com', type: 'all', page: 1, regex: false, wildcard: false, deduplicate: true }) });
+      for (let i = 0; i < 10; i++) assert.equal((await search()).status, 200);
+      const locked = await search();
+      assert.equal(locked.status, 429);
+      assert.ok(Number(locked.headers.get('retry-after')) > 3600);
+      // The lock runs out; the next search over the limit locks again, which bars the account.
+      await limited.runtime.db.updateTable('users').set({ search_locked_until: new Date(Date.now() - 1000) }).where('id', '=', user.id).execute();
+      assert.equal((await search()).status, 429);
+      const barred = await search();
+      assert.equal(barred.status, 403);
+      assert.match(barred.body.error, /suspended/);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('public API v2', () => {
+  const header = () => server.runtime.config.apiKeyHeader;
+  const v2 = (key: string | undefined, body: unknown, path = '/v2/search', headerName = header()) =>
+    call(server.url, 'POST', path, { body, headers: key === undefined ? {} : { [headerName]: key }, ip: freshIp() });
+
+  test('search: entry shape, one credit per search, took as a string', async () => {
+    const user = await server.createUser({ searchDays: 30, searchCredits: 5, apiKey: true });
+    const reply = await v2(user.apiKey, { query: 'email:"alice.smith@example.com"', page: 1, size: 100, regex: false, wildcard: false, de_dupe: false });
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    assert.equal(reply.body.balance, 4);
+    assert.equal(reply.body.total, 2);
+    assert.match(reply.body.took, /^\d+(µs|ms)$|^\d+\.\d+s$/);
+    for (const entry of reply.body.entries) {
+      assert.equal(typeof entry.id, 'string');
+      assert.equal(typeof entry.database_name, 'string');
+      assert.deepEqual(entry.email, ['alice.smith@example.com']);
+      assert.equal(entry.ip_address, undefined, 'empty fields are omitted');
+      assert.equal(entry.raw_record, undefined);
+    }
+    const ledger = await server.runtime.db.selectFrom('credit_ledger').selectAll().where('user_id', '=', user.id).execute();
+    assert.deepEqual(ledger.map((r) => [r.delta, r.balance_after]), [[-1, 4]]);
+  });
+
+  test('errors: 400 bad key or body, 401 no subscription, 403 Insufficient Credits; refusals charge nothing', async () => {
+    const user = await server.createUser({ searchDays: 30, searchCredits: 1, apiKey: true });
+    assert.equal((await v2(undefined, { query: 'alice_s' })).status, 400);
+    assert.equal((await v2('f'.repeat(48), { query: 'alice_s' })).status, 400);
+    assert.equal((await v2(user.apiKey, { query: 'alice_s', regex: true, wildcard: true })).status, 400);
+    assert.equal((await v2(user.apiKey, { query: 'alice_s', page: 101, size: 100 })).status, 400);
+    assert.equal((await v2(user.apiKey, { query: 'email:/(a)\\1/', regex: true })).status, 400, 'backreferences are refused');
+    assert.equal((await v2(user.apiKey, { query: 'alice_s', credits: 99 })).status, 400, 'unknown properties are refused');
+    const balance = async () => (await server.runtime.db.selectFrom('users').select('search_credits').where('id', '=', user.id).executeTakeFirstOrThrow()).search_credits;
+    assert.equal(await balance(), 1, 'no refusal charged a credit');
+    assert.equal((await v2(user.apiKey, { query: 'alice_s' })).status, 200);
+    const broke = await v2(user.apiKey, { query: 'alice_s' });
+    assert.deepEqual([broke.status, broke.body], [403, { error: 'Insufficient Credits' }]);
+
+    const unsubscribed = await server.createUser({ searchCredits: 5, apiKey: true });
+    assert.equal((await v2(unsubscribed.apiKey, { query: 'alice_s' })).status, 401);
+  });
+
+  test('law enforcement gets raw_record as {le_only, unstructured}', async () => {
+    const user = await server.createUser({ searchDays: 30, searchCredits: 5, lawEnforcement: true, apiKey: true });
+    const reply = await v2(user.apiKey, { query: 'carol@other.org' });
+    assert.equal(reply.body.entries[0].raw_record.le_only, true);
+    assert.match(reply.body.entries[0].raw_record.unstructured, /carol@other\.org/);
+  });
+
+  test('search-password: free, accepts sha256_hashed_password and hash', async () => {
+    const user = await server.createUser({ searchCredits: 0, apiKey: true });
+    const upper = 'E10ADC3949BA59ABBE56E057F20F883E';
+    assert.deepEqual((await v2(user.apiKey, { hash: upper.toLowerCase() }, '/v2/search-password')).body, { results_found: 1 });
+    assert.deepEqual((await v2(user.apiKey, { sha256_hashed_password: 'a'.repeat(64) }, '/v2/search-password')).body, { results_found: 0 });
+    assert.equal((await v2(user.apiKey, { hash: 'not-hex' }, '/v2/search-password')).status, 400);
+    assert.equal((await v2(user.apiKey, {}, '/v2/search-password')).status, 400);
+  });
+
+  test('100 concurrent searches with 1 credit left: exactly one succeeds, one ledger row', async () => {
+    const busy = await startTestServer({ env: { API_RATE_BURST: '1000', API_RATE_PER_SECOND: '1000' }, shareWith: server });
+    try {
+      const user = await busy.createUser({ searchDays: 30, searchCredits: 1, apiKey: true });
+      const replies = await Promise.all(
+        Array.from({ length: 100 }, () => call(busy.url, 'POST', '/v2/search', { body: { query: 'alice_s' }, headers: { [header()]: user.apiKey! } })),
+      );
+      const statuses = replies.map((r) => r.status);
+      assert.equal(statuses.filter((s) => s === 200).length, 1, statuses.join(','));
+      assert.equal(statuses.filter((s) => s === 403).length, 99);
+      const row = await busy.runtime.db.selectFrom('users').select('search_credits').where('id', '=', user.id).executeTakeFirstOrThrow();
+      assert.equal(row.search_credits, 0);
+      const ledger = await busy.runtime.db.selectFrom('credit_ledger').selectAll().where('user_id', '=', user.id).execute();
+      assert.equal(ledger.length, 1);
+    } finally {
+      await busy.close();
+    }
+  });
+
+  test('rate limit: 10/s sustained passes, a burst gets 429 with Retry-After', async () => {
+    const user = await server.createUser({ searchDays: 30, searchCredits: 100, apiKey: true });
+    const ip = freshIp();
+    const send = () => call(server.url, 'POST', '/v2/search-password', { body: { hash: 'b'.repeat(64) }, headers: { [header()]: user.apiKey! }, ip });
+    for (let i = 0; i < 15; i++) {
+      const started = Date.now();
+      assert.equal((await send()).status, 200, `request ${i} at 10/s`);
+      await new Promise((r) => setTimeout(r, Math.max(0, 105 - (Date.now() - started))));
+    }
+    const burst = await Promise.all(Array.from({ length: 25 }, send));
+    const limited = burst.filter((r) => r.status === 429);
+    assert.ok(limited.length >= 10, `${limited.length} of 25 limited`);
+    assert.ok(Number(limited[0]!.headers.get('retry-after')) >= 1);
+    assert.deepEqual(limited[0]!.body, { error: 'too many requests' });
+  });
+
+  test('two instances share one limit through Redis', { skip: !process.env.TEST_REDIS_URL && 'TEST_REDIS_URL not set' }, async () => {
+    const second = await startTestServer({ shareWith: server, redis: true });
+    const first = server.runtime.config.REDIS_URL ? server : undefined;
+    try {
+      assert.ok(first, 'the main test server runs on Redis when TEST_REDIS_URL is set');
+      const hit = (target: TestServer) => call(target.url, 'POST', '/v2/search-password', { body: { hash: 'c'.repeat(64) }, headers: { [header()]: 'nope' } });
+      for (let i = 0; i < 10; i++) await hit(first!);
+      const other = await hit(second);
+      assert.equal(other.status, 429, 'the other instance sees the same bucket');
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('entry removal', () => {
+  test('request, confirm by the mailed link, gone everywhere, stays gone after re-ingest', async () => {
+    const user = await signedIn({ searchDays: 30, searchCredits: 10, apiKey: true });
+    const found = await dashboardSearch(user.token, 'dave@example.com', { type: 'email' });
+    const entry = found.body.results[0];
+    assert.ok(entry, 'the entry is there first');
+    assert.equal((await call(server.url, 'POST', '/request-entry-removal', { token: user.token, body: { id: entry.id, email: 'someone-else@example.com', breach_id: '' } })).status, 400);
+    const requested = await call(server.url, 'POST', '/request-entry-removal', { token: user.token, body: { id: entry.id, email: 'DAVE@example.com', breach_id: '' } });
+    assert.equal(requested.status, 200);
+    const mail = await server.waitForMail('dave@example.com', /removal/);
+    const link = new URL(mail.links[0]!);
+    assert.equal(link.pathname, '/entry-removal');
+    assert.equal(link.searchParams.get('ref'), entry.id);
+    const v = link.searchParams.get('v')!;
+    assert.equal((await call(server.url, 'POST', '/remove-entry', { token: user.token, body: { id: 'other-id', v } })).status, 400, 'the link is bound to its entry');
+    assert.equal((await call(server.url, 'POST', '/remove-entry', { token: user.token, body: { id: entry.id, v } })).status, 200);
+    assert.equal((await call(server.url, 'POST', '/remove-entry', { token: user.token, body: { id: entry.id, v } })).status, 400, 'single use');
+
+    assert.equal((await dashboardSearch(user.token, 'dave@example.com', { type: 'email' })).body.total_results, 0);
+    const api = await call(server.url, 'POST', '/v2/search', { body: { query: 'dave@example.com' }, headers: { [server.runtime.config.apiKeyHeader]: user.apiKey! }, ip: freshIp() });
+    assert.equal(api.body.total, 0);
+    await server.ingest('Reupload', [RECORDS[3]!]);
+    assert.equal((await dashboardSearch(user.token, 'dave@example.com', { type: 'email' })).body.total_results, 0, 'still gone after the same record is ingested again');
+  });
+
+  test('an expired removal link is refused', async () => {
+    const user = await signedIn({ searchDays: 30 });
+    const entry = (await dashboardSearch(user.token, 'carol@other.org', { type: 'email' })).body.results[0];
+    await call(server.url, 'POST', '/request-entry-removal', { token: user.token, body: { id: entry.id, email: 'carol@other.org' } });
+    const v = new URL((await server.waitForMail('carol@other.org', /removal/)).links[0]!).searchParams.get('v')!;
+    await server.runtime.db.updateTable('one_time_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('purpose', '=', 'remove-entry').execute();
+    assert.equal((await call(server.url, 'POST', '/remove-entry', { token: user.token, body: { id: entry.id, v } })).status, 400);
+    assert.equal((await dashboardSearch(user.token, 'carol@other.org', { type: 'email' })).body.total_results, 1);
+  });
+});

@@ -1,0 +1,25 @@
+import { api, authToken } from '@/lib/api';
+import { API_KEY_HEADER } from '@/lib/brand';
+import { createStore } from '@/lib/store';
+
+/**
+ * The full API key, known only right after POST /user/update-key: kept in memory for this
+ * session (never in storage) so the samples can carry it; forgotten on sign-out.
+ */
+export const fullApiKey = createStore<string | null>(null);
+
+authToken.subscribe(() => {
+  if (authToken.get() === null) fullApiKey.set(null);
+});
+
+/** Replaces the user's key; the answer is the only time the whole key is shown. */
+export async function regenerateApiKey(): Promise<string> {
+  const { api_key } = await api.post<{ api_key: string }>('/user/update-key');
+  fullApiKey.set(api_key);
+  return api_key;
+}
+
+/** With the full key: is it the current one? Without: does the user have a key at all? */
+export function checkApiKey(key: string | null) {
+  return api.get<{ valid: boolean }>('/user/check-api-key', undefined, key ? { [API_KEY_HEADER]: key } : undefined);
+}

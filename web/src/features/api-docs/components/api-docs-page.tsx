@@ -1,0 +1,262 @@
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import { AlertIcon, CheckIcon } from '@/components/icons';
+import { useUser } from '@/features/user/api/use-user';
+import { usePageTitle } from '@/hooks/use-page-title';
+import { API_KEY_HEADER, BRAND } from '@/lib/brand';
+import { fullApiKey } from '../api/api-key-api';
+import { useApiKeyCheck } from '../api/use-api-key-check';
+import {
+  KEY_PLACEHOLDER,
+  PASSWORD_RESPONSE_EXAMPLE,
+  passwordSample,
+  SEARCH_RESPONSE_EXAMPLE,
+  searchSample,
+  type SampleContext,
+} from '../lib/samples';
+import { ApiKeyControl } from './api-key-control';
+import { CodeBlock, CodeTabs } from './code-tabs';
+import './api-docs.css';
+
+const TOC: { id: string; title: string; children: { id: string; title: string }[] }[] = [
+  {
+    id: 'introduction',
+    title: 'Introduction',
+    children: [
+      { id: 'authentication', title: 'Authentication' },
+      { id: 'rate-limiting', title: 'Rate Limiting' },
+      { id: 'errors', title: 'Common Error Responses' },
+    ],
+  },
+  {
+    id: 'search-api',
+    title: 'Search API',
+    children: [
+      { id: 'checklist', title: 'Checklist' },
+      { id: 'deduplication', title: 'Deduplication' },
+      { id: 'general-search', title: 'General Search' },
+      { id: 'password-search', title: 'Password Search' },
+    ],
+  },
+  { id: 'monitoring-api', title: 'Monitoring API', children: [] },
+  { id: 'whois-api', title: 'WHOIS API', children: [] },
+];
+
+const ERRORS = [
+  ['400', 'Bad Request', 'The body or the key header is malformed (for example regex and wildcard both true).'],
+  ['401', 'Unauthorized', 'The key is missing or not valid. A search subscription and API credits are needed.'],
+  ['403', 'Forbidden', 'Insufficient Credits: buy search credits to continue.'],
+  ['429', 'Too Many Requests', 'Too many requests: wait for the seconds given in the Retry-After header.'],
+];
+
+const SEARCH_FIELDS = [
+  ['query', 'string', 'required', 'Search terms: email:"a@b.com", username:"x", domain:example.com, a bare term; join with &, AND, OR.'],
+  ['page', 'integer', '1', 'Page number, from 1.'],
+  ['size', 'integer', '100', 'Entries per page, at most 10,000; page × size at most 10,000.'],
+  ['regex', 'boolean', 'false', 'Values between slashes are regular expressions. Not with wildcard.'],
+  ['wildcard', 'boolean', 'false', '? matches one character, * many. Not with regex.'],
+  ['de_dupe', 'boolean', 'false', 'Merge entries that repeat the same values.'],
+];
+
+function Section({ id, title, children, level = 2 }: { id: string; title: string; children: ReactNode; level?: 2 | 3 }) {
+  const Heading = level === 2 ? 'h2' : 'h3';
+  return (
+    <section id={id} className={`docs-section docs-level-${level}`} aria-labelledby={`${id}-title`}>
+      <Heading id={`${id}-title`}>{title}</Heading>
+      {children}
+    </section>
+  );
+}
+
+function Checklist({ keyValid, searchAccess, credits }: { keyValid: boolean | undefined; searchAccess: boolean | undefined; credits: number | undefined }) {
+  const items = [
+    { ok: keyValid, label: 'API key valid', fix: null },
+    { ok: searchAccess, label: 'Account has search access', fix: { href: '/subscriptions/search', label: 'Get a search subscription' } },
+    {
+      ok: credits === undefined ? undefined : credits > 0,
+      label: 'Search credits above 0',
+      fix: { href: '/subscriptions/search-credits', label: 'Buy search credits' },
+    },
+  ];
+  const passed = items.filter((item) => item.ok === true).length;
+  return (
+    <div className="checklist card" data-testid="api-checklist">
+      <div className="checklist-head">
+        <span className="setting-label">Ready to call the API</span>
+        <span className={`checklist-score${passed === items.length ? ' done' : ''}`} data-testid="checklist-score">
+          {passed}/{items.length}
+        </span>
+      </div>
+      <ul className="checklist-items">
+        {items.map((item) => (
+          <li key={item.label} className={item.ok === true ? 'ok' : item.ok === false ? 'failed' : 'pending'} data-testid="checklist-item">
+            {item.ok === false ? <AlertIcon width={16} height={16} /> : <CheckIcon width={16} height={16} />}
+            <span>{item.label}</span>
+            {item.ok === false &&
+              (item.fix ? (
+                <Link href={item.fix.href} className="checklist-fix">
+                  {item.fix.label}
+                </Link>
+              ) : (
+                <span className="checklist-fix muted">Generate a key above</span>
+              ))}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** /documentation/api (spec 3): the public API v2 with the user's own key in the samples. */
+export function ApiDocsPage() {
+  usePageTitle('API Documentation');
+  const { data: user } = useUser();
+  const { data: check } = useApiKeyCheck();
+  const key = fullApiKey.use();
+  const context: SampleContext = { baseUrl: window.location.origin, header: API_KEY_HEADER, key: key ?? KEY_PLACEHOLDER };
+
+  return (
+    <div className="page docs-page">
+      <header className="page-header docs-header">
+        <div>
+          <h1>API Documentation</h1>
+          <p className="page-lead">Search {BRAND} from your own tools with the public API v2.</p>
+          <p className="docs-updated">Updated April 23, 2025</p>
+        </div>
+        <ApiKeyControl user={user} valid={check?.valid} />
+      </header>
+
+      <div className="docs-layout">
+        <nav className="docs-toc" aria-label="Table of contents">
+          <p className="docs-toc-title">Contents</p>
+          <ol>
+            {TOC.map((part) => (
+              <li key={part.id}>
+                <a href={`#${part.id}`}>{part.title}</a>
+                {part.children.length > 0 && (
+                  <ol>
+                    {part.children.map((child) => (
+                      <li key={child.id}>
+                        <a href={`#${child.id}`}>{child.title}</a>
+                      </li>
+                    ))}
+                  </ol>
+                )}
+              </li>
+            ))}
+          </ol>
+        </nav>
+
+        <article className="docs-content">
+          <Section id="introduction" title="Introduction">
+            <p>
+              The API answers JSON over HTTPS at <code>{context.baseUrl}</code>. Every call is a <code>POST</code> with a JSON
+              body and your API key in a header.
+            </p>
+            <Section id="authentication" title="Authentication" level={3}>
+              <p>
+                Send your key in the <code>{API_KEY_HEADER}</code> header (header names are case-insensitive). Generate or
+                regenerate it from the key box at the top of this page; the whole key is shown only once. Keep it secret: anyone
+                with the key spends your credits.
+              </p>
+              <CodeBlock code={`${API_KEY_HEADER}: ${context.key}`} />
+            </Section>
+            <Section id="rate-limiting" title="Rate Limiting" level={3}>
+              <p>
+                Up to 10 requests per second per IP address and key. Beyond that the API answers <code>429</code> with a{' '}
+                <code>Retry-After</code> header giving the seconds to wait; repeated abuse can suspend the key.
+              </p>
+            </Section>
+            <Section id="errors" title="Common Error Responses" level={3}>
+              <p>
+                Errors come as <code>{'{"error": "message"}'}</code> with one of these statuses:
+              </p>
+              <table className="docs-table">
+                <thead>
+                  <tr>
+                    <th>Status</th>
+                    <th>Meaning</th>
+                    <th>What to do</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {ERRORS.map(([status, name, text]) => (
+                    <tr key={status}>
+                      <td>
+                        <code>{status}</code>
+                      </td>
+                      <td>{name}</td>
+                      <td>{text}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Section>
+          </Section>
+
+          <Section id="search-api" title="Search API">
+            <p>Each search costs 1 search credit and needs an active search subscription; password searches are free.</p>
+            <Section id="checklist" title="Checklist" level={3}>
+              <Checklist keyValid={check?.valid} searchAccess={user?.search_access} credits={user?.search_credits} />
+            </Section>
+            <Section id="deduplication" title="Deduplication" level={3}>
+              <p>
+                The same person often appears in several breaches with the same values. With <code>de_dupe</code> set to{' '}
+                <code>true</code>, entries repeating the same values are merged into one, so a page holds more distinct
+                results. <code>total</code> then counts the merged entries.
+              </p>
+            </Section>
+            <Section id="general-search" title="General Search" level={3}>
+              <p>
+                <code>POST /v2/search</code>
+              </p>
+              <table className="docs-table">
+                <thead>
+                  <tr>
+                    <th>Field</th>
+                    <th>Type</th>
+                    <th>Default</th>
+                    <th>Description</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {SEARCH_FIELDS.map(([field, type, fallback, text]) => (
+                    <tr key={field}>
+                      <td>
+                        <code>{field}</code>
+                      </td>
+                      <td>{type}</td>
+                      <td>{fallback}</td>
+                      <td>{text}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <CodeTabs name="search" code={(language) => searchSample(language, context)} />
+              <p>
+                The answer: <code>balance</code> (credits left), <code>entries</code>, <code>took</code> and <code>total</code>.
+                Empty fields are left out of an entry.
+              </p>
+              <CodeBlock code={SEARCH_RESPONSE_EXAMPLE} />
+            </Section>
+            <Section id="password-search" title="Password Search" level={3}>
+              <p>
+                <code>POST /v2/search-password</code> with the SHA-256 of the password, in hex: the password itself never leaves
+                your machine. The answer says how many leaked records hold it.
+              </p>
+              <CodeTabs name="password" code={(language) => passwordSample(language, context)} />
+              <CodeBlock code={PASSWORD_RESPONSE_EXAMPLE} />
+            </Section>
+          </Section>
+
+          <Section id="monitoring-api" title="Monitoring API">
+            <p className="docs-soon">Coming soon: tasks, reports, notification channels, domains and webhooks.</p>
+          </Section>
+          <Section id="whois-api" title="WHOIS API">
+            <p className="docs-soon">Coming soon: WHOIS search and credits.</p>
+          </Section>
+        </article>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import { useSWRConfig } from 'swr';
+import { CopyIcon, KeyIcon } from '@/components/icons';
+import { Modal } from '@/components/modal';
+import type { User } from '@/features/user/api/use-user';
+import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
+import { toast } from '@/lib/toast-store';
+import { fullApiKey, regenerateApiKey } from '../api/api-key-api';
+
+export const KEY_INVALID = 'API V2 Key is NOT VALID, please generate a new key below';
+export const KEY_REFRESH_FAILED = 'ERROR: could not refresh API Key';
+
+/** The key box of the page header: masked key, or the full key once right after (re)generation. */
+export function ApiKeyControl({ user, valid }: { user: User | undefined; valid: boolean | undefined }) {
+  const key = fullApiKey.use();
+  const { mutate } = useSWRConfig();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, run] = useGuardedSubmit();
+  const hasKey = Boolean(user?.api_private_key) || Boolean(key);
+
+  const regenerate = () =>
+    run(async () => {
+      try {
+        await regenerateApiKey();
+        setConfirming(false);
+        toast.success('New API key generated: copy it now, it is shown only in this session.');
+        void mutate('/user/info');
+      } catch {
+        setConfirming(false);
+        toast.error(KEY_REFRESH_FAILED);
+      }
+    });
+
+  const copy = async () => {
+    if (!key) return;
+    try {
+      await navigator.clipboard.writeText(key);
+      toast.success('Copied API Key');
+    } catch {
+      toast.error('Could not copy to the clipboard');
+    }
+  };
+
+  return (
+    <section className="card api-key" aria-label="API key" data-testid="api-key-control">
+      <div className="api-key-head">
+        <span className="api-key-icon">
+          <KeyIcon />
+        </span>
+        <div className="api-key-text">
+          <span className="setting-label">API key</span>
+          <code className="api-key-value" data-testid="api-key-value">
+            {key ?? user?.api_private_key ?? 'No key yet'}
+          </code>
+        </div>
+        <div className="api-key-actions">
+          {key && (
+            <button type="button" className="button button-secondary button-small" onClick={() => void copy()}>
+              <CopyIcon width={15} height={15} />
+              Copy
+            </button>
+          )}
+          <button type="button" className="button button-primary button-small" disabled={!user} onClick={() => setConfirming(true)}>
+            {hasKey ? 'Regenerate' : 'Generate'}
+          </button>
+        </div>
+      </div>
+      {key && <p className="api-key-note">This is the only time the whole key is shown. Store it somewhere safe.</p>}
+      {valid === false && (
+        <p className="api-key-invalid" role="alert" data-testid="api-key-invalid">
+          {KEY_INVALID}
+        </p>
+      )}
+      {confirming && (
+        <Modal
+          title="Are you sure?"
+          onClose={() => setConfirming(false)}
+          actions={
+            <>
+              <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+              <button type="button" className="button button-primary" disabled={busy} onClick={() => void regenerate()}>
+                {hasKey ? 'Regenerate key' : 'Generate key'}
+              </button>
+            </>
+          }
+        >
+          <p className="muted">
+            {hasKey
+              ? 'A new key replaces the current one at once: programs using the old key stop working.'
+              : 'The key is shown once, right after it is generated.'}
+          </p>
+        </Modal>
+      )}
+    </section>
+  );
+}

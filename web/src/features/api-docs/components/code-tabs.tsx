@@ -1,0 +1,57 @@
+import { useId, useState } from 'react';
+import { CopyIcon } from '@/components/icons';
+import { toast } from '@/lib/toast-store';
+import { LANGUAGES, type Language } from '../lib/samples';
+
+/** One sample per language behind tabs; the code is plain text with a copy button. */
+export function CodeTabs({ name, code }: { name: string; code: (language: Language) => string }) {
+  const [language, setLanguage] = useState<Language>('python');
+  const id = useId();
+  const text = code(language);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      toast.success('Copied Code');
+    } catch {
+      toast.error('Could not copy to the clipboard');
+    }
+  };
+
+  return (
+    <div className="code-tabs" data-testid={`samples-${name}`}>
+      <div className="code-tabs-bar">
+        <div role="tablist" aria-label="Language" className="code-tabs-list">
+          {LANGUAGES.map((option) => (
+            <button
+              key={option.id}
+              type="button"
+              role="tab"
+              id={`${id}-${option.id}`}
+              aria-selected={option.id === language}
+              className={`code-tab${option.id === language ? ' active' : ''}`}
+              onClick={() => setLanguage(option.id)}
+            >
+              {option.label}
+            </button>
+          ))}
+        </div>
+        <button type="button" className="code-copy" onClick={() => void copy()} aria-label="Copy code">
+          <CopyIcon width={14} height={14} />
+          Copy
+        </button>
+      </div>
+      <pre className="code-block" role="tabpanel" aria-labelledby={`${id}-${language}`}>
+        <code data-testid={`sample-${name}-${language}`}>{text}</code>
+      </pre>
+    </div>
+  );
+}
+
+export function CodeBlock({ code }: { code: string }) {
+  return (
+    <pre className="code-block code-block-plain">
+      <code>{code}</code>
+    </pre>
+  );
+}

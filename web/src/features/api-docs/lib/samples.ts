@@ -1,0 +1,209 @@
+/**
+ * Runnable samples for the public API v2 (spec 3 §7). Each one is complete: copy, paste,
+ * run. The key, header name and base URL are the caller's; the samples are plain text.
+ */
+export const LANGUAGES = [
+  { id: 'python', label: 'Python' },
+  { id: 'golang', label: 'Go' },
+  { id: 'nodejs', label: 'Node.js' },
+  { id: 'curl', label: 'cURL' },
+] as const;
+
+export type Language = (typeof LANGUAGES)[number]['id'];
+
+export interface SampleContext {
+  baseUrl: string;
+  header: string;
+  key: string;
+}
+
+export const KEY_PLACEHOLDER = 'YOUR_API_KEY';
+export const SAMPLE_QUERY = 'email:"name@example.com"';
+export const SAMPLE_PASSWORD = 'password123';
+
+/** A value inside a single-quoted shell word. */
+const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+/** A value as a JSON / JavaScript / Go / Python double-quoted string. */
+const dq = (value: string) => JSON.stringify(value);
+
+export function searchSample(language: Language, { baseUrl, header, key }: SampleContext): string {
+  const url = `${baseUrl}/v2/search`;
+  switch (language) {
+    case 'python':
+      return `import requests
+
+response = requests.post(
+    ${dq(url)},
+    headers={${dq(header)}: ${dq(key)}},
+    json={
+        "query": ${dq(SAMPLE_QUERY)},
+        "page": 1,
+        "size": 100,
+        "regex": False,
+        "wildcard": False,
+        "de_dupe": True,
+    },
+    timeout=30,
+)
+if not response.ok:
+    raise SystemExit(f"{response.status_code}: {response.json().get('error')}")
+print(response.json())
+`;
+    case 'golang':
+      return `package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+)
+
+func main() {
+	body, _ := json.Marshal(map[string]any{
+		"query":    ${dq(SAMPLE_QUERY)},
+		"page":     1,
+		"size":     100,
+		"regex":    false,
+		"wildcard": false,
+		"de_dupe":  true,
+	})
+	request, _ := http.NewRequest("POST", ${dq(url)}, bytes.NewReader(body))
+	request.Header.Set(${dq(header)}, ${dq(key)})
+	request.Header.Set("Content-Type", "application/json")
+
+	response, err := http.DefaultClient.Do(request)
+	if err != nil {
+		panic(err)
+	}
+	defer response.Body.Close()
+	answer, _ := io.ReadAll(response.Body)
+	fmt.Println(response.Status)
+	fmt.Println(string(answer))
+}
+`;
+    case 'nodejs':
+      return `// Node.js 18 or later; save as search.mjs and run: node search.mjs
+const response = await fetch(${dq(url)}, {
+  method: 'POST',
+  headers: {
+    ${dq(header)}: ${dq(key)},
+    'Content-Type': 'application/json',
+  },
+  body: JSON.stringify({
+    query: ${dq(SAMPLE_QUERY)},
+    page: 1,
+    size: 100,
+    regex: false,
+    wildcard: false,
+    de_dupe: true,
+  }),
+});
+const answer = await response.json();
+if (!response.ok) throw new Error(\`\${response.status}: \${answer.error}\`);
+console.log(JSON.stringify(answer, null, 2));
+`;
+    case 'curl':
+      return `curl -sS -X POST ${shellQuote(url)} \\
+  -H ${shellQuote(`${header}: ${key}`)} \\
+  -H 'Content-Type: application/json' \\
+  -d ${shellQuote(JSON.stringify({ query: SAMPLE_QUERY, page: 1, size: 100, regex: false, wildcard: false, de_dupe: true }))}
+`;
+  }
+}
+
+export function passwordSample(language: Language, { baseUrl, header, key }: SampleContext): string {
+  const url = `${baseUrl}/v2/search-password`;
+  switch (language) {
+    case 'python':
+      return `import hashlib
+import requests
+
+hashed = hashlib.sha256(${dq(SAMPLE_PASSWORD)}.encode("utf-8")).hexdigest()
+response = requests.post(
+    ${dq(url)},
+    headers={${dq(header)}: ${dq(key)}},
+    json={"sha256_hashed_password": hashed},
+    timeout=30,
+)
+if not response.ok:
+    raise SystemExit(f"{response.status_code}: {response.json().get('error')}")
+print(response.json())
+`;
+    case 'golang':
+      return `package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+)
+
+func main() {
+	sum := sha256.Sum256([]byte(${dq(SAMPLE_PASSWORD)}))
+	body, _ := json.Marshal(map[string]string{"sha256_hashed_password": hex.EncodeToString(sum[:])})
+	request, _ := http.NewRequest("POST", ${dq(url)}, bytes.NewReader(body))
+	request.Header.Set(${dq(header)}, ${dq(key)})
+	request.Header.Set("Content-Type", "application/json")
+
+	response, err := http.DefaultClient.Do(request)
+	if err != nil {
+		panic(err)
+	}
+	defer response.Body.Close()
+	answer, _ := io.ReadAll(response.Body)
+	fmt.Println(response.Status)
+	fmt.Println(string(answer))
+}
+`;
+    case 'nodejs':
+      return `// Node.js 18 or later; save as password.mjs and run: node password.mjs
+import { createHash } from 'node:crypto';
+
+const hashed = createHash('sha256').update(${dq(SAMPLE_PASSWORD)}).digest('hex');
+const response = await fetch(${dq(url)}, {
+  method: 'POST',
+  headers: {
+    ${dq(header)}: ${dq(key)},
+    'Content-Type': 'application/json',
+  },
+  body: JSON.stringify({ sha256_hashed_password: hashed }),
+});
+const answer = await response.json();
+if (!response.ok) throw new Error(\`\${response.status}: \${answer.error}\`);
+console.log(JSON.stringify(answer, null, 2));
+`;
+    case 'curl':
+      return `# sha256sum is in GNU coreutils; on macOS use: shasum -a 256
+HASH=$(printf '%s' ${shellQuote(SAMPLE_PASSWORD)} | sha256sum | cut -d ' ' -f 1)
+curl -sS -X POST ${shellQuote(url)} \\
+  -H ${shellQuote(`${header}: ${key}`)} \\
+  -H 'Content-Type: application/json' \\
+  -d "{\\"sha256_hashed_password\\": \\"$HASH\\"}"
+`;
+  }
+}
+
+export const SEARCH_RESPONSE_EXAMPLE = `{
+  "balance": 99,
+  "entries": [
+    {
+      "id": "4f1c2a9e0b7d",
+      "email": ["name@example.com"],
+      "username": ["name"],
+      "password": ["hunter2"],
+      "database_name": "Example Breach 2021"
+    }
+  ],
+  "took": "1ms",
+  "total": 1
+}`;
+
+export const PASSWORD_RESPONSE_EXAMPLE = `{
+  "results_found": 3
+}`;

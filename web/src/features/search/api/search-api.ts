@@ -1,0 +1,66 @@
+import { packSearch } from '@common/obfuscation';
+import { api } from '@/lib/api';
+
+/** Spec 2 §2: the tabs of the search screen, in order, with their type values. */
+export const SEARCH_TYPES = [
+  { value: 'all', label: 'All' },
+  { value: 'email', label: 'Email' },
+  { value: 'username', label: 'Username' },
+  { value: 'password', label: 'Password' },
+  { value: 'hashed_password', label: 'Hashed Password' },
+  { value: 'ip_address', label: 'IP Address' },
+  { value: 'name', label: 'Name' },
+  { value: 'address', label: 'Address' },
+  { value: 'phone', label: 'Phone' },
+  { value: 'vin', label: 'VIN' },
+  { value: 'domain_scan', label: 'Domain Scan' },
+] as const;
+
+export type SearchType = (typeof SEARCH_TYPES)[number]['value'];
+
+/**
+ * One leaked record (POST /search). Every string in it is attacker-controlled text.
+ * Empty fields are omitted; raw_record comes only for law-enforcement users.
+ */
+export interface SearchRecord {
+  id: string;
+  primary_field?: string;
+  database_name?: string;
+  raw_record?: string;
+  [field: string]: string | string[] | undefined;
+}
+
+export interface SearchResponse {
+  results: SearchRecord[];
+  total_results: number;
+  assets_searched: number;
+  /** Milliseconds, may be fractional. */
+  elapsed_time: number;
+  data_wells: number;
+  /** True for users without search_access: results are empty, only the counts come. */
+  values_hidden?: boolean;
+}
+
+export interface SearchParams {
+  query: string;
+  type: SearchType;
+  page: number;
+  regex: boolean;
+  wildcard: boolean;
+  deduplicate: boolean;
+}
+
+/** The body is obfuscated with the shared codec (spec 2 §3, "Search request payload"). */
+export function runSearch(params: SearchParams) {
+  return api.post<SearchResponse>('/search', packSearch(params));
+}
+
+/** Mails a confirmation link (/entry-removal?ref=&v=) to the chosen email of the entry. */
+export function requestEntryRemoval(id: string, email: string, breachId = '') {
+  return api.post<{ success: boolean }>('/request-entry-removal', { id, email, breach_id: breachId });
+}
+
+/** The confirmation page's call: hides the entry for good. */
+export function removeEntry(id: string, v: string) {
+  return api.post<{ success: boolean }>('/remove-entry', { id, v });
+}

@@ -1,0 +1,76 @@
+import { useCallback, useRef, useState } from 'react';
+import { ApiError } from '@/lib/api';
+import { toast } from '@/lib/toast-store';
+import { runSearch, type SearchParams, type SearchRecord, type SearchResponse } from './search-api';
+
+export const PAGE_SIZE = 20;
+/** Spec 2 §9: beyond this many results the page count is fixed at 499. */
+const DEEP_TOTAL = 10_000;
+const DEEP_PAGES = 499;
+
+export const SEARCH_FAILED = 'An error occurred while processing your seach. Please try again.';
+
+export function pageCount(total: number): number {
+  if (total > DEEP_TOTAL) return DEEP_PAGES;
+  return Math.max(1, Math.ceil(total / PAGE_SIZE));
+}
+
+/** 400 (validation, query syntax), 403 (suspended) and 429 (locked) carry user-fit text. */
+function errorMessage(error: unknown): string {
+  if (error instanceof ApiError && [400, 403, 429].includes(error.status) && error.message) return error.message;
+  return SEARCH_FAILED;
+}
+
+export interface SearchState {
+  /** The last search that ran: paging re-runs it with another page. */
+  params: SearchParams;
+  response: SearchResponse;
+  /** Pages of this search already loaded, by number ("All" in copy, print and export). */
+  loaded: Map<number, SearchRecord[]>;
+}
+
+/**
+ * POST /search as an action, not a cached resource: a search runs when asked (Enter,
+ * Find, a page, ?q=), one at a time (spec 2 §4), and every run is fresh so a removed
+ * entry is gone on the next search.
+ */
+export function useSearch() {
+  const [state, setState] = useState<SearchState | null>(null);
+  const [searching, setSearching] = useState(false);
+  const running = useRef(false);
+  /** Entries removed from this screen (local flag, spec 2 §3). */
+  const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
+
+  const search = useCallback(async (params: SearchParams): Promise<boolean> => {
+    if (running.current) return false;
+    running.current = true;
+    setSearching(true);
+    try {
+      const response = await runSearch(params);
+      setState((previous) => {
+        const same =
+          previous &&
+          previous.params.query === params.query &&
+          previous.params.type === params.type &&
+          previous.params.regex === params.regex &&
+          previous.params.wildcard === params.wildcard &&
+          previous.params.deduplicate === params.deduplicate &&
+          previous.response.total_results === response.total_results;
+        const loaded = new Map(same ? previous.loaded : []);
+        loaded.set(params.page, response.results);
+        return { params, response, loaded };
+      });
+      return true;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 401)) toast.error(errorMessage(error));
+      return false;
+    } finally {
+      running.current = false;
+      setSearching(false);
+    }
+  }, []);
+
+  const markRemoved = useCallback((id: string) => setRemoved((current) => new Set(current).add(id)), []);
+
+  return { state, searching, search, removed, markRemoved };
+}

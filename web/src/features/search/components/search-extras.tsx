@@ -1,0 +1,66 @@
+import { Link } from 'wouter';
+import { BookIcon, CardIcon, InfoIcon, LockIcon } from '@/components/icons';
+import type { SearchResponse } from '../api/search-api';
+
+const numbers = new Intl.NumberFormat('en-US');
+const decimals = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+/** Milliseconds as "12.4 ms" or, from one second on, "1.52 s". */
+export function formatElapsed(ms: number): string {
+  return ms >= 1000 ? `${decimals.format(ms / 1000)} s` : `${decimals.format(ms)} ms`;
+}
+
+/** Total, assets searched and elapsed time, with thousands separators. */
+export function StatsBar({ response }: { response: SearchResponse | null }) {
+  const stats = [
+    { label: 'Results', value: response ? numbers.format(response.total_results) : '—', id: 'total' },
+    { label: 'Assets searched', value: response ? numbers.format(response.assets_searched) : '—', id: 'assets' },
+    { label: 'Elapsed time', value: response ? formatElapsed(response.elapsed_time) : '—', id: 'elapsed' },
+  ];
+  return (
+    <dl className="search-stats" data-testid="search-stats">
+      {stats.map((stat) => (
+        <div key={stat.id} className="search-stat">
+          <dt>{stat.label}</dt>
+          <dd data-testid={`stat-${stat.id}`}>{stat.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Spec 2 §4: the results area of a user without an active search subscription. */
+export function SubscriptionNotice() {
+  return (
+    <section className="card empty-state subscription-notice" data-testid="subscription-notice">
+      <span className="empty-icon">
+        <LockIcon width={28} height={28} />
+      </span>
+      <h2>You need an active subscription in order to view results</h2>
+      <p className="muted">The counts above show what a search finds; a subscription shows the records themselves.</p>
+      <Link href="/subscriptions/search" className="button button-primary">
+        Subscribe
+      </Link>
+    </section>
+  );
+}
+
+const CARDS = [
+  { href: '/documentation/search-guide', title: 'Search Guide', text: 'Fields, wildcards, regex and filters', icon: BookIcon },
+  { href: '/documentation/faq', title: 'FAQ', text: 'Answers to common questions', icon: InfoIcon },
+  { href: '/subscriptions', title: 'Subscriptions', text: 'Plans, credits and your API key', icon: CardIcon },
+];
+
+export function InfoCards() {
+  return (
+    <nav className="tile-grid tile-grid-3 search-info" aria-label="Help">
+      {CARDS.map(({ href, title, text, icon: Icon }) => (
+        <Link key={href} href={href} className="tile">
+          <Icon />
+          <span className="tile-title">{title}</span>
+          <span className="tile-text">{text}</span>
+        </Link>
+      ))}
+    </nav>
+  );
+}

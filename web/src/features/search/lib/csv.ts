@@ -1,0 +1,85 @@
+/**
+ * CSV export of search records (spec 2 §5, §9; style rule 12).
+ *
+ * - primary_field and raw_record are left out (as is the local removed flag);
+ * - an array field expands into numbered columns: email_1, email_2, …;
+ * - commas are removed from values and line breaks become a space;
+ * - a cell beginning with = + - @ tab or CR gets a leading single quote, so no spreadsheet
+ *   reads it as a formula;
+ * - every cell is quoted (RFC 4180), inner double quotes doubled.
+ */
+import type { SearchRecord } from '../api/search-api';
+
+const EXCLUDED = new Set(['primary_field', 'raw_record', 'removed']);
+
+export function cleanCell(value: string): string {
+  const stripped = value.replace(/,/g, '').replace(/[\r\n]+/g, ' ');
+  return /^[=+\-@\t\r]/.test(stripped) ? `'${stripped}` : stripped;
+}
+
+function quote(cell: string): string {
+  return `"${cell.replace(/"/g, '""')}"`;
+}
+
+/** Columns in first-seen order; array fields as wide as their longest array. */
+function columnsOf(records: SearchRecord[]): { field: string; index: number | null }[] {
+  const widths = new Map<string, number | null>();
+  for (const record of records) {
+    for (const [field, value] of Object.entries(record)) {
+      if (EXCLUDED.has(field) || value === undefined) continue;
+      if (Array.isArray(value)) {
+        const known = widths.get(field);
+        widths.set(field, Math.max(typeof known === 'number' ? known : 0, value.length));
+      } else if (!widths.has(field)) {
+        widths.set(field, null);
+      }
+    }
+  }
+  const columns: { field: string; index: number | null }[] = [];
+  for (const [field, width] of widths) {
+    if (width === null) columns.push({ field, index: null });
+    else for (let i = 0; i < width; i++) columns.push({ field, index: i });
+  }
+  return columns;
+}
+
+export function toCsv(records: SearchRecord[]): string {
+  const columns = columnsOf(records);
+  const header = columns.map(({ field, index }) => quote(cleanCell(index === null ? field : `${field}_${index + 1}`)));
+  const rows = records.map((record) =>
+    columns.map(({ field, index }) => {
+      const value = record[field];
+      const cell = index === null ? (Array.isArray(value) ? value.join(' ') : (value ?? '')) : Array.isArray(value) ? (value[index] ?? '') : '';
+      return quote(cleanCell(String(cell)));
+    }),
+  );
+  return [header, ...rows].map((row) => row.join(',')).join('\r\n') + '\r\n';
+}
+
+/** "search-results-2025-04-23T14-05-09.csv": local time, safe in every file system. */
+export function defaultCsvName(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const stamp = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}-${pad(now.getMinutes())}-${pad(now.getSeconds())}`;
+  return `search-results-${stamp}.csv`;
+}
+
+export const CSV_NAME_ERROR = 'The file name must end in .csv';
+
+/** The spec asks for ".csv" in the name; we ask for it at the end, so no "x.csv.exe". */
+export function isCsvName(name: string): boolean {
+  const trimmed = name.trim();
+  return trimmed.length > 4 && trimmed.toLowerCase().endsWith('.csv') && !/[\\/]/.test(trimmed);
+}
+
+export function downloadCsv(records: SearchRecord[], fileName: string): void {
+  const blob = new Blob([toCsv(records)], { type: 'text/csv;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName.trim();
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
