@@ -58,9 +58,14 @@ export function testDatabaseServer(): Promise<string> {
 }
 
 const testCleanups: (() => Promise<void>)[] = [];
-// The embedded server is a child process that would keep the test process alive: stop it
-// once every test of the file has run.
-after(() => stopTestDatabaseServer());
+const openServers = new Set<TestServer>();
+// Once every test of the file has run: close the test servers still open, then stop the
+// embedded PostgreSQL (a child process that would keep the test process alive). Hooks of
+// the test files may run after this one; closing is idempotent.
+after(async () => {
+  for (const server of [...openServers]) await server.close();
+  await stopTestDatabaseServer();
+});
 
 /** Stops the embedded PostgreSQL this test process started, if any (idempotent). */
 export async function stopTestDatabaseServer(): Promise<void> {
@@ -174,6 +179,7 @@ export async function startTestServer(
     return rows.map((r) => ({ to: r.to_address, subject: r.subject, text: r.text_body, links: extractLinks(r.text_body) }));
   };
 
+  let closing: Promise<void> | undefined;
   const server: TestServer = {
     url,
     namespace,
@@ -232,21 +238,27 @@ export async function startTestServer(
     markSecret(...values) {
       secrets.push(...values);
     },
-    async close() {
-      await runtime.close();
-      await database.drop();
-      fs.rmSync(config.dataDir, { recursive: true, force: true });
-      if (useRedis && !shared) {
-        const { Redis } = await import('ioredis');
-        const redis = new Redis(config.REDIS_URL!);
-        const keys = await redis.keys(`${namespace}*`);
-        if (keys.length) await redis.del(...keys);
-        await redis.quit();
-      }
-      const leaks = findLeaks(logText, secrets);
-      if (leaks.length) throw new Error(`secrets in logs: ${leaks.join(', ')}`);
+    close() {
+      closing ??= closeOnce();
+      return closing;
     },
   };
+  async function closeOnce() {
+    openServers.delete(server);
+    await runtime.close();
+    await database.drop();
+    fs.rmSync(config.dataDir, { recursive: true, force: true });
+    if (useRedis && !shared) {
+      const { Redis } = await import('ioredis');
+      const redis = new Redis(config.REDIS_URL!);
+      const keys = await redis.keys(`${namespace}*`);
+      if (keys.length) await redis.del(...keys);
+      await redis.quit();
+    }
+    const leaks = findLeaks(logText, secrets);
+    if (leaks.length) throw new Error(`secrets in logs: ${leaks.join(', ')}`);
+  }
+  openServers.add(server);
   return server;
 }
 

@@ -1,0 +1,124 @@
+/**
+ * The request forms existing v2 clients send (../shared/design/api-compat.md) and the
+ * response types they rely on. Every form must be accepted and answered with the
+ * documented shape.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { startTestServer, type TestServer } from './harness';
+import { call } from './helpers';
+
+let server: TestServer;
+let key: string;
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+before(async () => {
+  server = await startTestServer({ env: { API_RATE_BURST: '500', API_RATE_PER_SECOND: '500' } });
+  const records = [
+    { email: 'a@b.com', username: 'xuser', password: 'pw1', hashed_password: sha256('Password1'), domain: 'b.com' },
+    { email: 'john.smith@fake-box.com', username: 'johnsmith', name: 'John Smith', ip_address: '192.168.10.20', phone: '15550100' },
+    { email: 'jane@fake-box.com', username: 'jane_doe', address: '1 Main St', vin: '1HGCM82633A004352', license_plate: 'ABC123' },
+    { email: 'other@box.com', username: 'fake', company: 'Fake Box Ltd', url: 'https://fake-box.com/x', social: '@fakebox', cryptocurrency_address: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT', dob: '1990-01-01' },
+  ];
+  for (let i = 0; i < 30; i++) records.push({ email: `bulk${i}@paging.example`, username: `bulk${i}`, password: 'same-password' } as never);
+  await server.ingest('Compat Source', records);
+  const user = await server.createUser({ searchDays: 30, searchCredits: 1000, apiKey: true });
+  key = user.apiKey!;
+});
+after(() => server.close());
+
+const search = (body: Record<string, unknown>, headerName = server.runtime.config.apiKeyHeader) =>
+  call(server.url, 'POST', '/v2/search', { body, headers: { [headerName]: key } });
+
+function assertResponseTypes(body: any) {
+  assert.equal(typeof body.balance, 'number');
+  assert.ok(Number.isInteger(body.balance));
+  assert.ok(Number.isInteger(body.total));
+  assert.equal(typeof body.took, 'string');
+  assert.ok(Array.isArray(body.entries));
+  for (const entry of body.entries) {
+    assert.equal(typeof entry.id, 'string');
+    assert.equal(typeof entry.database_name, 'string');
+    for (const [field, value] of Object.entries(entry)) {
+      if (field === 'id' || field === 'database_name' || field === 'raw_record') continue;
+      assert.ok(Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string'), `${field} is a non-empty array of strings`);
+    }
+  }
+}
+
+test('query forms real clients send', async () => {
+  const forms: [string, Record<string, unknown>, (total: number) => boolean][] = [
+    ['quoted email', { query: 'email:"a@b.com"' }, (t) => t === 1],
+    ['quoted username', { query: 'username:"xuser"' }, (t) => t === 1],
+    ['unquoted domain', { query: 'domain:fake-box.com' }, (t) => t === 2],
+    ['bare term', { query: 'johnsmith' }, (t) => t === 1],
+    ['ampersand', { query: 'email:"john.smith@fake-box.com"&username:"johnsmith"' }, (t) => t === 1],
+    ['AND', { query: 'domain:fake-box.com AND username:jane_doe' }, (t) => t === 1],
+    ['OR', { query: 'username:xuser OR username:johnsmith' }, (t) => t === 2],
+    ['parentheses', { query: '(username:xuser OR username:jane_doe) AND domain:fake-box.com' }, (t) => t === 1],
+    ['source filter', { query: 'username:xuser&database_name="Compat Source"' }, (t) => t === 1],
+    ['source filter, other source', { query: 'username:xuser&database_name=Elsewhere' }, (t) => t === 0],
+    ['regex', { query: 'username:/^john.*h$/', regex: true }, (t) => t === 1],
+    ['wildcard', { query: 'email:j*@fake-box.com', wildcard: true }, (t) => t === 2],
+    ['wildcard ?', { query: 'username:jan?_doe', wildcard: true }, (t) => t === 1],
+    ['backslash escape', { query: 'email:john.smith\\@fake-box.com' }, (t) => t === 1],
+    ['hashed password', { query: `hashed_password:${sha256('Password1')}` }, (t) => t === 1],
+    ['all six fields', { query: 'email:"a@b.com"', page: 1, size: 100, regex: false, wildcard: false, de_dupe: true }, (t) => t === 1],
+  ];
+  for (const field of ['email', 'username', 'password', 'hashed_password', 'ip_address', 'name', 'address', 'phone', 'vin', 'license_plate', 'social', 'cryptocurrency_address', 'domain', 'url', 'company', 'dob']) {
+    forms.push([`field ${field}`, { query: `${field}:"no-such-value-${field}"` }, (t) => t === 0]);
+  }
+  for (const [name, body, expected] of forms) {
+    const reply = await search(body);
+    assert.equal(reply.status, 200, `${name}: ${JSON.stringify(reply.body)}`);
+    assertResponseTypes(reply.body);
+    assert.ok(expected(reply.body.total), `${name}: total ${reply.body.total}`);
+  }
+});
+
+test('a domain search matches that domain exactly, not look-alikes', async () => {
+  const reply = await search({ query: 'domain:box.com' });
+  assert.equal(reply.status, 200);
+  const emails = reply.body.entries.flatMap((e: any) => e.email ?? []);
+  assert.deepEqual(emails, ['other@box.com'], 'fake-box.com is not box.com');
+});
+
+test('the key header works in any case', async () => {
+  const name = server.runtime.config.apiKeyHeader;
+  for (const variant of [name, name.toUpperCase(), name.toLowerCase()]) {
+    assert.equal((await search({ query: 'username:xuser' }, variant)).status, 200, variant);
+  }
+});
+
+test('paging until total <= size * page visits every record once', async () => {
+  const seen = new Set<string>();
+  let page = 1;
+  for (;;) {
+    const reply = await search({ query: 'password:same-password', page, size: 7 });
+    assert.equal(reply.status, 200);
+    for (const entry of reply.body.entries) seen.add(entry.id);
+    if (reply.body.total <= 7 * page) break;
+    page++;
+  }
+  assert.equal(seen.size, 30);
+  assert.equal(page, 5);
+  assert.equal((await search({ query: 'password:same-password', page: 2, size: 10_000 })).status, 400, 'depth over 10,000 is refused');
+});
+
+test('password search: both body spellings', async () => {
+  const header = { [server.runtime.config.apiKeyHeader]: key };
+  const a = await call(server.url, 'POST', '/v2/search-password', { body: { sha256_hashed_password: sha256('Password1') }, headers: header });
+  const b = await call(server.url, 'POST', '/v2/search-password', { body: { hash: sha256('Password1').toUpperCase() }, headers: header });
+  assert.deepEqual(a.body, { results_found: 1 });
+  assert.deepEqual(b.body, { results_found: 1 });
+});
+
+test('errors are {"error": …} with the documented statuses', async () => {
+  const bad = await call(server.url, 'POST', '/v2/search', { body: { query: 'x' }, headers: {} });
+  assert.equal(bad.status, 400);
+  assert.equal(typeof bad.body.error, 'string');
+  const malformed = await call(server.url, 'POST', '/v2/search', { body: { query: 'username:"unterminated' }, headers: { [server.runtime.config.apiKeyHeader]: key } });
+  assert.equal(malformed.status, 400);
+  assert.equal(typeof malformed.body.error, 'string');
+});
