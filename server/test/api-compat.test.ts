@@ -114,6 +114,19 @@ test('password search: both body spellings', async () => {
   assert.deepEqual(b.body, { results_found: 1 });
 });
 
+test('k-anonymity range lookup: only a 5-character prefix is sent, matching is local', async () => {
+  const header = { [server.runtime.config.apiKeyHeader]: key };
+  const full = sha256('Password1');
+  const reply = await call(server.url, 'POST', '/v2/search-password-range', { body: { prefix: full.slice(0, 5).toUpperCase() }, headers: header });
+  assert.equal(reply.status, 200);
+  assert.equal(reply.body.prefix, full.slice(0, 5));
+  assert.deepEqual(reply.body.suffixes, [{ suffix: full.slice(5), count: 1 }]);
+  assert.equal(reply.body.truncated, false);
+  const none = await call(server.url, 'POST', '/v2/search-password-range', { body: { prefix: sha256('never-leaked').slice(0, 5) }, headers: header });
+  assert.ok(none.body.suffixes.every((s: { suffix: string }) => s.suffix !== sha256('never-leaked').slice(5)));
+  assert.equal((await call(server.url, 'POST', '/v2/search-password-range', { body: { prefix: full.slice(0, 6) }, headers: header })).status, 400);
+});
+
 test('errors are {"error": …} with the documented statuses', async () => {
   const bad = await call(server.url, 'POST', '/v2/search', { body: { query: 'x' }, headers: {} });
   assert.equal(bad.status, 400);

@@ -121,4 +121,44 @@ export function registerV2Routes(
       return { results_found: result.total };
     },
   );
+
+  r.post(
+    '/v2/search-password-range',
+    {
+      schema: {
+        operationId: 'v2SearchPasswordRange',
+        tags: ['public api v2'],
+        security,
+        summary:
+          'Free k-anonymity lookup: send only the first 5 hex characters of the hash; get every known hash with that prefix (as suffix and count) and compare locally. The full hash never leaves the client.',
+        body: Type.Object({ prefix: Type.String({ pattern: '^[0-9a-fA-F]{5}$' }) }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            prefix: Type.String(),
+            suffixes: Type.Array(Type.Object({ suffix: Type.String(), count: Type.Integer() })),
+            truncated: Type.Boolean({ description: 'True when more than 10,000 records share the prefix; counts cover the first 10,000.' }),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      await deps.authenticateApiKey(request);
+      const prefix = request.body.prefix.toLowerCase();
+      const result = await search.run({ query: `hashed_password:${prefix}*`, type: 'all', mode: 'wildcard', page: 1, size: MAX_RANGE_RECORDS, dedup: false });
+      const counts = new Map<string, number>();
+      for (const entry of result.entries) {
+        for (const value of new Set((entry.hashed_password ?? []).map((v) => v.toLowerCase()))) {
+          if (value.startsWith(prefix)) counts.set(value.slice(prefix.length), (counts.get(value.slice(prefix.length)) ?? 0) + 1);
+        }
+      }
+      return {
+        prefix,
+        suffixes: [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([suffix, count]) => ({ suffix, count })),
+        truncated: result.total > MAX_RANGE_RECORDS,
+      };
+    },
+  );
 }
+
+const MAX_RANGE_RECORDS = 10_000;
