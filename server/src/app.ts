@@ -29,6 +29,7 @@ import { createRemovalService } from './removal/removal-service';
 import { registerRemovalRoutes } from './removal/removal-routes';
 import { createApiKeyGuard } from './api-v2/api-key-auth';
 import { registerV2Routes } from './api-v2/v2-routes';
+import { registerRealtimeRoutes } from './realtime/realtime-routes';
 
 export interface AppDeps {
   config: Config;
@@ -106,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   registerDataWellRoutes(app, { datawells: createDataWellService(db), limiter: deps.limiter });
+  await registerRealtimeRoutes(app, { auth });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await registerWebRoutes(app, { brand: config.BRAND, supportUrl: config.SUPPORT_URL, distDir: deps.webDistDir });
   return app;

@@ -1,0 +1,62 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { WebSocket } from 'ws';
+import { startTestServer, type TestServer } from './harness';
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer();
+});
+after(() => server.close());
+
+function connect(): Promise<{ socket: WebSocket; next(): Promise<any>; closed: Promise<number> }> {
+  const socket = new WebSocket(server.url.replace('http', 'ws') + '/ws');
+  const queue: any[] = [];
+  const waiters: ((m: any) => void)[] = [];
+  socket.on('message', (data) => {
+    const message = JSON.parse(data.toString());
+    const waiter = waiters.shift();
+    if (waiter) waiter(message);
+    else queue.push(message);
+  });
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    socket.on('open', () => resolve({ socket, next: () => (queue.length ? Promise.resolve(queue.shift()) : new Promise((r) => waiters.push(r))), closed }));
+    socket.on('error', reject);
+  });
+}
+
+test('anyone joins the test channel and receives what is published to it', async () => {
+  const client = await connect();
+  client.socket.send(JSON.stringify({ type: 'action', action: 'join-channel', channel: 'test' }));
+  assert.deepEqual(await client.next(), { type: 'joined', channel: 'test' });
+  server.runtime.app.realtime.publish('test', { hello: 'world' });
+  assert.deepEqual(await client.next(), { type: 'message', channel: 'test', data: { hello: 'world' } });
+  client.socket.send(JSON.stringify({ type: 'action', action: 'leave-channel', channel: 'test' }));
+  assert.deepEqual(await client.next(), { type: 'left', channel: 'test' });
+  client.socket.close();
+});
+
+test('private channels need a live access token', async () => {
+  const client = await connect();
+  client.socket.send(JSON.stringify({ type: 'action', action: 'join-channel', channel: 'crypto-payment-1' }));
+  assert.equal((await client.next()).error, 'Unauthorized');
+  client.socket.send(JSON.stringify({ type: 'auth', token: 'forged.token.value' }));
+  assert.deepEqual(await client.next(), { type: 'auth', ok: false });
+  const user = await server.createUser();
+  const { token } = await server.login(user.email);
+  client.socket.send(JSON.stringify({ type: 'auth', token }));
+  assert.deepEqual(await client.next(), { type: 'auth', ok: true });
+  client.socket.send(JSON.stringify({ type: 'action', action: 'join-channel', channel: 'crypto-payment-1' }));
+  assert.deepEqual(await client.next(), { type: 'joined', channel: 'crypto-payment-1' });
+  client.socket.close();
+});
+
+test('malformed or oversized messages close the socket', async () => {
+  const bad = await connect();
+  bad.socket.send('not json');
+  assert.equal(await bad.closed, 1008);
+  const huge = await connect();
+  huge.socket.send(JSON.stringify({ type: 'action', action: 'join-channel', channel: 'x'.repeat(5000) }));
+  assert.equal(await huge.closed, 1009);
+});
