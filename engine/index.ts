@@ -92,6 +92,7 @@ interface Native {
   call(handle: object, op: string, arg: string): Promise<string>;
   parse(arg: string): Promise<string>;
   ingest(arg: string, progress: Float64Array): Promise<string>;
+  merge(arg: string): Promise<string>;
   version(): string;
 }
 
@@ -182,6 +183,14 @@ export class Engine {
     return JSON.parse(await this.#call('stats', '')) as EngineStats;
   }
 
+  /** Merge this index's segments into one (or, with `all: false`, only past `maxSegments`); the new set is served at once. */
+  async merge(opts: MergeOptions = {}): Promise<MergeResult> {
+    if (!this.#handle) throw new EngineError('closed', 'the engine is closed');
+    const r = await mergeIndex(this.indexDir, opts);
+    await this.refresh();
+    return r;
+  }
+
   /** Refresh on a timer too, so an idle server is current before its next search. */
   autoRefresh(everyMs = 1000): void {
     if (this.#refreshTimer) return;
@@ -223,6 +232,28 @@ export interface IngestOptions {
   maxExpandedBytes?: number;
   /** Kept verbatim in segment.json (the catalogue metadata of this ingest). */
   catalogue?: { date: string | null; description: string; sensitive: boolean };
+  /** After publishing, merge segments when there are more than this many (default 8; 0: never). */
+  maxSegments?: number;
+}
+
+export interface MergeOptions {
+  /** Merge every segment into one (default true); false: only when there are more than `maxSegments`. */
+  all?: boolean;
+  maxSegments?: number;
+  /** Documents per part of the merged segment (default 4,000,000). */
+  partRecords?: number;
+}
+
+export interface MergeResult {
+  /** The new segment, or null when there was nothing to merge. */
+  segmentId: string | null;
+  /** The segments it replaced (their record ids keep resolving). */
+  merged: string[];
+  records: number;
+  parts: number;
+  /** Segments in the index afterwards. */
+  segments: number;
+  elapsedMs: number;
 }
 
 export interface IngestProgress {
@@ -247,6 +278,17 @@ export interface IngestResult {
   bytesRead: number;
   elapsedMs: number;
   files: { path: string; format: string; gzip: boolean; records: number; badLines: number; error?: string }[];
+  /** The automatic merge this ingest triggered (null: none); a failed merge leaves the ingest published. */
+  merge?: (MergeResult & { error?: undefined }) | { error: string } | null;
+}
+
+/**
+ * Merge segments of `indexDir` into one new segment, published atomically like an ingest
+ * (works whether or not a server has the index open; it picks the change up on refresh).
+ */
+export async function mergeIndex(indexDir: string, opts: MergeOptions = {}): Promise<MergeResult> {
+  const out = await native((n) => n.merge(JSON.stringify({ ...opts, indexDir })));
+  return JSON.parse(out) as MergeResult;
 }
 
 /** Ingest files into a new segment of `indexDir`, published atomically when done. */

@@ -12,11 +12,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FIELD_NAMES, type FieldName, type IngestFormat, type IngestProgress, type IngestResult, ingestFiles } from '../engine/index';
+import { FIELD_NAMES, type FieldName, type IngestFormat, type IngestProgress, type IngestResult, ingestFiles, mergeIndex } from '../engine/index';
 
 const USAGE = `usage: npm run ingest -- --well NAME [--format auto|jsonl|csv|combo] [--date YYYY-MM-DD]
        [--description TEXT] [--sensitive] [--map col=field[,col=field...]] [--report FILE]
-       [--index-dir DIR] [--part-records N] [--no-catalogue] FILE...
+       [--index-dir DIR] [--part-records N] [--max-segments N] [--merge] [--no-catalogue] FILE...
+       npm run ingest -- --merge [--index-dir DIR]    (merge every segment into one)
+--max-segments N: merge after the ingest when the index has more than N segments (default 8, 0: never)
+--merge: after the ingest (or alone), merge every segment into one
 fields: ${FIELD_NAMES.join(', ')}`;
 
 export interface IngestCliOptions {
@@ -30,6 +33,9 @@ export interface IngestCliOptions {
   report?: string;
   indexDir?: string;
   partRecords?: number;
+  maxSegments?: number;
+  /** Merge every segment after the ingest; with no well and no file, only merge. */
+  merge: boolean;
   catalogue: boolean;
 }
 
@@ -47,11 +53,18 @@ export function parseIngestArgs(argv: string[]): IngestCliOptions {
       report: { type: 'string' },
       'index-dir': { type: 'string' },
       'part-records': { type: 'string' },
+      'max-segments': { type: 'string' },
+      merge: { type: 'boolean', default: false },
       'no-catalogue': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) throw new UsageError('');
+  const maxSegments = values['max-segments'] !== undefined ? Number(values['max-segments']) : undefined;
+  if (maxSegments !== undefined && !(Number.isInteger(maxSegments) && maxSegments >= 0)) throw new UsageError('--max-segments must be a whole number');
+  if (values.merge && !values.well && positionals.length === 0) {
+    return { well: '', files: [], format: 'auto', date: null, description: '', sensitive: false, map: {}, indexDir: values['index-dir'], merge: true, catalogue: !values['no-catalogue'] };
+  }
   if (!values.well?.trim()) throw new UsageError('--well NAME is required');
   if (positionals.length === 0) throw new UsageError('no input FILE given');
   const format = values.format as IngestFormat;
@@ -75,6 +88,8 @@ export function parseIngestArgs(argv: string[]): IngestCliOptions {
     report: values.report,
     indexDir: values['index-dir'],
     partRecords,
+    maxSegments,
+    merge: values.merge ?? false,
     catalogue: !values['no-catalogue'],
   };
 }
@@ -131,6 +146,8 @@ interface SegmentMeta {
   records: number;
   fields: string[];
   catalogue?: { date?: string | null; description?: string; sensitive?: boolean };
+  /** A merged segment: the ingests it holds (each with the metadata above). */
+  sources?: SegmentMeta[];
 }
 
 /** Every published segment's metadata, in manifest order. */
@@ -141,7 +158,11 @@ export function publishedSegments(indexDir: string): SegmentMeta[] {
   } catch {
     return [];
   }
-  return manifest.segments.map((s) => JSON.parse(readFileSync(join(indexDir, `seg-${s.id}`, 'segment.json'), 'utf8')) as SegmentMeta);
+  // A merged segment lists the ingests it holds: the catalogue knows those (one per well).
+  return manifest.segments.flatMap((s) => {
+    const meta = JSON.parse(readFileSync(join(indexDir, `seg-${s.id}`, 'segment.json'), 'utf8')) as SegmentMeta;
+    return meta.sources ?? [meta];
+  });
 }
 
 /**
@@ -180,10 +201,12 @@ export async function runIngest(o: IngestCliOptions, onProgress?: (p: IngestProg
       map: o.map,
       reportPath: o.report,
       partRecords: o.partRecords,
+      maxSegments: o.maxSegments,
       catalogue: { date: o.date, description: o.description, sensitive: o.sensitive },
     },
     onProgress,
   );
+  if (o.merge) result.merge = await mergeIndex(indexDir, { all: true });
   if (o.catalogue) await syncCatalogue(indexDir);
   return result;
 }
@@ -200,6 +223,11 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  if (opts.merge && opts.files.length === 0) {
+    const m = await mergeIndex(await resolveIndexDir(opts.indexDir), { all: true });
+    console.log(m.segmentId ? `merged ${m.merged.length} segments into ${m.segmentId}: ${m.records.toLocaleString('en-US')} records, ${m.parts} parts, in ${(m.elapsedMs / 1000).toFixed(1)} s` : `nothing to merge (${m.segments} segment${m.segments === 1 ? '' : 's'})`);
+    return;
+  }
   const r = await runIngest(opts, progressReporter());
   const lines = [
     `well:        ${r.well}`,
@@ -207,6 +235,7 @@ async function main(): Promise<void> {
     `records:     ${r.records.toLocaleString('en-US')} in ${(r.elapsedMs / 1000).toFixed(1)} s (${Math.round(r.records / Math.max(r.elapsedMs / 1000, 0.001)).toLocaleString('en-US')} rec/s)`,
     `data types:  ${r.fields.join(', ') || '-'}`,
     `bad lines:   ${r.badLines}${r.reportPath ? ` (report: ${r.reportPath})` : ''}`,
+    ...(r.merge ? [r.merge.error !== undefined ? `merge:       failed: ${r.merge.error}` : `merge:       ${r.merge.merged.length} segments into ${r.merge.segmentId} (${(r.merge.elapsedMs / 1000).toFixed(1)} s)`] : []),
     ...r.files.map((f) => `  ${f.path}: ${f.format}${f.gzip ? ' (gzip)' : ''}, ${f.records} records, ${f.badLines} bad${f.error ? `; stopped: ${f.error}` : ''}`),
   ];
   console.log(lines.join('\n'));

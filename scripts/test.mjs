@@ -24,7 +24,7 @@ const files = only.length
   : ['server/test', 'engine/test', 'scripts/test'].flatMap((d) => findTests(path.join(ROOT, d))).sort();
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files],
+  ['--import', 'tsx', '--import', './server/test/setup.ts', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files],
   { cwd: ROOT, stdio: 'inherit' },
 );
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

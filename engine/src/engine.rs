@@ -133,7 +133,7 @@ fn entry_json(seg: &Segment, part: usize, doc: u32, stored: &crate::store::Store
     };
     let mut m = Map::new();
     m.insert("id".into(), Value::String(format!("{}-{}-{}", seg.id, part, doc)));
-    m.insert("database_name".into(), Value::String(seg.well.clone()));
+    m.insert("database_name".into(), Value::String(seg.source_of(part, doc).well.clone()));
     for (f, vals) in rec.fields.iter().enumerate() {
         if !vals.is_empty() {
             m.insert(FIELDS[f].into(), Value::Array(vals.iter().map(|s| Value::String(s.clone())).collect()));
@@ -234,11 +234,30 @@ impl Engine {
         // dedup without hashing every hit; a source filter needs the hash set.
         let use_bits = req.dedup && parsed.sources.is_empty() && snap.segments.iter().all(|s| s.parts.iter().all(|p| p.has_first_bits()));
         for (si, seg) in snap.segments.iter().enumerate() {
-            if !parsed.sources.is_empty() && !parsed.sources.iter().any(|s| *s == seg.well_lower) {
+            if !parsed.sources.is_empty() && !seg.sources.iter().any(|src| parsed.sources.iter().any(|s| *s == src.well_lower)) {
                 continue;
             }
             for (pi, part) in seg.parts.iter().enumerate() {
-                let docs = eval_plan(&plan, part, &budget)?;
+                // A merged segment holds several wells: a source filter keeps their ranges.
+                let ranges = if !parsed.sources.is_empty() && seg.sources.len() > 1 {
+                    let r = seg.well_ranges(pi, &parsed.sources);
+                    if r.is_empty() {
+                        continue;
+                    }
+                    Some(r)
+                } else {
+                    None
+                };
+                let mut docs = eval_plan(&plan, part, &budget)?;
+                if let Some(r) = ranges {
+                    let mut k = 0usize;
+                    docs.retain(|&d| {
+                        while k < r.len() && r[k].end <= d {
+                            k += 1;
+                        }
+                        k < r.len() && r[k].start <= d
+                    });
+                }
                 for (n, d) in docs.into_iter().enumerate() {
                     if n & 8191 == 8191 {
                         budget.check()?;
@@ -275,12 +294,21 @@ impl Engine {
 
     fn locate<'a>(snap: &'a Snapshot, id: &str) -> Option<(usize, &'a Segment, usize, u32)> {
         let (sid, part, doc) = parse_id(id)?;
-        let (si, seg) = snap.segments.iter().enumerate().find(|(_, s)| s.id == sid)?;
-        let p = seg.parts.get(part)?;
-        if doc >= p.docs {
-            return None;
+        if let Some((si, seg)) = snap.segments.iter().enumerate().find(|(_, s)| s.id == sid) {
+            let p = seg.parts.get(part)?;
+            if doc >= p.docs {
+                return None;
+            }
+            return Some((si, seg, part, doc));
         }
-        Some((si, seg, part, doc))
+        // An id handed out before a merge: resolve it through the merged segment's aliases.
+        for (si, seg) in snap.segments.iter().enumerate() {
+            if let Some(a) = seg.aliases.iter().find(|a| a.id == sid) {
+                let (p, d) = seg.locate_global(a.locate(part, doc)?)?;
+                return Some((si, seg, p, d));
+            }
+        }
+        None
     }
 
     pub fn get(&self, id: &str) -> Result<Value> {
@@ -322,9 +350,14 @@ impl Engine {
         self.check_open()?;
         self.refresh(true)?;
         let snap = self.snapshot();
-        let seg = match snap.segments.iter().find(|s| s.id == segment_id) {
-            Some(s) => s,
-            None => return Err(EngineError::InvalidArgument(format!("unknown segment {}", segment_id))),
+        // The segment of an ingest, or the merged segment that now holds its records
+        // (then only that ingest's document range is matched).
+        let (seg, range) = match snap.segments.iter().find(|s| s.id == segment_id) {
+            Some(s) => (s, 0..s.records),
+            None => match snap.segments.iter().find_map(|s| s.aliases.iter().find(|a| a.id == segment_id).map(|a| (s, a))) {
+                Some((s, a)) => (s, a.start..a.start + a.part_docs.iter().map(|&d| d as u64).sum::<u64>()),
+                None => return Err(EngineError::InvalidArgument(format!("unknown segment {}", segment_id))),
+            },
         };
         let mut out = Vec::new();
         let mut docs = Vec::new();
@@ -345,6 +378,9 @@ impl Engine {
                         docs.clear();
                         fi.postings_into(o, &mut docs);
                         for &d in &docs {
+                            if !range.contains(&(seg.part_start[pi] + d as u64)) {
+                                continue;
+                            }
                             if !snap.removed.contains(&part.dedup_key(d)) {
                                 ids.push(Value::String(format!("{}-{}-{}", seg.id, pi, d)));
                             }
@@ -364,9 +400,9 @@ impl Engine {
         let _ = self.refresh(false);
         let snap = self.snapshot();
         let mut wells: Map<String, Value> = Map::new();
-        for s in &snap.segments {
-            let e = wells.entry(s.well.clone()).or_insert(json!(0));
-            *e = json!(e.as_u64().unwrap_or(0) + s.records);
+        for src in snap.segments.iter().flat_map(|s| s.sources.iter()) {
+            let e = wells.entry(src.well.clone()).or_insert(json!(0));
+            *e = json!(e.as_u64().unwrap_or(0) + src.records);
         }
         Ok(json!({
             "records": snap.segments.iter().map(|s| s.records).sum::<u64>(),

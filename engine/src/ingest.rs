@@ -35,6 +35,8 @@ pub struct IngestOptions {
     /// Opaque catalogue metadata (date, description, sensitive flag) kept in segment.json,
     /// so a catalogue update lost to a crash can be replayed from the index.
     pub catalogue: Value,
+    /// After publishing, merge when the index has more segments than this (0: never).
+    pub max_segments: usize,
 }
 
 impl IngestOptions {
@@ -69,6 +71,7 @@ impl IngestOptions {
             max_ratio: n("maxRatio", 200),
             max_expanded_bytes: n("maxExpandedBytes", 1 << 40),
             catalogue: v["catalogue"].clone(),
+            max_segments: n("maxSegments", crate::merge::DEFAULT_MAX_SEGMENTS as u64) as usize,
         })
     }
 }
@@ -202,7 +205,7 @@ impl Report {
     }
 }
 
-fn new_segment_id() -> String {
+pub(crate) fn new_segment_id() -> String {
     let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
     let mut rnd = [0u8; 8];
     if let Ok(mut f) = File::open("/dev/urandom") {
@@ -228,7 +231,7 @@ fn pid_alive(pid: i32) -> bool {
 
 /// Remove what crashed ingests left: temp dirs of dead processes, published-but-unlisted
 /// segment directories. Call with the index lock held.
-fn recover(dir: &Path, manifest: &Manifest) -> Result<()> {
+pub(crate) fn recover(dir: &Path, manifest: &Manifest) -> Result<()> {
     for e in std::fs::read_dir(dir)? {
         let e = e?;
         let name = e.file_name().to_string_lossy().to_string();
@@ -257,17 +260,50 @@ struct Indexer {
     present: [bool; FIELD_COUNT],
 }
 
-/// Normalised field values, dedup key, line context, original line.
-type Batch = Vec<([Vec<String>; FIELD_COUNT], u64, u16, String)>;
+/// Up to `BATCH` records, flat: every normalised value and line in one byte buffer.
+/// Batches go back to the reader and are reused, so the steady state allocates nothing
+/// per record on either thread (it used to be a dozen small allocations, freed across
+/// threads).
+#[derive(Default)]
+pub(crate) struct Batch {
+    bytes: Vec<u8>,
+    /// (field, start, end) into `bytes`
+    vals: Vec<(u8, u32, u32)>,
+    /// (end of its values in `vals`, dedup key, line context, line start, line end)
+    recs: Vec<(u32, u64, u16, u32, u32)>,
+}
+
+impl Batch {
+    fn len(&self) -> usize {
+        self.recs.len()
+    }
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.vals.clear();
+        self.recs.clear();
+    }
+    fn push(&mut self, norm: &[Vec<String>; FIELD_COUNT], key: u64, ctx: u16, line: &str) {
+        for (f, vs) in norm.iter().enumerate() {
+            for v in vs {
+                let s = self.bytes.len() as u32;
+                self.bytes.extend_from_slice(v.as_bytes());
+                self.vals.push((f as u8, s, self.bytes.len() as u32));
+            }
+        }
+        let ls = self.bytes.len() as u32;
+        self.bytes.extend_from_slice(line.as_bytes());
+        self.recs.push((self.vals.len() as u32, key, ctx, ls, self.bytes.len() as u32));
+    }
+}
 const BATCH: usize = 1024;
 
 impl Indexer {
-    fn add(&mut self, norm: &[Vec<String>; FIELD_COUNT], key: u64, ctx: u16, line: &str) -> Result<()> {
+    fn add_flat(&mut self, bytes: &[u8], vals: &[(u8, u32, u32)], key: u64, ctx: u16, line: &str) -> Result<()> {
         if self.writer.is_none() {
             self.writer = Some(PartWriter::create(&self.tmp.join(format!("part-{}", self.parts)))?);
         }
         let w = self.writer.as_mut().unwrap();
-        w.add_normalized(norm, key, ctx, line)?;
+        w.add_flat(bytes, vals, key, ctx, line)?;
         if w.docs() >= self.part_docs {
             self.finish_part()?;
         }
@@ -315,7 +351,7 @@ impl<'a> Ingest<'a> {
         // Normalising here balances the two threads (the indexer is the busier one).
         let norm = normalize_record(&rec);
         let key = dedup_key(&norm);
-        self.batch.push((norm, key, ctx, line.to_string()));
+        self.batch.push(&norm, key, ctx, line);
         self.records += 1;
         self.progress.records.fetch_add(1, Ordering::Relaxed);
         if self.batch.len() >= BATCH {
@@ -325,15 +361,17 @@ impl<'a> Ingest<'a> {
     }
 
     fn send(&mut self) -> Result<()> {
-        if self.batch.is_empty() {
+        if self.batch.len() == 0 {
             return Ok(());
         }
-        let b = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
-        if let Some(back) = &self.back {
-            while let Ok(done) = back.try_recv() {
-                drop(done);
-            }
-        }
+        // Reuse a batch the indexer is done with, when there is one.
+        let spare = match &self.back {
+            Some(back) => back.try_recv().ok(),
+            None => None,
+        };
+        let mut next = spare.unwrap_or_default();
+        next.clear();
+        let b = std::mem::replace(&mut self.batch, next);
         match &self.tx {
             Some(tx) => tx.send(b).map_err(|_| EngineError::Internal("the indexer stopped".into())),
             None => Err(EngineError::Internal("no indexer".into())),
@@ -504,7 +542,7 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
         report: Report { path: report_path.clone(), file: None, written: 0 },
         tx: Some(tx),
         back: Some(back_rx),
-        batch: Vec::with_capacity(BATCH),
+        batch: Batch::default(),
         records: 0,
         bad: 0,
         files: Vec::new(),
@@ -514,8 +552,13 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
         let indexer = s.spawn(|| -> Result<Indexer> {
             let mut ix = Indexer { tmp: tmp.clone(), part_docs: opts.part_docs, writer: None, parts: 0, present: [false; FIELD_COUNT] };
             for batch in rx {
-                for (norm, key, ctx, line) in &batch {
-                    ix.add(norm, *key, *ctx, line)?;
+                let mut v0 = 0usize;
+                for &(vend, key, ctx, ls, le) in &batch.recs {
+                    let vals = &batch.vals[v0..vend as usize];
+                    v0 = vend as usize;
+                    // Lines were valid UTF-8 (`String`s) when pushed.
+                    let line = unsafe { std::str::from_utf8_unchecked(&batch.bytes[ls as usize..le as usize]) };
+                    ix.add_flat(&batch.bytes, vals, key, ctx, line)?;
                 }
                 // Full return queue: free it here rather than wait.
                 let _ = back_tx.try_send(batch);
@@ -579,7 +622,19 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
     } else {
         let _ = std::fs::remove_dir_all(&tmp);
     }
+    // Keep the number of segments small: merge past the threshold. The ingest is already
+    // published, so a failed merge is reported, not raised.
+    let mut merge = Value::Null;
+    if published && opts.max_segments > 0 {
+        let mo = crate::merge::MergeOptions { all: false, max_segments: opts.max_segments, part_docs: crate::merge::DEFAULT_MERGE_PART_DOCS };
+        merge = match crate::merge::run(&opts.index_dir, &mo) {
+            Ok(v) if v["segmentId"].is_null() => Value::Null,
+            Ok(v) => v,
+            Err(e) => json!({ "error": e.to_string() }),
+        };
+    }
     Ok(json!({
+        "merge": merge,
         "segmentId": if published { json!(id) } else { Value::Null },
         "well": opts.well,
         "records": ing.records,
@@ -596,7 +651,7 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
 /// Write `first.dat` into every part of the new segment: bit d set when document d is
 /// the first, in global search order, with its dedup key. Reads the dedup keys of every
 /// listed segment (8 bytes per record).
-fn mark_first_occurrences(dir: &Path, m: &Manifest, tmp: &Path, parts: u32) -> Result<()> {
+pub(crate) fn mark_first_occurrences(dir: &Path, m: &Manifest, tmp: &Path, parts: u32) -> Result<()> {
     let mut seen = crate::engine::KeySet::default();
     let read_keys = |p: &Path, out: &mut Vec<u64>| -> Result<()> {
         let b = std::fs::read(p.join("dedup.dat"))?;
@@ -632,7 +687,7 @@ fn mark_first_occurrences(dir: &Path, m: &Manifest, tmp: &Path, parts: u32) -> R
     Ok(())
 }
 
-fn chrono_like_now() -> String {
+pub(crate) fn chrono_like_now() -> String {
     let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     // Civil date from days since the epoch (Howard Hinnant's algorithm).
     let days = (secs / 86400) as i64;

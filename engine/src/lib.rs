@@ -7,6 +7,7 @@ pub mod error;
 pub mod fields;
 pub mod ingest;
 pub mod manifest;
+pub mod merge;
 pub mod planner;
 pub mod postings;
 pub mod query;
@@ -14,6 +15,7 @@ pub mod segment;
 pub mod source;
 pub mod store;
 pub mod termdict;
+pub mod trigram;
 
 // The binding references napi_* symbols that only the node binary provides, so it is
 // left out of `cargo test` executables.

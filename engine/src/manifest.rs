@@ -34,10 +34,10 @@ impl Manifest {
             Err(e) => return Err(e.into()),
         };
         let v: Value = serde_json::from_slice(&bytes).map_err(|e| EngineError::Corrupt(format!("MANIFEST: {}", e)))?;
-        if v["format_version"].as_u64() != Some(FORMAT_VERSION) {
+        if !crate::segment::readable_version(v["format_version"].as_u64()) {
             return Err(EngineError::Corrupt(format!(
-                "MANIFEST has format version {}, this engine reads {}",
-                v["format_version"], FORMAT_VERSION
+                "MANIFEST has format version {}, this engine reads {} to {}",
+                v["format_version"], crate::segment::MIN_FORMAT_VERSION, FORMAT_VERSION
             )));
         }
         let mut segments = Vec::new();

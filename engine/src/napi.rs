@@ -344,6 +344,19 @@ unsafe extern "C" fn js_ingest(env: napi_env, info: napi_callback_info) -> napi_
     })
 }
 
+unsafe extern "C" fn js_merge(env: napi_env, info: napi_callback_info) -> napi_value {
+    guard(env, || {
+        let a = args(env, info, 1)?;
+        let arg = string_arg(env, a[0])?;
+        let task: Task = Box::new(move || {
+            let v = json_arg(&arg)?;
+            let dir = v["indexDir"].as_str().ok_or_else(|| EngineError::InvalidArgument("indexDir is required".into()))?.to_string();
+            crate::merge::run(std::path::Path::new(&dir), &crate::merge::MergeOptions::from_json(&v)).map(|v| Output::Json(v.to_string()))
+        });
+        queue(env, "engine.merge", task, None)
+    })
+}
+
 unsafe extern "C" fn js_version(env: napi_env, _info: napi_callback_info) -> napi_value {
     guard(env, || {
         make_string(env, &json!({ "engine": env!("CARGO_PKG_VERSION"), "format": crate::segment::FORMAT_VERSION }).to_string())
@@ -365,6 +378,7 @@ pub unsafe extern "C" fn napi_register_module_v1(env: napi_env, exports: napi_va
         export(env, exports, "call", js_call)?;
         export(env, exports, "parse", js_parse)?;
         export(env, exports, "ingest", js_ingest)?;
+        export(env, exports, "merge", js_merge)?;
         export(env, exports, "version", js_version)?;
         Ok(exports)
     })

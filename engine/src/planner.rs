@@ -38,7 +38,9 @@ impl Check {
 pub enum TermPlan {
     Exact(Vec<(usize, Vec<u8>)>),
     Prefix { field: usize, prefix: Vec<u8> },
-    Scan { field: usize, prefix: Vec<u8>, literal: Option<Vec<u8>>, check: Check },
+    /// `literal`: the longest required literal (memmem prefilter of a full scan);
+    /// `literals`: every required literal of 3 bytes or more (trigram prefilter).
+    Scan { field: usize, prefix: Vec<u8>, literal: Option<Vec<u8>>, literals: Vec<Vec<u8>>, check: Check },
 }
 
 pub enum Plan {
@@ -114,15 +116,16 @@ fn plan_pieces(field: usize, norm: Vec<WildPiece>) -> Result<TermPlan> {
         let lits = lits.unwrap_or_default();
         let after = &inner[lits.chars().count()..];
         if !lits.is_empty() && after.is_empty() {
-            return Ok(TermPlan::Scan { field, prefix: vec![], literal: Some(lits.clone().into_bytes()), check: Check::EndsWith(lits.into_bytes()) });
+            return Ok(TermPlan::Scan { field, prefix: vec![], literal: Some(lits.clone().into_bytes()), literals: tri_literals(vec![lits.clone().into_bytes()]), check: Check::EndsWith(lits.into_bytes()) });
         }
         if !lits.is_empty() && after == [WildPiece::Many] {
-            return Ok(TermPlan::Scan { field, prefix: vec![], literal: Some(lits.into_bytes()), check: Check::Contains });
+            return Ok(TermPlan::Scan { field, prefix: vec![], literal: Some(lits.clone().into_bytes()), literals: tri_literals(vec![lits.into_bytes()]), check: Check::Contains });
         }
     }
     let mut src = String::from("(?s)^");
     let mut best = String::new();
     let mut run = String::new();
+    let mut runs: Vec<Vec<u8>> = Vec::new();
     for p in &norm {
         match p {
             WildPiece::Lit(c) => {
@@ -137,12 +140,14 @@ fn plan_pieces(field: usize, norm: Vec<WildPiece>) -> Result<TermPlan> {
             }
         }
         if !matches!(p, WildPiece::Lit(_)) {
+            runs.push(run.clone().into_bytes());
             if run.len() > best.len() {
                 best = std::mem::take(&mut run);
             }
             run.clear();
         }
     }
+    runs.push(run.clone().into_bytes());
     if run.len() > best.len() {
         best = run;
     }
@@ -152,6 +157,7 @@ fn plan_pieces(field: usize, norm: Vec<WildPiece>) -> Result<TermPlan> {
         field,
         prefix: prefix.into_bytes(),
         literal: if best.is_empty() { None } else { Some(best.into_bytes()) },
+        literals: tri_literals(runs),
         check: Check::Regex(re),
     })
 }
@@ -208,6 +214,52 @@ fn required_literal(h: &Hir) -> Vec<u8> {
     }
 }
 
+/// Every literal run that every match must contain (the pieces of `required_literal`'s
+/// search, all of them): a match contains each one, so a term must hold all their trigrams.
+fn required_literals(h: &Hir, out: &mut Vec<Vec<u8>>) {
+    match h.kind() {
+        HirKind::Literal(l) => out.push(lit_bytes(l)),
+        HirKind::Group(g) => required_literals(&g.hir, out),
+        HirKind::Repetition(r) => {
+            let min1 = match &r.kind {
+                RepetitionKind::OneOrMore => true,
+                RepetitionKind::Range(RepetitionRange::Exactly(n)) => *n >= 1,
+                RepetitionKind::Range(RepetitionRange::AtLeast(n)) => *n >= 1,
+                RepetitionKind::Range(RepetitionRange::Bounded(m, _)) => *m >= 1,
+                _ => false,
+            };
+            if min1 {
+                required_literals(&r.hir, out);
+            }
+        }
+        HirKind::Concat(v) => {
+            let mut run = Vec::new();
+            for c in v {
+                if let HirKind::Literal(l) = c.kind() {
+                    run.extend(lit_bytes(l));
+                    continue;
+                }
+                if !run.is_empty() {
+                    out.push(std::mem::take(&mut run));
+                }
+                required_literals(c, out);
+            }
+            if !run.is_empty() {
+                out.push(run);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The literals usable by the trigram index: 3 bytes or more, without duplicates.
+fn tri_literals(mut v: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    v.retain(|l| l.len() >= 3);
+    v.sort();
+    v.dedup();
+    v
+}
+
 /// The literal a match must start with, for a regex anchored at the start (`^abc…`).
 fn anchored_prefix(h: &Hir) -> Vec<u8> {
     if let HirKind::Concat(v) = h.kind() {
@@ -230,15 +282,21 @@ fn anchored_prefix(h: &Hir) -> Vec<u8> {
 fn plan_regex(field: usize, src: &str) -> Result<TermPlan> {
     let ci = case_insensitive(field);
     let re = compile_regex(src, ci)?;
+    let mut all = Vec::new();
     let (mut literal, mut prefix) = match regex_syntax::ParserBuilder::new().allow_invalid_utf8(true).build().parse(src) {
-        Ok(h) => (required_literal(&h), anchored_prefix(&h)),
+        Ok(h) => {
+            required_literals(&h, &mut all);
+            (required_literal(&h), anchored_prefix(&h))
+        }
         Err(_) => (vec![], vec![]),
     };
     if ci {
         literal = String::from_utf8_lossy(&literal).to_lowercase().into_bytes();
         prefix = String::from_utf8_lossy(&prefix).to_lowercase().into_bytes();
+        // Only literals that are valid UTF-8 can be lower-cased like the terms were.
+        all = all.into_iter().filter_map(|l| String::from_utf8(l).ok()).map(|l| l.to_lowercase().into_bytes()).collect();
     }
-    Ok(TermPlan::Scan { field, prefix, literal: if literal.is_empty() { None } else { Some(literal) }, check: Check::Regex(re) })
+    Ok(TermPlan::Scan { field, prefix, literal: if literal.is_empty() { None } else { Some(literal) }, literals: tri_literals(all), check: Check::Regex(re) })
 }
 
 fn sort_dedup(v: &mut Vec<u32>) {
@@ -357,14 +415,27 @@ pub fn eval_term(t: &TermPlan, part: &Part, budget: &Budget) -> Result<Vec<u32>>
             };
             postings_of(part, *field, range, budget)
         }
-        TermPlan::Scan { field, prefix, literal, check } => {
+        TermPlan::Scan { field, prefix, literal, literals, check } => {
             let fi = match &part.fields[*field] {
                 Some(fi) => fi,
                 None => return Ok(vec![]),
             };
             let range = fi.dict.prefix_range(prefix);
             let mut ords = Vec::new();
-            fi.dict.scan(range, literal.as_deref(), check, budget, &mut ords)?;
+            let blocks = match (&fi.tri, literals.is_empty()) {
+                (Some(tri), false) if range.start < range.end => {
+                    // Past a quarter of the range's blocks, one memmem pass over the term
+                    // bytes is cheaper than verifying the candidates one by one.
+                    let g = tri.grain;
+                    let span = (range.end - 1) / g - range.start / g + 1;
+                    tri.candidates(literals, (span as usize / 4).max(64))
+                }
+                _ => None,
+            };
+            match blocks {
+                Some(blocks) => fi.dict.scan_blocks(range, &blocks, fi.tri.as_ref().map(|t| t.grain).unwrap_or(1), literal.as_deref(), check, budget, &mut ords)?,
+                None => fi.dict.scan(range, literal.as_deref(), check, budget, &mut ords)?,
+            }
             postings_of(part, *field, ords.into_iter(), budget)
         }
     }

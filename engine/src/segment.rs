@@ -8,14 +8,22 @@ use crate::error::{EngineError, Result};
 use crate::fields::{email_domain, index_name, normalize, DOMAIN, EMAIL, EMAIL_DOMAIN, FIELD_COUNT, INDEXED_FIELDS};
 use crate::postings;
 use crate::store::{StoreReader, StoreWriter};
-use crate::termdict::{self, TermDict};
+use crate::termdict::{self, prefix8, TermDict};
 use serde_json::json;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-pub const FORMAT_VERSION: u64 = 1;
+/// Written by this engine. 2 added trigram indexes (`<field>.tri`) and merged segments
+/// (`sources` in segment.json); format 1 indexes are read as they are (see FORMAT.md).
+pub const FORMAT_VERSION: u64 = 2;
+/// The oldest format this engine reads.
+pub const MIN_FORMAT_VERSION: u64 = 1;
+
+pub fn readable_version(v: Option<u64>) -> bool {
+    matches!(v, Some(x) if (MIN_FORMAT_VERSION..=FORMAT_VERSION).contains(&x))
+}
 
 /// A record as parsed from the input, before normalisation.
 #[derive(Debug, Default, Clone)]
@@ -38,11 +46,59 @@ impl Hasher for TermHasher {
         self.0 ^= (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
 }
+/// A term's bytes in an `Arena` chunk: chunks are never moved nor freed before the map
+/// holding these keys, so the pointer stays valid.
+struct ArenaKey(*const u8, u32);
+unsafe impl Send for ArenaKey {}
+impl ArenaKey {
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        unsafe { std::slice::from_raw_parts(self.0, self.1 as usize) }
+    }
+}
+impl PartialEq for ArenaKey {
+    fn eq(&self, o: &Self) -> bool {
+        self.bytes() == o.bytes()
+    }
+}
+impl Eq for ArenaKey {}
+impl std::hash::Hash for ArenaKey {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.bytes().hash(h)
+    }
+}
+impl std::borrow::Borrow<[u8]> for ArenaKey {
+    fn borrow(&self) -> &[u8] {
+        self.bytes()
+    }
+}
+
+/// Term bytes in 1 MiB chunks (one allocation per chunk instead of one per term).
+#[derive(Default)]
+struct Arena {
+    chunks: Vec<Vec<u8>>,
+}
+impl Arena {
+    fn put(&mut self, t: &[u8]) -> ArenaKey {
+        let need = t.len().max(1);
+        match self.chunks.last() {
+            Some(c) if c.capacity() - c.len() >= need => {}
+            _ => self.chunks.push(Vec::with_capacity((1 << 20).max(need))),
+        }
+        let c = self.chunks.last_mut().unwrap();
+        let start = c.len();
+        c.extend_from_slice(t);
+        ArenaKey(unsafe { c.as_ptr().add(start) }, t.len() as u32)
+    }
+}
+
 /// Distinct terms of one field -> term number; postings are collected as (term, doc)
 /// pairs and grouped at flush (one allocation per term instead of two).
 #[derive(Default)]
 struct FieldTerms {
-    ids: HashMap<Box<[u8]>, u32, BuildHasherDefault<TermHasher>>,
+    // Declared before `arena`: dropped first.
+    ids: HashMap<ArenaKey, u32, BuildHasherDefault<TermHasher>>,
+    arena: Arena,
     pairs: Vec<u64>,
 }
 
@@ -109,17 +165,45 @@ impl PartWriter {
         self.docs
     }
 
+    #[inline]
     fn post(&mut self, field: usize, term: &str, doc: u32) {
+        self.post_bytes(field, term.as_bytes(), doc)
+    }
+
+    fn post_bytes(&mut self, field: usize, term: &[u8], doc: u32) {
         let ft = &mut self.terms[field];
-        let id = match ft.ids.get(term.as_bytes()) {
+        let id = match ft.ids.get(term) {
             Some(&id) => id,
             None => {
                 let id = ft.ids.len() as u32;
-                ft.ids.insert(term.as_bytes().into(), id);
+                let k = ft.arena.put(term);
+                ft.ids.insert(k, id);
                 id
             }
         };
         ft.pairs.push(((id as u64) << 32) | doc as u64);
+    }
+
+    /// Add a record from a flat ingest batch: `vals` are (field, start, end) in `bytes`.
+    pub fn add_flat(&mut self, bytes: &[u8], vals: &[(u8, u32, u32)], key: u64, ctx: u16, line: &str) -> Result<()> {
+        let doc = self.docs;
+        for &(f, s, e) in vals {
+            let f = f as usize;
+            let v = &bytes[s as usize..e as usize];
+            self.present[f] = true;
+            self.post_bytes(f, v, doc);
+            // An email's domain is searchable on its own, under `domain`.
+            if f == EMAIL {
+                if let Some(d) = std::str::from_utf8(v).ok().and_then(email_domain) {
+                    self.post_bytes(DOMAIN, d.as_bytes(), doc);
+                    self.post_bytes(EMAIL_DOMAIN, d.as_bytes(), doc);
+                }
+            }
+        }
+        self.dedup.extend_from_slice(&key.to_le_bytes());
+        self.store.add(ctx, line)?;
+        self.docs += 1;
+        Ok(())
     }
 
     pub fn add(&mut self, rec: &SourceRecord, ctx: u16, line: &str) -> Result<()> {
@@ -159,12 +243,13 @@ impl PartWriter {
             if ft.ids.is_empty() {
                 continue;
             }
-            let FieldTerms { ids, mut pairs } = ft;
-            let mut entries: Vec<(Box<[u8]>, u32)> = ids.into_iter().collect();
-            entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            let FieldTerms { ids, arena: _arena, mut pairs } = ft;
+            // Sort by an 8-byte prefix first: most comparisons never reach memcmp.
+            let mut entries: Vec<(u64, &[u8], u32)> = ids.iter().map(|(k, &id)| (prefix8(k.bytes()), k.bytes(), id)).collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
             // Rename term numbers to ordinals, then sort (ordinal, doc) pairs.
             let mut rank = vec![0u32; entries.len()];
-            for (ord, (_, id)) in entries.iter().enumerate() {
+            for (ord, (_, _, id)) in entries.iter().enumerate() {
                 rank[*id as usize] = ord as u32;
             }
             for p in pairs.iter_mut() {
@@ -173,8 +258,11 @@ impl PartWriter {
             }
             pairs.sort_unstable();
             pairs.dedup();
-            let keys: Vec<&[u8]> = entries.iter().map(|e| &e.0[..]).collect();
+            let keys: Vec<&[u8]> = entries.iter().map(|e| e.1).collect();
             termdict::write(&dir, index_name(i), &keys)?;
+            if crate::trigram::has_trigrams(i) {
+                crate::trigram::write(&dir, index_name(i), keys.iter().copied())?;
+            }
             let mut post = std::io::BufWriter::new(std::fs::File::create(dir.join(format!("{}.post", index_name(i))))?);
             let mut poff = Vec::with_capacity((entries.len() + 1) * 4);
             let mut pos = 0u64;
@@ -215,11 +303,24 @@ impl PartWriter {
 
 pub struct FieldIndex {
     pub dict: TermDict,
+    /// Absent in format 1 parts and for fields without one (then infix queries scan).
+    pub tri: Option<crate::trigram::TrigramIndex>,
     post: Bytes,
     poff: Bytes,
 }
 
 impl FieldIndex {
+    /// Postings of `ord` with `base` added to every document number.
+    pub fn postings_shifted(&self, ord: u32, base: u32, out: &mut Vec<u32>) {
+        let from = out.len();
+        self.postings_into(ord, out);
+        if base != 0 {
+            for d in &mut out[from..] {
+                *d += base;
+            }
+        }
+    }
+
     pub fn postings_into(&self, ord: u32, out: &mut Vec<u32>) {
         let s = self.poff.u32_at(ord as usize) as usize;
         let e = self.poff.u32_at(ord as usize + 1) as usize;
@@ -240,7 +341,7 @@ impl Part {
     pub fn open(dir: &Path) -> Result<Part> {
         let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("part.json"))?)
             .map_err(|e| EngineError::Corrupt(format!("{}: {}", dir.display(), e)))?;
-        if meta["format_version"].as_u64() != Some(FORMAT_VERSION) {
+        if !readable_version(meta["format_version"].as_u64()) {
             return Err(EngineError::Corrupt(format!("{}: unsupported format version", dir.display())));
         }
         let docs = meta["docs"].as_u64().unwrap_or(0) as u32;
@@ -254,7 +355,8 @@ impl Part {
                     if poff.len() != (dict.len() + 1) * 4 {
                         return Err(EngineError::Corrupt(format!("{}: {}.poff length", dir.display(), f)));
                     }
-                    Some(FieldIndex { dict, post, poff })
+                    let tri = crate::trigram::TrigramIndex::open(dir, f)?;
+                    Some(FieldIndex { dict, tri, post, poff })
                 }
             });
         }
@@ -292,22 +394,67 @@ impl Part {
     pub fn dedup_key(&self, doc: u32) -> u64 {
         self.dedup.u64_at(doc as usize)
     }
+
+    /// `dedup.dat` as it is on disk (u64 LE per document).
+    pub fn dedup_bytes(&self) -> &[u8] {
+        &self.dedup
+    }
+}
+
+/// One original ingest inside a segment: its data well and its documents, a contiguous
+/// range of the segment's global document numbers (parts concatenated).
+#[derive(Debug, Clone)]
+pub struct SourceRange {
+    pub id: String,
+    pub well: String,
+    pub well_lower: String,
+    pub start: u64,
+    pub records: u64,
+}
+
+/// A segment id whose record ids (`<id>-<part>-<doc>`) resolve into this (merged)
+/// segment: its documents start at `start` and its parts had `part_docs` documents.
+#[derive(Debug, Clone)]
+pub struct Alias {
+    pub id: String,
+    pub start: u64,
+    pub part_docs: Vec<u32>,
 }
 
 pub struct Segment {
     pub contexts: Vec<crate::source::LineContext>,
     pub id: String,
+    /// The data well of an ingest's segment; empty for a merged segment (see `sources`).
     pub well: String,
     pub well_lower: String,
     pub parts: Vec<Part>,
     pub records: u64,
+    /// Global document number of each part's first document.
+    pub part_start: Vec<u64>,
+    /// The ingests in this segment, in document order (one for an unmerged segment).
+    pub sources: Vec<SourceRange>,
+    /// Earlier segment ids merged into this one (empty for an unmerged segment).
+    pub aliases: Vec<Alias>,
+    /// The raw segment.json (a merge copies the source metadata from it).
+    pub meta: serde_json::Value,
+}
+
+impl Alias {
+    /// (global document number) of `<alias id>-<part>-<doc>`, if in range.
+    pub fn locate(&self, part: usize, doc: u32) -> Option<u64> {
+        let docs = *self.part_docs.get(part)?;
+        if doc >= docs {
+            return None;
+        }
+        Some(self.start + self.part_docs[..part].iter().map(|&d| d as u64).sum::<u64>() + doc as u64)
+    }
 }
 
 impl Segment {
     pub fn open(dir: &Path) -> Result<Segment> {
         let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("segment.json"))?)
             .map_err(|e| EngineError::Corrupt(format!("{}: {}", dir.display(), e)))?;
-        if meta["format_version"].as_u64() != Some(FORMAT_VERSION) {
+        if !readable_version(meta["format_version"].as_u64()) {
             return Err(EngineError::Corrupt(format!("{}: unsupported format version", dir.display())));
         }
         let id = meta["id"].as_str().unwrap_or_default().to_string();
@@ -325,6 +472,80 @@ impl Segment {
                     .ok_or_else(|| EngineError::Corrupt(format!("{}: bad line context", dir.display())))?,
             );
         }
-        Ok(Segment { contexts, id, well_lower: well.to_lowercase(), well, parts, records })
+        let mut part_start = Vec::with_capacity(parts.len());
+        let mut acc = 0u64;
+        for p in &parts {
+            part_start.push(acc);
+            acc += p.docs as u64;
+        }
+        let mut sources = Vec::new();
+        if let Some(list) = meta["sources"].as_array() {
+            for x in list {
+                let w = x["well"].as_str().unwrap_or_default().to_string();
+                sources.push(SourceRange {
+                    id: x["id"].as_str().unwrap_or_default().to_string(),
+                    well_lower: w.to_lowercase(),
+                    well: w,
+                    start: x["start"].as_u64().unwrap_or(0),
+                    records: x["records"].as_u64().unwrap_or(0),
+                });
+            }
+        } else {
+            sources.push(SourceRange { id: id.clone(), well: well.clone(), well_lower: well.to_lowercase(), start: 0, records });
+        }
+        let mut aliases = Vec::new();
+        for x in meta["aliases"].as_array().cloned().unwrap_or_default() {
+            aliases.push(Alias {
+                id: x["id"].as_str().unwrap_or_default().to_string(),
+                start: x["start"].as_u64().unwrap_or(0),
+                part_docs: x["parts"].as_array().map(|a| a.iter().map(|d| d.as_u64().unwrap_or(0) as u32).collect()).unwrap_or_default(),
+            });
+        }
+        Ok(Segment { contexts, id, well_lower: well.to_lowercase(), well, parts, records, part_start, sources, aliases, meta })
+    }
+
+    pub fn is_merged(&self) -> bool {
+        !self.aliases.is_empty() || self.sources.len() != 1
+    }
+
+    /// (part, doc) of a global document number.
+    pub fn locate_global(&self, g: u64) -> Option<(usize, u32)> {
+        let p = self.part_start.partition_point(|&s| s <= g).checked_sub(1)?;
+        let d = g - self.part_start[p];
+        if d >= self.parts[p].docs as u64 {
+            return None;
+        }
+        Some((p, d as u32))
+    }
+
+    /// The ingest holding document `doc` of part `part`.
+    pub fn source_of(&self, part: usize, doc: u32) -> &SourceRange {
+        if self.sources.len() == 1 {
+            return &self.sources[0];
+        }
+        let g = self.part_start[part] + doc as u64;
+        let i = self.sources.partition_point(|s| s.start <= g).saturating_sub(1);
+        &self.sources[i]
+    }
+
+    /// Local document ranges of `part` that belong to wells named in `wells` (lower-case).
+    pub fn well_ranges(&self, part: usize, wells: &[String]) -> Vec<std::ops::Range<u32>> {
+        let ps = self.part_start[part];
+        let pe = ps + self.parts[part].docs as u64;
+        let mut out: Vec<std::ops::Range<u32>> = Vec::new();
+        for s in &self.sources {
+            if !wells.iter().any(|w| *w == s.well_lower) {
+                continue;
+            }
+            let (a, b) = (s.start.max(ps), (s.start + s.records).min(pe));
+            if a < b {
+                let r = (a - ps) as u32..(b - ps) as u32;
+                match out.last_mut() {
+                    Some(l) if l.end == r.start => l.end = r.end,
+                    _ => out.push(r),
+                }
+            }
+        }
+        out
     }
 }

@@ -25,6 +25,9 @@ pub struct StoreWriter {
     in_block: u32,
     pos: u64,
     dir: std::path::PathBuf,
+    /// One compression context for every block (creating one per block was a large
+    /// share of the ingest's time).
+    zc: zstd::bulk::Compressor<'static>,
 }
 
 fn put_str(buf: &mut Vec<u8>, s: &str) {
@@ -41,6 +44,7 @@ impl StoreWriter {
             in_block: 0,
             pos: 0,
             dir: dir.to_path_buf(),
+            zc: zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
         })
     }
 
@@ -58,7 +62,7 @@ impl StoreWriter {
         if self.in_block == 0 {
             return Ok(());
         }
-        let c = zstd::bulk::compress(&self.block, ZSTD_LEVEL)?;
+        let c = self.zc.compress(&self.block)?;
         self.idx.extend_from_slice(&self.pos.to_le_bytes());
         self.dat.write_all(&c)?;
         self.pos += c.len() as u64;
@@ -77,6 +81,10 @@ impl StoreWriter {
         std::fs::File::open(&p)?.sync_all()?;
         Ok(self.pos)
     }
+}
+
+thread_local! {
+    static DCTX: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> = std::cell::RefCell::new(None);
 }
 
 pub struct StoreReader {
@@ -124,9 +132,41 @@ impl StoreReader {
         }
         let s = self.idx.u64_at(b) as usize;
         let e = self.idx.u64_at(b + 1) as usize;
-        let mut dec = zstd::stream::Decoder::new(&self.dat[s..e])?;
-        let mut out = Vec::new();
-        std::io::Read::read_to_end(&mut dec, &mut out)?;
+        let frame = &self.dat[s..e];
+        // Frames carry their content size; one decompression context per thread.
+        match zstd::zstd_safe::get_frame_content_size(frame) {
+            Ok(Some(n)) if n <= 1 << 31 => DCTX.with(|d| {
+                let mut d = d.borrow_mut();
+                if d.is_none() {
+                    *d = Some(zstd::bulk::Decompressor::new()?);
+                }
+                Ok(d.as_mut().unwrap().decompress(frame, n as usize)?)
+            }),
+            _ => {
+                let mut dec = zstd::stream::Decoder::new(frame)?;
+                let mut out = Vec::new();
+                std::io::Read::read_to_end(&mut dec, &mut out)?;
+                Ok(out)
+            }
+        }
+    }
+
+    pub fn blocks(&self) -> usize {
+        self.blocks
+    }
+
+    /// Every record of a decompressed block, in order.
+    pub fn records_of_block(block: &[u8]) -> Result<Vec<StoredRecord>> {
+        let mut out = Vec::with_capacity(BLOCK_DOCS as usize);
+        let mut p = 0usize;
+        while p < block.len() {
+            if p + 2 > block.len() {
+                return Err(EngineError::Corrupt("store block truncated".into()));
+            }
+            let ctx = u16::from_le_bytes([block[p], block[p + 1]]);
+            p += 2;
+            out.push(StoredRecord { ctx, line: get_str(block, &mut p)? });
+        }
         Ok(out)
     }
 

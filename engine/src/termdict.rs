@@ -17,7 +17,7 @@ use std::time::Instant;
 /// these (cache-friendly) before touching the mapped term table.
 const SAMPLE: usize = 32;
 
-fn prefix8(t: &[u8]) -> u64 {
+pub fn prefix8(t: &[u8]) -> u64 {
     let mut b = [0u8; 8];
     let n = t.len().min(8);
     b[..n].copy_from_slice(&t[..n]);
@@ -163,6 +163,40 @@ impl TermDict {
             }
         }
         lo as u32
+    }
+
+    /// Ordinals in `range` and in the trigram candidate `blocks` (ascending, `grain`
+    /// ordinals each) whose term contains `literal` and passes `check`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn scan_blocks(
+        &self,
+        range: Range<u32>,
+        blocks: &[u32],
+        grain: u32,
+        literal: Option<&[u8]>,
+        check: &crate::planner::Check,
+        budget: &Budget,
+        out: &mut Vec<u32>,
+    ) -> Result<()> {
+        let finder = literal.filter(|l| !l.is_empty()).map(memchr::memmem::Finder::new);
+        let first = blocks.partition_point(|&b| (b + 1) * grain <= range.start);
+        for (n, &b) in blocks[first..].iter().enumerate() {
+            let s = (b * grain).max(range.start);
+            if s >= range.end {
+                break;
+            }
+            let e = ((b + 1) * grain).min(range.end);
+            for ord in s..e {
+                let t = self.term(ord);
+                if finder.as_ref().map(|f| f.find(t).is_some()).unwrap_or(true) && check.matches(t) {
+                    out.push(ord);
+                }
+            }
+            if n & 255 == 255 {
+                budget.check()?;
+            }
+        }
+        Ok(())
     }
 
     /// Ordinals in `range` whose term matches `re`; when `literal` is given every match

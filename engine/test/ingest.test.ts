@@ -168,6 +168,52 @@ test('crash safety: SIGKILL at any moment never exposes a half-built segment; a 
   }
 });
 
+function runMergeChild(index: string, killAfterMs?: number): Promise<number | null> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/ingest.ts'), '--merge', '--no-catalogue', '--index-dir', index], { cwd: root, stdio: 'ignore' });
+    let timer: NodeJS.Timeout | undefined;
+    if (killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('exit', (code) => {
+      if (timer) clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+test('crash safety of merges: SIGKILL at any moment shows the old or the merged set, never both or a part', async () => {
+  const index = join(dir, 'merge-crash');
+  const file = join(dir, 'merge-crash.jsonl');
+  const n = 60_000;
+  await bigJsonl(file, n, 'mc');
+  for (const well of ['M1', 'M2', 'M3']) await ingestFiles(index, { well, files: [file], partRecords: 25_000, maxSegments: 0 });
+  const e = await openEngine(index);
+  try {
+    const before = await e.search({ query: `username:mc_${n - 1}`, dedup: false });
+    assert.equal(before.total, 3);
+    for (const ms of [300, 700, 1000, 1300, 1700, 2200]) {
+      await runMergeChild(index, ms);
+      await e.refresh();
+      const s = await e.stats();
+      assert.equal(s.records, 3 * n, `after a kill at ${ms} ms`);
+      assert.ok(s.segments === 3 || s.segments === 1, `after a kill at ${ms} ms: ${s.segments} segments`);
+      assert.deepEqual(s.wells, { M1: n, M2: n, M3: n });
+      assert.equal((await e.search({ query: `username:mc_${n - 1}`, dedup: false })).total, 3);
+      assert.equal((await e.search({ query: `username:mc_${n - 1}` })).total, 1);
+      assert.equal((await e.search({ query: `username:mc_${n - 1}&database_name=M2`, dedup: false })).total, 1);
+    }
+    assert.equal(await runMergeChild(index), 0);
+    await e.refresh();
+    const s = await e.stats();
+    assert.equal(s.segments, 1);
+    assert.equal(s.records, 3 * n);
+    for (const hit of before.entries) assert.equal((await e.get(hit.id))?.raw_record, hit.raw_record);
+    const listed = new Set(s.segmentIds.map((id) => `seg-${id}`));
+    assert.deepEqual(readdirSync(index).filter((f) => f.startsWith('tmp-') || f.startsWith('MANIFEST.tmp') || (f.startsWith('seg-') && !listed.has(f))), []);
+  } finally {
+    await e.close();
+  }
+});
+
 test('search runs during an ingest, off the event loop; a new segment is served without reopening', async () => {
   const index = join(dir, 'concurrent');
   const first = join(dir, 'first.jsonl');

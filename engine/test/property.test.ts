@@ -35,12 +35,18 @@ let engine: Engine;
 const corpus: Stored[] = [];
 const removedKeys = new Set<string>();
 
-async function ingest(well: string, recs: Rec[], name: string, partRecords = 37): Promise<void> {
+const segmentOf = new Map<string, string>(); // rid -> segment id of its ingest
+
+async function ingest(well: string, recs: Rec[], name: string, partRecords = 37, maxSegments?: number): Promise<string> {
   const file = join(dir, `${name}.jsonl`);
   writeFileSync(file, recs.map((x) => JSON.stringify(x)).join('\n') + '\n');
-  const res = await ingestFiles(join(dir, 'index'), { well, files: [file], format: 'jsonl', partRecords });
+  const res = await ingestFiles(join(dir, 'index'), { well, files: [file], format: 'jsonl', partRecords, maxSegments });
   assert.equal(res.records, recs.length);
-  for (const rec of recs) corpus.push({ rec, well, key: dedupKey(rec, FIELDS) });
+  for (const rec of recs) {
+    corpus.push({ rec, well, key: dedupKey(rec, FIELDS) });
+    segmentOf.set(rec.rid[0] as string, res.segmentId ?? '');
+  }
+  return res.segmentId ?? '';
 }
 
 type Q = { query: string; mode: 'exact' | 'wildcard' | 'regex'; match: (s: Stored) => boolean };
@@ -76,6 +82,14 @@ function term(r: () => number, mode: Q['mode']): { text: string; match: (s: Stor
       () => '*' + chars.slice(-Math.max(1, cut)).join(''),
       () => (field === 'email' && base.includes('@') ? '*' + base.slice(base.lastIndexOf('@')) : chars.slice(0, cut).join('') + '*'),
       () => (field === 'email' && base.includes('@') ? '*@*' + base.slice(base.lastIndexOf('.')) : '*' + chars.slice(1, 3).join('') + '*'),
+      // Trigram-indexed infixes: literals of 3+ characters that hit, miss, or hit apart.
+      () => '*' + chars.slice(cut - 1, cut + 4).join('') + '*',
+      () => '*' + chars.slice(0, 3).join('') + '*' + chars.slice(-3).join(''),
+      () => '*' + chars.slice(1, 4).join('') + '?' + chars.slice(5, 9).join('') + '*',
+      // (phone patterns keep only digits in the engine: no letters there)
+      () => '*' + chars.slice(1, 4).join('') + (field === 'phone' ? '0000000' : 'qz') + '*',
+      () => (field === 'phone' ? '*555*' : '*' + pick(r, NAMES) + '*' + pick(r, NAMES) + '*'),
+      () => '*' + (field === 'phone' ? pick(r, ['555', '550', '999']) : pick(r, ['xqj', 'zzz', 'ohn', 'mit', 'ane', '555', '.co', 'mal'])) + '*',
     ];
     let pat = pick(r, shapes)();
     if (pat.replace(/[*?]/g, '') === '') pat = chars[0] + '*';
@@ -85,7 +99,12 @@ function term(r: () => number, mode: Q['mode']): { text: string; match: (s: Stor
   }
   const base = normalize(field, raw) ?? 'x';
   const lit = base.slice(0, 2 + Math.floor(r() * 3)).replace(/[^a-z0-9]/g, '');
-  const shapes = [`${lit}`, `^${lit}`, `${lit}.*[0-9]`, `[0-9]{2}$`, `(${lit}|jane)`, `^[a-z]+\\.`, `o.n`];
+  const lit3 = base.slice(1, 5).replace(/[^a-z0-9]/g, '');
+  const shapes = [
+    `${lit}`, `^${lit}`, `${lit}.*[0-9]`, `[0-9]{2}$`, `(${lit}|jane)`, `^[a-z]+\\.`, `o.n`,
+    // Trigram-indexed: required literals of 3+ characters, hitting and missing.
+    `${lit3}[a-z0-9]*`, `[a-z]${lit3}`, `(${lit3})+.`, `${lit3}.*(com|fr)$`, `smi.h`, `john.+smith`, `qxz${lit3}`, `mal+ory`, `a(lic)e`,
+  ];
   const src = pick(r, shapes) || 'jo';
   const re = new RegExp(src, ci ? 'iu' : 'u');
   return { text: `${field}:/${src}/`, match: (s) => values(s.rec, field).some((v) => re.test(v)) };
@@ -200,4 +219,51 @@ test('removals hide entries, persist across reopen, and survive a re-ingest of t
   await ingest('WellA', again, 'again');
   await engine.refresh();
   await compare(rng(10), 60);
+});
+
+test('merges keep results, old record ids, removals, source filters and watches', async () => {
+  const before = await engine.search({ query: 'password:"123456" OR password:dragon', size: 100, dedup: false });
+  assert.ok(before.entries.length > 5);
+  const st0 = await engine.stats();
+  const m = await engine.merge();
+  assert.ok(m.segmentId);
+  assert.equal(m.merged.length, st0.segments);
+  const st1 = await engine.stats();
+  assert.equal(st1.segments, 1);
+  assert.equal(st1.records, st0.records);
+  assert.deepEqual(st1.wells, st0.wells);
+  // Ids handed out before the merge still resolve, to the same record and well.
+  for (const e of before.entries) {
+    const got = await engine.get(e.id);
+    assert.ok(got, `old id ${e.id} resolves`);
+    assert.equal(got.raw_record, e.raw_record);
+    assert.equal(got.database_name, e.database_name);
+  }
+  await compare(rng(11), 120);
+  // A removal through an id from before the merge.
+  const victim = before.entries.find((e) => !removedKeys.has(corpus.find((s) => s.rec.rid[0] === rid(e))?.key ?? ''));
+  assert.ok(victim);
+  assert.equal(await engine.remove(victim.id), true);
+  assert.equal(await engine.get(victim.id), null);
+  removedKeys.add(corpus.find((s) => s.rec.rid[0] === rid(victim))?.key ?? '');
+  await compare(rng(12), 60);
+  // Watches of an ingest merged away: only that ingest's records, with ids that resolve.
+  const firstSeg = segmentOf.get(corpus[0]?.rec.rid[0] ?? '') ?? '';
+  const watched = await engine.matchWatches(firstSeg, [{ id: 'w', field: 'password', value: '123456' }]);
+  const expected = corpus.filter((s) => segmentOf.get(s.rec.rid[0] as string) === firstSeg && !removedKeys.has(s.key) && values(s.rec, 'password').includes('123456'));
+  assert.equal(watched[0]?.recordIds.length ?? 0, expected.length);
+  for (const id of watched[0]?.recordIds ?? []) assert.equal(segmentOf.get(rid((await engine.get(id))!)), firstSeg);
+  // More ingests with automatic merges past two segments.
+  const r = rng(77);
+  for (let k = 0; k < 4; k++) {
+    const recs: Rec[] = [];
+    for (let i = 0; i < 60; i++) recs.push(r() < 0.15 ? { ...(pick(r, corpus).rec), rid: [String(7000 + k * 100 + i)] } : makeRecord(r, 7000 + k * 100 + i));
+    await ingest(k % 2 ? 'WellB' : 'WellC', recs, `auto${k}`, 25, 2);
+  }
+  await engine.refresh();
+  assert.ok((await engine.stats()).segments <= 2);
+  await compare(rng(13), 120);
+  await engine.close();
+  engine = await openEngine(join(dir, 'index'));
+  await compare(rng(14), 40);
 });

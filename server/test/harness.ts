@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import net from 'node:net';
 import pg from 'pg';
-import { after } from 'node:test';
+import { registerCleanup } from './cleanups';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config';
 import { startRuntime, type Runtime } from '../src/runtime';
@@ -21,8 +21,7 @@ import { hashPassword } from '../src/auth/passwords';
 import { applyGrant, insertUser, type Grant } from '../src/users/user-repository';
 import { createUserService } from '../src/users/user-service';
 import { packLogin } from '../src/common/obfuscation';
-import { ingestFiles } from '../../engine/index';
-import { upsertDataWell } from '../src/datawells/datawells-repository';
+import { ingestRecords } from '../../scripts/lib/ingest-records';
 
 export const TEST_PASSWORD = 'Secret-Pw-9Zx';
 
@@ -59,10 +58,10 @@ export function testDatabaseServer(): Promise<string> {
 
 const testCleanups: (() => Promise<void>)[] = [];
 const openServers = new Set<TestServer>();
-// Once every test of the file has run: close the test servers still open, then stop the
-// embedded PostgreSQL (a child process that would keep the test process alive). Hooks of
-// the test files may run after this one; closing is idempotent.
-after(async () => {
+// Once every test of the file has run (setup.ts's root hook): close the test servers still
+// open, then stop the embedded PostgreSQL. The files' own hooks may run later: closing is
+// idempotent.
+registerCleanup(async () => {
   for (const server of [...openServers]) await server.close();
   await stopTestDatabaseServer();
 });
@@ -217,23 +216,8 @@ export async function startTestServer(
       if (cookie) secrets.push(cookie.split('=')[1] ?? '');
       return { token: body.auth_token ?? '', cookie, status: response.status };
     },
-    async ingest(well, records) {
-      const file = path.join(config.dataDir, `ingest-${randomBytes(4).toString('hex')}.jsonl`);
-      fs.writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-      const result = await ingestFiles(config.indexDir, { well, files: [file], format: 'jsonl' });
-      fs.rmSync(file);
-      if (!result.segmentId) throw new Error(`nothing ingested into ${well}`);
-      await upsertDataWell(db, {
-        name: well,
-        date: null,
-        description: '',
-        recordCount: result.records,
-        dataTypes: result.fields,
-        isSensitive: false,
-        segmentId: result.segmentId,
-      });
-      await runtime.engine.refresh();
-      return result.segmentId;
+    ingest(well, records) {
+      return ingestRecords({ indexDir: config.indexDir, scratchDir: config.dataDir, db, engine: runtime.engine }, well, records);
     },
     markSecret(...values) {
       secrets.push(...values);

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,8 +18,12 @@ import { useServerAndBrowser } from './support/suite';
 const run = promisify(execFile);
 const suite = useServerAndBrowser(({ server }) =>
   server.ingest('Api Docs Well', [
-    // The samples search email:"name@example.com".
-    { email: 'name@example.com', username: 'sample_user', password: 'password123' },
+    // The samples search email:"name@example.com" and the SHA-256 of "password123".
+    {
+      email: 'name@example.com',
+      username: 'sample_user',
+      hashed_password: createHash('sha256').update('password123').digest('hex'),
+    },
   ]),
 );
 
@@ -163,7 +168,7 @@ test('regenerate: the masked key before, a new full key after; the old one stops
       headers: { [header]: key, 'content-type': 'application/json' },
       body: JSON.stringify({ query: 'email:"name@example.com"' }),
     });
-  assert.equal((await call(user.apiKey!)).status, 401);
+  assert.equal((await call(user.apiKey!)).status, 400);
   assert.equal((await call(fresh)).status, 200);
   await page.context().close();
 });

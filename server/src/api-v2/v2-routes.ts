@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Database } from '../db/schema';
-import { AppError, Errors } from '../infra/errors';
+import { Errors } from '../infra/errors';
 import { FIELD_NAMES, type Entry } from '../../../engine/index';
-import { chargeSearchCredit, refundSearchCredit } from '../credits/credits-repository';
+import { refundSearchCredit } from '../credits/credits-repository';
 import { formatTook, searchMode, type SearchService } from '../search/search-service';
 
 const ErrorBody = Type.Object({ error: Type.String() });
@@ -72,24 +72,17 @@ export function registerV2Routes(
       const mode = searchMode(regex, wildcard);
       // Everything that can be refused is refused before a credit moves.
       await search.validate(query, mode, 'all', page, size);
-      const access = await search.admit(userId);
-      if (!access.subscribed) throw Errors.unauthorized('A search subscription and API credits are required');
-      let balance = access.credits;
-      if (!access.elevated) {
-        const charged = await chargeSearchCredit(db, userId, 'v2-search');
-        if (charged === undefined) throw new AppError(403, 'INSUFFICIENT_CREDITS', 'Insufficient Credits');
-        balance = charged;
-      }
+      const access = await search.admit(userId, { charge: 'v2-search', requireSubscription: true });
       try {
         const result = await search.run({ query, type: 'all', mode, page, size, dedup: de_dupe });
         return {
-          balance,
+          balance: access.credits,
           entries: result.entries.map((entry) => toApiEntry(entry, access.lawEnforcement)),
           took: formatTook(result.tookMicros),
           total: result.total,
         };
       } catch (error) {
-        if (!access.elevated) await refundSearchCredit(db, userId, 'v2-search-failed');
+        if (access.charged) await refundSearchCredit(db, userId, 'v2-search-failed');
         throw error;
       }
     },

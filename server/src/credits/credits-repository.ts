@@ -1,29 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 
-/**
- * Charges one search credit atomically: a single conditional UPDATE (no read-then-write
- * race) and a ledger row in the same transaction. Returns the balance after the charge,
- * or undefined when there was no credit to take.
- */
-export async function chargeSearchCredit(db: Kysely<Database>, userId: string, reason: string): Promise<number | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('users')
-      .set({ search_credits: sql`search_credits - 1` })
-      .where('id', '=', userId)
-      .where('search_credits', '>=', 1)
-      .returning('search_credits')
-      .executeTakeFirst();
-    if (!row) return undefined;
-    await trx
-      .insertInto('credit_ledger')
-      .values({ user_id: userId, kind: 'search', delta: -1, balance_after: row.search_credits, reason })
-      .execute();
-    return row.search_credits;
-  });
-}
-
 /** Gives back a credit charged for a search that then failed. */
 export async function refundSearchCredit(db: Kysely<Database>, userId: string, reason: string): Promise<number> {
   return db.transaction().execute(async (trx) => {

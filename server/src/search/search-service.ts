@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Config } from '../config';
-import { Errors } from '../infra/errors';
+import { AppError, Errors } from '../infra/errors';
 import { EngineQueryError, FIELD_NAMES, type Engine, type Entry, type FieldName, type SearchMode } from '../../../engine/index';
 import * as repo from './search-repository';
 
@@ -76,24 +76,32 @@ export function primaryField(entry: Entry, type: FieldName | 'all'): string {
 export function createSearchService(deps: { db: Kysely<Database>; engine: Engine; config: Config }) {
   const { db, engine, config } = deps;
 
-  /** Counts the search and applies the abuse rules; throws when the account may not search. */
-  async function admit(userId: string): Promise<SearchAccess> {
+  /**
+   * Counts the search and applies the abuse rules; with `charge`, also takes one credit
+   * (elevated accounts are not charged). Throws when the account may not search.
+   */
+  async function admit(userId: string, options: { charge?: string; requireSubscription?: boolean } = {}): Promise<SearchAccess & { charged: boolean }> {
     const account = await repo.getSearchAccount(db, userId);
     if (!account) throw Errors.unauthorized();
     if (account.search_barred) throw Errors.forbidden('Search access suspended: too many searches. Free monitoring stays available.');
     const lockedFor = account.search_locked_until ? account.search_locked_until.getTime() - Date.now() : 0;
     if (lockedFor > 0) throw Errors.tooManyRequests(lockedFor);
-    const today = await repo.countSearch(db, userId);
-    if (today > config.SEARCH_DAILY_LIMIT) {
+    const until = account.search_subscribed_until;
+    const subscribed = account.elevated || (until !== null && until.getTime() > Date.now());
+    if (options.requireSubscription && !subscribed) throw Errors.unauthorized('A search subscription and API credits are required');
+    const charge = Boolean(options.charge) && !account.elevated;
+    const counted = await repo.countAndCharge(db, userId, { charge, dailyLimit: config.SEARCH_DAILY_LIMIT, reason: options.charge ?? '' });
+    if (counted.searches > config.SEARCH_DAILY_LIMIT) {
       const locked = await repo.lockSearch(db, userId, config.SEARCH_LOCK_HOURS, config.SEARCH_BAR_AFTER_LOCKS);
       throw Errors.tooManyRequests(locked?.search_locked_until ? locked.search_locked_until.getTime() - Date.now() : config.SEARCH_LOCK_HOURS * 3_600_000);
     }
-    const until = account.search_subscribed_until;
+    if (charge && counted.balance === undefined) throw new AppError(403, 'INSUFFICIENT_CREDITS', 'Insufficient Credits');
     return {
-      subscribed: account.elevated || (until !== null && until.getTime() > Date.now()),
+      subscribed,
       lawEnforcement: account.law_enforcement,
       elevated: account.elevated,
-      credits: account.search_credits,
+      credits: counted.balance ?? account.search_credits,
+      charged: charge,
     };
   }
 

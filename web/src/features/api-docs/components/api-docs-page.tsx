@@ -43,8 +43,8 @@ const TOC: { id: string; title: string; children: { id: string; title: string }[
 ];
 
 const ERRORS = [
-  ['400', 'Bad Request', 'The body or the key header is malformed (for example regex and wildcard both true).'],
-  ['401', 'Unauthorized', 'The key is missing or not valid. A search subscription and API credits are needed.'],
+  ['400', 'Bad Request', 'An issue with authentication (the key header is missing or not a current key) or with the body, such as regex and wildcard both true.'],
+  ['401', 'Unauthorized', 'A search subscription and API credits are needed.'],
   ['403', 'Forbidden', 'Insufficient Credits: buy search credits to continue.'],
   ['429', 'Too Many Requests', 'Too many requests: wait for the seconds given in the Retry-After header.'],
 ];

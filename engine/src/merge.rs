@@ -1,0 +1,334 @@
+//! Segment merging: a contiguous run of the manifest's segments is rewritten into one new
+//! immutable segment, published exactly like an ingest (built in `tmp-<id>-<pid>/`, fsynced,
+//! renamed to `seg-<id>/`, then one atomic manifest swap that replaces the run by the new
+//! segment at the same place). A crash at any moment leaves the old or the new set visible;
+//! leftovers are removed by the next ingest or merge (`ingest::recover`).
+//!
+//! What holds across a merge:
+//! - search order: documents keep their global order (the run is contiguous, its segments
+//!   are concatenated in manifest order), so pages and first-occurrence dedup are unchanged;
+//! - tombstones: they name dedup keys, which are copied (removed records are kept, hidden);
+//! - record ids: ids of merged segments keep resolving (`aliases` in segment.json);
+//! - data wells: every original ingest stays a `source` (well, catalogue, document range);
+//!   source filters select document ranges.
+//!
+//! The whole merge runs under the index lock (ingests wait to publish; searches do not).
+
+use crate::error::{EngineError, Result};
+use crate::fields::{index_name, INDEXED_FIELDS};
+use crate::ingest::{chrono_like_now, mark_first_occurrences, new_segment_id, recover};
+use crate::manifest::{sync_dir, IndexLock, Manifest, ManifestEntry};
+use crate::segment::{Segment, FORMAT_VERSION};
+use crate::store::{StoreReader, StoreWriter};
+use serde_json::{json, Value};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fs::File;
+use std::io::Write;
+use std::ops::Range;
+use std::path::Path;
+use std::time::Instant;
+
+/// Automatic merges keep about this many segments (an ingest that leaves more merges).
+pub const DEFAULT_MAX_SEGMENTS: usize = 8;
+/// Documents per part of a merged segment (parts of an ingest bound its hash maps; a merge
+/// streams sorted terms, so its parts can be larger: fewer parts to visit per search).
+pub const DEFAULT_MERGE_PART_DOCS: u64 = 4_000_000;
+
+pub struct MergeOptions {
+    /// Merge every segment into one (explicit `merge()`); otherwise only when there are
+    /// more than `max_segments`.
+    pub all: bool,
+    pub max_segments: usize,
+    pub part_docs: u64,
+}
+
+impl MergeOptions {
+    pub fn from_json(v: &Value) -> MergeOptions {
+        MergeOptions {
+            all: v["all"].as_bool().unwrap_or(true),
+            max_segments: v["maxSegments"].as_u64().map(|x| x.max(1) as usize).unwrap_or(DEFAULT_MAX_SEGMENTS),
+            part_docs: v["partRecords"].as_u64().unwrap_or(DEFAULT_MERGE_PART_DOCS).clamp(1, u32::MAX as u64 / 2),
+        }
+    }
+}
+
+/// The run of segments to merge: everything (`all`); otherwise, past `max_segments`, the
+/// tail run in which every segment holds no more records than the ones after it together
+/// (a binary-counter rule: similar sizes merge, each record is rewritten O(log n) times),
+/// or, when the newest segment is larger than the one before, the adjacent pair with the
+/// fewest records.
+fn choose(m: &Manifest, o: &MergeOptions) -> Option<Range<usize>> {
+    let n = m.segments.len();
+    if o.all {
+        return if n >= 2 { Some(0..n) } else { None };
+    }
+    if n <= o.max_segments || n < 2 {
+        return None;
+    }
+    let recs: Vec<u64> = m.segments.iter().map(|s| s.records).collect();
+    let mut i = n - 1;
+    let mut acc = recs[i];
+    while i > 0 && recs[i - 1] <= acc {
+        i -= 1;
+        acc += recs[i];
+    }
+    if n - i >= 2 {
+        return Some(i..n);
+    }
+    (0..n - 1).min_by_key(|&i| recs[i] + recs[i + 1]).map(|i| i..i + 2)
+}
+
+fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut f = File::create(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    Ok(())
+}
+
+/// One source part placed in an output part.
+struct Src<'a> {
+    seg: &'a Segment,
+    part: usize,
+    base: u32,
+    ctx_base: u16,
+}
+
+/// Write one merged part from whole source parts (k-way merge of their sorted terms).
+fn write_part(dir: &Path, srcs: &[Src]) -> Result<u32> {
+    std::fs::create_dir_all(dir)?;
+    let mut docs_total = 0u32;
+    let mut dedup = Vec::new();
+    for s in srcs {
+        let p = &s.seg.parts[s.part];
+        docs_total += p.docs;
+        dedup.extend_from_slice(p.dedup_bytes());
+    }
+    for f in 0..INDEXED_FIELDS {
+        let ins: Vec<(&crate::segment::FieldIndex, u32)> =
+            srcs.iter().filter_map(|s| s.seg.parts[s.part].fields[f].as_ref().map(|fi| (fi, s.base))).collect();
+        if ins.is_empty() {
+            continue;
+        }
+        let name = index_name(f);
+        let mut heap: BinaryHeap<Reverse<(&[u8], usize)>> = BinaryHeap::new();
+        let mut cur = vec![0u32; ins.len()];
+        for (i, (fi, _)) in ins.iter().enumerate() {
+            if fi.dict.len() > 0 {
+                heap.push(Reverse((fi.dict.term(0), i)));
+            }
+        }
+        let mut blob: Vec<u8> = Vec::new();
+        let mut toff: Vec<u8> = Vec::new();
+        let mut poff: Vec<u8> = Vec::new();
+        let mut post = std::io::BufWriter::with_capacity(1 << 20, File::create(dir.join(format!("{}.post", name)))?);
+        let mut pos = 0u64;
+        let mut group: Vec<usize> = Vec::new();
+        let mut docs: Vec<u32> = Vec::new();
+        let mut buf: Vec<u8> = Vec::new();
+        while let Some(Reverse((t, i))) = heap.pop() {
+            group.clear();
+            group.push(i);
+            while let Some(Reverse((t2, j))) = heap.peek() {
+                if *t2 != t {
+                    break;
+                }
+                group.push(*j);
+                heap.pop();
+            }
+            // Sources in document order: the concatenated postings stay sorted.
+            group.sort_unstable();
+            docs.clear();
+            for &g in &group {
+                let (fi, base) = ins[g];
+                fi.postings_shifted(cur[g], base, &mut docs);
+                cur[g] += 1;
+                if (cur[g] as usize) < fi.dict.len() {
+                    heap.push(Reverse((fi.dict.term(cur[g]), g)));
+                }
+            }
+            toff.extend_from_slice(&(blob.len() as u32).to_le_bytes());
+            blob.extend_from_slice(t);
+            blob.push(b'\n');
+            if blob.len() > u32::MAX as usize {
+                return Err(EngineError::InvalidArgument(format!("{}: more than 4 GiB of terms in one merged part; lower partRecords", name)));
+            }
+            buf.clear();
+            crate::postings::encode(&docs, &mut buf);
+            poff.extend_from_slice(&(pos as u32).to_le_bytes());
+            post.write_all(&buf)?;
+            pos += buf.len() as u64;
+            if pos > u32::MAX as u64 {
+                return Err(EngineError::InvalidArgument(format!("{}: more than 4 GiB of postings in one merged part; lower partRecords", name)));
+            }
+        }
+        toff.extend_from_slice(&(blob.len() as u32).to_le_bytes());
+        poff.extend_from_slice(&(pos as u32).to_le_bytes());
+        post.flush()?;
+        post.get_ref().sync_all()?;
+        write_synced(&dir.join(format!("{}.poff", name)), &poff)?;
+        write_synced(&dir.join(format!("{}.terms", name)), &blob)?;
+        write_synced(&dir.join(format!("{}.toff", name)), &toff)?;
+        if crate::trigram::has_trigrams(f) {
+            let n = toff.len() / 4 - 1;
+            let at = |i: usize| u32::from_le_bytes([toff[i * 4], toff[i * 4 + 1], toff[i * 4 + 2], toff[i * 4 + 3]]) as usize;
+            crate::trigram::write(dir, name, (0..n).map(|i| &blob[at(i)..at(i + 1) - 1]))?;
+        }
+    }
+    write_synced(&dir.join("dedup.dat"), &dedup)?;
+    let mut store = StoreWriter::create(dir)?;
+    for s in srcs {
+        let st = &s.seg.parts[s.part].store;
+        for b in 0..st.blocks() {
+            for r in StoreReader::records_of_block(&st.block(b)?)? {
+                store.add(r.ctx + s.ctx_base, &r.line)?;
+            }
+        }
+    }
+    store.finish()?;
+    write_synced(&dir.join("part.json"), json!({ "format_version": FORMAT_VERSION, "docs": docs_total }).to_string().as_bytes())?;
+    sync_dir(dir)?;
+    Ok(docs_total)
+}
+
+/// Merge per `opts`. Returns `{segmentId, merged: [ids], records, parts, elapsedMs}`, or
+/// `segmentId: null` when there was nothing to merge.
+pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
+    let t0 = Instant::now();
+    let _lock = IndexLock::acquire(dir)?;
+    let m = Manifest::read(dir)?;
+    recover(dir, &m)?;
+    let window = match choose(&m, opts) {
+        Some(w) => w,
+        None => return Ok(json!({ "segmentId": null, "merged": [], "records": 0, "parts": 0, "segments": m.segments.len(), "elapsedMs": t0.elapsed().as_millis() as u64 })),
+    };
+    let segs: Vec<Segment> = m.segments[window.clone()].iter().map(|e| Segment::open(&dir.join(format!("seg-{}", e.id)))).collect::<Result<_>>()?;
+    let id = new_segment_id();
+    let tmp = dir.join(format!("tmp-{}-{}", id, std::process::id()));
+    std::fs::create_dir_all(&tmp)?;
+    let res = (|| -> Result<(u32, u64, Value)> {
+        // Place the source parts: contexts concatenated, parts packed whole.
+        let mut contexts: Vec<Value> = Vec::new();
+        let mut sources: Vec<Value> = Vec::new();
+        let mut aliases: Vec<Value> = Vec::new();
+        let mut fields: Vec<String> = Vec::new();
+        let mut placed: Vec<Vec<Src>> = vec![vec![]];
+        let mut in_part = 0u64;
+        let mut global = 0u64;
+        for seg in &segs {
+            let ctx_base = contexts.len();
+            contexts.extend(seg.meta["contexts"].as_array().cloned().unwrap_or_default());
+            if contexts.len() > u16::MAX as usize {
+                return Err(EngineError::InvalidArgument("too many input files in the merged segments (65,535 at most)".into()));
+            }
+            for f in seg.meta["fields"].as_array().cloned().unwrap_or_default() {
+                if let Some(f) = f.as_str() {
+                    if !fields.iter().any(|x| x == f) {
+                        fields.push(f.to_string());
+                    }
+                }
+            }
+            if let Some(list) = seg.meta["sources"].as_array() {
+                for x in list {
+                    let mut x = x.clone();
+                    x["start"] = json!(x["start"].as_u64().unwrap_or(0) + global);
+                    sources.push(x);
+                }
+            } else {
+                let mut x = json!({ "id": seg.id, "well": seg.well, "records": seg.records, "start": global });
+                for k in ["fields", "created", "badLines", "catalogue"] {
+                    x[k] = seg.meta[k].clone();
+                }
+                sources.push(x);
+            }
+            aliases.push(json!({ "id": seg.id, "start": global, "parts": seg.parts.iter().map(|p| p.docs).collect::<Vec<_>>() }));
+            for a in seg.meta["aliases"].as_array().cloned().unwrap_or_default() {
+                let mut a = a.clone();
+                a["start"] = json!(a["start"].as_u64().unwrap_or(0) + global);
+                aliases.push(a);
+            }
+            for (pi, p) in seg.parts.iter().enumerate() {
+                if in_part > 0 && in_part + p.docs as u64 > opts.part_docs {
+                    placed.push(vec![]);
+                    in_part = 0;
+                }
+                placed.last_mut().unwrap().push(Src { seg, part: pi, base: in_part as u32, ctx_base: ctx_base as u16 });
+                in_part += p.docs as u64;
+                global += p.docs as u64;
+            }
+        }
+        let mut nparts = 0u32;
+        for srcs in &placed {
+            if srcs.is_empty() {
+                continue;
+            }
+            write_part(&tmp.join(format!("part-{}", nparts)), srcs)?;
+            nparts += 1;
+        }
+        let meta = json!({
+            "format_version": FORMAT_VERSION, "id": id, "well": "", "parts": nparts, "records": global,
+            "fields": fields, "created": chrono_like_now(), "badLines": 0, "catalogue": null,
+            "contexts": contexts, "sources": sources, "aliases": aliases,
+        });
+        write_synced(&tmp.join("segment.json"), &serde_json::to_vec_pretty(&meta)?)?;
+        sync_dir(&tmp)?;
+        // First-occurrence bits against the segments before the run (global order).
+        let prior = Manifest { generation: m.generation, segments: m.segments[..window.start].to_vec() };
+        mark_first_occurrences(dir, &prior, &tmp, nparts)?;
+        Ok((nparts, global, meta))
+    })();
+    let (nparts, records, _meta) = match res {
+        Ok(x) => x,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    };
+    drop(segs);
+    let seg_dir = dir.join(format!("seg-{}", id));
+    std::fs::rename(&tmp, &seg_dir)?;
+    sync_dir(dir)?;
+    let mut next = m.clone();
+    next.generation += 1;
+    let merged: Vec<String> = m.segments[window.clone()].iter().map(|e| e.id.clone()).collect();
+    let entry = ManifestEntry { id: id.clone(), well: String::new(), records, created: chrono_like_now() };
+    next.segments.splice(window.clone(), std::iter::once(entry));
+    next.write(dir)?;
+    // The old directories are now unlisted: remove them (a crash here leaves them to the
+    // next recovery). Open readers keep their mappings until they refresh.
+    for old in &merged {
+        let _ = std::fs::remove_dir_all(dir.join(format!("seg-{}", old)));
+    }
+    let _ = sync_dir(dir);
+    Ok(json!({
+        "segmentId": id, "merged": merged, "records": records, "parts": nparts,
+        "segments": next.segments.len(), "elapsedMs": t0.elapsed().as_millis() as u64,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn man(recs: &[u64]) -> Manifest {
+        Manifest {
+            generation: 1,
+            segments: recs.iter().enumerate().map(|(i, &r)| ManifestEntry { id: i.to_string(), well: String::new(), records: r, created: String::new() }).collect(),
+        }
+    }
+
+    #[test]
+    fn choose_merges_the_smallest_run_past_the_threshold() {
+        let o = MergeOptions { all: false, max_segments: 8, part_docs: 10 };
+        assert_eq!(choose(&man(&[5; 8]), &o), None);
+        assert_eq!(choose(&man(&[5; 9]), &o), Some(0..9));
+        assert_eq!(choose(&man(&[1000, 5, 5, 5, 5, 5, 5, 5, 5]), &o), Some(1..9));
+        assert_eq!(choose(&man(&[90, 80, 70, 60, 50, 40, 30, 20, 10]), &o), Some(7..9));
+        assert_eq!(choose(&man(&[900, 400, 200, 100, 50, 25, 12, 5, 50]), &o), Some(1..9));
+        assert_eq!(choose(&man(&[900, 400, 200, 100, 50, 25, 12, 5, 4]), &o), Some(7..9));
+        assert_eq!(choose(&man(&[900, 400, 200, 100, 50, 25, 12, 5, 1]), &o), Some(7..9));
+        let all = MergeOptions { all: true, ..o };
+        assert_eq!(choose(&man(&[1]), &all), None);
+        assert_eq!(choose(&man(&[1, 2]), &all), Some(0..2));
+    }
+}
