@@ -2,14 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Errors } from '../infra/errors';
 import type { RateLimiter } from '../infra/rate-limiter';
+import { DATAWELL_SORTS, DEFAULT_DATAWELL_SORT } from '../common/datawells';
 import {
-  DEFAULT_SORT,
   MAX_PAGE,
   PAGE_SIZES,
   SEARCH_MAX_LENGTH,
   SEARCH_MIN_LENGTH,
   SEARCH_RESULT_LIMIT,
-  SORTS,
   type DataWellService,
   type PageSize,
 } from './datawells-service';
@@ -33,8 +32,8 @@ const ListQuery = Type.Object(
   {
     page: Type.String({ pattern: '^[1-9][0-9]{0,3}$', default: '1', description: `Page number, 1 to ${MAX_PAGE}.` }),
     sort: Type.Union(
-      SORTS.map((sort) => Type.Literal(sort)),
-      { default: DEFAULT_SORT, description: 'Column and direction: name, records or date, then _asc or _desc.' },
+      DATAWELL_SORTS.map((sort) => Type.Literal(sort)),
+      { default: DEFAULT_DATAWELL_SORT, description: 'Column and direction: name, records or date, then _asc or _desc.' },
     ),
     count: Type.Union(
       PAGE_SIZES.map((size) => Type.Literal(String(size))),

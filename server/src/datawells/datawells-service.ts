@@ -5,33 +5,18 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
+import type { DataWell, DataWellSort as Sort } from '../common/datawells';
 import * as dataWellRepo from './datawells-repository';
 
 export const PAGE_SIZES = [20, 50] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 
-/** Wire form of the sort: column and direction joined by "_". */
-export const SORTS = ['records_desc', 'records_asc', 'name_asc', 'name_desc', 'date_desc', 'date_asc'] as const;
-export type Sort = (typeof SORTS)[number];
-export const DEFAULT_SORT: Sort = 'records_desc';
 
 export const MAX_PAGE = 9999;
 export const SEARCH_MIN_LENGTH = 4;
 /** Enforced by the route schema (the body never reaches the service longer). */
 export const SEARCH_MAX_LENGTH = 100;
 export const SEARCH_RESULT_LIMIT = 50;
-
-/** A data well as clients see it. */
-export interface DataWell {
-  name: string;
-  image: string | null;
-  date: string | null;
-  records: number;
-  description: string;
-  /** The exposed data types, comma-separated ("email, password"). */
-  data: string;
-  is_sensitive: boolean;
-}
 
 function toDataWell(row: dataWellRepo.DataWellRow): DataWell {
   return {

@@ -1,20 +1,8 @@
 import { api } from '@/lib/api';
 
-/** A breach source of the catalogue (spec 2 §3). Names and descriptions are untrusted text. */
-export interface DataWell {
-  name: string;
-  image: string | null;
-  /** YYYY-MM-DD, or null when unknown. */
-  date: string | null;
-  records: number;
-  description: string;
-  /** Exposed data types, comma-separated: "email, password". */
-  data: string;
-  is_sensitive: boolean;
-}
+import type { DataWell, DataWellSort } from '@common/datawells';
 
-/** The server's sort values: column, then direction. */
-export type DataWellSort = 'records_desc' | 'records_asc' | 'name_asc' | 'name_desc' | 'date_desc' | 'date_asc';
+export type { DataWell, DataWellSort };
 
 export const SORT_OPTIONS: { value: DataWellSort; label: string }[] = [
   { value: 'records_desc', label: 'Most records' },
