@@ -263,3 +263,43 @@ describe('entry removal', () => {
     assert.equal((await dashboardSearch(user.token, 'carol@other.org', { type: 'email' })).body.total_results, 1);
   });
 });
+
+describe('query cost', () => {
+  test('catastrophic patterns answer fast; oversized patterns are refused before any charge', async () => {
+    const user = await server.createUser({ searchDays: 30, searchCredits: 5, apiKey: true });
+    const headers = { [server.runtime.config.apiKeyHeader]: user.apiKey! };
+    const started = performance.now();
+    const evil = await call(server.url, 'POST', '/v2/search', { body: { query: 'username:/(a+)+$/', regex: true }, headers, ip: freshIp() });
+    assert.equal(evil.status, 200);
+    assert.ok(performance.now() - started < 2000, 'linear-time regex: no catastrophic backtracking');
+    const long = await call(server.url, 'POST', '/v2/search', { body: { query: `username:/${'a'.repeat(300)}/`, regex: true }, headers, ip: freshIp() });
+    const huge = await call(server.url, 'POST', '/v2/search', { body: { query: 'username:/a{1000}{1000}/', regex: true }, headers, ip: freshIp() });
+    const lookaround = await call(server.url, 'POST', '/v2/search', { body: { query: 'username:/(?=a)b/', regex: true }, headers, ip: freshIp() });
+    for (const reply of [long, huge, lookaround]) assert.equal(reply.status, 400, JSON.stringify(reply.body));
+    const row = await server.runtime.db.selectFrom('users').select('search_credits').where('id', '=', user.id).executeTakeFirstOrThrow();
+    assert.equal(row.search_credits, 4, 'only the one search that ran was charged');
+  });
+
+  test('a search that runs out of its time budget fails and its credit is refunded', async () => {
+    const tight = await startTestServer({ env: { SEARCH_TIME_BUDGET_MS: '1' } });
+    try {
+      await tight.ingest(
+        'Big',
+        Array.from({ length: 60_000 }, (_, i) => ({ email: `someone${i}@mail${i % 97}.example`, username: `user_${i}_${(i * 7919) % 100_003}` })),
+      );
+      const user = await tight.createUser({ searchDays: 30, searchCredits: 3, apiKey: true });
+      const reply = await call(tight.url, 'POST', '/v2/search', {
+        body: { query: 'email:/(a|b|c|d|e|[0-9])+[0-9]{2}@/', regex: true },
+        headers: { [tight.runtime.config.apiKeyHeader]: user.apiKey! },
+      });
+      assert.equal(reply.status, 400);
+      assert.match(reply.body.error, /time budget/);
+      const row = await tight.runtime.db.selectFrom('users').select('search_credits').where('id', '=', user.id).executeTakeFirstOrThrow();
+      assert.equal(row.search_credits, 3, 'the charge was refunded');
+      const ledger = await tight.runtime.db.selectFrom('credit_ledger').select(['delta', 'reason']).where('user_id', '=', user.id).orderBy('id').execute();
+      assert.deepEqual(ledger.map((r) => r.delta), [-1, 1]);
+    } finally {
+      await tight.close();
+    }
+  });
+});
