@@ -6,7 +6,8 @@
 // registry on a connected machine. Cargo.lock is not committed: it is generated per
 // machine (an offline lock carries placeholder checksums); versions are pinned with `=`.
 //
-// CLI: node --import tsx engine/build.ts [--force] [--quiet]
+// CLI: node --import tsx engine/build.ts [--force] [--quiet]   (build)
+//      node --import tsx engine/build.ts --test                 (cargo test, same crate source)
 
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -139,8 +140,16 @@ function buildNow(quiet: boolean): string {
   return addonPath;
 }
 
+/** Runs the crate's own Rust tests with the same crate source as the build. */
+export function runRustTests(): boolean {
+  if (!commandExists('cargo')) throw new EngineBuildError('engine: cargo is not installed');
+  return run('cargo', ['test', '--release', ...cargoSourceFlags(false)], false).ok;
+}
+
 const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
-if (isMain) {
+if (isMain && process.argv.includes('--test')) {
+  process.exit(runRustTests() ? 0 : 1);
+} else if (isMain) {
   const force = process.argv.includes('--force');
   const quiet = process.argv.includes('--quiet');
   ensureEngineBuilt({ quiet, force })
