@@ -258,6 +258,25 @@ impl Engine {
                         k < r.len() && r[k].start <= d
                     });
                 }
+                // The common case, dedup by first-occurrence bits and no removal: count the
+                // hits word by word; only the page window needs their document numbers.
+                if use_bits && snap.removed.is_empty() {
+                    if let Some(first) = part.first_bytes() {
+                        for (n, &d) in docs.iter().enumerate() {
+                            if n & 8191 == 8191 {
+                                budget.check()?;
+                            }
+                            if first[(d >> 3) as usize] >> (d & 7) & 1 == 0 {
+                                continue;
+                            }
+                            if total >= from && total < to {
+                                window.push((si, pi, d));
+                            }
+                            total += 1;
+                        }
+                        continue;
+                    }
+                }
                 for (n, d) in docs.into_iter().enumerate() {
                     if n & 8191 == 8191 {
                         budget.check()?;

@@ -258,6 +258,9 @@ struct Indexer {
     writer: Option<PartWriter>,
     parts: u32,
     present: [bool; FIELD_COUNT],
+    /// The previous part's flush (sort, write, fsync), running on its own thread while
+    /// this one indexes the next part; at most one at a time.
+    flushing: Option<std::thread::JoinHandle<Result<()>>>,
 }
 
 /// Up to `BATCH` records, flat: every normalised value and line in one byte buffer.
@@ -315,11 +318,29 @@ impl Indexer {
             for (i, p) in w.present.iter().enumerate() {
                 self.present[i] |= *p;
             }
-            w.finish()?;
-            sync_dir(&self.tmp.join(format!("part-{}", self.parts)))?;
+            self.wait_flush()?;
+            let dir = self.tmp.join(format!("part-{}", self.parts));
+            self.flushing = Some(std::thread::spawn(move || -> Result<()> {
+                w.finish()?;
+                sync_dir(&dir)
+            }));
             self.parts += 1;
         }
         Ok(())
+    }
+
+    fn wait_flush(&mut self) -> Result<()> {
+        match self.flushing.take() {
+            Some(h) => h.join().unwrap_or_else(|_| Err(EngineError::Internal("a part flush panicked".into()))),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Indexer {
+    // On an error path too: never leave a flush writing into a directory being removed.
+    fn drop(&mut self) {
+        let _ = self.wait_flush();
     }
 }
 
@@ -458,7 +479,8 @@ impl<'a> Ingest<'a> {
                 self.bad(path, line_no, "NUL byte in line", &b)?;
                 continue;
             }
-            let text = String::from_utf8_lossy(bytes).into_owned();
+            // Borrowed when the line is valid UTF-8 (no copy).
+            let text = String::from_utf8_lossy(bytes);
             if format == Format::Auto {
                 format = if text.trim_start().starts_with('{') {
                     Format::Jsonl
@@ -489,7 +511,7 @@ impl<'a> Ingest<'a> {
                 ctx = Some(self.context(LineContext::new(format, vec![], ',', self.opts.map.clone()))?);
             }
             let ci = ctx.unwrap();
-            let line = if format == Format::Jsonl { text.trim() } else { text.as_str() };
+            let line = if format == Format::Jsonl { text.trim() } else { &text[..] };
             match self.contexts[ci as usize].parse_with(line, false) {
                 Ok(rec) => self.add(rec, ci, line)?,
                 Err(reason) => self.bad(path, line_no, &reason, line.as_bytes())?,
@@ -550,7 +572,7 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
     };
     let (read_res, index_res) = std::thread::scope(|s| {
         let indexer = s.spawn(|| -> Result<Indexer> {
-            let mut ix = Indexer { tmp: tmp.clone(), part_docs: opts.part_docs, writer: None, parts: 0, present: [false; FIELD_COUNT] };
+            let mut ix = Indexer { tmp: tmp.clone(), part_docs: opts.part_docs, writer: None, parts: 0, present: [false; FIELD_COUNT], flushing: None };
             for batch in rx {
                 let mut v0 = 0usize;
                 for &(vend, key, ctx, ls, le) in &batch.recs {
@@ -564,6 +586,7 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
                 let _ = back_tx.try_send(batch);
             }
             ix.finish_part()?;
+            ix.wait_flush()?;
             Ok(ix)
         });
         let r = (|| -> Result<()> {
@@ -652,26 +675,41 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
 /// the first, in global search order, with its dedup key. Reads the dedup keys of every
 /// listed segment (8 bytes per record).
 pub(crate) fn mark_first_occurrences(dir: &Path, m: &Manifest, tmp: &Path, parts: u32) -> Result<()> {
-    let mut seen = crate::engine::KeySet::default();
     let read_keys = |p: &Path, out: &mut Vec<u64>| -> Result<()> {
         let b = std::fs::read(p.join("dedup.dat"))?;
         out.clear();
         out.extend(b.chunks_exact(8).map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])));
         Ok(())
     };
+    // The new segment's keys in a set (small, cache-resident); the earlier segments'
+    // keys are streamed through it to find which ones already occur. No set of every key
+    // of the index is built (that made each ingest slower as the index grew).
+    let mut new_keys: Vec<Vec<u64>> = Vec::with_capacity(parts as usize);
+    let mut mine = crate::engine::KeySet::default();
+    for i in 0..parts {
+        let mut keys = Vec::new();
+        read_keys(&tmp.join(format!("part-{}", i)), &mut keys)?;
+        mine.extend(keys.iter().copied());
+        new_keys.push(keys);
+    }
+    let mut seen = crate::engine::KeySet::default();
     let mut keys = Vec::new();
     for e in &m.segments {
         let seg = dir.join(format!("seg-{}", e.id));
         let mut i = 0;
         while seg.join(format!("part-{}", i)).is_dir() {
             read_keys(&seg.join(format!("part-{}", i)), &mut keys)?;
-            seen.extend(keys.iter().copied());
+            for k in &keys {
+                if mine.contains(k) {
+                    seen.insert(*k);
+                }
+            }
             i += 1;
         }
     }
-    for i in 0..parts {
+    drop(mine);
+    for (i, keys) in new_keys.iter().enumerate() {
         let part = tmp.join(format!("part-{}", i));
-        read_keys(&part, &mut keys)?;
         let mut bits = vec![0u64; (keys.len() + 63) / 64];
         for (d, k) in keys.iter().enumerate() {
             if seen.insert(*k) {

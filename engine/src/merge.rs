@@ -54,10 +54,10 @@ impl MergeOptions {
 }
 
 /// The run of segments to merge: everything (`all`); otherwise, past `max_segments`, the
-/// tail run in which every segment holds no more records than the ones after it together
-/// (a binary-counter rule: similar sizes merge, each record is rewritten O(log n) times),
-/// or, when the newest segment is larger than the one before, the adjacent pair with the
-/// fewest records.
+/// contiguous run that rewrites the fewest records per segment it removes
+/// (`records / (len - 1)`): many small recent ingests merge together, a large segment is
+/// rewritten only when enough small ones accumulate next to it (write amplification stays
+/// logarithmic whatever the ingest sizes).
 fn choose(m: &Manifest, o: &MergeOptions) -> Option<Range<usize>> {
     let n = m.segments.len();
     if o.all {
@@ -66,17 +66,19 @@ fn choose(m: &Manifest, o: &MergeOptions) -> Option<Range<usize>> {
     if n <= o.max_segments || n < 2 {
         return None;
     }
-    let recs: Vec<u64> = m.segments.iter().map(|s| s.records).collect();
-    let mut i = n - 1;
-    let mut acc = recs[i];
-    while i > 0 && recs[i - 1] <= acc {
-        i -= 1;
-        acc += recs[i];
+    let recs: Vec<u64> = m.segments.iter().map(|s| s.records.max(1)).collect();
+    let mut best: Option<(f64, Range<usize>)> = None;
+    for i in 0..n {
+        let mut sum = recs[i];
+        for j in i + 1..n {
+            sum += recs[j];
+            let cost = sum as f64 / (j - i) as f64;
+            if best.as_ref().map(|b| cost < b.0 - 1e-9).unwrap_or(true) {
+                best = Some((cost, i..j + 1));
+            }
+        }
     }
-    if n - i >= 2 {
-        return Some(i..n);
-    }
-    (0..n - 1).min_by_key(|&i| recs[i] + recs[i + 1]).map(|i| i..i + 2)
+    best.map(|b| b.1)
 }
 
 fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -97,6 +99,32 @@ struct Src<'a> {
 /// Write one merged part from whole source parts (k-way merge of their sorted terms).
 fn write_part(dir: &Path, srcs: &[Src]) -> Result<u32> {
     std::fs::create_dir_all(dir)?;
+    // The record store is rewritten on a second thread while the fields are merged.
+    let (store_res, fields_res) = std::thread::scope(|sc| {
+        let h = sc.spawn(|| write_store(dir, srcs));
+        let f = write_fields(dir, srcs);
+        (h.join().unwrap_or_else(|_| Err(EngineError::Internal("merge store thread panicked".into()))), f)
+    });
+    store_res?;
+    let docs_total = fields_res?;
+    write_synced(&dir.join("part.json"), json!({ "format_version": FORMAT_VERSION, "docs": docs_total }).to_string().as_bytes())?;
+    sync_dir(dir)?;
+    Ok(docs_total)
+}
+
+fn write_store(dir: &Path, srcs: &[Src]) -> Result<()> {
+    let mut store = StoreWriter::create(dir)?;
+    for s in srcs {
+        let st = &s.seg.parts[s.part].store;
+        for b in 0..st.blocks() {
+            StoreReader::for_each_record(&st.block(b)?, |ctx, line| store.add_bytes(ctx + s.ctx_base, line))?;
+        }
+    }
+    store.finish()?;
+    Ok(())
+}
+
+fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
     let mut docs_total = 0u32;
     let mut dedup = Vec::new();
     for s in srcs {
@@ -112,15 +140,19 @@ fn write_part(dir: &Path, srcs: &[Src]) -> Result<u32> {
         }
         let name = index_name(f);
         let mut heap: BinaryHeap<Reverse<(&[u8], usize)>> = BinaryHeap::new();
+        // Per source: next ordinal and the byte position of its term (sequential walk).
         let mut cur = vec![0u32; ins.len()];
+        let mut at = vec![0usize; ins.len()];
         for (i, (fi, _)) in ins.iter().enumerate() {
             if fi.dict.len() > 0 {
-                heap.push(Reverse((fi.dict.term(0), i)));
+                let (t, next) = fi.dict.term_at(0);
+                at[i] = next;
+                heap.push(Reverse((t, i)));
             }
         }
         let mut blob: Vec<u8> = Vec::new();
-        let mut toff: Vec<u8> = Vec::new();
-        let mut poff: Vec<u8> = Vec::new();
+        let mut tix = crate::termdict::TixBuilder::default();
+        let mut pix = crate::postings::PixBuilder::default();
         let mut post = std::io::BufWriter::with_capacity(1 << 20, File::create(dir.join(format!("{}.post", name)))?);
         let mut pos = 0u64;
         let mut group: Vec<usize> = Vec::new();
@@ -144,10 +176,12 @@ fn write_part(dir: &Path, srcs: &[Src]) -> Result<u32> {
                 fi.postings_shifted(cur[g], base, &mut docs);
                 cur[g] += 1;
                 if (cur[g] as usize) < fi.dict.len() {
-                    heap.push(Reverse((fi.dict.term(cur[g]), g)));
+                    let (t, next) = fi.dict.term_at(at[g]);
+                    at[g] = next;
+                    heap.push(Reverse((t, g)));
                 }
             }
-            toff.extend_from_slice(&(blob.len() as u32).to_le_bytes());
+            tix.add(blob.len());
             blob.extend_from_slice(t);
             blob.push(b'\n');
             if blob.len() > u32::MAX as usize {
@@ -155,39 +189,24 @@ fn write_part(dir: &Path, srcs: &[Src]) -> Result<u32> {
             }
             buf.clear();
             crate::postings::encode(&docs, &mut buf);
-            poff.extend_from_slice(&(pos as u32).to_le_bytes());
+            pix.add(buf.len());
             post.write_all(&buf)?;
             pos += buf.len() as u64;
             if pos > u32::MAX as u64 {
                 return Err(EngineError::InvalidArgument(format!("{}: more than 4 GiB of postings in one merged part; lower partRecords", name)));
             }
         }
-        toff.extend_from_slice(&(blob.len() as u32).to_le_bytes());
-        poff.extend_from_slice(&(pos as u32).to_le_bytes());
         post.flush()?;
         post.get_ref().sync_all()?;
-        write_synced(&dir.join(format!("{}.poff", name)), &poff)?;
+        write_synced(&dir.join(format!("{}.pix", name)), &pix.finish())?;
         write_synced(&dir.join(format!("{}.terms", name)), &blob)?;
-        write_synced(&dir.join(format!("{}.toff", name)), &toff)?;
+        write_synced(&dir.join(format!("{}.tix", name)), &tix.finish(blob.len()))?;
         if crate::trigram::has_trigrams(f) {
-            let n = toff.len() / 4 - 1;
-            let at = |i: usize| u32::from_le_bytes([toff[i * 4], toff[i * 4 + 1], toff[i * 4 + 2], toff[i * 4 + 3]]) as usize;
-            crate::trigram::write(dir, name, (0..n).map(|i| &blob[at(i)..at(i + 1) - 1]))?;
+            let body = &blob[..blob.len().saturating_sub(1)];
+            crate::trigram::write(dir, name, body.split(|&b| b == b'\n').filter(|_| !blob.is_empty()))?;
         }
     }
     write_synced(&dir.join("dedup.dat"), &dedup)?;
-    let mut store = StoreWriter::create(dir)?;
-    for s in srcs {
-        let st = &s.seg.parts[s.part].store;
-        for b in 0..st.blocks() {
-            for r in StoreReader::records_of_block(&st.block(b)?)? {
-                store.add(r.ctx + s.ctx_base, &r.line)?;
-            }
-        }
-    }
-    store.finish()?;
-    write_synced(&dir.join("part.json"), json!({ "format_version": FORMAT_VERSION, "docs": docs_total }).to_string().as_bytes())?;
-    sync_dir(dir)?;
     Ok(docs_total)
 }
 
@@ -323,10 +342,8 @@ mod tests {
         assert_eq!(choose(&man(&[5; 8]), &o), None);
         assert_eq!(choose(&man(&[5; 9]), &o), Some(0..9));
         assert_eq!(choose(&man(&[1000, 5, 5, 5, 5, 5, 5, 5, 5]), &o), Some(1..9));
-        assert_eq!(choose(&man(&[90, 80, 70, 60, 50, 40, 30, 20, 10]), &o), Some(7..9));
-        assert_eq!(choose(&man(&[900, 400, 200, 100, 50, 25, 12, 5, 50]), &o), Some(1..9));
-        assert_eq!(choose(&man(&[900, 400, 200, 100, 50, 25, 12, 5, 4]), &o), Some(7..9));
-        assert_eq!(choose(&man(&[900, 400, 200, 100, 50, 25, 12, 5, 1]), &o), Some(7..9));
+        assert_eq!(choose(&man(&[1000, 800, 600, 400, 200, 100, 50, 20, 10]), &o), Some(7..9));
+        assert_eq!(choose(&man(&[1000, 5, 5, 5, 5, 5, 5, 5, 900]), &o), Some(1..8));
         let all = MergeOptions { all: true, ..o };
         assert_eq!(choose(&man(&[1]), &all), None);
         assert_eq!(choose(&man(&[1, 2]), &all), Some(0..2));

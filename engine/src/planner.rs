@@ -1,12 +1,14 @@
 //! The planner turns a parsed query into per-field term selections, and evaluates them
 //! against one segment part to a sorted list of document numbers.
 //!
-//! - exact value: an fst lookup per field (bare terms: every field);
+//! - exact value: a term table lookup per field (bare terms: every field);
 //! - `prefix*`: a contiguous ordinal range of the sorted dictionary;
 //! - other wildcards and regexes: a scan of the field's distinct terms (never of records),
 //!   narrowed to the ordinal range of a literal prefix when there is one, and to the terms
-//!   containing the pattern's longest required literal (memmem over the term bytes);
-//!   every candidate is verified with the real (linear-time) automaton.
+//!   containing the pattern's longest required literal (memmem over the term bytes), or,
+//!   with a trigram index, to the term blocks holding every required literal's trigrams;
+//!   every candidate is verified with the real check: the linear-time automaton, or for
+//!   wildcards of literals and `*` only, an in-order search of the pieces.
 
 use crate::error::Result;
 use crate::fields::{case_insensitive, normalize, EMAIL, EMAIL_DOMAIN, FIELD_COUNT, PHONE};
@@ -21,7 +23,38 @@ pub enum Check {
     Contains,
     /// `*lit`: the term ends with it.
     EndsWith(Vec<u8>),
+    /// A wildcard made of literals and `*` only (`john*smith*`): the pieces in order,
+    /// the first at the start, the last at the end unless the pattern ends with `*`.
+    /// Greedy leftmost matching is exact for such patterns; no automaton.
+    Glob { pieces: Vec<Vec<u8>>, open_end: bool },
     Regex(regex::bytes::Regex),
+}
+
+fn glob_match(t: &[u8], pieces: &[Vec<u8>], open_end: bool) -> bool {
+    let n = pieces.len();
+    if n == 0 {
+        return true;
+    }
+    let first = &pieces[0];
+    if !t.starts_with(first) {
+        return false;
+    }
+    let mut at = first.len();
+    if n == 1 {
+        return open_end || at == t.len();
+    }
+    let last = &pieces[n - 1];
+    for p in &pieces[1..n - 1] {
+        match memchr::memmem::find(&t[at..], p) {
+            Some(i) => at += i + p.len(),
+            None => return false,
+        }
+    }
+    if open_end {
+        memchr::memmem::find(&t[at..], last).is_some()
+    } else {
+        t.len() >= at + last.len() && t.ends_with(last)
+    }
 }
 
 impl Check {
@@ -30,6 +63,7 @@ impl Check {
         match self {
             Check::Contains => true,
             Check::EndsWith(s) => term.ends_with(s),
+            Check::Glob { pieces, open_end } => glob_match(term, pieces, *open_end),
             Check::Regex(re) => re.is_match(term),
         }
     }
@@ -152,13 +186,35 @@ fn plan_pieces(field: usize, norm: Vec<WildPiece>) -> Result<TermPlan> {
         best = run;
     }
     src.push('$');
-    let re = compile_regex(&src, false)?;
+    // Literals and `*` only: matched without an automaton.
+    let check = if !norm.contains(&WildPiece::One) {
+        let mut pieces: Vec<Vec<u8>> = vec![vec![]];
+        for p in &norm {
+            match p {
+                WildPiece::Lit(c) => pieces.last_mut().unwrap().extend_from_slice(c.to_string().as_bytes()),
+                _ => pieces.push(vec![]),
+            }
+        }
+        let open_end = norm.last() == Some(&WildPiece::Many);
+        // Drop the empty pieces between consecutive stars; keep the first (the start
+        // anchor, possibly empty) and, when the end is anchored, the last.
+        let mut kept: Vec<Vec<u8>> = vec![pieces[0].clone()];
+        let n = pieces.len();
+        for (i, p) in pieces.into_iter().enumerate().skip(1) {
+            if !p.is_empty() || (i == n - 1 && !open_end) {
+                kept.push(p);
+            }
+        }
+        Check::Glob { pieces: kept, open_end }
+    } else {
+        Check::Regex(compile_regex(&src, false)?)
+    };
     Ok(TermPlan::Scan {
         field,
         prefix: prefix.into_bytes(),
         literal: if best.is_empty() { None } else { Some(best.into_bytes()) },
         literals: tri_literals(runs),
-        check: Check::Regex(re),
+        check,
     })
 }
 
@@ -360,26 +416,38 @@ fn postings_of(part: &Part, field: usize, ords: impl ExactSizeIterator<Item = u3
     };
     let count = ords.len();
     if count <= 16 {
-        for o in ords {
-            fi.postings_into(o, &mut out);
-        }
+        fi.postings_sorted(ords, &mut out);
         if count > 1 {
             sort_dedup(&mut out);
         }
         return Ok(out);
     }
-    let mut bits = vec![0u64; (part.docs as usize + 63) / 64];
-    let mut buf = Vec::new();
-    for (n, o) in ords.enumerate() {
-        buf.clear();
-        fi.postings_into(o, &mut buf);
-        for &d in &buf {
-            bits[(d >> 6) as usize] |= 1u64 << (d & 63);
-        }
-        if n & 4095 == 4095 {
-            budget.check()?;
-        }
+    // The deadline is checked every 4,096 terms.
+    let mut n = 0u32;
+    let mut late = false;
+    fi.postings_sorted(
+        ords.take_while(|_| {
+            n += 1;
+            if n & 4095 == 0 && budget.check().is_err() {
+                late = true;
+            }
+            !late
+        }),
+        &mut out,
+    );
+    if late {
+        budget.check()?;
     }
+    // Few hits for the part's size: sort them; many: through a bitset (no sort).
+    if out.len() * 64 < part.docs as usize {
+        sort_dedup(&mut out);
+        return Ok(out);
+    }
+    let mut bits = vec![0u64; (part.docs as usize + 63) / 64];
+    for &d in &out {
+        bits[(d >> 6) as usize] |= 1u64 << (d & 63);
+    }
+    out.clear();
     for (w, &word) in bits.iter().enumerate() {
         let mut x = word;
         while x != 0 {
@@ -422,13 +490,14 @@ pub fn eval_term(t: &TermPlan, part: &Part, budget: &Budget) -> Result<Vec<u32>>
             };
             let range = fi.dict.prefix_range(prefix);
             let mut ords = Vec::new();
+            // A narrow range (a literal prefix) is cheaper to scan than to intersect lists.
             let blocks = match (&fi.tri, literals.is_empty()) {
-                (Some(tri), false) if range.start < range.end => {
+                (Some(tri), false) if range.start < range.end && range.end - range.start > 2048 => {
                     // Past a quarter of the range's blocks, one memmem pass over the term
                     // bytes is cheaper than verifying the candidates one by one.
                     let g = tri.grain;
                     let span = (range.end - 1) / g - range.start / g + 1;
-                    tri.candidates(literals, (span as usize / 4).max(64))
+                    tri.candidates(literals, range.start / g..(range.end - 1) / g + 1, (span as usize / 4).max(64))
                 }
                 _ => None,
             };
@@ -437,6 +506,34 @@ pub fn eval_term(t: &TermPlan, part: &Part, budget: &Budget) -> Result<Vec<u32>>
                 None => fi.dict.scan(range, literal.as_deref(), check, budget, &mut ords)?,
             }
             postings_of(part, *field, ords.into_iter(), budget)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glob_matches_like_the_wildcard() {
+        let g = |pat: &str, t: &str| {
+            let pieces: Vec<WildPiece> = pat.chars().map(|c| if c == '*' { WildPiece::Many } else { WildPiece::Lit(c) }).collect();
+            match plan_pieces(1, pieces).unwrap() {
+                TermPlan::Scan { check, .. } => check.matches(t.as_bytes()),
+                TermPlan::Prefix { prefix, .. } => t.as_bytes().starts_with(&prefix),
+                TermPlan::Exact(v) => v.iter().any(|(_, x)| x == t.as_bytes()),
+            }
+        };
+        for (pat, t, want) in [
+            ("john*smith*", "johnsmith", true), ("john*smith*", "john.smith@x", true), ("john*smith*", "jo.smith", false),
+            ("john*smith", "john.smith", true), ("john*smith", "john.smithy", false), ("john*smith", "johnsmith.smith", true),
+            ("a*b*c", "abc", true), ("a*b*c", "acb", false), ("a*b*c", "abcbc", true), ("*a*b", "xab", true), ("*a*b", "xba", false),
+            ("ab*ab", "ab", false), ("ab*ab", "abab", true), ("a**b", "ab", true), ("a**b", "axb", true), ("a*", "a", true),
+            ("*x*y*", "axbyc", true), ("*x*y*", "ayxb", false),
+        ] {
+            let re = regex::Regex::new(&format!("^{}$", regex::escape(pat).replace("\\*", ".*"))).unwrap();
+            assert_eq!(re.is_match(t), want, "oracle {} {}", pat, t);
+            assert_eq!(g(pat, t), want, "{} {}", pat, t);
         }
     }
 }

@@ -431,7 +431,28 @@ pub fn validate_regex(src: &str) -> Result<()> {
     compile_regex(src, true).map(|_| ())
 }
 
+/// Compiled regexes of recent queries. A `Regex` keeps its lazily built DFA states, so a
+/// repeated query (the next page, a refresh) skips both the compilation and the DFA warm-up.
+static REGEX_CACHE: std::sync::Mutex<Option<std::collections::HashMap<(String, bool), regex::bytes::Regex>>> = std::sync::Mutex::new(None);
+const REGEX_CACHE_ENTRIES: usize = 256;
+
 pub fn compile_regex(src: &str, case_insensitive: bool) -> Result<regex::bytes::Regex> {
+    let key = (src.to_string(), case_insensitive);
+    if let Some(re) = REGEX_CACHE.lock().ok().and_then(|c| c.as_ref().and_then(|m| m.get(&key).cloned())) {
+        return Ok(re);
+    }
+    let re = compile_regex_uncached(src, case_insensitive)?;
+    if let Ok(mut c) = REGEX_CACHE.lock() {
+        let m = c.get_or_insert_with(Default::default);
+        if m.len() >= REGEX_CACHE_ENTRIES {
+            m.clear();
+        }
+        m.insert(key, re.clone());
+    }
+    Ok(re)
+}
+
+fn compile_regex_uncached(src: &str, case_insensitive: bool) -> Result<regex::bytes::Regex> {
     regex::bytes::RegexBuilder::new(src)
         .case_insensitive(case_insensitive)
         .size_limit(MAX_REGEX_COMPILED_BYTES)

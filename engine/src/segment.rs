@@ -264,7 +264,7 @@ impl PartWriter {
                 crate::trigram::write(&dir, index_name(i), keys.iter().copied())?;
             }
             let mut post = std::io::BufWriter::new(std::fs::File::create(dir.join(format!("{}.post", index_name(i))))?);
-            let mut poff = Vec::with_capacity((entries.len() + 1) * 4);
+            let mut pix = postings::PixBuilder::default();
             let mut pos = 0u64;
             let mut buf = Vec::new();
             let mut docs: Vec<u32> = Vec::new();
@@ -277,18 +277,17 @@ impl PartWriter {
                 }
                 buf.clear();
                 postings::encode(&docs, &mut buf);
-                poff.extend_from_slice(&(pos as u32).to_le_bytes());
+                pix.add(buf.len());
                 post.write_all(&buf)?;
                 pos += buf.len() as u64;
                 if pos > u32::MAX as u64 {
                     return Err(EngineError::InvalidArgument("more than 4 GiB of postings in one part; lower partRecords".into()));
                 }
             }
-            poff.extend_from_slice(&(pos as u32).to_le_bytes());
             post.flush()?;
             post.get_ref().sync_all()?;
-            let p = dir.join(format!("{}.poff", index_name(i)));
-            std::fs::write(&p, &poff)?;
+            let p = dir.join(format!("{}.pix", index_name(i)));
+            std::fs::write(&p, pix.finish())?;
             std::fs::File::open(&p)?.sync_all()?;
         }
         let p = dir.join("dedup.dat");
@@ -306,7 +305,9 @@ pub struct FieldIndex {
     /// Absent in format 1 parts and for fields without one (then infix queries scan).
     pub tri: Option<crate::trigram::TrigramIndex>,
     post: Bytes,
+    /// `.pix` (format 2, sampled) or `.poff` (format 1, u32 per term).
     poff: Bytes,
+    sampled: bool,
 }
 
 impl FieldIndex {
@@ -321,7 +322,23 @@ impl FieldIndex {
         }
     }
 
+    /// Postings of every ordinal of `ords` (ascending), appended to `out` one after another.
+    pub fn postings_sorted(&self, ords: impl Iterator<Item = u32>, out: &mut Vec<u32>) {
+        if self.sampled {
+            postings::pix_ranges_sorted(&self.poff, ords, |r| postings::decode_into(&self.post[r], out));
+        } else {
+            for o in ords {
+                self.postings_into(o, out);
+            }
+        }
+    }
+
     pub fn postings_into(&self, ord: u32, out: &mut Vec<u32>) {
+        if self.sampled {
+            let r = postings::pix_range(&self.poff, ord);
+            postings::decode_into(&self.post[r], out);
+            return;
+        }
         let s = self.poff.u32_at(ord as usize) as usize;
         let e = self.poff.u32_at(ord as usize + 1) as usize;
         postings::decode_into(&self.post[s..e], out);
@@ -351,12 +368,15 @@ impl Part {
                 None => None,
                 Some(dict) => {
                     let post = Bytes::open(&dir.join(format!("{}.post", f)))?;
-                    let poff = Bytes::open(&dir.join(format!("{}.poff", f)))?;
-                    if poff.len() != (dict.len() + 1) * 4 {
-                        return Err(EngineError::Corrupt(format!("{}: {}.poff length", dir.display(), f)));
+                    let pix = dir.join(format!("{}.pix", f));
+                    let sampled = pix.exists();
+                    let poff = Bytes::open(&if sampled { pix } else { dir.join(format!("{}.poff", f)) })?;
+                    let ok = if sampled { postings::pix_check(&poff, post.len()) == Some(dict.len()) } else { poff.len() == (dict.len() + 1) * 4 };
+                    if !ok {
+                        return Err(EngineError::Corrupt(format!("{}: {} postings index length", dir.display(), f)));
                     }
                     let tri = crate::trigram::TrigramIndex::open(dir, f)?;
-                    Some(FieldIndex { dict, tri, post, poff })
+                    Some(FieldIndex { dict, tri, post, poff, sampled })
                 }
             });
         }
@@ -375,6 +395,11 @@ impl Part {
             _ => None,
         };
         Ok(Part { docs, fields, dedup, first, store: StoreReader::open(dir)? })
+    }
+
+    /// `first.dat` as bytes (bit d of the little-endian words = bit d%8 of byte d/8).
+    pub fn first_bytes(&self) -> Option<&[u8]> {
+        self.first.as_deref()
     }
 
     pub fn has_first_bits(&self) -> bool {

@@ -30,10 +30,6 @@ pub struct StoreWriter {
     zc: zstd::bulk::Compressor<'static>,
 }
 
-fn put_str(buf: &mut Vec<u8>, s: &str) {
-    buf.extend_from_slice(&(s.len() as u32).to_le_bytes());
-    buf.extend_from_slice(s.as_bytes());
-}
 
 impl StoreWriter {
     pub fn create(dir: &Path) -> Result<StoreWriter> {
@@ -49,8 +45,14 @@ impl StoreWriter {
     }
 
     pub fn add(&mut self, ctx: u16, line: &str) -> Result<()> {
+        self.add_bytes(ctx, line.as_bytes())
+    }
+
+    /// `line` must be UTF-8 (a record copied from another store).
+    pub fn add_bytes(&mut self, ctx: u16, line: &[u8]) -> Result<()> {
         self.block.extend_from_slice(&ctx.to_le_bytes());
-        put_str(&mut self.block, line);
+        self.block.extend_from_slice(&(line.len() as u32).to_le_bytes());
+        self.block.extend_from_slice(line);
         self.in_block += 1;
         if self.in_block == BLOCK_DOCS {
             self.flush_block()?;
@@ -153,6 +155,25 @@ impl StoreReader {
 
     pub fn blocks(&self) -> usize {
         self.blocks
+    }
+
+    /// Call `f(ctx, line bytes)` for every record of a decompressed block, in order.
+    pub fn for_each_record(block: &[u8], mut f: impl FnMut(u16, &[u8]) -> Result<()>) -> Result<()> {
+        let mut p = 0usize;
+        while p < block.len() {
+            if p + 6 > block.len() {
+                return Err(EngineError::Corrupt("store block truncated".into()));
+            }
+            let ctx = u16::from_le_bytes([block[p], block[p + 1]]);
+            p += 2;
+            let n = get_u32(block, &mut p)? as usize;
+            if p + n > block.len() {
+                return Err(EngineError::Corrupt("store value truncated".into()));
+            }
+            f(ctx, &block[p..p + n])?;
+            p += n;
+        }
+        Ok(())
     }
 
     /// Every record of a decompressed block, in order.

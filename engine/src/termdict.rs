@@ -1,7 +1,11 @@
 //! Per-field term dictionary of one segment part, a sorted string table:
 //! - `<field>.terms`: the distinct terms in ordinal (byte-sorted) order, each followed by
 //!   '\n': the bytes that wildcard and regex scans read, like grep reads a file;
-//! - `<field>.toff`: u32 LE start offset of each term in `.terms`, plus the end.
+//! - `<field>.tix` (format 2): u32 LE term count, u32 LE step (8), then the start offset
+//!   in `.terms` of every step-th term (ordinals 0, 8, 16, …), then the length of
+//!   `.terms`; a term between two samples is found by skipping newlines (at most 7). The
+//!   step equals the trigram block size: a candidate block starts at a sample;
+//! - `<field>.toff` (format 1, still read): u32 LE start offset of every term, plus the end.
 //! Exact lookups and prefix ranges binary-search the offsets (about 20 probes for a
 //! million terms). An fst map was used first and dropped: it stored every term a second
 //! time (+27% index size at 100k records) for a lookup that is already microseconds.
@@ -24,19 +28,53 @@ pub fn prefix8(t: &[u8]) -> u64 {
     u64::from_be_bytes(b)
 }
 
+/// Terms per sampled offset in `.tix` (written; a reader takes the file's).
+pub const STEP: usize = 8;
+
 pub struct TermDict {
     samples: Vec<u64>,
     blob: Bytes,
-    toff: Bytes,
+    /// `.tix` (sampled) or `.toff` (every term, format 1).
+    offs: Bytes,
+    sampled: bool,
+    /// Terms per sample (`.tix`); the first sample is u32 number `head` of the file.
+    step: usize,
+    head: usize,
     len: usize,
+}
+
+/// Builds the `.tix` of a term table written term by term.
+#[derive(Default)]
+pub struct TixBuilder {
+    n: u32,
+    offs: Vec<u8>,
+}
+
+impl TixBuilder {
+    #[inline]
+    pub fn add(&mut self, start: usize) {
+        if self.n as usize % STEP == 0 {
+            self.offs.extend_from_slice(&(start as u32).to_le_bytes());
+        }
+        self.n += 1;
+    }
+
+    pub fn finish(self, end: usize) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.offs.len() + 8);
+        out.extend_from_slice(&self.n.to_le_bytes());
+        out.extend_from_slice(&(STEP as u32).to_le_bytes());
+        out.extend_from_slice(&self.offs);
+        out.extend_from_slice(&(end as u32).to_le_bytes());
+        out
+    }
 }
 
 pub fn write(dir: &Path, field: &str, sorted_terms: &[&[u8]]) -> Result<()> {
     let mut blob = std::io::BufWriter::new(std::fs::File::create(dir.join(format!("{}.terms", field)))?);
-    let mut toff = Vec::with_capacity((sorted_terms.len() + 1) * 4);
+    let mut tix = TixBuilder::default();
     let mut pos = 0u64;
     for t in sorted_terms.iter() {
-        toff.extend_from_slice(&(pos as u32).to_le_bytes());
+        tix.add(pos as usize);
         blob.write_all(t)?;
         blob.write_all(b"\n")?;
         pos += t.len() as u64 + 1;
@@ -44,11 +82,10 @@ pub fn write(dir: &Path, field: &str, sorted_terms: &[&[u8]]) -> Result<()> {
             return Err(EngineError::InvalidArgument(format!("{}: more than 4 GiB of distinct terms in one part; lower partRecords", field)));
         }
     }
-    toff.extend_from_slice(&(pos as u32).to_le_bytes());
     blob.flush()?;
     blob.get_ref().sync_all()?;
-    let off_path = dir.join(format!("{}.toff", field));
-    std::fs::write(&off_path, &toff)?;
+    let off_path = dir.join(format!("{}.tix", field));
+    std::fs::write(&off_path, tix.finish(pos as usize))?;
     std::fs::File::open(&off_path)?.sync_all()?;
     Ok(())
 }
@@ -73,20 +110,24 @@ impl Budget {
 
 impl TermDict {
     pub fn open(dir: &Path, field: &str) -> Result<Option<TermDict>> {
-        let p = dir.join(format!("{}.toff", field));
+        let tix = dir.join(format!("{}.tix", field));
+        let p = if tix.exists() { tix } else { dir.join(format!("{}.toff", field)) };
         if !p.exists() {
             return Ok(None);
         }
-        let toff = Bytes::open(&p)?;
+        let sampled = p.extension().map(|e| e == "tix").unwrap_or(false);
+        let offs = Bytes::open(&p)?;
         let blob = Bytes::open(&dir.join(format!("{}.terms", field)))?;
-        if toff.len() < 4 || toff.len() % 4 != 0 {
+        if offs.len() < 8 || offs.len() % 4 != 0 {
             return Err(EngineError::Corrupt(format!("{}: bad length", p.display())));
         }
-        let len = toff.len() / 4 - 1;
-        if toff.u32_at(len) as usize != blob.len() {
+        let len = if sampled { offs.u32_at(0) as usize } else { offs.len() / 4 - 1 };
+        let (step, head) = if sampled { (offs.u32_at(1) as usize, 2) } else { (1, 0) };
+        let last = offs.len() / 4 - 1;
+        if step == 0 || (sampled && last != head + (len + step - 1) / step) || offs.u32_at(last) as usize != blob.len() {
             return Err(EngineError::Corrupt(format!("{}: term offsets do not match", p.display())));
         }
-        let mut d = TermDict { samples: Vec::new(), blob, toff, len };
+        let mut d = TermDict { samples: Vec::new(), blob, offs, sampled, step, head, len };
         d.samples = (0..len).step_by(SAMPLE).map(|o| prefix8(d.term(o as u32))).collect();
         Ok(Some(d))
     }
@@ -104,11 +145,55 @@ impl TermDict {
         }
     }
 
+    /// Byte offset of term `ord` in the table (`ord == len`: the table's length).
+    #[inline]
+    pub fn start(&self, ord: u32) -> usize {
+        let ord = ord as usize;
+        if !self.sampled {
+            return self.offs.u32_at(ord) as usize;
+        }
+        if ord >= self.len {
+            return self.blob.len();
+        }
+        let mut s = self.offs.u32_at(self.head + ord / self.step) as usize;
+        for _ in 0..ord % self.step {
+            s += memchr::memchr(b'\n', &self.blob[s..]).map(|p| p + 1).unwrap_or(self.blob.len() - s);
+        }
+        s
+    }
+
     #[inline]
     pub fn term(&self, ord: u32) -> &[u8] {
-        let s = self.toff.u32_at(ord as usize) as usize;
-        let e = self.toff.u32_at(ord as usize + 1) as usize;
-        &self.blob[s..e - 1]
+        if !self.sampled {
+            let s = self.offs.u32_at(ord as usize) as usize;
+            let e = self.offs.u32_at(ord as usize + 1) as usize;
+            return &self.blob[s..e - 1];
+        }
+        let s = self.start(ord);
+        let e = memchr::memchr(b'\n', &self.blob[s..]).map(|p| s + p).unwrap_or(self.blob.len());
+        &self.blob[s..e]
+    }
+
+    /// The term starting at byte `pos` and the position of the next one.
+    #[inline]
+    pub fn term_at(&self, pos: usize) -> (&[u8], usize) {
+        let e = memchr::memchr(b'\n', &self.blob[pos..]).map(|p| pos + p).unwrap_or(self.blob.len());
+        (&self.blob[pos..e], e + 1)
+    }
+
+    /// Call `f(ord, term)` for every ordinal in `range`, walking the table once.
+    #[inline]
+    pub fn for_each(&self, range: Range<u32>, mut f: impl FnMut(u32, &[u8]) -> Result<()>) -> Result<()> {
+        if range.start >= range.end {
+            return Ok(());
+        }
+        let mut s = self.start(range.start);
+        for ord in range {
+            let e = memchr::memchr(b'\n', &self.blob[s..]).map(|p| s + p).unwrap_or(self.blob.len());
+            f(ord, &self.blob[s..e])?;
+            s = e + 1;
+        }
+        Ok(())
     }
 
     /// First ordinal whose term is >= `key`.
@@ -153,10 +238,24 @@ impl TermDict {
 
     /// Ordinal of the term containing byte `pos` of the blob.
     fn ord_at(&self, pos: usize) -> u32 {
+        if self.sampled {
+            // The sample at or before `pos`, then the newlines between.
+            let (mut lo, mut hi) = (0usize, (self.len + self.step - 1) / self.step);
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2;
+                if self.offs.u32_at(self.head + mid) as usize <= pos {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            let s = self.offs.u32_at(self.head + lo) as usize;
+            return (lo * self.step + memchr::memchr_iter(b'\n', &self.blob[s..pos]).count()) as u32;
+        }
         let (mut lo, mut hi) = (0usize, self.len);
         while hi - lo > 1 {
             let mid = (lo + hi) / 2;
-            if self.toff.u32_at(mid) as usize <= pos {
+            if self.offs.u32_at(mid) as usize <= pos {
                 lo = mid;
             } else {
                 hi = mid;
@@ -180,20 +279,53 @@ impl TermDict {
     ) -> Result<()> {
         let finder = literal.filter(|l| !l.is_empty()).map(memchr::memmem::Finder::new);
         let first = blocks.partition_point(|&b| (b + 1) * grain <= range.start);
-        for (n, &b) in blocks[first..].iter().enumerate() {
-            let s = (b * grain).max(range.start);
+        // Consecutive candidate blocks are searched as one run of bytes.
+        let mut i = first;
+        let mut n = 0u32;
+        while i < blocks.len() {
+            let s = (blocks[i] * grain).max(range.start);
             if s >= range.end {
                 break;
             }
-            let e = ((b + 1) * grain).min(range.end);
-            for ord in s..e {
-                let t = self.term(ord);
-                if finder.as_ref().map(|f| f.find(t).is_some()).unwrap_or(true) && check.matches(t) {
+            let mut j = i + 1;
+            while j < blocks.len() && blocks[j] == blocks[j - 1] + 1 {
+                j += 1;
+            }
+            let e = ((blocks[j - 1] + 1) * grain).min(range.end);
+            i = j;
+            n += 1;
+            if n & 255 == 0 {
+                budget.check()?;
+            }
+            let f = match &finder {
+                Some(f) => f,
+                None => {
+                    self.for_each(s..e, |ord, t| {
+                        if check.matches(t) {
+                            out.push(ord);
+                        }
+                        Ok(())
+                    })?;
+                    continue;
+                }
+            };
+            // One memmem over the run's bytes; a hit's ordinal is counted in newlines.
+            let base = self.start(s);
+            let hay = &self.blob[base..self.start(e)];
+            let (mut ord, mut at, mut from) = (s, 0usize, 0usize);
+            while let Some(p) = f.find(&hay[from..]) {
+                let pos = from + p;
+                ord += memchr::memchr_iter(b'\n', &hay[at..pos]).count() as u32;
+                let ts = memchr::memrchr(b'\n', &hay[..pos]).map(|x| x + 1).unwrap_or(0);
+                let te = memchr::memchr(b'\n', &hay[pos..]).map(|x| pos + x).unwrap_or(hay.len());
+                if check.matches(&hay[ts..te]) {
                     out.push(ord);
                 }
-            }
-            if n & 255 == 255 {
-                budget.check()?;
+                at = te;
+                from = te + 1;
+                if from >= hay.len() {
+                    break;
+                }
             }
         }
         Ok(())
@@ -214,24 +346,30 @@ impl TermDict {
         }
         match literal {
             Some(lit) if !lit.is_empty() => {
-                let base = self.toff.u32_at(range.start as usize) as usize;
-                let end = self.toff.u32_at(range.end as usize) as usize;
+                let base = self.start(range.start);
+                let end = self.start(range.end);
                 let hay = &self.blob[base..end];
                 let finder = memchr::memmem::Finder::new(lit);
-                let mut last: i64 = -1;
                 let mut n = 0u32;
-                let mut from = 0usize;
+                // The ordinal of a hit: newlines counted from the previous hit when it is
+                // near, else a binary search of the sampled offsets.
+                let (mut ord, mut at, mut from) = (range.start, 0usize, 0usize);
                 while let Some(p) = finder.find(&hay[from..]) {
-                    let abs = base + from + p;
-                    let ord = self.ord_at(abs);
-                    if ord as i64 != last {
-                        last = ord as i64;
-                        if check.matches(self.term(ord)) {
-                            out.push(ord);
-                        }
+                    let pos = from + p;
+                    ord = if pos - at > 4096 {
+                        self.ord_at(base + pos)
+                    } else {
+                        // Near the previous hit (dense matches): a vectorised count.
+                        ord + memchr::memchr_iter(b'\n', &hay[at..pos]).count() as u32
+                    };
+                    let ts = memchr::memrchr(b'\n', &hay[..pos]).map(|x| x + 1).unwrap_or(0);
+                    let te = memchr::memchr(b'\n', &hay[pos..]).map(|x| pos + x).unwrap_or(hay.len());
+                    if check.matches(&hay[ts..te]) {
+                        out.push(ord);
                     }
                     // Continue after this term: one check per term is enough.
-                    from = self.toff.u32_at(ord as usize + 1) as usize - base;
+                    at = te;
+                    from = te + 1;
                     n += 1;
                     if n & 1023 == 0 {
                         budget.check()?;
@@ -242,14 +380,15 @@ impl TermDict {
                 }
             }
             _ => {
-                for ord in range {
+                self.for_each(range, |ord, t| {
                     if ord & 4095 == 0 {
                         budget.check()?;
                     }
-                    if check.matches(self.term(ord)) {
+                    if check.matches(t) {
                         out.push(ord);
                     }
-                }
+                    Ok(())
+                })?;
             }
         }
         Ok(())

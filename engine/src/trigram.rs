@@ -18,7 +18,7 @@ use std::io::Write;
 use std::path::Path;
 
 /// Consecutive term ordinals per indexed block.
-pub const GRAIN: u32 = 16;
+pub const GRAIN: u32 = 8;
 
 /// Fields with a trigram index: free text where infix searches are common. Dense
 /// low-alphabet fields (hashes, IPs, phones, dates) gain little from it and are scanned.
@@ -62,26 +62,44 @@ fn varint(mut v: u32, out: &mut Vec<u8>) {
 
 /// Build `<field>.tri` from the field's sorted terms.
 pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a [u8]>) -> Result<()> {
-    // trigram -> (last block seen, encoded gaps)
-    let mut lists: HashMap<u32, (u32, Vec<u8>), std::hash::BuildHasherDefault<KeyHash>> = HashMap::default();
+    // trigram -> slot in `slots` (last block seen, encoded gaps): a direct table for
+    // ASCII trigrams (2^21 entries), a hash map for the others.
+    let mut ascii: Vec<u32> = vec![u32::MAX; 1 << 21];
+    let mut other: HashMap<u32, u32, std::hash::BuildHasherDefault<KeyHash>> = HashMap::default();
+    let mut slots: Vec<(u32, u32, Vec<u8>)> = Vec::new(); // (key, last block, gaps)
     for (ord, t) in sorted_terms.enumerate() {
         let block = ord as u32 / GRAIN;
         if t.len() < 3 {
             continue;
         }
         for w in t.windows(3) {
-            let k = key(w);
-            let e = lists.entry(k).or_insert((u32::MAX, Vec::new()));
-            if e.0 == block {
+            let slot = if w[0] < 128 && w[1] < 128 && w[2] < 128 {
+                let i = (w[0] as usize) << 14 | (w[1] as usize) << 7 | w[2] as usize;
+                if ascii[i] == u32::MAX {
+                    ascii[i] = slots.len() as u32;
+                    slots.push((key(w), u32::MAX, Vec::new()));
+                }
+                ascii[i]
+            } else {
+                let n = slots.len() as u32;
+                let s = *other.entry(key(w)).or_insert(n);
+                if s == n {
+                    slots.push((key(w), u32::MAX, Vec::new()));
+                }
+                s
+            };
+            let e = &mut slots[slot as usize];
+            if e.1 == block {
                 continue;
             }
-            let gap = if e.0 == u32::MAX { block } else { block - e.0 };
-            e.0 = block;
-            varint(gap, &mut e.1);
+            let gap = if e.1 == u32::MAX { block } else { block - e.1 };
+            e.1 = block;
+            varint(gap, &mut e.2);
         }
     }
-    let mut keys: Vec<u32> = lists.keys().copied().collect();
-    keys.sort_unstable();
+    drop(ascii);
+    slots.sort_unstable_by_key(|s| s.0);
+    let keys: Vec<u32> = slots.iter().map(|s| s.0).collect();
     let n = keys.len();
     let mut head = Vec::with_capacity(8 + n * 8 + 4);
     head.extend_from_slice(&(n as u32).to_le_bytes());
@@ -90,9 +108,9 @@ pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a
         head.extend_from_slice(&k.to_le_bytes());
     }
     let mut pos = 0u64;
-    for k in &keys {
+    for s in &slots {
         head.extend_from_slice(&(pos as u32).to_le_bytes());
-        pos += lists[k].1.len() as u64;
+        pos += s.2.len() as u64;
     }
     if pos > u32::MAX as u64 {
         return Err(EngineError::InvalidArgument(format!("{}: trigram index over 4 GiB in one part; lower partRecords", field)));
@@ -101,8 +119,8 @@ pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a
     let path = dir.join(format!("{}.tri", field));
     let mut f = std::io::BufWriter::new(std::fs::File::create(&path)?);
     f.write_all(&head)?;
-    for k in &keys {
-        f.write_all(&lists[k].1)?;
+    for s in &slots {
+        f.write_all(&s.2)?;
     }
     f.flush()?;
     f.get_ref().sync_all()?;
@@ -157,7 +175,7 @@ impl TrigramIndex {
 
     /// Blocks (ascending) that may hold a term containing every literal, or `None` when
     /// the lists are too unselective to beat a scan (more than `max_blocks` candidates).
-    pub fn candidates(&self, literals: &[Vec<u8>], max_blocks: usize) -> Option<Vec<u32>> {
+    pub fn candidates(&self, literals: &[Vec<u8>], blocks: std::ops::Range<u32>, max_blocks: usize) -> Option<Vec<u32>> {
         let mut tris: Vec<&[u8]> = Vec::new();
         for l in literals {
             for w in l.windows(3) {
@@ -177,13 +195,23 @@ impl TrigramIndex {
         }
         let mut acc = Vec::new();
         crate::postings::decode_into(lists[0], &mut acc);
+        if blocks.start > 0 || blocks.end < u32::MAX {
+            acc.retain(|b| blocks.contains(b));
+        }
+        // Even the rarest trigram is everywhere: the intersection will not get under the
+        // cap, the caller scans.
+        if acc.len() > 8 * max_blocks {
+            return None;
+        }
         let mut next = Vec::new();
-        for l in &lists[1..] {
+        // The three rarest trigrams select about as well as all of them, for less decoding.
+        for l in lists.iter().skip(1).take(2) {
             if acc.is_empty() {
                 break;
             }
-            // A long list barely narrows a short candidate set: stop decoding.
-            if acc.len() <= 8 && l.len() > 64 * acc.len() {
+            // Decoding a list much longer than the candidate set costs more than verifying
+            // the few candidates it would remove (every candidate is verified anyway).
+            if l.len() > 8 * acc.len() {
                 break;
             }
             next.clear();
@@ -229,7 +257,7 @@ mod tests {
         write(&dir, "email", terms.iter().map(|t| &t[..])).unwrap();
         let ix = TrigramIndex::open(&dir, "email").unwrap().unwrap();
         for lits in [vec![b"r12x".to_vec()], vec![b"mail7".to_vec(), b"99x".to_vec()], vec![b"zzz".to_vec()], vec![b"@mail1".to_vec()]] {
-            let c = ix.candidates(&lits, usize::MAX).unwrap();
+            let c = ix.candidates(&lits, 0..u32::MAX, usize::MAX).unwrap();
             for (ord, t) in terms.iter().enumerate() {
                 let has = lits.iter().all(|l| memchr::memmem::find(t, l).is_some());
                 if has {
@@ -237,7 +265,8 @@ mod tests {
                 }
             }
         }
-        assert_eq!(ix.candidates(&[b"zzz".to_vec()], usize::MAX).unwrap(), Vec::<u32>::new());
+        assert_eq!(ix.candidates(&[b"zzz".to_vec()], 0..u32::MAX, usize::MAX).unwrap(), Vec::<u32>::new());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
