@@ -58,11 +58,13 @@ export function testDatabaseServer(): Promise<string> {
 
 const testCleanups: (() => Promise<void>)[] = [];
 const openServers = new Set<TestServer>();
+const liveDatabases = new Set<() => Promise<void>>();
 // Once every test of the file has run (setup.ts's root hook): close the test servers still
-// open, then stop the embedded PostgreSQL. The files' own hooks may run later: closing is
+// open, drop the databases still there, then stop the embedded PostgreSQL. The files' own hooks may run later: closing is
 // idempotent.
 registerCleanup(async () => {
   for (const server of [...openServers]) await server.close();
+  for (const drop of [...liveDatabases]) await drop();
   await stopTestDatabaseServer();
 });
 
@@ -82,15 +84,19 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   await client.end();
   const url = new URL(admin);
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
+  let dropped: Promise<void> | undefined;
+  // Idempotent, and also run by the root cleanup before the embedded server stops, so a
+  // file's own after-hook may call it late without finding the server gone.
+  const drop = () =>
+    (dropped ??= (async () => {
+      liveDatabases.delete(drop);
       const c = new pg.Client({ connectionString: admin });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
-    },
-  };
+    })());
+  liveDatabases.add(drop);
+  return { url: url.toString(), drop };
 }
 
 export interface OutboxMail {
