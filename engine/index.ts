@@ -28,6 +28,14 @@ export interface SearchRequest {
   timeBudgetMs?: number; // default 5,000
   /** Field searched by bare terms; 'all' (default) searches every field. */
   type?: FieldName | 'all';
+  /**
+   * Default true: each segment part remembers the hit count of an expensive query (keyed by
+   * a hash, never the text) until a removal, so the next page or a repeat only evaluates
+   * the parts holding the page. A number: remember counts that took at least that many
+   * microseconds per part (default 20; tests use 0). The benchmark turns it off to
+   * measure the work itself.
+   */
+  countCache?: boolean | number;
 }
 
 export interface SearchResult {
@@ -151,7 +159,7 @@ export class Engine {
   async search(req: SearchRequest): Promise<SearchResult> {
     const body = JSON.stringify({
       query: req.query, page: req.page ?? 1, size: req.size ?? 20, mode: req.mode ?? 'exact',
-      dedup: req.dedup ?? true, timeBudgetMs: req.timeBudgetMs, type: req.type ?? 'all',
+      dedup: req.dedup ?? true, timeBudgetMs: req.timeBudgetMs, type: req.type ?? 'all', countCache: req.countCache ?? true,
     });
     return JSON.parse(await this.#call('search', body)) as SearchResult;
   }

@@ -8,7 +8,7 @@ use crate::fields::{field_index, normalize, FIELDS};
 use crate::manifest::{append_tombstone, read_tombstones, Manifest, MANIFEST, TOMBSTONES};
 use crate::planner::{self, Plan};
 use crate::query::{self, Mode};
-use crate::segment::Segment;
+use crate::segment::{Part, Segment};
 use crate::store::{StoreReader, BLOCK_DOCS};
 use crate::termdict::Budget;
 use serde_json::{json, Map, Value};
@@ -77,6 +77,9 @@ pub struct SearchRequest {
     pub dedup: bool,
     pub budget_ms: u64,
     pub default_field: Option<usize>,
+    /// The per-part count cache: a part's count is remembered when evaluating it took at
+    /// least this many microseconds; `None` (`countCache: false`) bypasses the cache.
+    pub count_cache: Option<u64>,
 }
 
 pub fn parse_default_field(t: Option<&str>) -> Result<Option<usize>> {
@@ -99,6 +102,11 @@ impl SearchRequest {
             dedup: v["dedup"].as_bool().unwrap_or(true),
             budget_ms: v["timeBudgetMs"].as_u64().unwrap_or(DEFAULT_BUDGET_MS),
             default_field: parse_default_field(v["type"].as_str())?,
+            count_cache: match &v["countCache"] {
+                Value::Bool(false) => None,
+                Value::Number(n) => n.as_u64(),
+                _ => Some(COUNT_CACHE_MIN_MICROS),
+            },
         })
     }
 }
@@ -227,17 +235,33 @@ impl Engine {
         };
         let from = (req.page - 1) * req.size;
         let to = from + req.size;
-        let mut total = 0u64;
+        let mut hits = Hits { total: 0, window: Vec::new(), page: from..to };
         let mut seen: KeySet = KeySet::default();
-        let mut window: Vec<(usize, usize, u32)> = Vec::new();
         // Without a source filter, global first-occurrence bits (computed at publish) give
         // dedup without hashing every hit; a source filter needs the hash set.
         let use_bits = req.dedup && parsed.sources.is_empty() && snap.segments.iter().all(|s| s.parts.iter().all(|p| p.has_first_bits()));
+        // A part's count of this query is remembered when it does not depend on the other
+        // parts (dedup by first-occurrence bits, or no dedup) and took a while to compute:
+        // the next page, or the same query again, then only evaluates the parts holding the
+        // page. The key is a hash: the query's text is not kept.
+        let count_key = (req.count_cache.is_some() && parsed.sources.is_empty() && (use_bits || !req.dedup)).then(|| {
+            let mut k = Vec::with_capacity(req.query.len() + 4);
+            k.extend_from_slice(req.query.as_bytes());
+            k.extend_from_slice(&[0, req.mode as u8, req.dedup as u8, req.default_field.map(|f| f as u8 + 1).unwrap_or(0)]);
+            xxhash_rust::xxh3::xxh3_128(&k)
+        });
+        let removed = &snap.removed;
         for (si, seg) in snap.segments.iter().enumerate() {
             if !parsed.sources.is_empty() && !seg.sources.iter().any(|src| parsed.sources.iter().any(|s| *s == src.well_lower)) {
                 continue;
             }
             for (pi, part) in seg.parts.iter().enumerate() {
+                if let Some(c) = count_key.and_then(|key| part.cached_count(key, removed.len())) {
+                    if !hits.overlaps(c as u64) {
+                        hits.total += c as u64;
+                        continue;
+                    }
+                }
                 // A merged segment holds several wells: a source filter keeps their ranges.
                 let ranges = if !parsed.sources.is_empty() && seg.sources.len() > 1 {
                     let r = seg.well_ranges(pi, &parsed.sources);
@@ -248,59 +272,32 @@ impl Engine {
                 } else {
                     None
                 };
-                let mut docs = eval_plan(&plan, part, &budget)?;
-                if let Some(r) = ranges {
-                    let mut k = 0usize;
-                    docs.retain(|&d| {
-                        while k < r.len() && r[k].end <= d {
-                            k += 1;
+                let (part_t0, before) = (Instant::now(), hits.total);
+                let exact = single_exact(&plan).filter(|_| use_bits && ranges.is_none());
+                match (exact, part.first_bytes()) {
+                    (Some((f, term)), Some(first)) => count_term(part, (si, pi), f, term, first, removed, &mut hits),
+                    _ => {
+                        let mut docs = eval_plan(&plan, part, &budget)?;
+                        if let Some(r) = ranges {
+                            let mut k = 0usize;
+                            docs.retain(|&d| {
+                                while k < r.len() && r[k].end <= d {
+                                    k += 1;
+                                }
+                                k < r.len() && r[k].start <= d
+                            });
                         }
-                        k < r.len() && r[k].start <= d
-                    });
-                }
-                // The common case, dedup by first-occurrence bits and no removal: count the
-                // hits word by word; only the page window needs their document numbers.
-                if use_bits && snap.removed.is_empty() {
-                    if let Some(first) = part.first_bytes() {
-                        for (n, &d) in docs.iter().enumerate() {
-                            if n & 8191 == 8191 {
-                                budget.check()?;
-                            }
-                            if first[(d >> 3) as usize] >> (d & 7) & 1 == 0 {
-                                continue;
-                            }
-                            if total >= from && total < to {
-                                window.push((si, pi, d));
-                            }
-                            total += 1;
-                        }
-                        continue;
+                        count_docs(part, (si, pi), docs, use_bits, req.dedup, removed, &mut seen, &budget, &mut hits)?;
                     }
                 }
-                for (n, d) in docs.into_iter().enumerate() {
-                    if n & 8191 == 8191 {
-                        budget.check()?;
+                if let (Some(key), Some(min)) = (count_key, req.count_cache) {
+                    if part_t0.elapsed() >= Duration::from_micros(min) {
+                        part.remember_count(key, removed.len(), (hits.total - before) as u32);
                     }
-                    if use_bits {
-                        if !part.is_first(d) || (!snap.removed.is_empty() && snap.removed.contains(&part.dedup_key(d))) {
-                            continue;
-                        }
-                    } else if !snap.removed.is_empty() || req.dedup {
-                        let key = part.dedup_key(d);
-                        if snap.removed.contains(&key) {
-                            continue;
-                        }
-                        if req.dedup && !seen.insert(key) {
-                            continue;
-                        }
-                    }
-                    if total >= from && total < to {
-                        window.push((si, pi, d));
-                    }
-                    total += 1;
                 }
             }
         }
+        let (total, window) = (hits.total, hits.window);
         let entries = fetch(&snap, &window)?;
         Ok(json!({
             "total": total,
@@ -432,6 +429,86 @@ impl Engine {
             "wells": wells,
             "segmentIds": snap.segments.iter().map(|s| s.id.clone()).collect::<Vec<_>>(),
         }))
+    }
+}
+
+/// A part's evaluation is remembered (its count) past this time.
+const COUNT_CACHE_MIN_MICROS: u64 = 20;
+
+/// The running total of a search and the hits of its page.
+struct Hits {
+    total: u64,
+    window: Vec<(usize, usize, u32)>,
+    page: std::ops::Range<u64>,
+}
+
+impl Hits {
+    #[inline]
+    fn push(&mut self, at: (usize, usize), d: u32) {
+        if self.page.contains(&self.total) {
+            self.window.push((at.0, at.1, d));
+        }
+        self.total += 1;
+    }
+
+    /// Whether the next `count` hits reach into the page.
+    fn overlaps(&self, count: u64) -> bool {
+        self.total < self.page.end && self.total + count > self.page.start
+    }
+}
+
+/// One exact term (`password:123456`, `email:*@yahoo.com`) with dedup by first-occurrence
+/// bits: its postings decoded and counted in one pass, without materialising the hits.
+fn count_term(part: &Part, at: (usize, usize), field: usize, term: &[u8], first: &[u8], removed: &KeySet, hits: &mut Hits) {
+    let Some(fi) = &part.fields[field] else { return };
+    let Some(ord) = fi.dict.get(term) else { return };
+    crate::postings::decode_each(fi.postings_bytes(ord), |d| {
+        if first[(d >> 3) as usize] >> (d & 7) & 1 == 0 || (!removed.is_empty() && removed.contains(&part.dedup_key(d))) {
+            return;
+        }
+        hits.push(at, d);
+    });
+}
+
+/// Counts a part's matching documents (ascending) after dedup and removals.
+#[allow(clippy::too_many_arguments)]
+fn count_docs(part: &Part, at: (usize, usize), docs: Vec<u32>, use_bits: bool, dedup: bool, removed: &KeySet, seen: &mut KeySet, budget: &Budget, hits: &mut Hits) -> Result<()> {
+    // The common case, dedup by first-occurrence bits and no removal: a bit test per hit.
+    if let (true, true, Some(first)) = (use_bits, removed.is_empty(), part.first_bytes()) {
+        for (n, &d) in docs.iter().enumerate() {
+            if n & 8191 == 8191 {
+                budget.check()?;
+            }
+            if first[(d >> 3) as usize] >> (d & 7) & 1 == 1 {
+                hits.push(at, d);
+            }
+        }
+        return Ok(());
+    }
+    for (n, d) in docs.into_iter().enumerate() {
+        if n & 8191 == 8191 {
+            budget.check()?;
+        }
+        if use_bits {
+            if !part.is_first(d) || (!removed.is_empty() && removed.contains(&part.dedup_key(d))) {
+                continue;
+            }
+        } else if !removed.is_empty() || dedup {
+            let key = part.dedup_key(d);
+            if removed.contains(&key) || (dedup && !seen.insert(key)) {
+                continue;
+            }
+        }
+        hits.push(at, d);
+    }
+    Ok(())
+}
+
+/// The (field, normalised value) of a query that is one exact term of one field.
+fn single_exact(plan: &Plan) -> Option<(usize, &[u8])> {
+    match plan {
+        Plan::Term(planner::TermPlan::Exact(list)) if list.len() == 1 => Some((list[0].0, &list[0].1)),
+        _ => None,
     }
 }
 

@@ -333,6 +333,16 @@ impl FieldIndex {
         }
     }
 
+    /// The encoded postings of `ord`.
+    pub fn postings_bytes(&self, ord: u32) -> &[u8] {
+        if self.sampled {
+            return &self.post[postings::pix_range(&self.poff, ord)];
+        }
+        let s = self.poff.u32_at(ord as usize) as usize;
+        let e = self.poff.u32_at(ord as usize + 1) as usize;
+        &self.post[s..e]
+    }
+
     pub fn postings_into(&self, ord: u32, out: &mut Vec<u32>) {
         if self.sampled {
             let r = postings::pix_range(&self.poff, ord);
@@ -352,9 +362,34 @@ pub struct Part {
     /// Bit per document: first in global order with its dedup key (`first.dat`).
     first: Option<Bytes>,
     pub store: StoreReader,
+    /// Hit counts of recent expensive queries in this (immutable) part, keyed by a hash of
+    /// the query: see `Part::cached_count`.
+    counts: std::sync::Mutex<std::collections::HashMap<u128, (usize, u32)>>,
 }
 
+/// Queries whose counts a part remembers, at most.
+const COUNT_CACHE: usize = 4096;
+
 impl Part {
+    /// The hit count of query `key` in this part, when it was computed against a removal
+    /// set of `removed` keys. Tombstones are only ever added, so their number identifies
+    /// the set; the part's documents and first-occurrence bits never change.
+    pub fn cached_count(&self, key: u128, removed: usize) -> Option<u32> {
+        let map = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        match map.get(&key) {
+            Some(&(r, n)) if r == removed => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn remember_count(&self, key: u128, removed: usize, count: u32) {
+        let mut map = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= COUNT_CACHE {
+            map.clear();
+        }
+        map.insert(key, (removed, count));
+    }
+
     pub fn open(dir: &Path) -> Result<Part> {
         let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("part.json"))?)
             .map_err(|e| EngineError::Corrupt(format!("{}: {}", dir.display(), e)))?;
@@ -394,7 +429,7 @@ impl Part {
             }
             _ => None,
         };
-        Ok(Part { docs, fields, dedup, first, store: StoreReader::open(dir)? })
+        Ok(Part { docs, fields, dedup, first, store: StoreReader::open(dir)?, counts: std::sync::Mutex::new(std::collections::HashMap::new()) })
     }
 
     /// `first.dat` as bytes (bit d of the little-endian words = bit d%8 of byte d/8).

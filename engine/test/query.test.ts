@@ -127,3 +127,17 @@ test('regression: email:*@domain matches the email domain exactly, not a suffix 
   assert.equal(await total('email:*box.com'), 1, 'a plain suffix still matches inside the domain');
   assert.equal(await total('email:*@*.com'), 4);
 });
+
+test('regression: a remembered count follows removals and new segments (count cache)', async () => {
+  const search = (page = 1) => engine.search({ query: 'email:*@*.com', mode: 'wildcard', dedup: false, size: 1, page, countCache: 0 });
+  assert.equal((await search()).total, 4);
+  assert.equal((await search(3)).total, 4, 'a later page reads the remembered counts');
+  const jane = (await engine.search({ query: 'jane@example.com' })).entries[0]!;
+  assert.equal(await engine.remove(jane.id), true);
+  assert.equal((await search(3)).total, 3, 'a removal invalidates the remembered counts');
+  writeFileSync(join(dir, 'b.jsonl'), JSON.stringify({ email: 'late@example.com', password: 'hunter2' }) + '\n');
+  await ingestFiles(join(dir, 'index'), { well: 'Beta', files: [join(dir, 'b.jsonl')] });
+  await engine.refresh();
+  assert.equal((await search(3)).total, 4, 'a new segment adds its own count');
+  assert.equal((await engine.search({ query: 'email:*@*.com', mode: 'wildcard', dedup: false, countCache: false })).total, 4);
+});
