@@ -14,24 +14,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { faker } from '@faker-js/faker';
+import { rng } from './lib/random';
 
 export const FREE_MAIL = [
   'gmail.com', 'yahoo.com', 'hotmail.com', 'outlook.com', 'aol.com', 'icloud.com', 'mail.ru', 'yandex.ru',
   'gmx.de', 'web.de', 'orange.fr', 'hotmail.co.uk', 'live.com', 'qq.com', 'protonmail.com',
 ];
 const FREE_WEIGHTS = [30, 12, 10, 7, 4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 1];
-
-/** mulberry32 */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Sample ranks 0..n-1 with P(k) ∝ 1/(k+1)^s, by binary search over the CDF. */
 function zipf(n: number, s: number, r: () => number): () => number {
