@@ -356,16 +356,31 @@ impl TermDict {
                 let (mut ord, mut at, mut from) = (range.start, 0usize, 0usize);
                 while let Some(p) = finder.find(&hay[from..]) {
                     let pos = from + p;
-                    ord = if pos - at > 4096 {
-                        self.ord_at(base + pos)
+                    let te;
+                    if pos - at > 4096 {
+                        ord = self.ord_at(base + pos);
+                        te = memchr::memchr(b'\n', &hay[pos..]).map(|x| pos + x).unwrap_or(hay.len());
                     } else {
-                        // Near the previous hit (dense matches): a vectorised count.
-                        ord + memchr::memchr_iter(b'\n', &hay[at..pos]).count() as u32
-                    };
-                    let ts = memchr::memrchr(b'\n', &hay[..pos]).map(|x| x + 1).unwrap_or(0);
-                    let te = memchr::memchr(b'\n', &hay[pos..]).map(|x| pos + x).unwrap_or(hay.len());
-                    if check.matches(&hay[ts..te]) {
+                        // Near the previous hit (dense matches): one pass over the newlines
+                        // counts the terms skipped and finds this term's end.
+                        let mut end = hay.len();
+                        for x in memchr::memchr_iter(b'\n', &hay[at..]) {
+                            if at + x >= pos {
+                                end = at + x;
+                                break;
+                            }
+                            ord += 1;
+                        }
+                        te = end;
+                    }
+                    // `*lit*`: containing the literal is the match; no need for the term.
+                    if matches!(check, crate::planner::Check::Contains) {
                         out.push(ord);
+                    } else {
+                        let ts = memchr::memrchr(b'\n', &hay[..pos]).map(|x| x + 1).unwrap_or(0);
+                        if check.matches(&hay[ts..te]) {
+                            out.push(ord);
+                        }
                     }
                     // Continue after this term: one check per term is enough.
                     at = te;
