@@ -8,7 +8,7 @@
 
 use crate::error::{EngineError, Result};
 use crate::fields::{field_index, FIELDS, FIELD_COUNT};
-use crate::manifest::{sync_dir, IndexLock, Manifest, ManifestEntry};
+use crate::manifest::{sync_dir, sync_tree, IndexLock, Manifest, ManifestEntry};
 use crate::segment::{dedup_key, normalize_record, PartWriter, SourceRecord, FORMAT_VERSION};
 use crate::source::{detect_delimiter, norm_col, split_delimited, Format, LineContext};
 use serde_json::{json, Value};
@@ -319,11 +319,7 @@ impl Indexer {
                 self.present[i] |= *p;
             }
             self.wait_flush()?;
-            let dir = self.tmp.join(format!("part-{}", self.parts));
-            self.flushing = Some(std::thread::spawn(move || -> Result<()> {
-                w.finish()?;
-                sync_dir(&dir)
-            }));
+            self.flushing = Some(std::thread::spawn(move || -> Result<()> { w.finish().map(|_| ()) }));
             self.parts += 1;
         }
         Ok(())
@@ -626,8 +622,7 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
             "contexts": ing.contexts.iter().map(|c| c.to_json()).collect::<Vec<_>>(),
         });
         std::fs::write(tmp.join("segment.json"), serde_json::to_vec_pretty(&meta)?)?;
-        File::open(tmp.join("segment.json"))?.sync_all()?;
-        sync_dir(&tmp)?;
+        sync_tree(&tmp)?;
         // Publish: rename into place, then swap the manifest. A crash between the two leaves
         // an unlisted directory that is invisible and removed by the next ingest.
         let _lock = IndexLock::acquire(&opts.index_dir)?;

@@ -17,7 +17,7 @@
 use crate::error::{EngineError, Result};
 use crate::fields::{index_name, INDEXED_FIELDS};
 use crate::ingest::{chrono_like_now, mark_first_occurrences, new_segment_id, recover};
-use crate::manifest::{sync_dir, IndexLock, Manifest, ManifestEntry};
+use crate::manifest::{sync_dir, sync_tree, IndexLock, Manifest, ManifestEntry};
 use crate::segment::{Segment, FORMAT_VERSION};
 use crate::store::{StoreReader, StoreWriter};
 use serde_json::{json, Value};
@@ -81,13 +81,6 @@ fn choose(m: &Manifest, o: &MergeOptions) -> Option<Range<usize>> {
     best.map(|b| b.1)
 }
 
-fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut f = File::create(path)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    Ok(())
-}
-
 /// One source part placed in an output part.
 struct Src<'a> {
     seg: &'a Segment,
@@ -107,8 +100,8 @@ fn write_part(dir: &Path, srcs: &[Src]) -> Result<u32> {
     });
     store_res?;
     let docs_total = fields_res?;
-    write_synced(&dir.join("part.json"), json!({ "format_version": FORMAT_VERSION, "docs": docs_total }).to_string().as_bytes())?;
-    sync_dir(dir)?;
+    // Made durable with the whole segment before it is published (`sync_tree`).
+    std::fs::write(dir.join("part.json"), json!({ "format_version": FORMAT_VERSION, "docs": docs_total }).to_string())?;
     Ok(docs_total)
 }
 
@@ -197,16 +190,15 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
             }
         }
         post.flush()?;
-        post.get_ref().sync_all()?;
-        write_synced(&dir.join(format!("{}.pix", name)), &pix.finish())?;
-        write_synced(&dir.join(format!("{}.terms", name)), &blob)?;
-        write_synced(&dir.join(format!("{}.tix", name)), &tix.finish(blob.len()))?;
+        std::fs::write(dir.join(format!("{}.pix", name)), pix.finish())?;
+        std::fs::write(dir.join(format!("{}.terms", name)), &blob)?;
+        std::fs::write(dir.join(format!("{}.tix", name)), tix.finish(blob.len()))?;
         if crate::trigram::has_trigrams(f) {
             let body = &blob[..blob.len().saturating_sub(1)];
             crate::trigram::write(dir, name, body.split(|&b| b == b'\n').filter(|_| !blob.is_empty()))?;
         }
     }
-    write_synced(&dir.join("dedup.dat"), &dedup)?;
+    std::fs::write(dir.join("dedup.dat"), &dedup)?;
     Ok(docs_total)
 }
 
@@ -289,8 +281,8 @@ pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
             "fields": fields, "created": chrono_like_now(), "badLines": 0, "catalogue": null,
             "contexts": contexts, "sources": sources, "aliases": aliases,
         });
-        write_synced(&tmp.join("segment.json"), &serde_json::to_vec_pretty(&meta)?)?;
-        sync_dir(&tmp)?;
+        std::fs::write(tmp.join("segment.json"), serde_json::to_vec_pretty(&meta)?)?;
+        sync_tree(&tmp)?;
         // First-occurrence bits against the segments before the run (global order).
         let prior = Manifest { generation: m.generation, segments: m.segments[..window.start].to_vec() };
         mark_first_occurrences(dir, &prior, &tmp, nparts)?;

@@ -285,17 +285,12 @@ impl PartWriter {
                 }
             }
             post.flush()?;
-            post.get_ref().sync_all()?;
-            let p = dir.join(format!("{}.pix", index_name(i)));
-            std::fs::write(&p, pix.finish())?;
-            std::fs::File::open(&p)?.sync_all()?;
+            std::fs::write(dir.join(format!("{}.pix", index_name(i))), pix.finish())?;
         }
-        let p = dir.join("dedup.dat");
-        std::fs::write(&p, &dedup)?;
-        std::fs::File::open(&p)?.sync_all()?;
+        // Made durable with the whole segment before it is published (`sync_tree`).
+        std::fs::write(dir.join("dedup.dat"), &dedup)?;
         let meta = json!({ "format_version": FORMAT_VERSION, "docs": docs });
         std::fs::write(dir.join("part.json"), meta.to_string())?;
-        std::fs::File::open(dir.join("part.json"))?.sync_all()?;
         Ok(docs)
     }
 }

@@ -77,10 +77,7 @@ impl StoreWriter {
         self.flush_block()?;
         self.idx.extend_from_slice(&self.pos.to_le_bytes());
         self.dat.flush()?;
-        self.dat.get_ref().sync_all()?;
-        let p = self.dir.join("store.idx");
-        std::fs::write(&p, &self.idx)?;
-        std::fs::File::open(&p)?.sync_all()?;
+        std::fs::write(self.dir.join("store.idx"), &self.idx)?;
         Ok(self.pos)
     }
 }

@@ -83,10 +83,7 @@ pub fn write(dir: &Path, field: &str, sorted_terms: &[&[u8]]) -> Result<()> {
         }
     }
     blob.flush()?;
-    blob.get_ref().sync_all()?;
-    let off_path = dir.join(format!("{}.tix", field));
-    std::fs::write(&off_path, tix.finish(pos as usize))?;
-    std::fs::File::open(&off_path)?.sync_all()?;
+    std::fs::write(dir.join(format!("{}.tix", field)), tix.finish(pos as usize))?;
     Ok(())
 }
 

@@ -123,7 +123,6 @@ pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a
         f.write_all(&s.2)?;
     }
     f.flush()?;
-    f.get_ref().sync_all()?;
     Ok(())
 }
 
