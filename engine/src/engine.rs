@@ -459,15 +459,46 @@ impl Hits {
 
 /// One exact term (`password:123456`, `email:*@yahoo.com`) with dedup by first-occurrence
 /// bits: its postings decoded and counted in one pass, without materialising the hits.
+/// Past the page (and without tombstones) the loop only adds first-occurrence bits.
 fn count_term(part: &Part, at: (usize, usize), field: usize, term: &[u8], first: &[u8], removed: &KeySet, hits: &mut Hits) {
     let Some(fi) = &part.fields[field] else { return };
     let Some(ord) = fi.dict.get(term) else { return };
-    crate::postings::decode_each(fi.postings_bytes(ord), |d| {
-        if first[(d >> 3) as usize] >> (d & 7) & 1 == 0 || (!removed.is_empty() && removed.contains(&part.dedup_key(d))) {
-            return;
+    let bytes = fi.postings_bytes(ord);
+    // Delta varints; the first value is a delta from 0.
+    let next = |i: &mut usize, d: &mut u32| {
+        let mut v = 0u32;
+        let mut shift = 0;
+        while *i < bytes.len() {
+            let b = bytes[*i];
+            *i += 1;
+            v |= ((b & 0x7f) as u32) << shift;
+            if b & 0x80 == 0 {
+                break;
+            }
+            shift += 7;
         }
-        hits.push(at, d);
-    });
+        *d = d.wrapping_add(v);
+    };
+    let is_first = |d: u32| (first[(d >> 3) as usize] >> (d & 7)) & 1;
+    let (mut i, mut d) = (0usize, 0u32);
+    while i < bytes.len() && (hits.total < hits.page.end || !removed.is_empty()) {
+        next(&mut i, &mut d);
+        if is_first(d) == 1 && (removed.is_empty() || !removed.contains(&part.dedup_key(d))) {
+            hits.push(at, d);
+        }
+    }
+    let mut count = 0u64;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x80 {
+            i += 1;
+            d = d.wrapping_add(b as u32);
+        } else {
+            next(&mut i, &mut d);
+        }
+        count += is_first(d) as u64;
+    }
+    hits.total += count;
 }
 
 /// Counts a part's matching documents (ascending) after dedup and removals.

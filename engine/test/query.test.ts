@@ -141,3 +141,38 @@ test('regression: a remembered count follows removals and new segments (count ca
   assert.equal((await search(3)).total, 4, 'a new segment adds its own count');
   assert.equal((await engine.search({ query: 'email:*@*.com', mode: 'wildcard', dedup: false, countCache: false })).total, 4);
 });
+
+test('regression: the one-pass count of an exact term past the page reads gaps of several bytes', async () => {
+  // "common-pw" in the first 40 records, then in every 300th: after the page, gaps of 300
+  // documents (two-byte varints) are counted from first-occurrence bits alone. Every
+  // other spaced record repeats record 0 (same dedup key): misread gaps count them.
+  const lines: string[] = [];
+  const expected = { on: 0, off: 0 };
+  for (let i = 0; i < 6000; i++) {
+    let rec = { username: `gap_user_${i}`, password: `pw-${i}` };
+    if (i < 40 || i % 300 === 0) {
+      const repeat = i >= 40 && (i / 300) % 2 === 1;
+      rec = { username: repeat ? 'gap_user_0' : `gap_user_${i}`, password: 'common-pw' };
+      expected.off++;
+      if (!repeat) expected.on++;
+    }
+    lines.push(JSON.stringify(rec));
+  }
+  // An index of its own: without tombstones, the counting loop is the one that runs.
+  const own = tempDir('engine-gaps-');
+  writeFileSync(join(own.dir, 'gaps.jsonl'), lines.join('\n') + '\n');
+  await ingestFiles(join(own.dir, 'index'), { well: 'Gaps', files: [join(own.dir, 'gaps.jsonl')] });
+  const gaps = await openEngine(join(own.dir, 'index'));
+  try {
+    for (const dedup of [true, false]) {
+      const res = await gaps.search({ query: 'password:common-pw', size: 5, dedup, countCache: false });
+      assert.equal(res.total, dedup ? expected.on : expected.off, `dedup=${dedup}`);
+      assert.equal(res.entries.length, 5);
+    }
+    const last = await gaps.search({ query: 'password:common-pw', size: 10, page: Math.ceil(expected.on / 10), countCache: false });
+    assert.equal(last.entries.length, expected.on % 10 || 10);
+  } finally {
+    await gaps.close();
+    own.cleanup();
+  }
+});
