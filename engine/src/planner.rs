@@ -422,21 +422,18 @@ fn postings_of(part: &Part, field: usize, ords: impl ExactSizeIterator<Item = u3
         }
         return Ok(out);
     }
-    // The deadline is checked every 4,096 terms.
-    let mut n = 0u32;
-    let mut late = false;
-    fi.postings_sorted(
-        ords.take_while(|_| {
-            n += 1;
-            if n & 4095 == 0 && budget.check().is_err() {
-                late = true;
-            }
-            !late
-        }),
-        &mut out,
-    );
-    if late {
+    // The deadline is checked every 4,096 terms. Ordinals far apart (an infix scan's
+    // hits) are read with prefetches; a range or dense hits, in one sequential walk.
+    let ords: Vec<u32> = ords.collect();
+    let spread = ords.last().zip(ords.first()).map(|(l, f)| l - f).unwrap_or(0) as usize;
+    let scattered = spread > ords.len() * 2 * crate::postings::PIX_STEP;
+    for chunk in ords.chunks(4096) {
         budget.check()?;
+        if scattered {
+            fi.postings_many(chunk, &mut out);
+        } else {
+            fi.postings_sorted(chunk.iter().copied(), &mut out);
+        }
     }
     // Few hits for the part's size: sort them; many: through a bitset (no sort).
     if out.len() * 64 < part.docs as usize {

@@ -104,6 +104,43 @@ pub fn pix_range(pix: &[u8], ord: u32) -> std::ops::Range<usize> {
     s..s + l
 }
 
+/// Asks the CPU to load the cache line holding `b[i]` (no effect past the end or off x86-64).
+#[inline(always)]
+pub fn prefetch(b: &[u8], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if i < b.len() {
+        // SAFETY: a prefetch is only a hint, and the address is inside `b`.
+        unsafe { std::arch::x86_64::_mm_prefetch(b.as_ptr().add(i) as *const i8, std::arch::x86_64::_MM_HINT_T0) }
+    }
+}
+
+/// `pix_ranges_sorted` for many scattered ordinals (the hits of an infix scan): the `.pix`
+/// entries of their blocks, then their length bytes, are fetched ahead in passes so that
+/// the cache misses overlap instead of being waited for one term at a time.
+pub fn pix_ranges_scattered(pix: &[u8], ords: &[u32], out: &mut Vec<std::ops::Range<usize>>) {
+    let n = u32_at(pix, 0) as usize;
+    let blocks = (n + PIX_STEP - 1) / PIX_STEP + 1;
+    let lens = 4 + blocks * 8;
+    let mut last = usize::MAX;
+    for &o in ords {
+        let b = o as usize / PIX_STEP;
+        if b != last {
+            prefetch(pix, 4 + (1 + b) * 4);
+            prefetch(pix, 4 + (1 + blocks + b) * 4);
+            last = b;
+        }
+    }
+    last = usize::MAX;
+    for &o in ords {
+        let b = o as usize / PIX_STEP;
+        if b != last {
+            prefetch(pix, lens + u32_at(pix, 1 + blocks + b) as usize);
+            last = b;
+        }
+    }
+    pix_ranges_sorted(pix, ords.iter().copied(), |r| out.push(r));
+}
+
 /// Byte ranges in `.post` of ascending ordinals `ords`, walking each `.pix` block once.
 pub fn pix_ranges_sorted(pix: &[u8], ords: impl Iterator<Item = u32>, mut f: impl FnMut(std::ops::Range<usize>)) {
     let n = u32_at(pix, 0) as usize;

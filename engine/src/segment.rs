@@ -318,6 +318,26 @@ impl FieldIndex {
     }
 
     /// Postings of every ordinal of `ords` (ascending), appended to `out` one after another.
+    /// Postings of many ascending ordinals, likely scattered (an infix scan's hits): read
+    /// with prefetches running ahead, so that the cache misses overlap.
+    pub fn postings_many(&self, ords: &[u32], out: &mut Vec<u32>) {
+        if !self.sampled {
+            return self.postings_sorted(ords.iter().copied(), out);
+        }
+        let mut ranges = Vec::with_capacity(ords.len());
+        postings::pix_ranges_scattered(&self.poff, ords, &mut ranges);
+        const AHEAD: usize = 16;
+        for r in ranges.iter().take(AHEAD) {
+            postings::prefetch(&self.post, r.start);
+        }
+        for (k, r) in ranges.iter().enumerate() {
+            if let Some(a) = ranges.get(k + AHEAD) {
+                postings::prefetch(&self.post, a.start);
+            }
+            postings::decode_into(&self.post[r.clone()], out);
+        }
+    }
+
     pub fn postings_sorted(&self, ords: impl Iterator<Item = u32>, out: &mut Vec<u32>) {
         if self.sampled {
             postings::pix_ranges_sorted(&self.poff, ords, |r| postings::decode_into(&self.post[r], out));

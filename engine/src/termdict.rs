@@ -276,6 +276,26 @@ impl TermDict {
     ) -> Result<()> {
         let finder = literal.filter(|l| !l.is_empty()).map(memchr::memmem::Finder::new);
         let first = blocks.partition_point(|&b| (b + 1) * grain <= range.start);
+        // Candidate blocks are scattered over the table: fetch their sampled offsets ahead.
+        if self.sampled {
+            for &b in &blocks[first..] {
+                crate::postings::prefetch(&self.offs, (self.head + (b * grain) as usize / self.step) * 4);
+            }
+        }
+        const AHEAD: usize = 8;
+        let mut ahead = first;
+        let mut fetch_ahead = |upto: usize| {
+            while ahead < blocks.len() && ahead < upto {
+                let o = blocks[ahead] * grain;
+                if self.sampled && (o as usize) < self.len {
+                    let p = self.offs.u32_at(self.head + o as usize / self.step) as usize;
+                    crate::postings::prefetch(&self.blob, p);
+                    crate::postings::prefetch(&self.blob, p + 64);
+                    crate::postings::prefetch(&self.blob, p + 128);
+                }
+                ahead += 1;
+            }
+        };
         // Consecutive candidate blocks are searched as one run of bytes.
         let mut i = first;
         let mut n = 0u32;
@@ -284,6 +304,7 @@ impl TermDict {
             if s >= range.end {
                 break;
             }
+            fetch_ahead(i + AHEAD);
             let mut j = i + 1;
             while j < blocks.len() && blocks[j] == blocks[j - 1] + 1 {
                 j += 1;
