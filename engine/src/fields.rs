@@ -24,16 +24,20 @@ pub const FIELDS: [&str; FIELD_COUNT] = [
     "domain",
 ];
 
-/// Indexed fields: the 16 public ones plus `email_domain` (internal: the domain part of
-/// every email, so that `email:*@example.com` is one exact lookup).
-pub const INDEXED_FIELDS: usize = 17;
+/// Indexed fields: the 16 public ones plus two internal ones: `email_domain`, the domain
+/// part of every email (`email:*@example.com` is one exact lookup), and `email_local`, the
+/// part before the last `@` (the whole value when there is none): a literal without `@`
+/// lies wholly in one of the two, so `email:*gmail*` scans the local parts and the few
+/// domains instead of every email (see `planner::eval_term`).
+pub const INDEXED_FIELDS: usize = 18;
 pub const EMAIL_DOMAIN: usize = 16;
+pub const EMAIL_LOCAL: usize = 17;
 
 pub fn index_name(i: usize) -> &'static str {
-    if i == EMAIL_DOMAIN {
-        "email_domain"
-    } else {
-        FIELDS[i]
+    match i {
+        EMAIL_DOMAIN => "email_domain",
+        EMAIL_LOCAL => "email_local",
+        _ => FIELDS[i],
     }
 }
 
@@ -157,6 +161,17 @@ pub fn normalize_pattern(field: usize, pattern: &str) -> String {
 }
 
 /// The domain part of an email address, indexed under `domain` too.
+/// The local part of a normalised email (before the last `@`; the whole value without
+/// one); `None` when empty.
+pub fn email_local(normalized_email: &str) -> Option<&str> {
+    let l = normalized_email.rfind('@').map(|at| &normalized_email[..at]).unwrap_or(normalized_email);
+    if l.is_empty() {
+        None
+    } else {
+        Some(l)
+    }
+}
+
 pub fn email_domain(normalized_email: &str) -> Option<&str> {
     let at = normalized_email.rfind('@')?;
     let d = &normalized_email[at + 1..];

@@ -15,7 +15,7 @@
 //! The whole merge runs under the index lock (ingests wait to publish; searches do not).
 
 use crate::error::{EngineError, Result};
-use crate::fields::{index_name, INDEXED_FIELDS};
+use crate::fields::{index_name, EMAIL, EMAIL_LOCAL, INDEXED_FIELDS};
 use crate::ingest::{chrono_like_now, mark_first_occurrences, new_segment_id, recover};
 use crate::manifest::{sync_dir, sync_tree, IndexLock, Manifest, ManifestEntry};
 use crate::segment::{Segment, FORMAT_VERSION};
@@ -129,6 +129,11 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
         let ins: Vec<(&crate::segment::FieldIndex, u32)> =
             srcs.iter().filter_map(|s| s.seg.parts[s.part].fields[f].as_ref().map(|fi| (fi, s.base))).collect();
         if ins.is_empty() {
+            continue;
+        }
+        // `email_local` is only usable when it covers every email of the part: a part
+        // written before it existed (emails, no local parts) leaves it out of the merge.
+        if f == EMAIL_LOCAL && srcs.iter().any(|s| s.seg.parts[s.part].fields[EMAIL].is_some() && s.seg.parts[s.part].fields[EMAIL_LOCAL].is_none()) {
             continue;
         }
         let name = index_name(f);

@@ -11,7 +11,7 @@
 //!   wildcards of literals and `*` only, an in-order search of the pieces.
 
 use crate::error::Result;
-use crate::fields::{case_insensitive, normalize, EMAIL, EMAIL_DOMAIN, FIELD_COUNT, PHONE};
+use crate::fields::{case_insensitive, normalize, EMAIL, EMAIL_DOMAIN, EMAIL_LOCAL, FIELD_COUNT, PHONE};
 use crate::query::{compile_regex, Node, ParsedQuery, Pattern, WildPiece};
 use crate::segment::Part;
 use crate::termdict::Budget;
@@ -360,6 +360,28 @@ fn sort_dedup(v: &mut Vec<u32>) {
     v.dedup();
 }
 
+/// Sorted union of two sorted lists without duplicates.
+fn union(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    while i < a.len() && j < b.len() {
+        if a[i] < b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else if a[i] > b[j] {
+            out.push(b[j]);
+            j += 1;
+        } else {
+            out.push(a[i]);
+            i += 1;
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
 fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
     let (mut i, mut j) = (0, 0);
     let mut out = Vec::with_capacity(a.len().min(b.len()));
@@ -498,6 +520,25 @@ pub fn eval_term(t: &TermPlan, part: &Part, budget: &Budget) -> Result<Vec<u32>>
                 }
                 _ => None,
             };
+            // `email:*lit*` with a literal too common for the trigrams (`*gmail*`): the
+            // literal has no `@`, so it lies in the local part or in the domain; scan the
+            // local parts and the few distinct domains instead of every email.
+            if let (None, EMAIL, Check::Contains, Some(lit), true) = (&blocks, *field, check, literal.as_deref(), prefix.is_empty()) {
+                if let (Some(local), Some(domain), false) = (&part.fields[EMAIL_LOCAL], &part.fields[EMAIL_DOMAIN], lit.contains(&b'@')) {
+                    let (mut l, mut d) = (Vec::new(), Vec::new());
+                    local.dict.scan(0..local.dict.len() as u32, Some(lit), check, budget, &mut l)?;
+                    domain.dict.scan(0..domain.dict.len() as u32, Some(lit), check, budget, &mut d)?;
+                    let mut docs = postings_of(part, EMAIL_LOCAL, l.into_iter(), budget)?;
+                    let from_domains = postings_of(part, EMAIL_DOMAIN, d.into_iter(), budget)?;
+                    if docs.is_empty() {
+                        return Ok(from_domains);
+                    }
+                    if !from_domains.is_empty() {
+                        docs = union(&docs, &from_domains);
+                    }
+                    return Ok(docs);
+                }
+            }
             match blocks {
                 Some(blocks) => fi.dict.scan_blocks(range, &blocks, fi.tri.as_ref().map(|t| t.grain).unwrap_or(1), literal.as_deref(), check, budget, &mut ords)?,
                 None => fi.dict.scan(range, literal.as_deref(), check, budget, &mut ords)?,

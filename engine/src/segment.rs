@@ -5,7 +5,7 @@
 
 use crate::bytes::Bytes;
 use crate::error::{EngineError, Result};
-use crate::fields::{email_domain, index_name, normalize, DOMAIN, EMAIL, EMAIL_DOMAIN, FIELD_COUNT, INDEXED_FIELDS};
+use crate::fields::{email_domain, email_local, index_name, normalize, DOMAIN, EMAIL, EMAIL_DOMAIN, EMAIL_LOCAL, FIELD_COUNT, INDEXED_FIELDS};
 use crate::postings;
 use crate::store::{StoreReader, StoreWriter};
 use crate::termdict::{self, prefix8, TermDict};
@@ -194,9 +194,14 @@ impl PartWriter {
             self.post_bytes(f, v, doc);
             // An email's domain is searchable on its own, under `domain`.
             if f == EMAIL {
-                if let Some(d) = std::str::from_utf8(v).ok().and_then(email_domain) {
-                    self.post_bytes(DOMAIN, d.as_bytes(), doc);
-                    self.post_bytes(EMAIL_DOMAIN, d.as_bytes(), doc);
+                if let Ok(e) = std::str::from_utf8(v) {
+                    if let Some(d) = email_domain(e) {
+                        self.post_bytes(DOMAIN, d.as_bytes(), doc);
+                        self.post_bytes(EMAIL_DOMAIN, d.as_bytes(), doc);
+                    }
+                    if let Some(l) = email_local(e) {
+                        self.post_bytes(EMAIL_LOCAL, l.as_bytes(), doc);
+                    }
                 }
             }
         }
@@ -228,6 +233,9 @@ impl PartWriter {
             if let Some(d) = email_domain(e) {
                 self.post(DOMAIN, d, doc);
                 self.post(EMAIL_DOMAIN, d, doc);
+            }
+            if let Some(l) = email_local(e) {
+                self.post(EMAIL_LOCAL, l, doc);
             }
         }
         self.dedup.extend_from_slice(&key.to_le_bytes());

@@ -53,6 +53,16 @@ test('a format 1 index is read, merged into format 2, and ingested into', async 
     const old = expected.results.find((x) => x.query === 'password:123456' && !x.dedup)?.total ?? 0;
     assert.ok(all.total > old);
     assert.equal((await engine.search({ query: 'password:123456', size: 200 })).total, expected.results.find((x) => x.query === 'password:123456' && x.dedup)?.total);
+    // Regression: merging a part without email local parts (format 1) with one that has
+    // them must not leave a local-part table that covers only some emails (*lit* would
+    // then miss the old records' local parts).
+    const infixes = ['email:*john*', 'email:*gmail*', 'email:*bob*', 'email:*example*'];
+    const totals = async () => Promise.all(infixes.map(async (query) => (await engine.search({ query, mode: 'wildcard', dedup: false, countCache: false })).total));
+    const beforeMerge = await totals();
+    assert.ok(beforeMerge.every((t) => t > 0));
+    await engine.merge();
+    await engine.refresh();
+    assert.deepEqual(await totals(), beforeMerge);
   } finally {
     await engine.close();
   }

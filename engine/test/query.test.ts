@@ -176,3 +176,28 @@ test('regression: the one-pass count of an exact term past the page reads gaps o
     own.cleanup();
   }
 });
+
+test('email:*lit* finds the literal in local parts, in domains and in emails without @ (local-part table)', async () => {
+  const own = tempDir('engine-local-');
+  const recs = [
+    { email: 'GmailFan@yahoo.com' }, // local part
+    { email: 'john@gmail.com' }, // domain
+    { email: 'nogmail-at-all' }, // no @: the whole value is the local part
+    { email: 'x@y.com' },
+    { email: 'mail@g.com' }, // "g" and "mail" apart: no match for *gmail*
+  ];
+  writeFileSync(join(own.dir, 'l.jsonl'), recs.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  await ingestFiles(join(own.dir, 'index'), { well: 'Local', files: [join(own.dir, 'l.jsonl')] });
+  const e = await openEngine(join(own.dir, 'index'));
+  try {
+    const emails = async (query: string) =>
+      (await e.search({ query, mode: 'wildcard', size: 20 })).entries.map((x) => x.email?.[0]).sort();
+    assert.deepEqual(await emails('email:*gmail*'), ['GmailFan@yahoo.com', 'john@gmail.com', 'nogmail-at-all']);
+    assert.deepEqual(await emails('email:*yahoo*'), ['GmailFan@yahoo.com']);
+    assert.deepEqual(await emails('email:*l@g*'), ['mail@g.com'], 'a literal with @ spans both parts');
+    assert.deepEqual(await emails('email:*zzz*'), []);
+  } finally {
+    await e.close();
+    own.cleanup();
+  }
+});
