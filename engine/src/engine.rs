@@ -465,20 +465,7 @@ fn count_term(part: &Part, at: (usize, usize), field: usize, term: &[u8], first:
     let Some(ord) = fi.dict.get(term) else { return };
     let bytes = fi.postings_bytes(ord);
     // Delta varints; the first value is a delta from 0.
-    let next = |i: &mut usize, d: &mut u32| {
-        let mut v = 0u32;
-        let mut shift = 0;
-        while *i < bytes.len() {
-            let b = bytes[*i];
-            *i += 1;
-            v |= ((b & 0x7f) as u32) << shift;
-            if b & 0x80 == 0 {
-                break;
-            }
-            shift += 7;
-        }
-        *d = d.wrapping_add(v);
-    };
+    let next = |i: &mut usize, d: &mut u32| *d = d.wrapping_add(crate::postings::varint_at(bytes, i) as u32);
     let is_first = |d: u32| (first[(d >> 3) as usize] >> (d & 7)) & 1;
     let (mut i, mut d) = (0usize, 0u32);
     while i < bytes.len() && (hits.total < hits.page.end || !removed.is_empty()) {

@@ -59,8 +59,9 @@ fn u32_at(b: &[u8], i: usize) -> u32 {
     u32::from_le_bytes([b[i * 4], b[i * 4 + 1], b[i * 4 + 2], b[i * 4 + 3]])
 }
 
+/// The LEB128 varint at `*p`, advancing `*p` past it.
 #[inline]
-fn varint_at(b: &[u8], p: &mut usize) -> usize {
+pub fn varint_at(b: &[u8], p: &mut usize) -> usize {
     let mut v = 0usize;
     let mut shift = 0;
     while *p < b.len() {
@@ -184,36 +185,6 @@ pub fn encode(docs: &[u32], out: &mut Vec<u8>) {
     }
 }
 
-/// Calls `f` with each document number of `bytes`, in order, without materialising them.
-#[inline]
-pub fn decode_each(bytes: &[u8], mut f: impl FnMut(u32)) {
-    let mut prev = 0u32;
-    let mut first = true;
-    let mut i = 0usize;
-    let n = bytes.len();
-    while i < n {
-        let b = bytes[i];
-        i += 1;
-        let mut v = (b & 0x7f) as u32;
-        if b & 0x80 != 0 {
-            let mut shift = 7;
-            while i < n {
-                let b = bytes[i];
-                i += 1;
-                v |= ((b & 0x7f) as u32) << shift;
-                shift += 7;
-                if b & 0x80 == 0 {
-                    break;
-                }
-            }
-        }
-        let d = if first { v } else { prev.wrapping_add(v) };
-        first = false;
-        prev = d;
-        f(d);
-    }
-}
-
 pub fn decode_into(bytes: &[u8], out: &mut Vec<u32>) {
     // Most gaps fit one byte: that path is a single test per value.
     out.reserve(bytes.len());
@@ -277,8 +248,5 @@ mod tests {
         let mut out = Vec::new();
         super::decode_into(&buf, &mut out);
         assert_eq!(out, docs);
-        let mut each = Vec::new();
-        super::decode_each(&buf, |d| each.push(d));
-        assert_eq!(each, docs);
     }
 }
