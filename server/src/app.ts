@@ -24,6 +24,7 @@ import { registerHealthRoutes } from './health/health-routes';
 import { registerWebRoutes } from './web/web-routes';
 import type { Engine } from '../../engine/index';
 import { createSearchService } from './search/search-service';
+import { createSearchMeter } from './search/search-meter';
 import { registerSearchRoutes } from './search/search-routes';
 import { createRemovalService } from './removal/removal-service';
 import { registerRemovalRoutes } from './removal/removal-routes';
@@ -76,6 +77,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api-reference', uiConfig: { docExpansion: 'list' } });
 
+  // Search metering in process (batched counts and charges, short-lived account snapshots).
+  const meter = createSearchMeter({
+    db,
+    flushMs: config.SEARCH_FLUSH_MS,
+    reserve: config.SEARCH_BATCH_RESERVE,
+    dailyLimit: config.SEARCH_DAILY_LIMIT,
+    log: app.log,
+  });
+  // After the last request in flight: what was counted and charged in process is written.
+  app.addHook('onClose', () => meter.close());
+
   const auth = createAuthService({
     db,
     config,
@@ -83,24 +95,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mail: deps.mail,
     ipSecret: deps.ipSecret,
     signAccessToken: (payload) => app.jwt.sign(payload),
+    onAccountChanged: meter.forget,
   });
-  const users = createUserService(db);
+  const users = createUserService(db, { onApiKeyChanged: meter.forget });
   await registerAuthentication(app, { secret: deps.jwtSecret, ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS, auth: () => auth });
 
   registerHealthRoutes(app, { db, isShuttingDown: deps.isShuttingDown });
   registerAuthRoutes(app, { auth, secureCookies: config.publicUrl.startsWith('https://') });
   registerUserRoutes(app, { users, auth, apiKeyHeader: config.apiKeyHeader });
-  const search = createSearchService({ db, engine: deps.engine, config });
+  const search = createSearchService({ db, engine: deps.engine, config, meter });
   registerSearchRoutes(app, { search });
   registerRemovalRoutes(app, {
     removal: createRemovalService({ db, engine: deps.engine, mail: deps.mail, config, limiter: deps.limiter }),
   });
   registerV2Routes(app, {
-    db,
     search,
     header: config.apiKeyHeader,
     authenticateApiKey: createApiKeyGuard({
-      users,
+      resolveKeyHash: search.userIdForApiKeyHash,
       limiter: deps.limiter,
       header: config.apiKeyHeader,
       bucket: { ratePerSecond: config.API_RATE_PER_SECOND, burst: config.API_RATE_BURST },

@@ -63,6 +63,8 @@ export const ConfigSchema = Type.Object({
   SEARCH_DAILY_LIMIT: Integer(2000, 10, 10_000_000, 'Searches per user per day (dashboard and API) before search is locked.'),
   SEARCH_LOCK_HOURS: Integer(24, 1, 8760, 'How long search stays locked after the daily limit is passed.'),
   SEARCH_BAR_AFTER_LOCKS: Integer(3, 1, 1000, 'After this many locks the account is barred from paid features (free monitoring stays).'),
+  SEARCH_FLUSH_MS: Integer(250, 20, 500, 'How often the searches counted and credits charged in process are written (one statement for every account).'),
+  SEARCH_BATCH_RESERVE: Integer(100, 0, 1_000_000, 'Searches are counted and charged in process only while the account keeps this many credits and searches left; nearer, each search is one exact statement.'),
   API_RATE_PER_SECOND: Integer(10, 1, 10_000, 'Public API leaky bucket: requests per second per client address and per credential.'),
   API_RATE_BURST: Integer(10, 1, 100_000, 'Public API leaky bucket: burst size.'),
   ENTRY_REMOVAL_TOKEN_TTL_HOURS: Integer(24, 1, 720, 'Lifetime of an entry-removal confirmation link.'),

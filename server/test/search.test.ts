@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { packSearch } from '../src/common/obfuscation';
-import { startTestServer, type TestServer } from './harness';
+import { eventually, startTestServer, type TestServer } from './harness';
 import { call, freshIp } from './helpers';
 
 let server: TestServer;
@@ -91,9 +91,12 @@ describe('POST /search (dashboard)', () => {
     const user = await signedIn({ searchDays: 30 });
     await dashboardSearch(user.token, 'carol@other.org');
     await dashboardSearch(user.token, 'carol@other.org');
-    const rows = await server.runtime.db.selectFrom('search_counts').selectAll().where('user_id', '=', user.id).execute();
+    // Counts are written in batches, within SEARCH_FLUSH_MS.
+    const rows = await eventually(async () => {
+      const found = await server.runtime.db.selectFrom('search_counts').selectAll().where('user_id', '=', user.id).execute();
+      return found[0]?.searches === 2 && found;
+    });
     assert.equal(rows.length, 1);
-    assert.equal(rows[0]!.searches, 2);
     const dump = JSON.stringify(await server.runtime.db.selectFrom('search_counts').selectAll().execute());
     assert.ok(!dump.includes('carol'));
     assert.ok(!server.logs().includes('carol@other.org'), 'nor logged');
@@ -298,6 +301,19 @@ describe('query cost', () => {
       assert.equal(row.search_credits, 3, 'the charge was refunded');
       const ledger = await tight.runtime.db.selectFrom('credit_ledger').select(['delta', 'reason']).where('user_id', '=', user.id).orderBy('id').execute();
       assert.deepEqual(ledger.map((r) => r.delta), [-1, 1]);
+
+      // A rich account is charged in memory: its failed search is never charged at all.
+      const rich = await tight.createUser({ searchDays: 30, searchCredits: 1000, apiKey: true });
+      const failed = await call(tight.url, 'POST', '/v2/search', {
+        body: { query: 'email:/(a|b|c|d|e|[0-9])+[0-9]{2}@/', regex: true },
+        headers: { [tight.runtime.config.apiKeyHeader]: rich.apiKey! },
+      });
+      assert.equal(failed.status, 400);
+      await eventually(async () => (await tight.runtime.db.selectFrom('search_counts').select('searches').where('user_id', '=', rich.id).executeTakeFirst())?.searches === 1);
+      const richRow = await tight.runtime.db.selectFrom('users').select('search_credits').where('id', '=', rich.id).executeTakeFirstOrThrow();
+      assert.equal(richRow.search_credits, 1000, 'no credit moved');
+      const richLedger = await tight.runtime.db.selectFrom('credit_ledger').select('delta').where('user_id', '=', rich.id).execute();
+      assert.equal(richLedger.reduce((sum, r) => sum + r.delta, 0), 0, 'the ledger nets to zero');
     } finally {
       await tight.close();
     }

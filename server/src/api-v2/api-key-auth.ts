@@ -6,24 +6,32 @@
 import type { FastifyRequest } from 'fastify';
 import type { Bucket, RateLimiter } from '../infra/rate-limiter';
 import { AppError, Errors } from '../infra/errors';
-import type { UserService } from '../users/user-service';
+import { hashToken } from '../auth/secrets';
+import { API_KEY_PATTERN } from '../users/user-service';
 
-export function createApiKeyGuard(deps: { users: UserService; limiter: RateLimiter; header: string; bucket: Bucket }) {
+export function createApiKeyGuard(deps: {
+  /** The user behind a key, by the key's SHA-256 (hex), or undefined. */
+  resolveKeyHash: (keyHash: string) => Promise<string | undefined>;
+  limiter: RateLimiter;
+  header: string;
+  bucket: Bucket;
+}) {
   const headerName = deps.header.toLowerCase();
-  async function limit(key: string) {
-    const decision = await deps.limiter.take(key, deps.bucket);
+  async function limit(keys: string[]) {
+    const decision = await deps.limiter.takeEach(keys, deps.bucket);
     if (!decision.allowed) throw Errors.tooManyRequests(decision.retryAfterMs);
   }
   /** Resolves the caller's user id, or throws 400 (bad key) / 429 (rate). */
   return async function authenticateApiKey(request: FastifyRequest): Promise<string> {
-    await limit(`api:ip:${request.ip}`);
     const raw = request.headers[headerName];
     const key = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase();
+    // Buckets are named by the key's hash: the key itself is kept nowhere, Redis included.
+    const keyHash = key ? hashToken(key.slice(0, 64)) : '-';
     // A missing or unknown key still counts against its own bucket, so guessing is slow.
-    await limit(`api:key:${key ? key.slice(0, 64) : '-'}`);
-    const userId = key ? await deps.users.userIdForApiKey(key) : undefined;
+    await limit([`api:ip:${request.ip}`, `api:key:${keyHash}`]);
+    const userId = key && API_KEY_PATTERN.test(key) ? await deps.resolveKeyHash(keyHash) : undefined;
     if (!userId) throw new AppError(400, 'INVALID_API_KEY', `Invalid or missing ${deps.header} header`);
-    await limit(`api:user:${userId}`);
+    await limit([`api:user:${userId}`]);
     return userId;
   };
 }

@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
 import { FIELD_NAMES, type Entry } from '../../../engine/index';
-import { refundSearchCredit } from '../credits/credits-repository';
 import { formatTook, searchMode, type SearchService } from '../search/search-service';
 
 const ErrorBody = Type.Object({ error: Type.String() });
@@ -34,10 +31,10 @@ function toApiEntry(entry: Entry, lawEnforcement: boolean) {
 
 export function registerV2Routes(
   app: FastifyInstance,
-  deps: { db: Kysely<Database>; search: SearchService; authenticateApiKey: (request: import('fastify').FastifyRequest) => Promise<string>; header: string },
+  deps: { search: SearchService; authenticateApiKey: (request: import('fastify').FastifyRequest) => Promise<string>; header: string },
 ) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, search } = deps;
+  const { search } = deps;
   const security = [{ apiKey: [] }];
   const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
 
@@ -70,21 +67,20 @@ export function registerV2Routes(
       const userId = await deps.authenticateApiKey(request);
       const { query, page, size, regex, wildcard, de_dupe } = request.body;
       const mode = searchMode(regex, wildcard);
-      // Everything that can be refused is refused before a credit moves.
-      await search.validate(query, mode, 'all', page, size);
-      const access = await search.admit(userId, { charge: 'v2-search', requireSubscription: true });
-      try {
-        const result = await search.run({ query, type: 'all', mode, page, size, dedup: de_dupe });
-        return {
-          balance: access.credits,
-          entries: result.entries.map((entry) => toApiEntry(entry, access.lawEnforcement)),
-          took: formatTook(result.tookMicros),
-          total: result.total,
-        };
-      } catch (error) {
-        if (access.charged) await refundSearchCredit(db, userId, 'v2-search-failed');
-        throw error;
-      }
+      // Every refusal (query, paging, access, credits) happens before a credit moves.
+      const { access, result } = await search.admitAndRun(
+        userId,
+        { query, type: 'all', mode, page, size, dedup: de_dupe },
+        { charge: 'v2-search', requireSubscription: true },
+      );
+      const entries = [];
+      for (const entry of result.entries) entries.push(toApiEntry(entry, access.lawEnforcement));
+      return {
+        balance: access.credits,
+        entries,
+        took: formatTook(result.tookMicros),
+        total: result.total,
+      };
     },
   );
 

@@ -29,6 +29,8 @@ export interface AuthDeps {
   mail: MailService;
   signAccessToken(payload: { sub: string; sid: string }): string;
   ipSecret: string;
+  /** Told when credentials or the account change (closure, password), so nothing kept in process outlives them. */
+  onAccountChanged?: (userId: string) => void;
 }
 
 // Throttling. Every attempt counts against the address; failures count against the
@@ -202,6 +204,7 @@ export function createAuthService(deps: AuthDeps) {
       // The reset proves control of the mailbox.
       await userRepo.markEmailVerified(db, token.user_id);
       await authRepo.revokeUserSessions(db, token.user_id, 'password-reset');
+      deps.onAccountChanged?.(token.user_id);
     },
 
     /** Changing the password ends every other session; the current one stays. */
@@ -214,6 +217,7 @@ export function createAuthService(deps: AuthDeps) {
       }
       await userRepo.setPasswordHash(db, userId, await hashPassword(next));
       await authRepo.revokeUserSessions(db, userId, 'password-change', sessionId);
+      deps.onAccountChanged?.(userId);
     },
 
     async requestClosure(userId: string): Promise<void> {
@@ -234,6 +238,7 @@ export function createAuthService(deps: AuthDeps) {
         await userRepo.closeUser(trx, userId);
         await authRepo.revokeUserSessions(trx, userId, 'account-closed');
       });
+      deps.onAccountChanged?.(userId);
     },
 
     async isSessionActive(sessionId: string, userId: string): Promise<boolean> {

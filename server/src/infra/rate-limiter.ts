@@ -19,6 +19,8 @@ export interface Decision {
 export interface RateLimiter {
   /** Counts one request against the bucket (unless `peek`) and says whether it may pass. */
   take(key: string, bucket: Bucket, options?: { peek?: boolean }): Promise<Decision>;
+  /** Takes from each bucket in turn and stops at the first that refuses; one round trip in Redis. */
+  takeEach(keys: string[], bucket: Bucket): Promise<Decision>;
   /** Forgets a key (e.g. failures after a successful login). */
   reset(key: string): Promise<void>;
 }
@@ -34,7 +36,14 @@ function decide(tat: number, now: number, bucket: Bucket) {
 export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
   const tats = new Map<string, number>();
   let sweepAt = 0;
-  return {
+  const limiter: RateLimiter = {
+    async takeEach(keys, bucket) {
+      for (const key of keys) {
+        const decision = await limiter.take(key, bucket);
+        if (!decision.allowed) return decision;
+      }
+      return { allowed: true, retryAfterMs: 0 };
+    },
     async take(key, bucket, options = {}) {
       const t = now();
       if (t > sweepAt) {
@@ -50,6 +59,7 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
       tats.delete(key);
     },
   };
+  return limiter;
 }
 
 // KEYS[1] = bucket key; ARGV = interval ms, burst, peek (0/1). Uses the Redis clock so
@@ -67,8 +77,34 @@ if ARGV[3] == '0' then redis.call('SET', KEYS[1], newTat, 'PX', math.ceil(limit)
 return {1, 0}
 `;
 
+// KEYS = bucket keys, taken in turn; ARGV = interval ms, burst. Stops at the first refusal.
+const GCRA_EACH_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local interval = tonumber(ARGV[1])
+local limit = interval * tonumber(ARGV[2])
+for _, key in ipairs(KEYS) do
+  local tat = tonumber(redis.call('GET', key) or now)
+  local newTat = math.max(tat, now) + interval
+  local excess = newTat - now - limit
+  if excess > 0 then return {0, math.ceil(excess)} end
+  redis.call('SET', key, newTat, 'PX', math.ceil(limit))
+end
+return {1, 0}
+`;
+
 export function createRedisRateLimiter(redis: Redis, prefix = 'rl:'): RateLimiter {
   return {
+    async takeEach(keys, bucket) {
+      const [allowed, retryAfterMs] = (await redis.eval(
+        GCRA_EACH_SCRIPT,
+        keys.length,
+        ...keys.map((key) => prefix + key),
+        String(1000 / bucket.ratePerSecond),
+        String(bucket.burst),
+      )) as [number, number];
+      return { allowed: allowed === 1, retryAfterMs };
+    },
     async take(key, bucket, options = {}) {
       const [allowed, retryAfterMs] = (await redis.eval(
         GCRA_SCRIPT,

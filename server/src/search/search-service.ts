@@ -9,7 +9,9 @@ import type { Database } from '../db/schema';
 import type { Config } from '../config';
 import { AppError, Errors } from '../infra/errors';
 import { EngineQueryError, FIELD_NAMES, type Engine, type Entry, type FieldName, type SearchMode } from '../../../engine/index';
+import { refundSearchCredit } from '../credits/credits-repository';
 import * as repo from './search-repository';
+import type { SearchMeter } from './search-meter';
 
 export const DASHBOARD_PAGE_SIZE = 20;
 export const DASHBOARD_MAX_PAGE = 499;
@@ -51,6 +53,10 @@ export function dashboardQueryProblems(query: string, type: SearchType, wildcard
   return problems;
 }
 
+function isLocked(account: { search_locked_until: Date | null }): boolean {
+  return account.search_locked_until !== null && account.search_locked_until.getTime() > Date.now();
+}
+
 export function engineType(type: SearchType): FieldName | 'all' {
   return type === 'domain_scan' ? 'domain' : type;
 }
@@ -73,39 +79,52 @@ export function primaryField(entry: Entry, type: FieldName | 'all'): string {
   return FIELD_NAMES.find((field) => entry[field]?.length) ?? 'database_name';
 }
 
-export function createSearchService(deps: { db: Kysely<Database>; engine: Engine; config: Config }) {
-  const { db, engine, config } = deps;
+type SearchRequest = { query: string; type: FieldName | 'all'; mode: SearchMode; page: number; size: number; dedup: boolean };
+
+export function createSearchService(deps: { db: Kysely<Database>; engine: Engine; config: Config; meter: SearchMeter }) {
+  const { db, engine, config, meter } = deps;
 
   /**
    * Counts the search and applies the abuse rules; with `charge`, also takes one credit
-   * (elevated accounts are not charged). Throws when the account may not search.
+   * (elevated accounts are not charged). Throws when the account may not search, after
+   * checking the query, so a bad query is refused as such. An account well within its
+   * limits is counted and charged in memory (`inMemory`, see search-meter.ts) and its query
+   * is left to the search itself to check; near a limit, or locked, it takes the exact path
+   * (the query checked first, then one statement against the database).
    */
-  async function admit(userId: string, options: { charge?: string; requireSubscription?: boolean } = {}): Promise<SearchAccess & { charged: boolean }> {
-    const account = await repo.getSearchAccount(db, userId);
-    if (!account) throw Errors.unauthorized();
-    if (account.search_barred) throw Errors.forbidden('Search access suspended: too many searches. Free monitoring stays available.');
-    const lockedFor = account.search_locked_until ? account.search_locked_until.getTime() - Date.now() : 0;
-    if (lockedFor > 0) throw Errors.tooManyRequests(lockedFor);
-    const until = account.search_subscribed_until;
-    const subscribed = account.elevated || (until !== null && until.getTime() > Date.now());
-    if (options.requireSubscription && !subscribed) throw Errors.unauthorized('A search subscription and API credits are required');
-    const charge = Boolean(options.charge) && !account.elevated;
+  async function admit(
+    userId: string,
+    request: SearchRequest,
+    options: { charge?: string; requireSubscription?: boolean },
+  ): Promise<SearchAccess & { charged: boolean; inMemory: boolean }> {
+    let account = await meter.account(userId);
+    // A lock or bar is checked again at the source before refusing: it may have been lifted.
+    if (account && (account.snapshot.search_barred || isLocked(account.snapshot))) account = await meter.account(userId, { reread: true });
+    if (!account) return refuse(request, Errors.unauthorized());
+    const snapshot = account.snapshot;
+    if (snapshot.search_barred) return refuse(request, Errors.forbidden('Search access suspended: too many searches. Free monitoring stays available.'));
+    if (isLocked(snapshot)) return refuse(request, Errors.tooManyRequests(snapshot.search_locked_until!.getTime() - Date.now()));
+    const until = snapshot.search_subscribed_until;
+    const subscribed = snapshot.elevated || (until !== null && until.getTime() > Date.now());
+    if (options.requireSubscription && !subscribed) return refuse(request, Errors.unauthorized('A search subscription and API credits are required'));
+    const charge = Boolean(options.charge) && !snapshot.elevated;
+    const access = { subscribed, lawEnforcement: snapshot.law_enforcement, elevated: snapshot.elevated, charged: charge };
+    if (meter.tryCount(account, charge ? options.charge : undefined)) return { ...access, credits: meter.balance(account), inMemory: true };
+
+    await check(request);
+    await meter.settle(account);
     const counted = await repo.countAndCharge(db, userId, { charge, dailyLimit: config.SEARCH_DAILY_LIMIT, reason: options.charge ?? '' });
+    meter.noteExact(account, counted);
     if (counted.searches > config.SEARCH_DAILY_LIMIT) {
       const locked = await repo.lockSearch(db, userId, config.SEARCH_LOCK_HOURS, config.SEARCH_BAR_AFTER_LOCKS);
+      meter.forget(userId);
       throw Errors.tooManyRequests(locked?.search_locked_until ? locked.search_locked_until.getTime() - Date.now() : config.SEARCH_LOCK_HOURS * 3_600_000);
     }
     if (charge && counted.balance === undefined) throw new AppError(403, 'INSUFFICIENT_CREDITS', 'Insufficient Credits');
-    return {
-      subscribed,
-      lawEnforcement: account.law_enforcement,
-      elevated: account.elevated,
-      credits: counted.balance ?? account.search_credits,
-      charged: charge,
-    };
+    return { ...access, credits: counted.balance ?? meter.balance(account), inMemory: false };
   }
 
-  async function run(request: { query: string; type: FieldName | 'all'; mode: SearchMode; page: number; size: number; dedup: boolean }) {
+  async function run(request: SearchRequest) {
     try {
       return await engine.search({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS });
     } catch (error) {
@@ -114,19 +133,58 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
     }
   }
 
-  async function validate(query: string, mode: SearchMode, type: FieldName | 'all', page: number, size: number) {
+  /** The query's own checks (the engine's, as the search makes them) and the paging depth. */
+  async function check(request: SearchRequest) {
     try {
-      await engine.parse(query, mode, type);
+      await engine.parse(request.query, request.mode, request.type);
     } catch (error) {
       if (error instanceof EngineQueryError) throw Errors.badRequest(error.message);
       throw error;
     }
-    if (page * size > MAX_DEPTH) throw Errors.badRequest('page * size must be at most 10,000');
+    if (request.page * request.size > MAX_DEPTH) throw Errors.badRequest('page * size must be at most 10,000');
+  }
+
+  /** Refusals come after the query's checks, so a bad query is always answered as such. */
+  async function refuse(request: SearchRequest, error: AppError): Promise<never> {
+    await check(request);
+    throw error;
+  }
+
+  /**
+   * Admits (counts, and with `charge` charges one credit) and runs one search. A refusal of
+   * any kind (bad query, paging, access) counts and charges nothing; a search that fails
+   * (time budget) stays counted and gets its credit back.
+   */
+  async function admitAndRun(
+    userId: string,
+    request: SearchRequest,
+    options: { charge?: string; requireSubscription?: boolean } = {},
+  ) {
+    if (request.page * request.size > MAX_DEPTH) await check(request);
+    const access = await admit(userId, request, options);
+    try {
+      return { access, result: await engine.search({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }) };
+    } catch (error) {
+      // A refused query on the in-memory path (the engine checks it as `check` does) takes
+      // its count and charge back before they are written. Any other failure stays counted and
+      // gives the credit back: dropped while still pending, else refunded with its ledger row.
+      const refused = error instanceof EngineQueryError && error.code !== 'timeout';
+      const chargeReason = access.charged ? options.charge : undefined;
+      const chargeDropped = meter.takeBack(userId, { search: access.inMemory && refused, charge: chargeReason });
+      if (chargeReason && !chargeDropped) await refundSearchCredit(db, userId, `${chargeReason}-failed`);
+      if (error instanceof EngineQueryError) throw Errors.badRequest(error.message);
+      throw error;
+    }
+  }
+
+  /** The user behind an API key (by its hash); the account is read with it (one round trip) and kept briefly. */
+  async function userIdForApiKeyHash(keyHash: string): Promise<string | undefined> {
+    return (await meter.byApiKeyHash(keyHash))?.userId;
   }
 
   return {
-    admit,
-    validate,
+    userIdForApiKeyHash,
+    admitAndRun,
     run,
 
     async dashboard(userId: string, input: { query: string; type: string; page: number; regex: boolean; wildcard: boolean; deduplicate: boolean }) {
@@ -137,9 +195,7 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
       if (problems.length) throw Errors.badRequest(problems.join('\n'));
       const mode = searchMode(input.regex, input.wildcard);
       const page = Math.min(Math.max(1, Math.trunc(input.page)), DASHBOARD_MAX_PAGE);
-      await validate(query, mode, engineType(type), page, DASHBOARD_PAGE_SIZE);
-      const access = await admit(userId);
-      const result = await run({ query, type: engineType(type), mode, page, size: DASHBOARD_PAGE_SIZE, dedup: input.deduplicate });
+      const { access, result } = await admitAndRun(userId, { query, type: engineType(type), mode, page, size: DASHBOARD_PAGE_SIZE, dedup: input.deduplicate });
       const stats = await engine.stats();
       const results = access.subscribed
         ? result.entries.map((entry) => {

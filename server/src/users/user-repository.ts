@@ -121,16 +121,6 @@ export async function getApiKeyHash(db: Db, userId: string): Promise<string | nu
   return row?.api_key_hash ?? null;
 }
 
-export async function findUserIdByApiKeyHash(db: Db, keyHash: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where('api_key_hash', '=', keyHash)
-    .where('closed_at', 'is', null)
-    .executeTakeFirst();
-  return row?.id;
-}
-
 export interface Grant {
   verified?: boolean;
   searchDays?: number;

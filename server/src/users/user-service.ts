@@ -17,7 +17,7 @@ export function maskApiKey(hint: string | null): string | null {
   return hint ? `••••${hint}` : null;
 }
 
-export function createUserService(db: Kysely<Database>) {
+export function createUserService(db: Kysely<Database>, hooks: { onApiKeyChanged?: (userId: string) => void } = {}) {
   return {
     async info(userId: string) {
       const user = await userRepo.getCurrentUser(db, userId);
@@ -64,6 +64,7 @@ export function createUserService(db: Kysely<Database>) {
     async regenerateApiKey(userId: string): Promise<string> {
       const key = randomBytes(24).toString('hex');
       await userRepo.setApiKey(db, userId, hashToken(key), key.slice(-4));
+      hooks.onApiKeyChanged?.(userId);
       return key;
     },
 
@@ -73,12 +74,6 @@ export function createUserService(db: Kysely<Database>) {
       if (!stored) return false;
       if (presented === undefined) return true;
       return API_KEY_PATTERN.test(presented) && constantTimeEqual(stored, hashToken(presented));
-    },
-
-    /** Resolves a presented API key to its user (for the public API). */
-    async userIdForApiKey(presented: string): Promise<string | undefined> {
-      if (!API_KEY_PATTERN.test(presented)) return undefined;
-      return userRepo.findUserIdByApiKeyHash(db, hashToken(presented));
     },
   };
 }

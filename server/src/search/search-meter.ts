@@ -1,0 +1,296 @@
+/**
+ * Search metering in process, so that a search by an account well within its limits costs
+ * no database round trip:
+ *
+ * - a short-lived snapshot of each active account (API key hash, subscription, lock,
+ *   credits, today's search count), never used once older than SNAPSHOT_MAX_AGE_MS;
+ * - the searches counted and credits charged since the last write, written for every
+ *   account at once every SEARCH_FLUSH_MS (and on close) by one statement that also
+ *   brings every active snapshot up to date.
+ *
+ * Counting and charging in memory is allowed only while the account stays at least
+ * SEARCH_BATCH_RESERVE credits above zero and searches below its daily limit; nearer,
+ * the caller takes the exact path (one synchronous statement per search) after `settle`
+ * has written what this account still had pending. Changes made on this instance (key
+ * replaced, account closed, password changed) `forget` the snapshot at once; changes made
+ * elsewhere (another instance, the admin CLI) are seen at the next write, within 1 s.
+ * A crash loses at most the pending usage: searches not counted and credits not charged,
+ * always in the customer's favour. Only counts are kept, never queries.
+ */
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/schema';
+import * as repo from './search-repository';
+
+/** A snapshot older than this is never trusted: the bound on seeing another instance's change. */
+export const SNAPSHOT_MAX_AGE_MS = 1000;
+/** Snapshots unused for this long are dropped, so memory follows the active accounts. */
+const IDLE_EVICT_MS = 60_000;
+
+export interface MeteredAccount {
+  readonly userId: string;
+  snapshot: repo.SearchAccountRow;
+  /** Date.now() when the snapshot was read; 0 once forgotten. */
+  refreshedAt: number;
+  usedAt: number;
+  pendingSearches: number;
+  pendingCharges: Map<string, number>;
+  /** Usage handed to the write in flight. */
+  writingSearches: number;
+  writingCharges: number;
+}
+
+export function createSearchMeter(deps: {
+  db: Kysely<Database>;
+  flushMs: number;
+  reserve: number;
+  dailyLimit: number;
+  log: FastifyBaseLogger;
+}) {
+  const { db, reserve, dailyLimit, log } = deps;
+  const accounts = new Map<string, MeteredAccount>();
+  const byKeyHash = new Map<string, MeteredAccount>();
+  let lastWriteStartedAt = 0;
+  // `forget` must win over a read already on its way: every read notes the epoch it began
+  // in, and a row of an account forgotten since then is not trusted.
+  let epoch = 0;
+  let clearedAtEpoch = 0;
+  const forgottenAt = new Map<string, number>();
+  const trusted = (userId: string, readEpoch: number) => readEpoch >= clearedAtEpoch && (forgottenAt.get(userId) ?? 0) <= readEpoch;
+  let running: Promise<void> | undefined;
+  let queued: Promise<void> | undefined;
+
+  const pendingChargeCount = (a: MeteredAccount) => {
+    let n = 0;
+    for (const count of a.pendingCharges.values()) n += count;
+    return n;
+  };
+  /** Credits left once the usage not yet written is taken off. */
+  const balance = (a: MeteredAccount) => a.snapshot.search_credits - pendingChargeCount(a) - a.writingCharges;
+  /** Searches today, the usage not yet written included. */
+  const searchesToday = (a: MeteredAccount) => a.snapshot.searches_today + a.pendingSearches + a.writingSearches;
+  const busy = (a: MeteredAccount) => a.pendingSearches > 0 || a.writingSearches > 0;
+  const isFresh = (a: MeteredAccount, now: number) => now - a.refreshedAt <= SNAPSHOT_MAX_AGE_MS;
+
+  function indexKey(account: MeteredAccount, keyHash: string | null) {
+    const previous = account.snapshot.api_key_hash;
+    if (previous && previous !== keyHash && byKeyHash.get(previous) === account) byKeyHash.delete(previous);
+    if (keyHash) byKeyHash.set(keyHash, account);
+  }
+
+  /** Stores a row read from the database; stale at once if the account was forgotten since the read began. */
+  function remember(row: repo.SearchAccountRow, readAt: number, readEpoch: number): MeteredAccount {
+    const refreshedAt = trusted(row.id, readEpoch) ? readAt : 0;
+    let account = accounts.get(row.id);
+    if (!account) {
+      account = {
+        userId: row.id,
+        snapshot: row,
+        refreshedAt,
+        usedAt: readAt,
+        pendingSearches: 0,
+        pendingCharges: new Map(),
+        writingSearches: 0,
+        writingCharges: 0,
+      };
+      accounts.set(row.id, account);
+      indexKey(account, row.api_key_hash);
+      return account;
+    }
+    indexKey(account, row.api_key_hash);
+    account.snapshot = row;
+    account.refreshedAt = refreshedAt;
+    return account;
+  }
+
+  async function load(read: () => Promise<repo.SearchAccountRow | undefined>) {
+    const readAt = Date.now();
+    const readEpoch = epoch;
+    const row = await read();
+    if (!row) return undefined;
+    const account = remember(row, readAt, readEpoch);
+    account.usedAt = Date.now();
+    return account;
+  }
+
+  /** One write of everything pending, refreshing the snapshots used since the previous write. */
+  async function writeOnce(): Promise<void> {
+    const startedAt = Date.now();
+    const readEpoch = epoch;
+    const since = lastWriteStartedAt;
+    const batch = [...accounts.values()].filter((a) => a.pendingSearches > 0 || a.usedAt >= since);
+    if (batch.length === 0) {
+      lastWriteStartedAt = startedAt;
+      return;
+    }
+    const usage = batch.map((a) => {
+      const item = { userId: a.userId, searches: a.pendingSearches, charges: a.pendingCharges };
+      a.writingSearches = a.pendingSearches;
+      a.writingCharges = pendingChargeCount(a);
+      a.pendingSearches = 0;
+      a.pendingCharges = new Map();
+      return item;
+    });
+    let rows;
+    try {
+      rows = await repo.writeSearchUsage(db, usage);
+    } catch (error) {
+      // Nothing was written: the usage waits for the next write.
+      for (const [i, a] of batch.entries()) {
+        a.pendingSearches += usage[i]!.searches;
+        for (const [reason, n] of usage[i]!.charges) a.pendingCharges.set(reason, (a.pendingCharges.get(reason) ?? 0) + n);
+        a.writingSearches = 0;
+        a.writingCharges = 0;
+      }
+      throw error;
+    }
+    lastWriteStartedAt = startedAt;
+    const seen = new Set<string>();
+    for (const row of rows) {
+      seen.add(row.id);
+      const { uncharged, ...snapshot } = row;
+      if (uncharged > 0) log.warn({ userId: row.id, uncharged }, 'batched search charges exceeded the balance; not charged');
+      remember(snapshot, startedAt, readEpoch);
+    }
+    for (const a of batch) {
+      a.writingSearches = 0;
+      a.writingCharges = 0;
+      // Closed (or deleted) accounts come back without a row: their usage is written, forget them.
+      if (!seen.has(a.userId) && !busy(a)) drop(a);
+    }
+    for (const a of accounts.values()) if (startedAt - a.usedAt > IDLE_EVICT_MS && !busy(a)) drop(a);
+  }
+
+  function drop(a: MeteredAccount) {
+    accounts.delete(a.userId);
+    const keyHash = a.snapshot.api_key_hash;
+    if (keyHash && byKeyHash.get(keyHash) === a) byKeyHash.delete(keyHash);
+  }
+
+  /** Writes now; a call during a write waits for it and then writes what came since. */
+  function flush(): Promise<void> {
+    if (!running) {
+      running = writeOnce().finally(() => {
+        running = undefined;
+      });
+      return running;
+    }
+    queued ??= running
+      .catch(() => {})
+      .then(() => {
+        queued = undefined;
+        return flush();
+      });
+    return queued;
+  }
+
+  const timer = setInterval(() => {
+    if (running) return;
+    flush().catch((error: Error) => log.error({ err: { message: error.message, code: (error as { code?: string }).code } }, 'writing search usage failed'));
+  }, deps.flushMs);
+  timer.unref();
+
+  return {
+    /** The account behind an API key hash: a fresh snapshot's, else one query for key and account together. */
+    async byApiKeyHash(keyHash: string): Promise<MeteredAccount | undefined> {
+      const now = Date.now();
+      const cached = byKeyHash.get(keyHash);
+      if (cached && cached.snapshot.api_key_hash === keyHash && isFresh(cached, now)) {
+        cached.usedAt = now;
+        return cached;
+      }
+      return load(() => repo.findSearchAccountByApiKeyHash(db, keyHash));
+    },
+
+    /** The account's fresh snapshot, read again when missing, stale or `reread`. */
+    async account(userId: string, options: { reread?: boolean } = {}): Promise<MeteredAccount | undefined> {
+      const now = Date.now();
+      const cached = accounts.get(userId);
+      if (cached && !options.reread && isFresh(cached, now)) {
+        cached.usedAt = now;
+        return cached;
+      }
+      const account = await load(() => repo.getSearchAccount(db, userId));
+      if (!account && cached) {
+        // Closed since: its key opens nothing any more.
+        cached.refreshedAt = 0;
+        const keyHash = cached.snapshot.api_key_hash;
+        if (keyHash && byKeyHash.get(keyHash) === cached) byKeyHash.delete(keyHash);
+      }
+      return account;
+    },
+
+    balance,
+    searchesToday,
+
+    /**
+     * Counts one search (and charges one credit for `chargeReason`) in memory when the
+     * account stays comfortably within its limits; false when the exact path is needed.
+     */
+    tryCount(a: MeteredAccount, chargeReason: string | undefined): boolean {
+      if (!isFresh(a, Date.now())) return false;
+      if (searchesToday(a) + 1 > dailyLimit - reserve) return false;
+      if (chargeReason !== undefined && balance(a) - 1 < reserve) return false;
+      a.pendingSearches += 1;
+      if (chargeReason !== undefined) a.pendingCharges.set(chargeReason, (a.pendingCharges.get(chargeReason) ?? 0) + 1);
+      return true;
+    },
+
+    /**
+     * Takes back what a failed search left pending: its count when `search`, and one charge for
+     * `charge`. True when that charge was still pending (so no credit moved); false when there
+     * was none to take back, or it is already being written (then the caller refunds it).
+     */
+    takeBack(userId: string, what: { search: boolean; charge?: string }): boolean {
+      const a = accounts.get(userId);
+      if (!a) return false;
+      if (what.search && a.pendingSearches > 0) a.pendingSearches -= 1;
+      const pending = what.charge === undefined ? 0 : (a.pendingCharges.get(what.charge) ?? 0);
+      if (pending === 0) return false;
+      a.pendingCharges.set(what.charge!, pending - 1);
+      return true;
+    },
+
+    /** Writes this account's pending usage, so that the database holds all of it. */
+    async settle(a: MeteredAccount): Promise<void> {
+      for (let attempt = 0; attempt < 3 && busy(a); attempt++) await flush();
+    },
+
+    /** Takes in the result of an exact, synchronous count (and charge). */
+    noteExact(a: MeteredAccount, counted: { searches: number; balance: number | undefined }) {
+      a.snapshot = {
+        ...a.snapshot,
+        searches_today: Math.max(a.snapshot.searches_today, counted.searches),
+        ...(counted.balance !== undefined ? { search_credits: counted.balance } : {}),
+      };
+    },
+
+    /** Stops trusting what is known of the account (key replaced, account closed, …); pending usage stays. */
+    forget(userId: string) {
+      epoch += 1;
+      if (forgottenAt.size >= 10_000) {
+        forgottenAt.clear();
+        clearedAtEpoch = epoch;
+      }
+      forgottenAt.set(userId, epoch);
+      const a = accounts.get(userId);
+      if (!a) return;
+      a.refreshedAt = 0;
+      const keyHash = a.snapshot.api_key_hash;
+      if (keyHash && byKeyHash.get(keyHash) === a) byKeyHash.delete(keyHash);
+    },
+
+    flush,
+
+    /** Stops the timer and writes what is pending (graceful shutdown). */
+    async close() {
+      clearInterval(timer);
+      await running?.catch(() => {});
+      for (let attempt = 0; attempt < 3 && [...accounts.values()].some(busy); attempt++) {
+        await flush().catch((error: Error) => log.error({ err: { message: error.message } }, 'writing search usage at shutdown failed'));
+      }
+    },
+  };
+}
+
+export type SearchMeter = ReturnType<typeof createSearchMeter>;
