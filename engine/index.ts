@@ -47,6 +47,20 @@ export interface SearchResult {
   entries: Entry[];
 }
 
+/** `searchApiText`: the entries as a JSON array's text. */
+export interface ApiSearchText {
+  total: number;
+  tookMicros: number;
+  entriesJson: string;
+}
+
+function searchBody(req: SearchRequest, rawRecord: 'line' | 'omit' | 'le' = 'line'): string {
+  return JSON.stringify({
+    query: req.query, page: req.page ?? 1, size: req.size ?? 20, mode: req.mode ?? 'exact',
+    dedup: req.dedup ?? true, timeBudgetMs: req.timeBudgetMs, type: req.type ?? 'all', countCache: req.countCache ?? true, rawRecord,
+  });
+}
+
 export interface WatchInput {
   id: string;
   field: FieldName;
@@ -157,11 +171,20 @@ export class Engine {
   }
 
   async search(req: SearchRequest): Promise<SearchResult> {
-    const body = JSON.stringify({
-      query: req.query, page: req.page ?? 1, size: req.size ?? 20, mode: req.mode ?? 'exact',
-      dedup: req.dedup ?? true, timeBudgetMs: req.timeBudgetMs, type: req.type ?? 'all', countCache: req.countCache ?? true,
-    });
-    return JSON.parse(await this.#call('search', body)) as SearchResult;
+    return JSON.parse(await this.#call('search', searchBody(req))) as SearchResult;
+  }
+
+  /**
+   * The search with its entries left as JSON text, shaped for the public API: no
+   * `raw_record`, or with `lawEnforcement` `raw_record: {le_only: true, unstructured}`. A
+   * reply can embed `entriesJson` as it is, without parsing and serialising the entries
+   * again (the /v2/search hot path).
+   */
+  async searchApiText(req: SearchRequest, lawEnforcement: boolean): Promise<ApiSearchText> {
+    const text = await this.#call('searchText', searchBody(req, lawEnforcement ? 'le' : 'omit'));
+    const cut = text.indexOf('\n');
+    const head = JSON.parse(text.slice(0, cut)) as { total: number; tookMicros: number };
+    return { total: head.total, tookMicros: head.tookMicros, entriesJson: text.slice(cut + 1) };
   }
 
   /** Same checks as search, no search. */

@@ -80,6 +80,7 @@ pub struct SearchRequest {
     /// The per-part count cache: a part's count is remembered when evaluating it took at
     /// least this many microseconds; `None` (`countCache: false`) bypasses the cache.
     pub count_cache: Option<u64>,
+    pub raw_record: RawRecord,
 }
 
 pub fn parse_default_field(t: Option<&str>) -> Result<Option<usize>> {
@@ -107,6 +108,11 @@ impl SearchRequest {
                 Value::Number(n) => n.as_u64(),
                 _ => Some(COUNT_CACHE_MIN_MICROS),
             },
+            raw_record: match v["rawRecord"].as_str() {
+                Some("omit") => RawRecord::Omit,
+                Some("le") => RawRecord::LawEnforcement,
+                _ => RawRecord::Line,
+            },
         })
     }
 }
@@ -133,7 +139,18 @@ fn parse_id(id: &str) -> Option<(&str, usize, u32)> {
     Some((seg, part, doc))
 }
 
-fn entry_json(seg: &Segment, part: usize, doc: u32, stored: &crate::store::StoredRecord) -> Value {
+/// How an entry carries its original line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum RawRecord {
+    /// `raw_record`: the line (the wrapper's `Entry`).
+    Line,
+    /// No `raw_record` (the public API, for everyone but law enforcement).
+    Omit,
+    /// `raw_record: {le_only: true, unstructured: line}` (the public API, law enforcement).
+    LawEnforcement,
+}
+
+fn entry_json(seg: &Segment, part: usize, doc: u32, stored: &crate::store::StoredRecord, raw: RawRecord) -> Value {
     let rec = match seg.contexts.get(stored.ctx as usize).map(|c| c.parse(&stored.line)) {
         Some(Ok(r)) => r,
         // Cannot happen for lines the ingest accepted; show the line rather than fail.
@@ -147,7 +164,15 @@ fn entry_json(seg: &Segment, part: usize, doc: u32, stored: &crate::store::Store
             m.insert(FIELDS[f].into(), Value::Array(vals.iter().map(|s| Value::String(s.clone())).collect()));
         }
     }
-    m.insert("raw_record".into(), Value::String(rec.raw));
+    match raw {
+        RawRecord::Line => {
+            m.insert("raw_record".into(), Value::String(rec.raw));
+        }
+        RawRecord::Omit => {}
+        RawRecord::LawEnforcement => {
+            m.insert("raw_record".into(), json!({ "le_only": true, "unstructured": rec.raw }));
+        }
+    }
     Value::Object(m)
 }
 
@@ -222,6 +247,26 @@ impl Engine {
     }
 
     pub fn search(&self, req: &SearchRequest) -> Result<Value> {
+        let (total, entries, t0, segments) = self.run_search(req)?;
+        Ok(json!({
+            "total": total,
+            "totalExact": true,
+            "tookMicros": t0.elapsed().as_micros() as u64,
+            "segmentsSearched": segments,
+            "entries": entries,
+        }))
+    }
+
+    /// The search as text for a reply built without parsing the entries again: a JSON line
+    /// `{"total","tookMicros"}`, a newline, then the entries' JSON array (serialised JSON
+    /// holds no raw newline).
+    pub fn search_text(&self, req: &SearchRequest) -> Result<String> {
+        let (total, entries, t0, _) = self.run_search(req)?;
+        let entries = serde_json::to_string(&entries)?;
+        Ok(format!("{}\n{}", json!({ "total": total, "tookMicros": t0.elapsed().as_micros() as u64 }), entries))
+    }
+
+    fn run_search(&self, req: &SearchRequest) -> Result<(u64, Vec<Value>, Instant, usize)> {
         let t0 = Instant::now();
         self.check_open()?;
         check_paging(req.page, req.size)?;
@@ -297,15 +342,8 @@ impl Engine {
                 }
             }
         }
-        let (total, window) = (hits.total, hits.window);
-        let entries = fetch(&snap, &window)?;
-        Ok(json!({
-            "total": total,
-            "totalExact": true,
-            "tookMicros": t0.elapsed().as_micros() as u64,
-            "segmentsSearched": snap.segments.len(),
-            "entries": entries,
-        }))
+        let entries = fetch(&snap, &hits.window, req.raw_record)?;
+        Ok((hits.total, entries, t0, snap.segments.len()))
     }
 
     fn locate<'a>(snap: &'a Snapshot, id: &str) -> Option<(usize, &'a Segment, usize, u32)> {
@@ -337,7 +375,7 @@ impl Engine {
                 if snap.removed.contains(&seg.parts[part].dedup_key(doc)) {
                     return Ok(Value::Null);
                 }
-                let v = fetch(&snap, &[(si, part, doc)])?;
+                let v = fetch(&snap, &[(si, part, doc)], RawRecord::Line)?;
                 Ok(v.into_iter().next().unwrap_or(Value::Null))
             }
         }
@@ -535,7 +573,7 @@ fn eval_plan(plan: &Plan, part: &crate::segment::Part, budget: &Budget) -> Resul
 }
 
 /// Load the page's records, decompressing each store block once.
-fn fetch(snap: &Snapshot, window: &[(usize, usize, u32)]) -> Result<Vec<Value>> {
+fn fetch(snap: &Snapshot, window: &[(usize, usize, u32)], raw: RawRecord) -> Result<Vec<Value>> {
     let mut out = Vec::with_capacity(window.len());
     let mut cache: Option<((usize, usize, u32), Vec<u8>)> = None;
     for &(si, pi, d) in window {
@@ -548,7 +586,7 @@ fn fetch(snap: &Snapshot, window: &[(usize, usize, u32)]) -> Result<Vec<Value>> 
         }
         let block = &cache.as_ref().unwrap().1;
         let rec = StoreReader::record_in_block(block, d % BLOCK_DOCS)?;
-        out.push(entry_json(seg, pi, d, &rec));
+        out.push(entry_json(seg, pi, d, &rec, raw));
     }
     Ok(out)
 }

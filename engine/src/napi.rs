@@ -217,7 +217,14 @@ unsafe extern "C" fn js_open(env: napi_env, info: napi_callback_info) -> napi_va
     })
 }
 
-fn run_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<Value, EngineError> {
+fn run_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<String, EngineError> {
+    if op == "searchText" {
+        return engine.search_text(&SearchRequest::from_json(&json_arg(arg)?)?);
+    }
+    run_json_op(engine, op, arg).map(|v| v.to_string())
+}
+
+fn run_json_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<Value, EngineError> {
     match op {
         "search" => engine.search(&SearchRequest::from_json(&json_arg(arg)?)?),
         "get" => engine.get(arg),
@@ -255,7 +262,7 @@ unsafe extern "C" fn js_call(env: napi_env, info: napi_callback_info) -> napi_va
         let op = string_arg(env, a[1])?;
         let arg = string_arg(env, a[2])?;
         let name = format!("engine.{}", op);
-        queue(env, &name, Box::new(move || run_op(&engine, &op, &arg).map(|v| Output::Json(v.to_string()))), None)
+        queue(env, &name, Box::new(move || run_op(&engine, &op, &arg).map(Output::Json)), None)
     })
 }
 

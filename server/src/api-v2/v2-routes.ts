@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Errors } from '../infra/errors';
-import { FIELD_NAMES, type Entry } from '../../../engine/index';
+import { FIELD_NAMES } from '../../../engine/index';
 import { formatTook, searchMode, type SearchService } from '../search/search-service';
 
 const ErrorBody = Type.Object({ error: Type.String() });
@@ -17,17 +17,6 @@ const ApiEntry = Type.Object({
 });
 
 const HEX_HASH = '^[0-9a-fA-F]{32,128}$';
-
-/** Empty fields are omitted; raw_record only for law enforcement. */
-function toApiEntry(entry: Entry, lawEnforcement: boolean) {
-  const { raw_record, ...fields } = entry;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (Array.isArray(value) ? value.length > 0 : value !== '') out[key] = value;
-  }
-  if (lawEnforcement) out.raw_record = { le_only: true, unstructured: raw_record };
-  return out as { id: string; database_name: string };
-}
 
 export function registerV2Routes(
   app: FastifyInstance,
@@ -63,24 +52,22 @@ export function registerV2Routes(
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const userId = await deps.authenticateApiKey(request);
       const { query, page, size, regex, wildcard, de_dupe } = request.body;
       const mode = searchMode(regex, wildcard);
       // Every refusal (query, paging, access, credits) happens before a credit moves.
-      const { access, result } = await search.admitAndRun(
+      const { access, result } = await search.admitAndRunApi(
         userId,
         { query, type: 'all', mode, page, size, dedup: de_dupe },
         { charge: 'v2-search', requireSubscription: true },
       );
-      const entries = [];
-      for (const entry of result.entries) entries.push(toApiEntry(entry, access.lawEnforcement));
-      return {
-        balance: access.credits,
-        entries,
-        took: formatTook(result.tookMicros),
-        total: result.total,
-      };
+      // The engine shapes the entries for this reply (empty fields left out, raw_record only
+      // for law enforcement) and hands them over as JSON text: they are embedded as they
+      // are, not parsed and serialised again. A string reply with a JSON type is sent as is.
+      const body = `{"balance":${Math.trunc(access.credits)},"entries":${result.entriesJson},"took":${JSON.stringify(formatTook(result.tookMicros))},"total":${Math.trunc(result.total)}}`;
+      // (The route's typed reply only knows the schema's object; this one is already text.)
+      void (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
     },
   );
 

@@ -79,6 +79,8 @@ export function primaryField(entry: Entry, type: FieldName | 'all'): string {
   return FIELD_NAMES.find((field) => entry[field]?.length) ?? 'database_name';
 }
 
+type AdmitOptions = { charge?: string; requireSubscription?: boolean };
+
 type SearchRequest = { query: string; type: FieldName | 'all'; mode: SearchMode; page: number; size: number; dedup: boolean };
 
 export function createSearchService(deps: { db: Kysely<Database>; engine: Engine; config: Config; meter: SearchMeter }) {
@@ -155,15 +157,22 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
    * any kind (bad query, paging, access) counts and charges nothing; a search that fails
    * (time budget) stays counted and gets its credit back.
    */
-  async function admitAndRun(
-    userId: string,
-    request: SearchRequest,
-    options: { charge?: string; requireSubscription?: boolean } = {},
-  ) {
+  async function admitAndRun(userId: string, request: SearchRequest, options: AdmitOptions = {}) {
+    return admitThen(userId, request, options, () => engine.search({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }));
+  }
+
+  /** `admitAndRun` for the public API: entries shaped for it and left as JSON text (see Engine.searchApiText). */
+  async function admitAndRunApi(userId: string, request: SearchRequest, options: AdmitOptions = {}) {
+    return admitThen(userId, request, options, (access) =>
+      engine.searchApiText({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }, access.lawEnforcement),
+    );
+  }
+
+  async function admitThen<T>(userId: string, request: SearchRequest, options: AdmitOptions, runSearch: (access: SearchAccess) => Promise<T>) {
     if (request.page * request.size > MAX_DEPTH) await check(request);
     const access = await admit(userId, request, options);
     try {
-      return { access, result: await engine.search({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }) };
+      return { access, result: await runSearch(access) };
     } catch (error) {
       // A refused query on the in-memory path (the engine checks it as `check` does) takes
       // its count and charge back before they are written. Any other failure stays counted and
@@ -185,6 +194,7 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
   return {
     userIdForApiKeyHash,
     admitAndRun,
+    admitAndRunApi,
     run,
 
     async dashboard(userId: string, input: { query: string; type: string; page: number; regex: boolean; wildcard: boolean; deduplicate: boolean }) {
