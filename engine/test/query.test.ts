@@ -201,3 +201,18 @@ test('email:*lit* finds the literal in local parts, in domains and in emails wit
     own.cleanup();
   }
 });
+
+test('searchApiText: public API entries as JSON text, raw_record only for law enforcement', async () => {
+  const plain = await engine.search({ query: 'jsmith', size: 5 });
+  for (const le of [false, true]) {
+    const text = await engine.searchApiText({ query: 'jsmith', size: 5 }, le);
+    assert.equal(text.total, plain.total);
+    const entries = JSON.parse(text.entriesJson) as Array<Record<string, unknown>>;
+    assert.deepEqual(entries.map((e) => e.id), plain.entries.map((e) => e.id));
+    for (const [i, e] of entries.entries()) {
+      const { raw_record, ...fields } = plain.entries[i]!;
+      assert.deepEqual({ ...e, raw_record: undefined }, { ...fields, raw_record: undefined });
+      assert.deepEqual(e.raw_record, le ? { le_only: true, unstructured: raw_record } : undefined);
+    }
+  }
+});
