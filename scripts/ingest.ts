@@ -207,7 +207,18 @@ export async function runIngest(o: IngestCliOptions, onProgress?: (p: IngestProg
     onProgress,
   );
   if (o.merge) result.merge = await mergeIndex(indexDir, { all: true });
-  if (o.catalogue) await syncCatalogue(indexDir);
+  if (o.catalogue) {
+    try {
+      await syncCatalogue(indexDir);
+    } catch (e) {
+      const why = e instanceof Error && e.message ? e.message : String(e);
+      throw new Error(
+        `segment ${result.segmentId ?? '(none)'} is published and searchable, but recording it in the catalogue failed: ${why} ` +
+          '(the next ingest that reaches the database records it: every published segment is replayed)',
+        { cause: e },
+      );
+    }
+  }
   return result;
 }
 

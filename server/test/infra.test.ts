@@ -1,10 +1,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { Redis } from 'ioredis';
 import { packRegister } from '../src/common/obfuscation';
 import { ConfigError, loadConfig } from '../src/config';
 import { createMemoryRateLimiter, createRedisRateLimiter } from '../src/infra/rate-limiter';
+import { startEmbeddedPostgres } from '../src/infra/embedded-postgres';
 import { eventually, startTestServer, TEST_PASSWORD, type TestServer } from './harness';
 import { call } from './helpers';
 
@@ -163,6 +167,21 @@ describe('jobs on Redis', () => {
       assert.ok(row.sent_at, 'delivered by the worker');
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('embedded PostgreSQL', () => {
+  test('a second process on the same DATA_DIR with another port is told which port to use', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lw-pg-'));
+    try {
+      // An initialised cluster whose postmaster (this very process, alive) listens on 54999.
+      mkdirSync(join(dataDir, 'postgres'));
+      writeFileSync(join(dataDir, 'postgres', 'PG_VERSION'), '18\n');
+      writeFileSync(join(dataDir, 'postgres', 'postmaster.pid'), `${process.pid}\n${dataDir}\n0\n54999\n`);
+      await assert.rejects(startEmbeddedPostgres(dataDir, 54998), /already runs \(pid \d+\) on port 54999, not 54998: set EMBEDDED_PG_PORT=54999/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -40,6 +40,26 @@ function makeTraversable(dir: string): void {
   }
 }
 
+/** The live postmaster of `databaseDir` (its postmaster.pid names a running process), if any. */
+function runningPostmaster(databaseDir: string): { pid: number; port: number } | undefined {
+  let lines: string[];
+  try {
+    lines = fs.readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port)) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // ESRCH: stale file (PostgreSQL checks it again itself); EPERM: alive, another user's.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
+  }
+  return { pid, port };
+}
+
 export async function startEmbeddedPostgres(
   dataDir: string,
   port: number,
@@ -62,6 +82,13 @@ export async function startEmbeddedPostgres(
   // A crash can leave postmaster.pid behind; PostgreSQL itself checks it is stale.
   if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     await pg.initialise();
+  }
+  const running = runningPostmaster(databaseDir);
+  if (running && running.port !== port) {
+    throw new Error(
+      `The embedded PostgreSQL of this DATA_DIR already runs (pid ${running.pid}) on port ${running.port}, not ${port}: ` +
+        `set EMBEDDED_PG_PORT=${running.port} so that this process connects to it.`,
+    );
   }
   if (!(await portIsFree(port))) {
     throw new Error(
