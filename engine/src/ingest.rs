@@ -715,6 +715,8 @@ pub(crate) fn mark_first_occurrences(dir: &Path, m: &Manifest, tmp: &Path, parts
         let p = part.join("first.dat");
         std::fs::write(&p, &bytes)?;
         File::open(&p)?.sync_all()?;
+        // The new name in the part's directory is durable only once the directory is.
+        sync_dir(&part)?;
     }
     sync_dir(tmp)?;
     Ok(())
