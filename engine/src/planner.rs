@@ -225,20 +225,22 @@ fn lit_bytes(l: &Literal) -> Vec<u8> {
     }
 }
 
+/// Whether a repetition matches its body at least once (`+`, `{n,}`, `{n}`, `{n,m}`, n ≥ 1).
+fn at_least_once(r: &regex_syntax::hir::Repetition) -> bool {
+    match &r.kind {
+        RepetitionKind::OneOrMore => true,
+        RepetitionKind::Range(RepetitionRange::Exactly(n) | RepetitionRange::AtLeast(n) | RepetitionRange::Bounded(n, _)) => *n >= 1,
+        _ => false,
+    }
+}
+
 /// The longest literal every match must contain (empty when there is none).
 fn required_literal(h: &Hir) -> Vec<u8> {
     match h.kind() {
         HirKind::Literal(l) => lit_bytes(l),
         HirKind::Group(g) => required_literal(&g.hir),
         HirKind::Repetition(r) => {
-            let min1 = match &r.kind {
-                RepetitionKind::OneOrMore => true,
-                RepetitionKind::Range(RepetitionRange::Exactly(n)) => *n >= 1,
-                RepetitionKind::Range(RepetitionRange::AtLeast(n)) => *n >= 1,
-                RepetitionKind::Range(RepetitionRange::Bounded(m, _)) => *m >= 1,
-                _ => false,
-            };
-            if min1 {
+            if at_least_once(r) {
                 required_literal(&r.hir)
             } else {
                 vec![]
@@ -277,14 +279,7 @@ fn required_literals(h: &Hir, out: &mut Vec<Vec<u8>>) {
         HirKind::Literal(l) => out.push(lit_bytes(l)),
         HirKind::Group(g) => required_literals(&g.hir, out),
         HirKind::Repetition(r) => {
-            let min1 = match &r.kind {
-                RepetitionKind::OneOrMore => true,
-                RepetitionKind::Range(RepetitionRange::Exactly(n)) => *n >= 1,
-                RepetitionKind::Range(RepetitionRange::AtLeast(n)) => *n >= 1,
-                RepetitionKind::Range(RepetitionRange::Bounded(m, _)) => *m >= 1,
-                _ => false,
-            };
-            if min1 {
+            if at_least_once(r) {
                 required_literals(&r.hir, out);
             }
         }
