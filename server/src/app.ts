@@ -113,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     header: config.apiKeyHeader,
     authenticateApiKey: createApiKeyGuard({
       resolveKeyHash: search.userIdForApiKeyHash,
+      knownKeyHash: search.knownApiKeyHash,
       limiter: deps.limiter,
       header: config.apiKeyHeader,
       bucket: { ratePerSecond: config.API_RATE_PER_SECOND, burst: config.API_RATE_BURST },

@@ -191,6 +191,12 @@ export function createSearchMeter(deps: {
   timer.unref();
 
   return {
+    /** The user behind an API key hash when a fresh snapshot knows it (no query). */
+    knownKeyHash(keyHash: string): string | undefined {
+      const cached = byKeyHash.get(keyHash);
+      return cached && cached.snapshot.api_key_hash === keyHash && isFresh(cached, Date.now()) ? cached.userId : undefined;
+    },
+
     /** The account behind an API key hash: a fresh snapshot's, else one query for key and account together. */
     async byApiKeyHash(keyHash: string): Promise<MeteredAccount | undefined> {
       const now = Date.now();

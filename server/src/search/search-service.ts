@@ -193,6 +193,8 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
 
   return {
     userIdForApiKeyHash,
+    /** The user behind a key hash if known in process right now (no query). */
+    knownApiKeyHash: (keyHash: string) => meter.knownKeyHash(keyHash),
     admitAndRun,
     admitAndRunApi,
     run,
