@@ -325,7 +325,6 @@ impl FieldIndex {
         }
     }
 
-    /// Postings of every ordinal of `ords` (ascending), appended to `out` one after another.
     /// Postings of many ascending ordinals, likely scattered (an infix scan's hits): read
     /// with prefetches running ahead, so that the cache misses overlap.
     pub fn postings_many(&self, ords: &[u32], out: &mut Vec<u32>) {
@@ -346,6 +345,7 @@ impl FieldIndex {
         }
     }
 
+    /// Postings of every ordinal of `ords` (ascending), appended to `out` one after another.
     pub fn postings_sorted(&self, ords: impl Iterator<Item = u32>, out: &mut Vec<u32>) {
         if self.sampled {
             postings::pix_ranges_sorted(&self.poff, ords, |r| postings::decode_into(&self.post[r], out));
@@ -367,14 +367,7 @@ impl FieldIndex {
     }
 
     pub fn postings_into(&self, ord: u32, out: &mut Vec<u32>) {
-        if self.sampled {
-            let r = postings::pix_range(&self.poff, ord);
-            postings::decode_into(&self.post[r], out);
-            return;
-        }
-        let s = self.poff.u32_at(ord as usize) as usize;
-        let e = self.poff.u32_at(ord as usize + 1) as usize;
-        postings::decode_into(&self.post[s..e], out);
+        postings::decode_into(self.postings_bytes(ord), out);
     }
 }
 

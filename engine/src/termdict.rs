@@ -287,8 +287,9 @@ impl TermDict {
         let mut fetch_ahead = |upto: usize| {
             while ahead < blocks.len() && ahead < upto {
                 let o = blocks[ahead] * grain;
-                if self.sampled && (o as usize) < self.len {
-                    let p = self.offs.u32_at(self.head + o as usize / self.step) as usize;
+                if (o as usize) < self.len {
+                    // A block starts at a sampled term (the grain is the sampling step).
+                    let p = self.start(o);
                     crate::postings::prefetch(&self.blob, p);
                     crate::postings::prefetch(&self.blob, p + 64);
                     crate::postings::prefetch(&self.blob, p + 128);
