@@ -126,23 +126,19 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
     return { ...access, credits: counted.balance ?? meter.balance(account), inMemory: false };
   }
 
+  /** An engine's refusal of a query becomes a 400 with its message; anything else is rethrown. */
+  function asRequestError(error: unknown): never {
+    if (error instanceof EngineQueryError) throw Errors.badRequest(error.message);
+    throw error;
+  }
+
   async function run(request: SearchRequest) {
-    try {
-      return await engine.search({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS });
-    } catch (error) {
-      if (error instanceof EngineQueryError) throw Errors.badRequest(error.message);
-      throw error;
-    }
+    return engine.search({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }).catch(asRequestError);
   }
 
   /** The query's own checks (the engine's, as the search makes them) and the paging depth. */
   async function check(request: SearchRequest) {
-    try {
-      await engine.parse(request.query, request.mode, request.type);
-    } catch (error) {
-      if (error instanceof EngineQueryError) throw Errors.badRequest(error.message);
-      throw error;
-    }
+    await engine.parse(request.query, request.mode, request.type).catch(asRequestError);
     if (request.page * request.size > MAX_DEPTH) throw Errors.badRequest('page * size must be at most 10,000');
   }
 
@@ -181,8 +177,7 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
       const chargeReason = access.charged ? options.charge : undefined;
       const chargeDropped = meter.takeBack(userId, { search: access.inMemory && refused, charge: chargeReason });
       if (chargeReason && !chargeDropped) await refundSearchCredit(db, userId, `${chargeReason}-failed`);
-      if (error instanceof EngineQueryError) throw Errors.badRequest(error.message);
-      throw error;
+      return asRequestError(error);
     }
   }
 
