@@ -19,6 +19,8 @@ export class AppError extends Error {
 export const Errors = {
   badRequest: (message: string) => new AppError(400, 'BAD_REQUEST', message),
   malformedPayload: () => new AppError(400, 'MALFORMED_PAYLOAD', 'Malformed request payload'),
+  /** The public API's key header is missing, malformed or names no open account. */
+  invalidApiKey: (header: string) => new AppError(400, 'INVALID_API_KEY', `Invalid or missing ${header} header`),
   unauthorized: (message = 'Unauthorized') => new AppError(401, 'UNAUTHORIZED', message),
   emailNotVerified: () => new AppError(401, 'EMAIL_NOT_VERIFIED', 'Email not verified'),
   invalidCredentials: () => new AppError(403, 'INVALID_CREDENTIALS', 'Invalid email or password'),
