@@ -30,6 +30,8 @@ export const Errors = {
     new AppError(429, 'TOO_MANY_REQUESTS', 'too many requests', {
       'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
     }),
+  /** A valid search that ran past SEARCH_TIME_BUDGET_MS (a 400: the client should narrow it). */
+  searchTimeout: (message: string) => new AppError(400, 'SEARCH_TIMEOUT', message),
   unavailable: () => new AppError(503, 'UNAVAILABLE', 'Service temporarily unavailable'),
 };
 
