@@ -3,22 +3,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DESKTOP, eventually, logInThroughForm, MOBILE, openPage, textOf, toastAfter } from './support/browser';
+import type * as DataWellsRepository from '../../server/src/datawells/datawells-repository';
 import { newUser, type TestServer } from './support/server';
 import { useServerAndBrowser } from './support/suite';
 
 // Seeded the way the ingest CLI does it: through upsertDataWell on the harness's database.
-// Loaded by URL, like the harness, so `tsc -p web` does not type-check the server.
+// Loaded by URL, like the harness, when the suite starts.
 const REPOSITORY_URL = new URL('../../server/src/datawells/datawells-repository.ts', import.meta.url).href;
-
-interface SeedWell {
-  name: string;
-  date: string | null;
-  description: string;
-  recordCount: number;
-  dataTypes: string[];
-  isSensitive: boolean;
-  segmentId: string;
-}
 
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>';
 const HOSTILE_DESCRIPTION = '<script>window.__pwned = 1</script><b>bold</b> leak';
@@ -27,8 +18,8 @@ const BREACHES = 24;
 const TOTAL = BREACHES + 1;
 
 async function seed(server: TestServer): Promise<void> {
-  const { upsertDataWell } = (await import(REPOSITORY_URL)) as { upsertDataWell(db: unknown, well: SeedWell): Promise<void> };
-  const { db } = (server as TestServer & { runtime: { db: unknown } }).runtime;
+  const { upsertDataWell } = (await import(REPOSITORY_URL)) as typeof DataWellsRepository;
+  const { db } = server.runtime;
   for (let i = 1; i <= BREACHES; i++) {
     await upsertDataWell(db, {
       name: breachName(i),

@@ -2,55 +2,23 @@
  * The real product for browser tests: the lead's harness (server/test/harness.ts) starts
  * the app with a fresh PostgreSQL database, mails kept in the outbox, and web/dist served.
  *
- * The harness is loaded by URL rather than imported, so `tsc -p web` checks the browser
- * tests without type-checking the server under the dashboard's compiler settings. The
- * interface below is the part of the harness these tests use.
+ * Its types are imported from it (so `tsc -p web` also checks the harness and the server
+ * code it reaches); the module itself is loaded by URL when a test file starts a server.
  */
 import { fileURLToPath } from 'node:url';
+import type * as Harness from '../../../server/test/harness';
+import type { TestServer } from '../../../server/test/harness';
 
-export interface OutboxMail {
-  to: string;
-  subject: string;
-  text: string;
-  links: string[];
-}
+export type { TestServer };
 
 /** The harness's createUser options: operator grants plus an API key. */
-export interface UserOptions {
-  email?: string;
-  password?: string;
-  verified?: boolean;
-  searchDays?: number;
-  searchCredits?: number;
-  whoisCredits?: number;
-  enterprise?: boolean;
-  elevated?: boolean;
-  lawEnforcement?: boolean;
-  apiKey?: boolean;
-}
-
-export interface TestServer {
-  url: string;
-  outbox(): Promise<OutboxMail[]>;
-  waitForMail(to: string, subject: RegExp, timeoutMs?: number): Promise<OutboxMail>;
-  createUser(options?: UserOptions): Promise<{ id: string; email: string; password: string; apiKey?: string }>;
-  /** Publishes JSON-lines records (engine field names) as the data well `well` and refreshes the engine. */
-  ingest(well: string, records: object[]): Promise<void>;
-  /** Strings that must never appear in the server's logs (checked on close). */
-  markSecret(...values: string[]): void;
-  close(): Promise<void>;
-}
-
-interface Harness {
-  startTestServer(options?: { webDistDir?: string; env?: Record<string, string> }): Promise<TestServer>;
-  stopTestDatabaseServer(): Promise<void>;
-}
+export type UserOptions = NonNullable<Parameters<TestServer['createUser']>[0]>;
 
 const HARNESS_URL = new URL('../../../server/test/harness.ts', import.meta.url).href;
 export const WEB_DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 
-async function harness(): Promise<Harness> {
-  return (await import(HARNESS_URL)) as Harness;
+async function harness(): Promise<typeof Harness> {
+  return (await import(HARNESS_URL)) as typeof Harness;
 }
 
 export async function startServer(): Promise<TestServer> {

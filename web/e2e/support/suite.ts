@@ -13,7 +13,7 @@ interface Suite {
  * Further set-up goes in `ready`: Node 20 starts top-level `before` hooks without
  * waiting for the previous one, so a second hook could not rely on this one.
  */
-export function useServerAndBrowser(ready?: (suite: Suite) => Promise<void>): Suite {
+export function useServerAndBrowser(ready?: (suite: Suite) => Promise<unknown>): Suite {
   const suite = {} as Suite;
   before(async () => {
     suite.server = await startServer();
