@@ -468,49 +468,46 @@ fn compile_regex_uncached(src: &str, case_insensitive: bool) -> Result<regex::by
         })
 }
 
-/// Strip a trailing `&wildcard` / `&regex` (the dashboard's form) and reconcile it with the
-/// requested mode.
-fn take_mode_suffixes(q: &str, mode: Mode) -> Result<(String, Mode)> {
-    let mut s = q.trim_end().to_string();
-    let mut flags = Vec::new();
-    loop {
-        let lower = s.to_lowercase();
-        if lower.ends_with("&wildcard") {
-            flags.push(Mode::Wildcard);
-            s.truncate(s.len() - "&wildcard".len());
-        } else if lower.ends_with("&regex") {
-            flags.push(Mode::Regex);
-            s.truncate(s.len() - "&regex".len());
-        } else {
-            break;
-        }
-        s = s.trim_end().to_string();
-    }
+/// Strip trailing `&wildcard` / `&regex` toggles (any ASCII case, repeated) and reconcile
+/// them with the requested mode. Linear in the query, however many toggles it ends with.
+fn take_mode_suffixes(q: &str, mode: Mode) -> Result<(&str, Mode)> {
+    let mut s = q.trim_end();
     let mut out = mode;
-    for f in flags {
-        if out != Mode::Exact && out != f {
+    loop {
+        let (rest, flag) = if let Some(rest) = strip_suffix_ascii_ci(s, "&wildcard") {
+            (rest, Mode::Wildcard)
+        } else if let Some(rest) = strip_suffix_ascii_ci(s, "&regex") {
+            (rest, Mode::Regex)
+        } else {
+            return Ok((s, out));
+        };
+        if out != Mode::Exact && out != flag {
             return Err(err("mixed_modes", "Wildcard and regex cannot be used together."));
         }
-        out = f;
+        out = flag;
+        s = rest.trim_end();
     }
-    Ok((s, out))
+}
+
+fn strip_suffix_ascii_ci<'a>(s: &'a str, suffix: &str) -> Option<&'a str> {
+    let cut = s.len().checked_sub(suffix.len())?;
+    (s.is_char_boundary(cut) && s[cut..].eq_ignore_ascii_case(suffix)).then(|| &s[..cut])
 }
 
 pub fn parse(query: &str, mode: Mode, default_field: Option<usize>) -> Result<ParsedQuery> {
-    let trimmed = query.trim();
-    if trimmed.is_empty() {
+    // A typed mode suffix is a toggle, not part of the query: it does not count toward the
+    // length (the dashboard removes it before counting; server/src/common/search-rules.ts).
+    let (q, mode) = take_mode_suffixes(query.trim(), mode)?;
+    let q = q.trim();
+    if q.is_empty() {
         return Err(err("empty", "Empty Query"));
     }
-    let n = trimmed.chars().count();
+    let n = q.chars().count();
     if n > MAX_QUERY_CHARS {
         return Err(err("too_long", "Query Too Long"));
     }
     if n < MIN_QUERY_CHARS {
         return Err(err("too_short", "Query not long enough (minimum 4 characters)"));
-    }
-    let (q, mode) = take_mode_suffixes(trimmed, mode)?;
-    if q.trim().is_empty() {
-        return Err(err("empty", "Empty Query"));
     }
     if mode == Mode::Wildcard && (q.starts_with('*') || q.starts_with('?')) {
         return Err(err(
@@ -591,5 +588,24 @@ mod tests {
         }
         assert!(parse("http://example.com", Mode::Exact, None).is_ok());
         assert!(parse("email:a@b.com&wildcard", Mode::Exact, None).unwrap().mode == Mode::Wildcard);
+        assert!(parse("email:a@b.com &WildCard &wildcard ", Mode::Wildcard, None).unwrap().mode == Mode::Wildcard);
+    }
+
+    #[test]
+    fn a_mode_suffix_does_not_count_toward_the_length() {
+        assert_eq!(code("abc&wildcard", Mode::Exact), "too_short");
+        assert_eq!(code("abc &REGEX ", Mode::Exact), "too_short");
+        assert_eq!(code("&regex", Mode::Exact), "empty");
+        let at_limit = format!("username:{}*&wildcard", "a".repeat(190));
+        assert!(parse(&at_limit, Mode::Exact, None).is_ok());
+        assert_eq!(code(&format!("username:{}*&wildcard", "a".repeat(191)), Mode::Exact), "too_long");
+    }
+
+    #[test]
+    fn many_mode_suffixes_are_read_in_linear_time() {
+        let q = format!("username:john{}", "&regex".repeat(200_000));
+        let started = std::time::Instant::now();
+        assert_eq!(parse(&q, Mode::Exact, None).unwrap().mode, Mode::Regex);
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
     }
 }
