@@ -7,7 +7,7 @@ import { SettingsSection } from './settings-section';
 
 export function ProfilePage() {
   usePageTitle('Profile');
-  const { data: profile, isLoading } = useProfile();
+  const { profile, isLoading, updateSetting } = useProfile();
   const [closing, setClosing] = useState(false);
 
   return (
@@ -33,8 +33,8 @@ export function ProfilePage() {
 
       {profile && (
         <>
-          <SettingsSection profile={profile} group="notifications" />
-          <SettingsSection profile={profile} group="payments" />
+          <SettingsSection profile={profile} updateSetting={updateSetting} group="notifications" />
+          <SettingsSection profile={profile} updateSetting={updateSetting} group="payments" />
         </>
       )}
 

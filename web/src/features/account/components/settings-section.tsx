@@ -1,13 +1,12 @@
-import { useSWRConfig } from 'swr';
 import { Toggle } from '@/components/toggle';
 import { toast } from '@/lib/toast-store';
-import { updateNotificationSetting, type NotificationSetting } from '../api/account-api';
-import type { Profile } from '../api/use-profile';
+import type { NotificationSetting } from '../api/account-api';
+import type { Profile, ProfileSettingField, UpdateSetting } from '../api/use-profile';
 
 interface SettingItem {
   setting: NotificationSetting;
   /** The profile field that holds the setting's current value. */
-  field: Exclude<keyof Profile, 'email' | 'enterprise'>;
+  field: ProfileSettingField;
   label: string;
   description: string;
   enterpriseOnly?: boolean;
@@ -70,22 +69,19 @@ const GROUPS: Record<'notifications' | 'payments', { title: string; items: Setti
 };
 
 /** A card of on/off settings, saved one at a time with an optimistic switch. */
-export function SettingsSection({ profile, group }: { profile: Profile; group: keyof typeof GROUPS }) {
-  const { mutate } = useSWRConfig();
+export function SettingsSection({
+  profile,
+  updateSetting,
+  group,
+}: {
+  profile: Profile;
+  updateSetting: UpdateSetting;
+  group: keyof typeof GROUPS;
+}) {
   const { title, items } = GROUPS[group];
 
-  const change = (item: SettingItem, value: boolean) => {
-    const next = { ...profile, [item.field]: value };
-    mutate(
-      '/user/profile',
-      async () => {
-        const { success } = await updateNotificationSetting(item.setting, value);
-        if (!success) throw new Error('setting not saved');
-        return next;
-      },
-      { optimisticData: next, rollbackOnError: true, revalidate: false },
-    ).catch(() => toast.error('Could not update setting'));
-  };
+  const change = (item: SettingItem, value: boolean) =>
+    updateSetting(item.setting, item.field, value).catch(() => toast.error('Could not update setting'));
 
   return (
     <section className="card">

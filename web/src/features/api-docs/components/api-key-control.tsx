@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { useSWRConfig } from 'swr';
 import { CopyIcon, KeyIcon } from '@/components/icons';
 import { Modal } from '@/components/modal';
-import type { User } from '@/features/user/api/use-user';
+import { refreshUser, type User } from '@/features/user/api/use-user';
 import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { toast } from '@/lib/toast-store';
 import { fullApiKey, regenerateApiKey } from '../api/api-key-api';
@@ -13,7 +12,6 @@ export const KEY_REFRESH_FAILED = 'ERROR: could not refresh API Key';
 /** The key box of the page header: masked key, or the full key once right after (re)generation. */
 export function ApiKeyControl({ user, valid }: { user: User | undefined; valid: boolean | undefined }) {
   const key = fullApiKey.use();
-  const { mutate } = useSWRConfig();
   const [confirming, setConfirming] = useState(false);
   const [busy, run] = useGuardedSubmit();
   const hasKey = Boolean(user?.api_private_key) || Boolean(key);
@@ -24,7 +22,7 @@ export function ApiKeyControl({ user, valid }: { user: User | undefined; valid: 
         await regenerateApiKey();
         setConfirming(false);
         toast.success('New API key generated: copy it now, it is shown only in this session.');
-        void mutate('/user/info');
+        void refreshUser();
       } catch {
         setConfirming(false);
         toast.error(KEY_REFRESH_FAILED);

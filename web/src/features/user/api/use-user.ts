@@ -1,4 +1,4 @@
-import useSWR from 'swr';
+import useSWR, { mutate } from 'swr';
 import { useSession } from '@/lib/session';
 
 /** GET /user/info: the signed-in user, loaded once a token exists (spec 1 §4). */
@@ -19,7 +19,14 @@ export interface User {
   law_enforcement: boolean;
 }
 
+const USER_KEY = '/user/info';
+
 export function useUser() {
   const { token } = useSession();
-  return useSWR<User>(token ? '/user/info' : null);
+  return useSWR<User>(token ? USER_KEY : null);
+}
+
+/** Reloads the user wherever it is shown, after a change made elsewhere (e.g. a new API key). */
+export function refreshUser(): Promise<unknown> {
+  return mutate(USER_KEY);
 }
