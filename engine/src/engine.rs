@@ -5,6 +5,7 @@
 
 use crate::error::{EngineError, Result};
 use crate::fields::{field_index, normalize, FIELDS};
+use crate::keys::KeySet;
 use crate::manifest::{append_tombstone, read_tombstones, Manifest, MANIFEST, TOMBSTONES};
 use crate::planner::{self, Plan};
 use crate::query::{self, Mode};
@@ -12,7 +13,7 @@ use crate::segment::{Part, Segment};
 use crate::store::{StoreReader, BLOCK_DOCS};
 use crate::termdict::Budget;
 use serde_json::{json, Map, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,23 +22,6 @@ use std::time::{Duration, Instant};
 
 pub const MAX_RESULT_WINDOW: u64 = 10_000;
 
-/// Dedup keys are already xxh3 hashes: hash sets of them need no second hash.
-#[derive(Default)]
-pub struct KeyHasher(u64);
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) ^ b as u64 ^ (self.0 >> 56);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-pub type KeySet = HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>>;
 pub const DEFAULT_BUDGET_MS: u64 = 5_000;
 
 #[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
@@ -154,7 +138,7 @@ fn entry_json(seg: &Segment, part: usize, doc: u32, stored: &crate::store::Store
     let rec = match seg.contexts.get(stored.ctx as usize).map(|c| c.parse(&stored.line)) {
         Some(Ok(r)) => r,
         // Cannot happen for lines the ingest accepted; show the line rather than fail.
-        _ => crate::segment::SourceRecord { raw: stored.line.clone(), ..Default::default() },
+        _ => crate::source::SourceRecord { raw: stored.line.clone(), ..Default::default() },
     };
     let mut m = Map::new();
     m.insert("id".into(), Value::String(format!("{}-{}-{}", seg.id, part, doc)));

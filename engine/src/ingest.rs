@@ -9,8 +9,9 @@
 use crate::error::{EngineError, Result};
 use crate::fields::{field_index, FIELDS, FIELD_COUNT};
 use crate::manifest::{sync_dir, sync_tree, IndexLock, Manifest, ManifestEntry};
-use crate::segment::{dedup_key, normalize_record, PartWriter, SourceRecord, FORMAT_VERSION};
-use crate::source::{detect_delimiter, norm_col, split_delimited, Format, LineContext};
+use crate::keys::{dedup_key, KeySet};
+use crate::segment::{PartWriter, FORMAT_VERSION};
+use crate::source::{detect_delimiter, norm_col, normalize_record, split_delimited, Format, LineContext, SourceRecord};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::fs::File;
@@ -680,14 +681,14 @@ pub(crate) fn mark_first_occurrences(dir: &Path, m: &Manifest, tmp: &Path, parts
     // keys are streamed through it to find which ones already occur. No set of every key
     // of the index is built (that made each ingest slower as the index grew).
     let mut new_keys: Vec<Vec<u64>> = Vec::with_capacity(parts as usize);
-    let mut mine = crate::engine::KeySet::default();
+    let mut mine = KeySet::default();
     for i in 0..parts {
         let mut keys = Vec::new();
         read_keys(&tmp.join(format!("part-{}", i)), &mut keys)?;
         mine.extend(keys.iter().copied());
         new_keys.push(keys);
     }
-    let mut seen = crate::engine::KeySet::default();
+    let mut seen = KeySet::default();
     let mut keys = Vec::new();
     for e in &m.segments {
         let seg = dir.join(format!("seg-{}", e.id));

@@ -6,6 +6,7 @@ pub mod engine;
 pub mod error;
 pub mod fields;
 pub mod ingest;
+pub mod keys;
 pub mod manifest;
 pub mod merge;
 pub mod planner;

@@ -3,6 +3,7 @@
 //! on `LOCK` so that concurrent ingests and removals serialise their updates.
 
 use crate::error::{EngineError, Result};
+use crate::keys::KeySet;
 use crate::segment::FORMAT_VERSION;
 use serde_json::{json, Value};
 use std::fs::File;
@@ -147,14 +148,14 @@ impl Drop for IndexLock {
 /// removed when the same record is ingested again.
 pub const TOMBSTONES: &str = "tombstones.log";
 
-pub fn read_tombstones(dir: &Path) -> Result<(crate::engine::KeySet, u64)> {
+pub fn read_tombstones(dir: &Path) -> Result<(KeySet, u64)> {
     let p = dir.join(TOMBSTONES);
     let bytes = match std::fs::read(&p) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Default::default(), 0)),
         Err(e) => return Err(e.into()),
     };
-    let mut keys = crate::engine::KeySet::default();
+    let mut keys = KeySet::default();
     for line in bytes.split(|&b| b == b'\n') {
         // A torn last line (crash mid-append) has no key yet: skip it.
         let s = String::from_utf8_lossy(line);

@@ -5,7 +5,7 @@
 
 use crate::bytes::Bytes;
 use crate::error::{EngineError, Result};
-use crate::fields::{email_domain, email_local, index_name, normalize, DOMAIN, EMAIL, EMAIL_DOMAIN, EMAIL_LOCAL, FIELD_COUNT, INDEXED_FIELDS};
+use crate::fields::{email_domain, email_local, index_name, DOMAIN, EMAIL, EMAIL_DOMAIN, EMAIL_LOCAL, FIELD_COUNT, INDEXED_FIELDS};
 use crate::postings;
 use crate::store::{StoreReader, StoreWriter};
 use crate::termdict::{self, prefix8, TermDict};
@@ -23,13 +23,6 @@ pub const MIN_FORMAT_VERSION: u64 = 1;
 
 pub fn readable_version(v: Option<u64>) -> bool {
     matches!(v, Some(x) if (MIN_FORMAT_VERSION..=FORMAT_VERSION).contains(&x))
-}
-
-/// A record as parsed from the input, before normalisation.
-#[derive(Debug, Default, Clone)]
-pub struct SourceRecord {
-    pub fields: [Vec<String>; FIELD_COUNT],
-    pub raw: String,
 }
 
 /// A hasher for term keys: xxh3 of the bytes.
@@ -102,43 +95,6 @@ struct FieldTerms {
     pairs: Vec<u64>,
 }
 
-/// The dedup key: a hash of every field's sorted, distinct normalised values. Identical
-/// records from different sources share it; the source and the raw line do not count.
-pub fn dedup_key(normalized: &[Vec<String>; FIELD_COUNT]) -> u64 {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    for (i, vals) in normalized.iter().enumerate() {
-        if vals.is_empty() {
-            continue;
-        }
-        h.update(&[0xfe, i as u8]);
-        if vals.len() == 1 {
-            h.update(vals[0].as_bytes());
-            h.update(&[0xff]);
-            continue;
-        }
-        let mut v: Vec<&String> = vals.iter().collect();
-        v.sort();
-        v.dedup();
-        for s in v {
-            h.update(s.as_bytes());
-            h.update(&[0xff]);
-        }
-    }
-    h.digest()
-}
-
-pub fn normalize_record(rec: &SourceRecord) -> [Vec<String>; FIELD_COUNT] {
-    let mut out: [Vec<String>; FIELD_COUNT] = Default::default();
-    for (i, vals) in rec.fields.iter().enumerate() {
-        for v in vals {
-            if let Some(n) = normalize(i, v) {
-                out[i].push(n);
-            }
-        }
-    }
-    out
-}
-
 pub struct PartWriter {
     dir: PathBuf,
     store: StoreWriter,
@@ -163,11 +119,6 @@ impl PartWriter {
 
     pub fn docs(&self) -> u32 {
         self.docs
-    }
-
-    #[inline]
-    fn post(&mut self, field: usize, term: &str, doc: u32) {
-        self.post_bytes(field, term.as_bytes(), doc)
     }
 
     fn post_bytes(&mut self, field: usize, term: &[u8], doc: u32) {
@@ -203,39 +154,6 @@ impl PartWriter {
                         self.post_bytes(EMAIL_LOCAL, l.as_bytes(), doc);
                     }
                 }
-            }
-        }
-        self.dedup.extend_from_slice(&key.to_le_bytes());
-        self.store.add(ctx, line)?;
-        self.docs += 1;
-        Ok(())
-    }
-
-    pub fn add(&mut self, rec: &SourceRecord, ctx: u16, line: &str) -> Result<()> {
-        let norm = normalize_record(rec);
-        let key = dedup_key(&norm);
-        self.add_normalized(&norm, key, ctx, line)
-    }
-
-    /// Add a record already normalised (the ingest normalises on its reader thread).
-    pub fn add_normalized(&mut self, norm: &[Vec<String>; FIELD_COUNT], key: u64, ctx: u16, line: &str) -> Result<()> {
-        let doc = self.docs;
-        for (i, vals) in norm.iter().enumerate() {
-            if !vals.is_empty() {
-                self.present[i] = true;
-            }
-            for v in vals {
-                self.post(i, v, doc);
-            }
-        }
-        // An email's domain is searchable on its own, under `domain`.
-        for e in &norm[EMAIL] {
-            if let Some(d) = email_domain(e) {
-                self.post(DOMAIN, d, doc);
-                self.post(EMAIL_DOMAIN, d, doc);
-            }
-            if let Some(l) = email_local(e) {
-                self.post(EMAIL_LOCAL, l, doc);
             }
         }
         self.dedup.extend_from_slice(&key.to_le_bytes());

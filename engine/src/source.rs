@@ -3,8 +3,7 @@
 //! fields and the raw record are parsed from it again when a record is displayed, so the
 //! values are not stored twice.
 
-use crate::fields::{field_index, FIELDS};
-use crate::segment::SourceRecord;
+use crate::fields::{field_index, normalize, FIELDS, FIELD_COUNT};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
@@ -34,6 +33,25 @@ impl Format {
             _ => return None,
         })
     }
+}
+
+/// A record as parsed from the input, before normalisation.
+#[derive(Debug, Default, Clone)]
+pub struct SourceRecord {
+    pub fields: [Vec<String>; FIELD_COUNT],
+    pub raw: String,
+}
+
+pub fn normalize_record(rec: &SourceRecord) -> [Vec<String>; FIELD_COUNT] {
+    let mut out: [Vec<String>; FIELD_COUNT] = Default::default();
+    for (i, vals) in rec.fields.iter().enumerate() {
+        for v in vals {
+            if let Some(n) = normalize(i, v) {
+                out[i].push(n);
+            }
+        }
+    }
+    out
 }
 
 pub fn norm_col(c: &str) -> String {

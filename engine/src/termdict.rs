@@ -105,6 +105,58 @@ impl Budget {
     }
 }
 
+/// How a scanned term is confirmed once it contains the required literal.
+pub enum Check {
+    /// `*lit*`: containing the literal is enough.
+    Contains,
+    /// `*lit`: the term ends with it.
+    EndsWith(Vec<u8>),
+    /// A wildcard made of literals and `*` only (`john*smith*`): the pieces in order,
+    /// the first at the start, the last at the end unless the pattern ends with `*`.
+    /// Greedy leftmost matching is exact for such patterns; no automaton.
+    Glob { pieces: Vec<Vec<u8>>, open_end: bool },
+    Regex(regex::bytes::Regex),
+}
+
+fn glob_match(t: &[u8], pieces: &[Vec<u8>], open_end: bool) -> bool {
+    let n = pieces.len();
+    if n == 0 {
+        return true;
+    }
+    let first = &pieces[0];
+    if !t.starts_with(first) {
+        return false;
+    }
+    let mut at = first.len();
+    if n == 1 {
+        return open_end || at == t.len();
+    }
+    let last = &pieces[n - 1];
+    for p in &pieces[1..n - 1] {
+        match memchr::memmem::find(&t[at..], p) {
+            Some(i) => at += i + p.len(),
+            None => return false,
+        }
+    }
+    if open_end {
+        memchr::memmem::find(&t[at..], last).is_some()
+    } else {
+        t.len() >= at + last.len() && t.ends_with(last)
+    }
+}
+
+impl Check {
+    #[inline]
+    pub fn matches(&self, term: &[u8]) -> bool {
+        match self {
+            Check::Contains => true,
+            Check::EndsWith(s) => term.ends_with(s),
+            Check::Glob { pieces, open_end } => glob_match(term, pieces, *open_end),
+            Check::Regex(re) => re.is_match(term),
+        }
+    }
+}
+
 impl TermDict {
     pub fn open(dir: &Path, field: &str) -> Result<Option<TermDict>> {
         let tix = dir.join(format!("{}.tix", field));
@@ -270,7 +322,7 @@ impl TermDict {
         blocks: &[u32],
         grain: u32,
         literal: Option<&[u8]>,
-        check: &crate::planner::Check,
+        check: &Check,
         budget: &Budget,
         out: &mut Vec<u32>,
     ) -> Result<()> {
@@ -356,7 +408,7 @@ impl TermDict {
         &self,
         range: Range<u32>,
         literal: Option<&[u8]>,
-        check: &crate::planner::Check,
+        check: &Check,
         budget: &Budget,
         out: &mut Vec<u32>,
     ) -> Result<()> {
@@ -393,7 +445,7 @@ impl TermDict {
                         te = end;
                     }
                     // `*lit*`: containing the literal is the match; no need for the term.
-                    if matches!(check, crate::planner::Check::Contains) {
+                    if matches!(check, Check::Contains) {
                         out.push(ord);
                     } else {
                         let ts = memchr::memrchr(b'\n', &hay[..pos]).map(|x| x + 1).unwrap_or(0);
