@@ -116,7 +116,8 @@ export function deobfuscate(encoded: unknown, nonce: unknown): string {
   const key = keystream(nonce, bytes.length);
   for (let i = 0; i < bytes.length; i++) bytes[i] = bytes[i]! ^ key[i]!;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    // ignoreBOM: a leading U+FEFF is part of what was typed (dropped, r2's check would fail).
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     throw new ObfuscationError();
   }

@@ -3,54 +3,21 @@
  * who may see what, how searches are counted and abuse is limited, how engine entries
  * become the two wire shapes. The query language itself is the engine's (one parser).
  */
-import { isIP } from 'node:net';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Config } from '../config';
 import { AppError, Errors } from '../infra/errors';
-import { EngineQueryError, FIELD_NAMES, type Engine, type Entry, type FieldName, type SearchMode } from '../../../engine/index';
+import { EngineQueryError, EngineTimeoutError, FIELD_NAMES, type Engine, type Entry, type FieldName, type SearchMode } from '../../../engine/index';
+import { DASHBOARD_MAX_PAGE, DASHBOARD_PAGE_SIZE, MESSAGES, applyModeSuffix, isSearchType, validateSearch, type SearchType } from '../common/search-rules';
 import { refundSearchCredit } from '../credits/credits-repository';
 import * as repo from './search-repository';
 import type { SearchMeter } from './search-meter';
-
-export const DASHBOARD_PAGE_SIZE = 20;
-export const DASHBOARD_MAX_PAGE = 499;
-export const MAX_DEPTH = 10_000;
-
-export const SEARCH_TYPES = ['all', 'email', 'username', 'password', 'hashed_password', 'ip_address', 'name', 'address', 'phone', 'vin', 'domain_scan'] as const;
-export type SearchType = (typeof SEARCH_TYPES)[number];
 
 export interface SearchAccess {
   subscribed: boolean;
   lawEnforcement: boolean;
   elevated: boolean;
   credits: number;
-}
-
-const IPV4_WILDCARD = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3}|\*)\.(\d{1,3}|\*)$/;
-
-function isIpPattern(value: string): boolean {
-  const match = IPV4_WILDCARD.exec(value);
-  return match !== null && match.slice(1).every((part) => part === '*' || Number(part) <= 255);
-}
-
-/** A trailing `&wildcard` or `&regex` is a toggle typed into the query; it is not sent. */
-export function stripModeSuffix(query: string): string {
-  return query.replace(/&(wildcard|regex)\s*$/i, '').trim();
-}
-
-/** Spec 2 §5, enforced on the server as in the browser. Returns every problem. */
-export function dashboardQueryProblems(query: string, type: SearchType, wildcard: boolean): string[] {
-  if (query.length === 0) return ['Empty Query'];
-  const problems: string[] = [];
-  if (query.length < 4) problems.push('Query not long enough (minimum 4 characters)');
-  if (query.length > 200) problems.push('Query Too Long');
-  if (type === 'ip_address') {
-    const bare = query.replace(/"/g, '');
-    if (!(isIP(bare) !== 0 || (wildcard && isIpPattern(bare)))) problems.push('Invalid IP Address Format');
-  }
-  if (type === 'phone' && (query.length < 4 || query.length > 15 || !/^[0-9]/.test(query))) problems.push('Invalid Phone Format');
-  return problems;
 }
 
 function isLocked(account: { search_locked_until: Date | null }): boolean {
@@ -62,7 +29,7 @@ export function engineType(type: SearchType): FieldName | 'all' {
 }
 
 export function searchMode(regex: boolean, wildcard: boolean): SearchMode {
-  if (regex && wildcard) throw Errors.badRequest('Wildcard and regex cannot be used together');
+  if (regex && wildcard) throw Errors.badRequest(MESSAGES.mixedModes);
   return regex ? 'regex' : wildcard ? 'wildcard' : 'exact';
 }
 
@@ -126,9 +93,10 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
     return { ...access, credits: counted.balance ?? meter.balance(account), inMemory: false };
   }
 
-  /** An engine's refusal of a query becomes a 400 with its message; anything else is rethrown. */
+  /** The engine's refusal of a query, or a search past its budget, becomes a 400 with its message; anything else is rethrown. */
   function asRequestError(error: unknown): never {
     if (error instanceof EngineQueryError) throw Errors.badRequest(error.message);
+    if (error instanceof EngineTimeoutError) throw Errors.searchTimeout(error.message);
     throw error;
   }
 
@@ -136,10 +104,9 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
     return engine.search({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }).catch(asRequestError);
   }
 
-  /** The query's own checks (the engine's, as the search makes them) and the paging depth. */
+  /** The query's and the paging's own checks: the engine's, as the search makes them. */
   async function check(request: SearchRequest) {
-    await engine.parse(request.query, request.mode, request.type).catch(asRequestError);
-    if (request.page * request.size > MAX_DEPTH) throw Errors.badRequest('page * size must be at most 10,000');
+    await engine.parse(request).catch(asRequestError);
   }
 
   /** Refusals come after the query's checks, so a bad query is always answered as such. */
@@ -165,7 +132,6 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
   }
 
   async function admitThen<T>(userId: string, request: SearchRequest, options: AdmitOptions, runSearch: (access: SearchAccess) => Promise<T>) {
-    if (request.page * request.size > MAX_DEPTH) await check(request);
     const access = await admit(userId, request, options);
     try {
       return { access, result: await runSearch(access) };
@@ -173,7 +139,7 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
       // A refused query on the in-memory path (the engine checks it as `check` does) takes
       // its count and charge back before they are written. Any other failure stays counted and
       // gives the credit back: dropped while still pending, else refunded with its ledger row.
-      const refused = error instanceof EngineQueryError && error.code !== 'timeout';
+      const refused = error instanceof EngineQueryError;
       const chargeReason = access.charged ? options.charge : undefined;
       const chargeDropped = meter.takeBack(userId, { search: access.inMemory && refused, charge: chargeReason });
       if (chargeReason && !chargeDropped) await refundSearchCredit(db, userId, `${chargeReason}-failed`);
@@ -195,12 +161,13 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
     run,
 
     async dashboard(userId: string, input: { query: string; type: string; page: number; regex: boolean; wildcard: boolean; deduplicate: boolean }) {
-      if (!(SEARCH_TYPES as readonly string[]).includes(input.type)) throw Errors.badRequest('Unknown search type');
-      const type = input.type as SearchType;
-      const query = stripModeSuffix(input.query);
-      const problems = dashboardQueryProblems(query, type, input.wildcard);
+      if (!isSearchType(input.type)) throw Errors.badRequest('Unknown search type');
+      const type: SearchType = input.type;
+      const { query, regex, wildcard, error } = applyModeSuffix(input);
+      if (error) throw Errors.badRequest(error);
+      const problems = validateSearch(query, type, wildcard);
       if (problems.length) throw Errors.badRequest(problems.join('\n'));
-      const mode = searchMode(input.regex, input.wildcard);
+      const mode = searchMode(regex, wildcard);
       const page = Math.min(Math.max(1, Math.trunc(input.page)), DASHBOARD_MAX_PAGE);
       const { access, result } = await admitAndRun(userId, { query, type: engineType(type), mode, page, size: DASHBOARD_PAGE_SIZE, dedup: input.deduplicate });
       const stats = await engine.stats();

@@ -1,22 +1,6 @@
 import { packSearch } from '@common/obfuscation';
+import type { SearchType } from '@common/search-rules';
 import { api } from '@/lib/api';
-
-/** Spec 2 §2: the tabs of the search screen, in order, with their type values. */
-export const SEARCH_TYPES = [
-  { value: 'all', label: 'All' },
-  { value: 'email', label: 'Email' },
-  { value: 'username', label: 'Username' },
-  { value: 'password', label: 'Password' },
-  { value: 'hashed_password', label: 'Hashed Password' },
-  { value: 'ip_address', label: 'IP Address' },
-  { value: 'name', label: 'Name' },
-  { value: 'address', label: 'Address' },
-  { value: 'phone', label: 'Phone' },
-  { value: 'vin', label: 'VIN' },
-  { value: 'domain_scan', label: 'Domain Scan' },
-] as const;
-
-export type SearchType = (typeof SEARCH_TYPES)[number]['value'];
 
 /**
  * One leaked record (POST /search). Every string in it is attacker-controlled text.

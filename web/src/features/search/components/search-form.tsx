@@ -1,7 +1,6 @@
 import type { FormEvent } from 'react';
 import { SearchIcon } from '@/components/icons';
-import { SEARCH_TYPES, type SearchType } from '../api/search-api';
-import { QUERY_MAX_LENGTH } from '../lib/validation';
+import { QUERY_MAX_LENGTH, SEARCH_TYPES, type SearchType } from '@common/search-rules';
 
 export interface SearchOptions {
   regex: boolean;
@@ -82,7 +81,7 @@ export function SearchForm({ type, onType, query, onQuery, options, onOptions, s
             placeholder={PLACEHOLDERS[type]}
             autoComplete="off"
             spellCheck={false}
-            maxLength={QUERY_MAX_LENGTH + 50}
+            maxLength={QUERY_MAX_LENGTH * 2 + 50}
             value={query}
             onChange={(event) => onQuery(event.currentTarget.value)}
           />

@@ -5,10 +5,10 @@ import { Paginator } from '@/components/paginator';
 import { useUser } from '@/features/user/api/use-user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { toastErrors } from '@/lib/toast-store';
-import { SEARCH_TYPES, type SearchRecord, type SearchType } from '../api/search-api';
+import { applyModeSuffix, isSearchType, validateSearch, type SearchType } from '@common/search-rules';
+import type { SearchRecord } from '../api/search-api';
 import { pageCount, useSearch } from '../api/use-search';
 import { useFavourites } from '../lib/favourites';
-import { stripModeSuffix, validateSearch } from '../lib/validation';
 import { RemoveEntryModal } from './remove-entry-modal';
 import { ResultRow } from './result-row';
 import { ResultsToolbar } from './results-toolbar';
@@ -17,8 +17,6 @@ import { SearchForm, type SearchOptions } from './search-form';
 import './search.css';
 
 const EMPTY_RESULTS = 'No document matches the specified search terms.';
-
-const isSearchType = (value: string | null): value is SearchType => SEARCH_TYPES.some((tab) => tab.value === value);
 
 /** Spec 2 §2 /search: tabs, query, toggles, statistics, favourites, results, paging. */
 export function SearchPage() {
@@ -45,9 +43,11 @@ export function SearchPage() {
   const runQuery = useCallback(
     async (text: string, searchType: SearchType, opts: SearchOptions) => {
       if (searching) return; // one search at a time; validation waits too
-      const query = stripModeSuffix(text.trim());
-      if (toastErrors(validateSearch(query, searchType, opts.wildcard))) return;
-      if (await search({ query, type: searchType, page: 1, ...opts })) {
+      // A typed &wildcard / &regex is removed and turns its mode on, as the engine reads it.
+      const { query, regex, wildcard, error } = applyModeSuffix({ query: text, regex: opts.regex, wildcard: opts.wildcard });
+      if (toastErrors(error ? [error] : validateSearch(query, searchType, wildcard))) return;
+      if (regex !== opts.regex || wildcard !== opts.wildcard) setOptions({ ...opts, regex, wildcard });
+      if (await search({ query, type: searchType, page: 1, ...opts, regex, wildcard })) {
         setSelected(new Map());
         scrollToTop();
       }
