@@ -10,35 +10,18 @@
 //      node --import tsx engine/build.ts --test                 (cargo test, same crate source)
 
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { addonPath, addonState, engineDir } from './addon';
 
-export const engineDir = dirname(fileURLToPath(import.meta.url));
-export const addonPath = join(engineDir, 'build', 'engine.node');
 const targetDir = join(engineDir, 'target');
 const debianRegistry = '/usr/share/cargo/registry';
 const libName = 'libleakwell_engine.so';
 
 export class EngineBuildError extends Error {
   override name = 'EngineBuildError';
-}
-
-function newestMtime(path: string): number {
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = st.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
-
-/** True when the addon is missing or older than any engine source. */
-export function engineIsStale(): boolean {
-  if (!existsSync(addonPath)) return true;
-  const built = statSync(addonPath).mtimeMs;
-  const sources = Math.max(newestMtime(join(engineDir, 'src')), statSync(join(engineDir, 'Cargo.toml')).mtimeMs);
-  return sources > built;
 }
 
 /** The `name = "=x.y.z"` dependencies of Cargo.toml. */
@@ -109,7 +92,7 @@ let building: Promise<string> | undefined;
 
 /** Build the addon if missing or stale; returns the path of the .node file. */
 export async function ensureEngineBuilt(opts: { quiet?: boolean; force?: boolean } = {}): Promise<string> {
-  if (!opts.force && !engineIsStale()) return addonPath;
+  if (!opts.force && addonState() === 'current') return addonPath;
   building ??= Promise.resolve().then(() => buildNow(opts.quiet ?? false));
   try {
     return await building;

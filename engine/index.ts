@@ -1,9 +1,11 @@
 // Typed wrapper around the native search engine (engine/src, built to engine/build/engine.node).
 // The only module the server imports from engine/. Every native call runs on the libuv
 // thread pool and returns a Promise; arguments and answers cross as one JSON string each.
+// Loading only loads: the addon is built by `npm run build:engine` (and by `npm start` and
+// `npm test` before they run), never here.
 
 import { createRequire } from 'node:module';
-import { ensureEngineBuilt } from './build';
+import { BUILD_COMMAND, addonPath, addonState } from './addon';
 
 export const FIELD_NAMES = [
   'email', 'username', 'password', 'hashed_password', 'ip_address', 'name', 'dob', 'license_plate',
@@ -39,9 +41,8 @@ export interface SearchRequest {
 }
 
 export interface SearchResult {
+  /** Exact, whatever its size. */
   total: number;
-  /** Always true today: totals are counted exactly, whatever their size. */
-  totalExact: boolean;
   tookMicros: number;
   segmentsSearched: number;
   entries: Entry[];
@@ -81,24 +82,27 @@ export interface EngineStats {
   segmentIds: string[];
 }
 
-/** Codes of rejected queries; every one carries a message fit for the user. */
-export type EngineQueryErrorCode =
-  | 'empty' | 'too_short' | 'too_long' | 'syntax' | 'unknown_field' | 'field_required'
-  | 'wildcard_start' | 'mixed_modes' | 'database_name_alone' | 'regex_unsupported'
-  | 'regex_too_big' | 'regex_syntax' | 'bad_page' | 'bad_size' | 'too_deep' | 'timeout';
-
-const QUERY_CODES = new Set<string>([
+const QUERY_CODES = [
   'empty', 'too_short', 'too_long', 'syntax', 'unknown_field', 'field_required', 'wildcard_start',
   'mixed_modes', 'database_name_alone', 'regex_unsupported', 'regex_too_big', 'regex_syntax',
-  'bad_page', 'bad_size', 'too_deep', 'timeout',
-]);
+  'bad_page', 'bad_size', 'too_deep',
+] as const;
 
-/** A query the engine refuses (HTTP 400 material; 'timeout' is the caller's choice). */
+/** Codes of rejected queries; every one carries a message fit for the user. */
+export type EngineQueryErrorCode = (typeof QUERY_CODES)[number];
+
+/** A query (or paging) the engine refuses: the request was wrong, HTTP 400 material. */
 export class EngineQueryError extends Error {
   override name = 'EngineQueryError';
   constructor(readonly code: EngineQueryErrorCode, message: string) {
     super(message);
   }
+}
+
+/** A valid search that ran past its time budget: nothing wrong with the request as such. */
+export class EngineTimeoutError extends Error {
+  override name = 'EngineTimeoutError';
+  readonly code = 'timeout';
 }
 
 /** Anything else: i/o, corrupt index, closed engine, bad arguments, internal errors. */
@@ -115,20 +119,30 @@ interface Native {
   parse(arg: string): Promise<string>;
   ingest(arg: string, progress: Float64Array): Promise<string>;
   merge(arg: string): Promise<string>;
-  version(): string;
 }
 
 let nativePromise: Promise<Native> | undefined;
 
+/** Loads the addon; a missing or stale one is refused with the command that builds it. */
 function loadNative(): Promise<Native> {
-  nativePromise ??= ensureEngineBuilt({ quiet: true }).then((path) => createRequire(import.meta.url)(path) as Native);
+  nativePromise ??= Promise.resolve().then(() => {
+    const state = addonState();
+    if (state === 'missing') throw new EngineError('not_built', `The search engine is not built (${addonPath} is missing): run ${BUILD_COMMAND}`);
+    if (state === 'stale') throw new EngineError('stale_build', `The search engine is older than its sources in engine/src: run ${BUILD_COMMAND}`);
+    return createRequire(import.meta.url)(addonPath) as Native;
+  });
   return nativePromise;
+}
+
+function isQueryCode(code: string): code is EngineQueryErrorCode {
+  return (QUERY_CODES as readonly string[]).includes(code);
 }
 
 function translate(e: unknown): Error {
   if (e instanceof Error) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && QUERY_CODES.has(code)) return new EngineQueryError(code as EngineQueryErrorCode, e.message);
+    if (code === 'timeout') return new EngineTimeoutError(e.message);
+    if (typeof code === 'string' && isQueryCode(code)) return new EngineQueryError(code, e.message);
     if (typeof code === 'string') return new EngineError(code, e.message);
     return e;
   }
@@ -187,9 +201,9 @@ export class Engine {
     return { total: head.total, tookMicros: head.tookMicros, entriesJson: text.slice(cut + 1) };
   }
 
-  /** Same checks as search, no search. */
-  parse(query: string, mode: SearchMode = 'exact', type: FieldName | 'all' = 'all'): Promise<{ mode: SearchMode; sources: string[] }> {
-    return validateQuery({ query, mode, type });
+  /** Same checks as search (the query, and the paging when given), no search. */
+  parse(req: Pick<SearchRequest, 'query' | 'mode' | 'type' | 'page' | 'size'>): Promise<{ mode: SearchMode; sources: string[] }> {
+    return validateQuery(req);
   }
 
   async get(id: string): Promise<Entry | null> {
@@ -336,9 +350,4 @@ export async function ingestFiles(indexDir: string, opts: IngestOptions, onProgr
   } finally {
     if (timer) clearInterval(timer);
   }
-}
-
-export async function engineVersion(): Promise<{ engine: string; format: number }> {
-  const n = await loadNative();
-  return JSON.parse(n.version()) as { engine: string; format: number };
 }

@@ -1,0 +1,28 @@
+// Where the engine addon lives and whether it is current. Shared by the runtime loader
+// (index.ts), which only loads it, and the build step (build.ts), which builds it.
+
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const engineDir = dirname(fileURLToPath(import.meta.url));
+export const addonPath = join(engineDir, 'build', 'engine.node');
+export const BUILD_COMMAND = 'npm run build:engine';
+
+function newestMtime(path: string): number {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+/** 'missing', 'stale' (older than a source it was built from), or 'current'. */
+export function addonState(): 'missing' | 'stale' | 'current' {
+  if (!existsSync(addonPath)) return 'missing';
+  const src = join(engineDir, 'src');
+  if (!existsSync(src)) return 'current'; // an image shipped without the sources
+  const built = statSync(addonPath).mtimeMs;
+  const sources = Math.max(newestMtime(src), statSync(join(engineDir, 'Cargo.toml')).mtimeMs);
+  return sources > built ? 'stale' : 'current';
+}
