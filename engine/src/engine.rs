@@ -9,7 +9,7 @@ use crate::keys::KeySet;
 use crate::manifest::{append_tombstone, read_tombstones, Manifest, MANIFEST, TOMBSTONES};
 use crate::planner::{self, Plan};
 use crate::query::{self, Mode};
-use crate::segment::{Part, Segment};
+use crate::segment::{segment_dir, Part, Segment};
 use crate::store::{StoreReader, BLOCK_DOCS};
 use crate::termdict::Budget;
 use serde_json::{json, Map, Value};
@@ -135,13 +135,13 @@ pub enum RawRecord {
 }
 
 fn entry_json(seg: &Segment, part: usize, doc: u32, stored: &crate::store::StoredRecord, raw: RawRecord) -> Value {
-    let rec = match seg.contexts.get(stored.ctx as usize).map(|c| c.parse(&stored.line)) {
+    let rec = match seg.meta.contexts.get(stored.ctx as usize).map(|c| c.parse(&stored.line)) {
         Some(Ok(r)) => r,
         // Cannot happen for lines the ingest accepted; show the line rather than fail.
         _ => crate::source::SourceRecord { raw: stored.line.clone(), ..Default::default() },
     };
     let mut m = Map::new();
-    m.insert("id".into(), Value::String(format!("{}-{}-{}", seg.id, part, doc)));
+    m.insert("id".into(), Value::String(format!("{}-{}-{}", seg.meta.id, part, doc)));
     m.insert("database_name".into(), Value::String(seg.source_of(part, doc).well.clone()));
     for (f, vals) in rec.fields.iter().enumerate() {
         if !vals.is_empty() {
@@ -179,14 +179,14 @@ impl Engine {
         let mut old: HashMap<&str, &Arc<Segment>> = HashMap::new();
         if let Some(p) = prev {
             for s in &p.segments {
-                old.insert(s.id.as_str(), s);
+                old.insert(s.meta.id.as_str(), s);
             }
         }
         let mut segments = Vec::with_capacity(manifest.segments.len());
         for e in &manifest.segments {
             match old.get(e.id.as_str()) {
                 Some(s) => segments.push(Arc::clone(s)),
-                None => segments.push(Arc::new(Segment::open(&dir.join(format!("seg-{}", e.id)))?)),
+                None => segments.push(Arc::new(Segment::open(&segment_dir(dir, &e.id))?)),
             }
         }
         let (removed, _) = read_tombstones(dir)?;
@@ -332,7 +332,7 @@ impl Engine {
 
     fn locate<'a>(snap: &'a Snapshot, id: &str) -> Option<(usize, &'a Segment, usize, u32)> {
         let (sid, part, doc) = parse_id(id)?;
-        if let Some((si, seg)) = snap.segments.iter().enumerate().find(|(_, s)| s.id == sid) {
+        if let Some((si, seg)) = snap.segments.iter().enumerate().find(|(_, s)| s.meta.id == sid) {
             let p = seg.parts.get(part)?;
             if doc >= p.docs {
                 return None;
@@ -341,7 +341,7 @@ impl Engine {
         }
         // An id handed out before a merge: resolve it through the merged segment's aliases.
         for (si, seg) in snap.segments.iter().enumerate() {
-            if let Some(a) = seg.aliases.iter().find(|a| a.id == sid) {
+            if let Some(a) = seg.meta.aliases.iter().find(|a| a.id == sid) {
                 let (p, d) = seg.locate_global(a.locate(part, doc)?)?;
                 return Some((si, seg, p, d));
             }
@@ -390,9 +390,9 @@ impl Engine {
         let snap = self.snapshot();
         // The segment of an ingest, or the merged segment that now holds its records
         // (then only that ingest's document range is matched).
-        let (seg, range) = match snap.segments.iter().find(|s| s.id == segment_id) {
+        let (seg, range) = match snap.segments.iter().find(|s| s.meta.id == segment_id) {
             Some(s) => (s, 0..s.records),
-            None => match snap.segments.iter().find_map(|s| s.aliases.iter().find(|a| a.id == segment_id).map(|a| (s, a))) {
+            None => match snap.segments.iter().find_map(|s| s.meta.aliases.iter().find(|a| a.id == segment_id).map(|a| (s, a))) {
                 Some((s, a)) => (s, a.start..a.start + a.part_docs.iter().map(|&d| d as u64).sum::<u64>()),
                 None => return Err(EngineError::InvalidArgument(format!("unknown segment {}", segment_id))),
             },
@@ -420,7 +420,7 @@ impl Engine {
                                 continue;
                             }
                             if !snap.removed.contains(&part.dedup_key(d)) {
-                                ids.push(Value::String(format!("{}-{}-{}", seg.id, pi, d)));
+                                ids.push(Value::String(format!("{}-{}-{}", seg.meta.id, pi, d)));
                             }
                         }
                     }
@@ -449,7 +449,7 @@ impl Engine {
             "generation": snap.generation,
             "removed": snap.removed.len(),
             "wells": wells,
-            "segmentIds": snap.segments.iter().map(|s| s.id.clone()).collect::<Vec<_>>(),
+            "segmentIds": snap.segments.iter().map(|s| s.meta.id.clone()).collect::<Vec<_>>(),
         }))
     }
 }

@@ -8,9 +8,10 @@
 
 use crate::error::{EngineError, Result};
 use crate::fields::{field_index, FIELDS, FIELD_COUNT};
-use crate::manifest::{sync_dir, sync_tree, IndexLock, Manifest, ManifestEntry};
-use crate::keys::{dedup_key, KeySet};
-use crate::segment::{PartWriter, FORMAT_VERSION};
+use crate::manifest::{IndexLock, Manifest, ManifestEntry};
+use crate::publish::{self, make_durable, make_visible, new_segment_id, recover};
+use crate::keys::dedup_key;
+use crate::segment::{PartWriter, SegmentMeta, FORMAT_VERSION};
 use crate::source::{detect_delimiter, norm_col, normalize_record, split_delimited, Format, LineContext, SourceRecord};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -204,52 +205,6 @@ impl Report {
         }
         Ok(())
     }
-}
-
-pub(crate) fn new_segment_id() -> String {
-    let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
-    let mut rnd = [0u8; 8];
-    if let Ok(mut f) = File::open("/dev/urandom") {
-        let _ = f.read_exact(&mut rnd);
-    }
-    let r = u64::from_le_bytes(rnd) ^ (std::process::id() as u64).rotate_left(32);
-    format!("{}{}", base36(ms, 9), base36(r % 36u64.pow(5), 5))
-}
-
-fn base36(mut n: u64, width: usize) -> String {
-    const D: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
-    let mut v = vec![b'0'; width];
-    for i in (0..width).rev() {
-        v[i] = D[(n % 36) as usize];
-        n /= 36;
-    }
-    String::from_utf8(v).unwrap()
-}
-
-fn pid_alive(pid: i32) -> bool {
-    unsafe { libc::kill(pid, 0) == 0 || *libc::__errno_location() == libc::EPERM }
-}
-
-/// Remove what crashed ingests left: temp dirs of dead processes, published-but-unlisted
-/// segment directories. Call with the index lock held.
-pub(crate) fn recover(dir: &Path, manifest: &Manifest) -> Result<()> {
-    for e in std::fs::read_dir(dir)? {
-        let e = e?;
-        let name = e.file_name().to_string_lossy().to_string();
-        if let Some(rest) = name.strip_prefix("tmp-") {
-            let pid: i32 = rest.rsplit('-').next().and_then(|p| p.parse().ok()).unwrap_or(0);
-            if pid > 0 && !pid_alive(pid) {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
-        } else if let Some(id) = name.strip_prefix("seg-") {
-            if !manifest.segments.iter().any(|s| s.id == id) {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
-        } else if name.starts_with("MANIFEST.tmp-") {
-            let _ = std::fs::remove_file(e.path());
-        }
-    }
-    Ok(())
 }
 
 /// The indexing half of the pipeline (its own thread): normalises, posts, stores.
@@ -550,7 +505,7 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
         recover(&opts.index_dir, &m)?;
     }
     let id = new_segment_id();
-    let tmp = opts.index_dir.join(format!("tmp-{}-{}", id, std::process::id()));
+    let tmp = publish::temp_dir(&opts.index_dir, &id);
     std::fs::create_dir_all(&tmp)?;
     let report_path = opts.report_path.clone().unwrap_or_else(|| opts.index_dir.join("reports").join(format!("{}-bad-lines.txt", id)));
     let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(8);
@@ -615,28 +570,26 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
     let fields: Vec<&str> = FIELDS.iter().enumerate().filter(|(i, _)| ix.present[*i]).map(|(_, f)| *f).collect();
     let mut published = false;
     if ing.records > 0 {
-        let created = chrono_like_now();
-        let meta = json!({
-            "format_version": FORMAT_VERSION, "id": id, "well": opts.well, "parts": ix.parts,
-            "records": ing.records, "fields": fields, "created": created, "badLines": ing.bad,
-            "catalogue": opts.catalogue,
-            "contexts": ing.contexts.iter().map(|c| c.to_json()).collect::<Vec<_>>(),
-        });
-        std::fs::write(tmp.join("segment.json"), serde_json::to_vec_pretty(&meta)?)?;
-        sync_tree(&tmp)?;
-        // Publish: rename into place, then swap the manifest. A crash between the two leaves
-        // an unlisted directory that is invisible and removed by the next ingest.
+        let created = publish::utc_now();
+        let meta = SegmentMeta {
+            format_version: FORMAT_VERSION,
+            id: id.clone(),
+            well: opts.well.clone(),
+            parts: ix.parts,
+            records: ing.records,
+            fields: fields.iter().map(|f| f.to_string()).collect(),
+            created: created.clone(),
+            bad_lines: ing.bad,
+            catalogue: opts.catalogue.clone(),
+            contexts: std::mem::take(&mut ing.contexts),
+            sources: Vec::new(),
+            aliases: Vec::new(),
+        };
+        make_durable(&tmp, &meta)?;
         let _lock = IndexLock::acquire(&opts.index_dir)?;
-        let mut m = Manifest::read(&opts.index_dir)?;
-        // Under the lock the segment's place in the global order is fixed: mark which of
-        // its records are the first with their dedup key (dedup without a hash set).
-        mark_first_occurrences(&opts.index_dir, &m, &tmp, ix.parts)?;
-        let seg_dir = opts.index_dir.join(format!("seg-{}", id));
-        std::fs::rename(&tmp, &seg_dir)?;
-        sync_dir(&opts.index_dir)?;
-        m.generation += 1;
-        m.segments.push(ManifestEntry { id: id.clone(), well: opts.well.clone(), records: ing.records, created });
-        m.write(&opts.index_dir)?;
+        let m = Manifest::read(&opts.index_dir)?;
+        let end = m.segments.len();
+        make_visible(&opts.index_dir, &m, &tmp, ix.parts, end..end, ManifestEntry { id: id.clone(), well: opts.well.clone(), records: ing.records, created })?;
         published = true;
     } else {
         let _ = std::fs::remove_dir_all(&tmp);
@@ -666,78 +619,3 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
         "files": ing.files,
     }))
 }
-
-/// Write `first.dat` into every part of the new segment: bit d set when document d is
-/// the first, in global search order, with its dedup key. Reads the dedup keys of every
-/// listed segment (8 bytes per record).
-pub(crate) fn mark_first_occurrences(dir: &Path, m: &Manifest, tmp: &Path, parts: u32) -> Result<()> {
-    let read_keys = |p: &Path, out: &mut Vec<u64>| -> Result<()> {
-        let b = std::fs::read(p.join("dedup.dat"))?;
-        out.clear();
-        out.extend(b.chunks_exact(8).map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])));
-        Ok(())
-    };
-    // The new segment's keys in a set (small, cache-resident); the earlier segments'
-    // keys are streamed through it to find which ones already occur. No set of every key
-    // of the index is built (that made each ingest slower as the index grew).
-    let mut new_keys: Vec<Vec<u64>> = Vec::with_capacity(parts as usize);
-    let mut mine = KeySet::default();
-    for i in 0..parts {
-        let mut keys = Vec::new();
-        read_keys(&tmp.join(format!("part-{}", i)), &mut keys)?;
-        mine.extend(keys.iter().copied());
-        new_keys.push(keys);
-    }
-    let mut seen = KeySet::default();
-    let mut keys = Vec::new();
-    for e in &m.segments {
-        let seg = dir.join(format!("seg-{}", e.id));
-        let mut i = 0;
-        while seg.join(format!("part-{}", i)).is_dir() {
-            read_keys(&seg.join(format!("part-{}", i)), &mut keys)?;
-            for k in &keys {
-                if mine.contains(k) {
-                    seen.insert(*k);
-                }
-            }
-            i += 1;
-        }
-    }
-    drop(mine);
-    for (i, keys) in new_keys.iter().enumerate() {
-        let part = tmp.join(format!("part-{}", i));
-        let mut bits = vec![0u64; (keys.len() + 63) / 64];
-        for (d, k) in keys.iter().enumerate() {
-            if seen.insert(*k) {
-                bits[d >> 6] |= 1u64 << (d & 63);
-            }
-        }
-        let bytes: Vec<u8> = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let p = part.join("first.dat");
-        std::fs::write(&p, &bytes)?;
-        File::open(&p)?.sync_all()?;
-        // The new name in the part's directory is durable only once the directory is.
-        sync_dir(&part)?;
-    }
-    sync_dir(tmp)?;
-    Ok(())
-}
-
-pub(crate) fn chrono_like_now() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    // Civil date from days since the epoch (Howard Hinnant's algorithm).
-    let days = (secs / 86400) as i64;
-    let rem = secs % 86400;
-    let z = days + 719468;
-    let era = z.div_euclid(146097);
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", y, m, d, rem / 3600, rem % 3600 / 60, rem % 60)
-}
-

@@ -11,6 +11,7 @@ pub mod manifest;
 pub mod merge;
 pub mod planner;
 pub mod postings;
+pub mod publish;
 pub mod query;
 pub mod segment;
 pub mod source;

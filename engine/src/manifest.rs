@@ -76,43 +76,6 @@ pub fn sync_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Makes a segment built in `dir` durable before it is published: the write-back of every
-/// file is started at once, then each file is waited for (fsync), then the directories,
-/// deepest first. Writers do not fsync file by file: a small ingest wrote some 30 files a
-/// part and waited for each in turn.
-pub fn sync_tree(dir: &Path) -> Result<()> {
-    fn walk(dir: &Path, files: &mut Vec<std::path::PathBuf>, dirs: &mut Vec<std::path::PathBuf>) -> Result<()> {
-        dirs.push(dir.to_path_buf());
-        for e in std::fs::read_dir(dir)? {
-            let e = e?;
-            if e.file_type()?.is_dir() {
-                walk(&e.path(), files, dirs)?;
-            } else {
-                files.push(e.path());
-            }
-        }
-        Ok(())
-    }
-    let (mut files, mut dirs) = (Vec::new(), Vec::new());
-    walk(dir, &mut files, &mut dirs)?;
-    let opened = files.iter().map(File::open).collect::<std::io::Result<Vec<File>>>()?;
-    #[cfg(target_os = "linux")]
-    for f in &opened {
-        use std::os::unix::io::AsRawFd;
-        // Only a hint to start writing; the fsync below is what guarantees durability.
-        unsafe {
-            libc::sync_file_range(f.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE);
-        }
-    }
-    for f in &opened {
-        f.sync_all()?;
-    }
-    for d in dirs.iter().rev() {
-        sync_dir(d)?;
-    }
-    Ok(())
-}
-
 /// An exclusive advisory lock on `<index>/LOCK`, released on drop.
 pub struct IndexLock {
     file: File,

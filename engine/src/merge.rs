@@ -2,7 +2,7 @@
 //! immutable segment, published exactly like an ingest (built in `tmp-<id>-<pid>/`, fsynced,
 //! renamed to `seg-<id>/`, then one atomic manifest swap that replaces the run by the new
 //! segment at the same place). A crash at any moment leaves the old or the new set visible;
-//! leftovers are removed by the next ingest or merge (`ingest::recover`).
+//! leftovers are removed by the next ingest or merge (`publish::recover`).
 //!
 //! What holds across a merge:
 //! - search order: documents keep their global order (the run is contiguous, its segments
@@ -16,9 +16,10 @@
 
 use crate::error::{EngineError, Result};
 use crate::fields::{index_name, EMAIL, EMAIL_LOCAL, INDEXED_FIELDS};
-use crate::ingest::{chrono_like_now, mark_first_occurrences, new_segment_id, recover};
-use crate::manifest::{sync_dir, sync_tree, IndexLock, Manifest, ManifestEntry};
-use crate::segment::{Segment, FORMAT_VERSION};
+use crate::manifest::{sync_dir, IndexLock, Manifest, ManifestEntry};
+use crate::publish::{self, make_durable, make_visible, new_segment_id, recover};
+use crate::segment::{segment_dir, Alias, Segment, SegmentMeta, SourceMeta, FORMAT_VERSION};
+use crate::source::LineContext;
 use crate::store::{StoreReader, StoreWriter};
 use serde_json::{json, Value};
 use std::cmp::Reverse;
@@ -218,51 +219,47 @@ pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
         Some(w) => w,
         None => return Ok(json!({ "segmentId": null, "merged": [], "records": 0, "parts": 0, "segments": m.segments.len(), "elapsedMs": t0.elapsed().as_millis() as u64 })),
     };
-    let segs: Vec<Segment> = m.segments[window.clone()].iter().map(|e| Segment::open(&dir.join(format!("seg-{}", e.id)))).collect::<Result<_>>()?;
+    let segs: Vec<Segment> = m.segments[window.clone()].iter().map(|e| Segment::open(&segment_dir(dir, &e.id))).collect::<Result<_>>()?;
     let id = new_segment_id();
-    let tmp = dir.join(format!("tmp-{}-{}", id, std::process::id()));
+    let tmp = publish::temp_dir(dir, &id);
     std::fs::create_dir_all(&tmp)?;
-    let res = (|| -> Result<(u32, u64, Value)> {
+    let built = (|| -> Result<SegmentMeta> {
         // Place the source parts: contexts concatenated, parts packed whole.
-        let mut contexts: Vec<Value> = Vec::new();
-        let mut sources: Vec<Value> = Vec::new();
-        let mut aliases: Vec<Value> = Vec::new();
+        let mut contexts: Vec<LineContext> = Vec::new();
+        let mut sources: Vec<SourceMeta> = Vec::new();
+        let mut aliases: Vec<Alias> = Vec::new();
         let mut fields: Vec<String> = Vec::new();
         let mut placed: Vec<Vec<Src>> = vec![vec![]];
         let mut in_part = 0u64;
         let mut global = 0u64;
         for seg in &segs {
+            let meta = &seg.meta;
             let ctx_base = contexts.len();
-            contexts.extend(seg.meta["contexts"].as_array().cloned().unwrap_or_default());
+            contexts.extend(meta.contexts.iter().cloned());
             if contexts.len() > u16::MAX as usize {
                 return Err(EngineError::InvalidArgument("too many input files in the merged segments (65,535 at most)".into()));
             }
-            for f in seg.meta["fields"].as_array().cloned().unwrap_or_default() {
-                if let Some(f) = f.as_str() {
-                    if !fields.iter().any(|x| x == f) {
-                        fields.push(f.to_string());
-                    }
+            for f in &meta.fields {
+                if !fields.contains(f) {
+                    fields.push(f.clone());
                 }
             }
-            if let Some(list) = seg.meta["sources"].as_array() {
-                for x in list {
-                    let mut x = x.clone();
-                    x["start"] = json!(x["start"].as_u64().unwrap_or(0) + global);
-                    sources.push(x);
-                }
+            if meta.sources.is_empty() {
+                sources.push(SourceMeta {
+                    id: meta.id.clone(),
+                    well: meta.well.clone(),
+                    records: seg.records,
+                    start: global,
+                    fields: meta.fields.clone(),
+                    created: meta.created.clone(),
+                    bad_lines: meta.bad_lines,
+                    catalogue: meta.catalogue.clone(),
+                });
             } else {
-                let mut x = json!({ "id": seg.id, "well": seg.well, "records": seg.records, "start": global });
-                for k in ["fields", "created", "badLines", "catalogue"] {
-                    x[k] = seg.meta[k].clone();
-                }
-                sources.push(x);
+                sources.extend(meta.sources.iter().map(|x| SourceMeta { start: x.start + global, ..x.clone() }));
             }
-            aliases.push(json!({ "id": seg.id, "start": global, "parts": seg.parts.iter().map(|p| p.docs).collect::<Vec<_>>() }));
-            for a in seg.meta["aliases"].as_array().cloned().unwrap_or_default() {
-                let mut a = a.clone();
-                a["start"] = json!(a["start"].as_u64().unwrap_or(0) + global);
-                aliases.push(a);
-            }
+            aliases.push(Alias { id: meta.id.clone(), start: global, part_docs: seg.parts.iter().map(|p| p.docs).collect() });
+            aliases.extend(meta.aliases.iter().map(|a| Alias { start: a.start + global, ..a.clone() }));
             for (pi, p) in seg.parts.iter().enumerate() {
                 if in_part > 0 && in_part + p.docs as u64 > opts.part_docs {
                     placed.push(vec![]);
@@ -281,43 +278,41 @@ pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
             write_part(&tmp.join(format!("part-{}", nparts)), srcs)?;
             nparts += 1;
         }
-        let meta = json!({
-            "format_version": FORMAT_VERSION, "id": id, "well": "", "parts": nparts, "records": global,
-            "fields": fields, "created": chrono_like_now(), "badLines": 0, "catalogue": null,
-            "contexts": contexts, "sources": sources, "aliases": aliases,
-        });
-        std::fs::write(tmp.join("segment.json"), serde_json::to_vec_pretty(&meta)?)?;
-        sync_tree(&tmp)?;
-        // First-occurrence bits against the segments before the run (global order).
-        let prior = Manifest { generation: m.generation, segments: m.segments[..window.start].to_vec() };
-        mark_first_occurrences(dir, &prior, &tmp, nparts)?;
-        Ok((nparts, global, meta))
+        Ok(SegmentMeta {
+            format_version: FORMAT_VERSION,
+            id: id.clone(),
+            well: String::new(),
+            parts: nparts,
+            records: global,
+            fields,
+            created: publish::utc_now(),
+            bad_lines: 0,
+            catalogue: Value::Null,
+            contexts,
+            sources,
+            aliases,
+        })
     })();
-    let (nparts, records, _meta) = match res {
-        Ok(x) => x,
+    let meta = match built {
+        Ok(meta) => meta,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&tmp);
             return Err(e);
         }
     };
     drop(segs);
-    let seg_dir = dir.join(format!("seg-{}", id));
-    std::fs::rename(&tmp, &seg_dir)?;
-    sync_dir(dir)?;
-    let mut next = m.clone();
-    next.generation += 1;
+    make_durable(&tmp, &meta)?;
     let merged: Vec<String> = m.segments[window.clone()].iter().map(|e| e.id.clone()).collect();
-    let entry = ManifestEntry { id: id.clone(), well: String::new(), records, created: chrono_like_now() };
-    next.segments.splice(window.clone(), std::iter::once(entry));
-    next.write(dir)?;
+    let entry = ManifestEntry { id: id.clone(), well: String::new(), records: meta.records, created: meta.created.clone() };
+    let next = make_visible(dir, &m, &tmp, meta.parts, window, entry)?;
     // The old directories are now unlisted: remove them (a crash here leaves them to the
     // next recovery). Open readers keep their mappings until they refresh.
     for old in &merged {
-        let _ = std::fs::remove_dir_all(dir.join(format!("seg-{}", old)));
+        let _ = std::fs::remove_dir_all(segment_dir(dir, old));
     }
     let _ = sync_dir(dir);
     Ok(json!({
-        "segmentId": id, "merged": merged, "records": records, "parts": nparts,
+        "segmentId": id, "merged": merged, "records": meta.records, "parts": meta.parts,
         "segments": next.segments.len(), "elapsedMs": t0.elapsed().as_millis() as u64,
     }))
 }

@@ -9,7 +9,8 @@ use crate::fields::{email_domain, email_local, index_name, DOMAIN, EMAIL, EMAIL_
 use crate::postings;
 use crate::store::{StoreReader, StoreWriter};
 use crate::termdict::{self, prefix8, TermDict};
-use serde_json::json;
+use crate::source::LineContext;
+use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Write;
@@ -20,6 +21,11 @@ use std::path::{Path, PathBuf};
 pub const FORMAT_VERSION: u64 = 2;
 /// The oldest format this engine reads.
 pub const MIN_FORMAT_VERSION: u64 = 1;
+
+/// The directory of published segment `id` in index `index`.
+pub fn segment_dir(index: &Path, id: &str) -> PathBuf {
+    index.join(format!("seg-{}", id))
+}
 
 pub fn readable_version(v: Option<u64>) -> bool {
     matches!(v, Some(x) if (MIN_FORMAT_VERSION..=FORMAT_VERSION).contains(&x))
@@ -395,15 +401,42 @@ impl Part {
     }
 }
 
-/// One original ingest inside a segment: its data well and its documents, a contiguous
-/// range of the segment's global document numbers (parts concatenated).
+/// `segment.json`: what a segment holds and where it came from (see FORMAT.md).
 #[derive(Debug, Clone)]
-pub struct SourceRange {
+pub struct SegmentMeta {
+    pub format_version: u64,
+    pub id: String,
+    /// The data well of an ingest's segment; empty for a merged segment (see `sources`).
+    pub well: String,
+    pub parts: u32,
+    pub records: u64,
+    /// The fields that had at least one value.
+    pub fields: Vec<String>,
+    pub created: String,
+    pub bad_lines: u64,
+    /// Opaque to the engine: the catalogue metadata `scripts/ingest.ts` replays.
+    pub catalogue: Value,
+    /// One per input file: how its lines map to fields.
+    pub contexts: Vec<LineContext>,
+    /// A merged segment's original ingests, in document order (empty, and not written, for
+    /// an ingest's segment).
+    pub sources: Vec<SourceMeta>,
+    /// Every segment id merged into this one (empty, and not written, when unmerged).
+    pub aliases: Vec<Alias>,
+}
+
+/// One original ingest of a merged segment: its metadata and its documents
+/// `[start, start + records)`.
+#[derive(Debug, Clone)]
+pub struct SourceMeta {
     pub id: String,
     pub well: String,
-    pub well_lower: String,
-    pub start: u64,
     pub records: u64,
+    pub start: u64,
+    pub fields: Vec<String>,
+    pub created: String,
+    pub bad_lines: u64,
+    pub catalogue: Value,
 }
 
 /// A segment id whose record ids (`<id>-<part>-<doc>`) resolve into this (merged)
@@ -415,25 +448,123 @@ pub struct Alias {
     pub part_docs: Vec<u32>,
 }
 
-pub struct Segment {
-    pub contexts: Vec<crate::source::LineContext>,
-    pub id: String,
-    /// The data well of an ingest's segment; empty for a merged segment (see `sources`).
-    pub well: String,
-    pub well_lower: String,
-    pub parts: Vec<Part>,
-    pub records: u64,
-    /// Global document number of each part's first document.
-    pub part_start: Vec<u64>,
-    /// The ingests in this segment, in document order (one for an unmerged segment).
-    pub sources: Vec<SourceRange>,
-    /// Earlier segment ids merged into this one (empty for an unmerged segment).
-    pub aliases: Vec<Alias>,
-    /// The raw segment.json (a merge copies the source metadata from it).
-    pub meta: serde_json::Value,
+fn json_key<'a>(v: &'a Value, k: &str) -> std::result::Result<&'a Value, String> {
+    v.get(k).ok_or_else(|| format!("{} is missing", k))
+}
+
+fn json_str(v: &Value, k: &str) -> std::result::Result<String, String> {
+    json_key(v, k)?.as_str().map(String::from).ok_or_else(|| format!("{} is not a string", k))
+}
+
+fn json_u64(v: &Value, k: &str) -> std::result::Result<u64, String> {
+    json_key(v, k)?.as_u64().ok_or_else(|| format!("{} is not an unsigned integer", k))
+}
+
+fn json_u32(v: &Value, k: &str) -> std::result::Result<u32, String> {
+    u32::try_from(json_u64(v, k)?).map_err(|_| format!("{} is out of range", k))
+}
+
+fn json_array<'a>(v: &'a Value, k: &str) -> std::result::Result<&'a Vec<Value>, String> {
+    json_key(v, k)?.as_array().ok_or_else(|| format!("{} is not an array", k))
+}
+
+fn json_strings(v: &Value, k: &str) -> std::result::Result<Vec<String>, String> {
+    json_array(v, k)?.iter().map(|x| x.as_str().map(String::from).ok_or_else(|| format!("{} holds a non-string", k))).collect()
+}
+
+impl SegmentMeta {
+    /// Every field checked; the problem found, if any.
+    pub fn from_json(v: &Value) -> std::result::Result<SegmentMeta, String> {
+        if !v.is_object() {
+            return Err("not a JSON object".into());
+        }
+        let format_version = json_u64(v, "format_version")?;
+        if !readable_version(Some(format_version)) {
+            return Err("unsupported format version".into());
+        }
+        let contexts = json_array(v, "contexts")?
+            .iter()
+            .map(|c| LineContext::from_json(c).ok_or_else(|| "bad line context".to_string()))
+            .collect::<std::result::Result<_, _>>()?;
+        let sources = match v.get("sources") {
+            None => Vec::new(),
+            Some(_) => json_array(v, "sources")?.iter().map(SourceMeta::from_json).collect::<std::result::Result<_, _>>()?,
+        };
+        let aliases = match v.get("aliases") {
+            None => Vec::new(),
+            Some(_) => json_array(v, "aliases")?.iter().map(Alias::from_json).collect::<std::result::Result<_, _>>()?,
+        };
+        Ok(SegmentMeta {
+            format_version,
+            id: json_str(v, "id")?,
+            well: json_str(v, "well")?,
+            parts: json_u32(v, "parts")?,
+            records: json_u64(v, "records")?,
+            fields: json_strings(v, "fields")?,
+            created: json_str(v, "created")?,
+            bad_lines: json_u64(v, "badLines")?,
+            catalogue: json_key(v, "catalogue")?.clone(),
+            contexts,
+            sources,
+            aliases,
+        })
+    }
+
+    pub fn to_json(&self) -> Value {
+        let mut v = json!({
+            "format_version": self.format_version, "id": self.id, "well": self.well, "parts": self.parts,
+            "records": self.records, "fields": self.fields, "created": self.created, "badLines": self.bad_lines,
+            "catalogue": self.catalogue,
+            "contexts": self.contexts.iter().map(|c| c.to_json()).collect::<Vec<_>>(),
+        });
+        if !self.sources.is_empty() {
+            v["sources"] = Value::Array(self.sources.iter().map(SourceMeta::to_json).collect());
+        }
+        if !self.aliases.is_empty() {
+            v["aliases"] = Value::Array(self.aliases.iter().map(Alias::to_json).collect());
+        }
+        v
+    }
+}
+
+impl SourceMeta {
+    fn from_json(v: &Value) -> std::result::Result<SourceMeta, String> {
+        let in_sources = |e: String| format!("sources: {}", e);
+        Ok(SourceMeta {
+            id: json_str(v, "id").map_err(in_sources)?,
+            well: json_str(v, "well").map_err(in_sources)?,
+            records: json_u64(v, "records").map_err(in_sources)?,
+            start: json_u64(v, "start").map_err(in_sources)?,
+            fields: json_strings(v, "fields").map_err(in_sources)?,
+            created: json_str(v, "created").map_err(in_sources)?,
+            bad_lines: json_u64(v, "badLines").map_err(in_sources)?,
+            catalogue: json_key(v, "catalogue").map_err(in_sources)?.clone(),
+        })
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "id": self.id, "well": self.well, "records": self.records, "start": self.start,
+            "fields": self.fields, "created": self.created, "badLines": self.bad_lines, "catalogue": self.catalogue,
+        })
+    }
 }
 
 impl Alias {
+    fn from_json(v: &Value) -> std::result::Result<Alias, String> {
+        let in_aliases = |e: String| format!("aliases: {}", e);
+        let part_docs = json_array(v, "parts")
+            .map_err(in_aliases)?
+            .iter()
+            .map(|d| d.as_u64().and_then(|d| u32::try_from(d).ok()).ok_or_else(|| "aliases: parts holds a bad count".to_string()))
+            .collect::<std::result::Result<_, _>>()?;
+        Ok(Alias { id: json_str(v, "id").map_err(in_aliases)?, start: json_u64(v, "start").map_err(in_aliases)?, part_docs })
+    }
+
+    fn to_json(&self) -> Value {
+        json!({ "id": self.id, "start": self.start, "parts": self.part_docs })
+    }
+
     /// (global document number) of `<alias id>-<part>-<doc>`, if in range.
     pub fn locate(&self, part: usize, doc: u32) -> Option<u64> {
         let docs = *self.part_docs.get(part)?;
@@ -444,62 +575,49 @@ impl Alias {
     }
 }
 
+/// One original ingest inside a segment: its data well and its documents, a contiguous
+/// range of the segment's global document numbers (parts concatenated).
+#[derive(Debug, Clone)]
+pub struct SourceRange {
+    pub well: String,
+    pub well_lower: String,
+    pub start: u64,
+    pub records: u64,
+}
+
+pub struct Segment {
+    pub meta: SegmentMeta,
+    pub parts: Vec<Part>,
+    pub records: u64,
+    /// Global document number of each part's first document.
+    pub part_start: Vec<u64>,
+    /// The ingests in this segment, in document order (one for an unmerged segment).
+    pub sources: Vec<SourceRange>,
+}
+
 impl Segment {
     pub fn open(dir: &Path) -> Result<Segment> {
-        let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("segment.json"))?)
-            .map_err(|e| EngineError::Corrupt(format!("{}: {}", dir.display(), e)))?;
-        if !readable_version(meta["format_version"].as_u64()) {
-            return Err(EngineError::Corrupt(format!("{}: unsupported format version", dir.display())));
-        }
-        let id = meta["id"].as_str().unwrap_or_default().to_string();
-        let well = meta["well"].as_str().unwrap_or_default().to_string();
-        let nparts = meta["parts"].as_u64().unwrap_or(0) as usize;
-        let mut parts = Vec::with_capacity(nparts);
-        for i in 0..nparts {
+        let corrupt = |e: String| EngineError::Corrupt(format!("{}: {}", dir.display(), e));
+        let v: Value = serde_json::from_slice(&std::fs::read(dir.join("segment.json"))?).map_err(|e| corrupt(e.to_string()))?;
+        let meta = SegmentMeta::from_json(&v).map_err(corrupt)?;
+        let mut parts = Vec::with_capacity(meta.parts as usize);
+        for i in 0..meta.parts {
             parts.push(Part::open(&dir.join(format!("part-{}", i)))?);
         }
         let records = parts.iter().map(|p| p.docs as u64).sum();
-        let mut contexts = Vec::new();
-        for c in meta["contexts"].as_array().cloned().unwrap_or_default() {
-            contexts.push(
-                crate::source::LineContext::from_json(&c)
-                    .ok_or_else(|| EngineError::Corrupt(format!("{}: bad line context", dir.display())))?,
-            );
-        }
         let mut part_start = Vec::with_capacity(parts.len());
         let mut acc = 0u64;
         for p in &parts {
             part_start.push(acc);
             acc += p.docs as u64;
         }
-        let mut sources = Vec::new();
-        if let Some(list) = meta["sources"].as_array() {
-            for x in list {
-                let w = x["well"].as_str().unwrap_or_default().to_string();
-                sources.push(SourceRange {
-                    id: x["id"].as_str().unwrap_or_default().to_string(),
-                    well_lower: w.to_lowercase(),
-                    well: w,
-                    start: x["start"].as_u64().unwrap_or(0),
-                    records: x["records"].as_u64().unwrap_or(0),
-                });
-            }
+        let range = |well: &str, start: u64, records: u64| SourceRange { well: well.to_string(), well_lower: well.to_lowercase(), start, records };
+        let sources = if meta.sources.is_empty() {
+            vec![range(&meta.well, 0, records)]
         } else {
-            sources.push(SourceRange { id: id.clone(), well: well.clone(), well_lower: well.to_lowercase(), start: 0, records });
-        }
-        let mut aliases = Vec::new();
-        for x in meta["aliases"].as_array().cloned().unwrap_or_default() {
-            aliases.push(Alias {
-                id: x["id"].as_str().unwrap_or_default().to_string(),
-                start: x["start"].as_u64().unwrap_or(0),
-                part_docs: x["parts"].as_array().map(|a| a.iter().map(|d| d.as_u64().unwrap_or(0) as u32).collect()).unwrap_or_default(),
-            });
-        }
-        Ok(Segment { contexts, id, well_lower: well.to_lowercase(), well, parts, records, part_start, sources, aliases, meta })
-    }
-
-    pub fn is_merged(&self) -> bool {
-        !self.aliases.is_empty() || self.sources.len() != 1
+            meta.sources.iter().map(|s| range(&s.well, s.start, s.records)).collect()
+        };
+        Ok(Segment { meta, parts, records, part_start, sources })
     }
 
     /// (part, doc) of a global document number.
@@ -541,5 +659,36 @@ impl Segment {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segment_json_roundtrips_and_is_checked() {
+        let ingest = json!({
+            "format_version": 2, "id": "0mwrk27tmatkjs", "well": "Old A", "parts": 3, "records": 60,
+            "fields": ["email", "password"], "created": "2026-11-22T08:08:47Z", "badLines": 2, "catalogue": { "date": "2019-05-01" },
+            "contexts": [{ "format": "csv", "header": ["Mail", "Pass"], "delimiter": ";", "map": { "customcol": "vin" } }],
+        });
+        assert_eq!(SegmentMeta::from_json(&ingest).unwrap().to_json(), ingest);
+        let mut merged = ingest.clone();
+        merged["well"] = json!("");
+        merged["catalogue"] = Value::Null;
+        merged["sources"] = json!([{ "id": "a", "well": "Old A", "records": 60, "start": 0, "fields": ["email"], "created": "x", "badLines": 0, "catalogue": null }]);
+        merged["aliases"] = json!([{ "id": "a", "start": 0, "parts": [50, 10] }]);
+        let m = SegmentMeta::from_json(&merged).unwrap();
+        assert_eq!(m.aliases[0].locate(1, 3), Some(53));
+        assert_eq!(m.to_json(), merged);
+        for (key, bad) in [("parts", json!("3")), ("format_version", json!(3)), ("contexts", json!([{ "format": "xml" }])), ("aliases", json!([{ "id": "a" }]))] {
+            let mut v = merged.clone();
+            v[key] = bad;
+            assert!(SegmentMeta::from_json(&v).is_err(), "{} accepted", key);
+        }
+        let mut v = ingest.clone();
+        v.as_object_mut().unwrap().remove("id");
+        assert!(SegmentMeta::from_json(&v).is_err());
     }
 }
