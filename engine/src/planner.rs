@@ -12,6 +12,7 @@
 
 use crate::error::Result;
 use crate::fields::{case_insensitive, normalize, EMAIL, EMAIL_DOMAIN, EMAIL_LOCAL, FIELD_COUNT, PHONE};
+use crate::postings::intersect;
 use crate::query::{compile_regex, Node, ParsedQuery, Pattern, WildPiece};
 use crate::segment::Part;
 use crate::termdict::{Budget, Check};
@@ -322,23 +323,6 @@ fn union(a: &[u32], b: &[u32]) -> Vec<u32> {
     }
     out.extend_from_slice(&a[i..]);
     out.extend_from_slice(&b[j..]);
-    out
-}
-
-fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
-    let (mut i, mut j) = (0, 0);
-    let mut out = Vec::with_capacity(a.len().min(b.len()));
-    while i < a.len() && j < b.len() {
-        if a[i] < b[j] {
-            i += 1;
-        } else if a[i] > b[j] {
-            j += 1;
-        } else {
-            out.push(a[i]);
-            i += 1;
-            j += 1;
-        }
-    }
     out
 }
 

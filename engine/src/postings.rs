@@ -24,16 +24,7 @@ impl PixBuilder {
             self.post_off.push(self.pos as u32);
             self.len_off.push(self.lens.len() as u32);
         }
-        let mut v = len as u32;
-        loop {
-            let b = (v & 0x7f) as u8;
-            v >>= 7;
-            if v == 0 {
-                self.lens.push(b);
-                break;
-            }
-            self.lens.push(b | 0x80);
-        }
+        put_varint(len as u32, &mut self.lens);
         self.n += 1;
         self.pos += len as u64;
     }
@@ -57,6 +48,20 @@ impl PixBuilder {
 #[inline]
 fn u32_at(b: &[u8], i: usize) -> u32 {
     u32::from_le_bytes([b[i * 4], b[i * 4 + 1], b[i * 4 + 2], b[i * 4 + 3]])
+}
+
+/// Appends `v` as a LEB128 varint.
+#[inline]
+pub fn put_varint(mut v: u32, out: &mut Vec<u8>) {
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
 }
 
 /// The LEB128 varint at `*p`, advancing `*p` past it.
@@ -171,18 +176,28 @@ pub fn pix_ranges_sorted(pix: &[u8], ords: impl Iterator<Item = u32>, mut f: imp
 pub fn encode(docs: &[u32], out: &mut Vec<u8>) {
     let mut prev = 0u32;
     for (i, &d) in docs.iter().enumerate() {
-        let mut delta = if i == 0 { d } else { d - prev };
+        put_varint(if i == 0 { d } else { d - prev }, out);
         prev = d;
-        loop {
-            let b = (delta & 0x7f) as u8;
-            delta >>= 7;
-            if delta == 0 {
-                out.push(b);
-                break;
+    }
+}
+
+/// The values in both ascending lists `a` and `b`.
+#[inline]
+pub fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::with_capacity(a.len().min(b.len()));
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
             }
-            out.push(b | 0x80);
         }
     }
+    out
 }
 
 pub fn decode_into(bytes: &[u8], out: &mut Vec<u32>) {

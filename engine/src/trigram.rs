@@ -13,6 +13,7 @@
 use crate::bytes::Bytes;
 use crate::error::{EngineError, Result};
 use crate::fields::{ADDRESS, COMPANY, DOMAIN, EMAIL, EMAIL_DOMAIN, NAME, PASSWORD};
+use crate::postings::{decode_into, intersect, put_varint};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
@@ -45,18 +46,6 @@ impl std::hash::Hasher for KeyHash {
     }
     fn write_u32(&mut self, n: u32) {
         self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-fn varint(mut v: u32, out: &mut Vec<u8>) {
-    loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
     }
 }
 
@@ -94,7 +83,7 @@ pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a
             }
             let gap = if e.1 == u32::MAX { block } else { block - e.1 };
             e.1 = block;
-            varint(gap, &mut e.2);
+            put_varint(gap, &mut e.2);
         }
     }
     drop(ascii);
@@ -193,7 +182,7 @@ impl TrigramIndex {
             return Some(vec![]);
         }
         let mut acc = Vec::new();
-        crate::postings::decode_into(lists[0], &mut acc);
+        decode_into(lists[0], &mut acc);
         if blocks.start > 0 || blocks.end < u32::MAX {
             acc.retain(|b| blocks.contains(b));
         }
@@ -214,7 +203,7 @@ impl TrigramIndex {
                 break;
             }
             next.clear();
-            crate::postings::decode_into(l, &mut next);
+            decode_into(l, &mut next);
             acc = intersect(&acc, &next);
         }
         if acc.len() > max_blocks {
@@ -222,23 +211,6 @@ impl TrigramIndex {
         }
         Some(acc)
     }
-}
-
-fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
-    let (mut i, mut j) = (0, 0);
-    let mut out = Vec::with_capacity(a.len().min(b.len()));
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                out.push(a[i]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]
