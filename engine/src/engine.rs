@@ -4,11 +4,13 @@
 //! most once a second, so a running server sees a new ingest without a restart.
 
 use crate::error::{EngineError, Result};
-use crate::fields::{field_index, normalize, FIELDS};
+use crate::fields::{field_index, normalize};
 use crate::keys::KeySet;
 use crate::manifest::{append_tombstone, read_tombstones, Manifest, MANIFEST, TOMBSTONES};
 use crate::planner::{self, Plan};
-use crate::query::{self, Mode};
+use crate::query;
+use crate::render::{self, RawRecord};
+use crate::request::{check_paging, MatchWatchesRequest, SearchRequest};
 use crate::segment::{segment_dir, Part, Segment};
 use crate::store::{StoreReader, BLOCK_DOCS};
 use crate::termdict::Budget;
@@ -19,10 +21,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
-
-pub const MAX_RESULT_WINDOW: u64 = 10_000;
-
-pub const DEFAULT_BUDGET_MS: u64 = 5_000;
 
 #[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
 struct Stamp {
@@ -52,68 +50,6 @@ pub struct Engine {
     closed: AtomicBool,
 }
 
-/// Parsed from the TypeScript wrapper's JSON.
-pub struct SearchRequest {
-    pub query: String,
-    pub mode: Mode,
-    pub page: u64,
-    pub size: u64,
-    pub dedup: bool,
-    pub budget_ms: u64,
-    pub default_field: Option<usize>,
-    /// The per-part count cache: a part's count is remembered when evaluating it took at
-    /// least this many microseconds; `None` (`countCache: false`) bypasses the cache.
-    pub count_cache: Option<u64>,
-    pub raw_record: RawRecord,
-}
-
-pub fn parse_default_field(t: Option<&str>) -> Result<Option<usize>> {
-    match t {
-        None | Some("all") | Some("") => Ok(None),
-        Some(name) => field_index(name)
-            .map(Some)
-            .ok_or_else(|| EngineError::query("unknown_field", format!("Unknown search type \"{}\".", name))),
-    }
-}
-
-impl SearchRequest {
-    pub fn from_json(v: &Value) -> Result<SearchRequest> {
-        let query = v["query"].as_str().ok_or_else(|| EngineError::InvalidArgument("query must be a string".into()))?;
-        Ok(SearchRequest {
-            query: query.to_string(),
-            mode: Mode::parse(v["mode"].as_str().unwrap_or("exact"))?,
-            page: v["page"].as_u64().unwrap_or(1),
-            size: v["size"].as_u64().unwrap_or(20),
-            dedup: v["dedup"].as_bool().unwrap_or(true),
-            budget_ms: v["timeBudgetMs"].as_u64().unwrap_or(DEFAULT_BUDGET_MS),
-            default_field: parse_default_field(v["type"].as_str())?,
-            count_cache: match &v["countCache"] {
-                Value::Bool(false) => None,
-                Value::Number(n) => n.as_u64(),
-                _ => Some(COUNT_CACHE_MIN_MICROS),
-            },
-            raw_record: match v["rawRecord"].as_str() {
-                Some("omit") => RawRecord::Omit,
-                Some("le") => RawRecord::LawEnforcement,
-                _ => RawRecord::Line,
-            },
-        })
-    }
-}
-
-pub fn check_paging(page: u64, size: u64) -> Result<()> {
-    if page < 1 {
-        return Err(EngineError::query("bad_page", "page must be 1 or more."));
-    }
-    if size < 1 || size > MAX_RESULT_WINDOW {
-        return Err(EngineError::query("bad_size", "size must be between 1 and 10,000."));
-    }
-    if page.saturating_mul(size) > MAX_RESULT_WINDOW {
-        return Err(EngineError::query("too_deep", "page × size must not exceed 10,000."));
-    }
-    Ok(())
-}
-
 /// `<segment>-<part>-<doc>`
 fn parse_id(id: &str) -> Option<(&str, usize, u32)> {
     let mut it = id.rsplitn(3, '-');
@@ -121,43 +57,6 @@ fn parse_id(id: &str) -> Option<(&str, usize, u32)> {
     let part = it.next()?.parse().ok()?;
     let seg = it.next()?;
     Some((seg, part, doc))
-}
-
-/// How an entry carries its original line.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum RawRecord {
-    /// `raw_record`: the line (the wrapper's `Entry`).
-    Line,
-    /// No `raw_record` (the public API, for everyone but law enforcement).
-    Omit,
-    /// `raw_record: {le_only: true, unstructured: line}` (the public API, law enforcement).
-    LawEnforcement,
-}
-
-fn entry_json(seg: &Segment, part: usize, doc: u32, stored: &crate::store::StoredRecord, raw: RawRecord) -> Value {
-    let rec = match seg.meta.contexts.get(stored.ctx as usize).map(|c| c.parse(&stored.line)) {
-        Some(Ok(r)) => r,
-        // Cannot happen for lines the ingest accepted; show the line rather than fail.
-        _ => crate::source::SourceRecord { raw: stored.line.clone(), ..Default::default() },
-    };
-    let mut m = Map::new();
-    m.insert("id".into(), Value::String(format!("{}-{}-{}", seg.meta.id, part, doc)));
-    m.insert("database_name".into(), Value::String(seg.source_of(part, doc).well.clone()));
-    for (f, vals) in rec.fields.iter().enumerate() {
-        if !vals.is_empty() {
-            m.insert(FIELDS[f].into(), Value::Array(vals.iter().map(|s| Value::String(s.clone())).collect()));
-        }
-    }
-    match raw {
-        RawRecord::Line => {
-            m.insert("raw_record".into(), Value::String(rec.raw));
-        }
-        RawRecord::Omit => {}
-        RawRecord::LawEnforcement => {
-            m.insert("raw_record".into(), json!({ "le_only": true, "unstructured": rec.raw }));
-        }
-    }
-    Value::Object(m)
 }
 
 impl Engine {
@@ -232,22 +131,14 @@ impl Engine {
 
     pub fn search(&self, req: &SearchRequest) -> Result<Value> {
         let (total, entries, t0, segments) = self.run_search(req)?;
-        Ok(json!({
-            "total": total,
-            "totalExact": true,
-            "tookMicros": t0.elapsed().as_micros() as u64,
-            "segmentsSearched": segments,
-            "entries": entries,
-        }))
+        Ok(render::search_json(total, t0, segments, entries))
     }
 
-    /// The search as text for a reply built without parsing the entries again: a JSON line
-    /// `{"total","tookMicros"}`, a newline, then the entries' JSON array (serialised JSON
-    /// holds no raw newline).
+    /// The search as text for a reply built without parsing the entries again (see
+    /// `render::search_text`).
     pub fn search_text(&self, req: &SearchRequest) -> Result<String> {
         let (total, entries, t0, _) = self.run_search(req)?;
-        let entries = serde_json::to_string(&entries)?;
-        Ok(format!("{}\n{}", json!({ "total": total, "tookMicros": t0.elapsed().as_micros() as u64 }), entries))
+        render::search_text(total, t0, &entries)
     }
 
     fn run_search(&self, req: &SearchRequest) -> Result<(u64, Vec<Value>, Instant, usize)> {
@@ -306,7 +197,7 @@ impl Engine {
                 match (exact, part.first_bytes()) {
                     (Some((f, term)), Some(first)) => count_term(part, (si, pi), f, term, first, removed, &mut hits),
                     _ => {
-                        let mut docs = eval_plan(&plan, part, &budget)?;
+                        let mut docs = planner::eval(&plan, part, &budget)?;
                         if let Some(r) = ranges {
                             let mut k = 0usize;
                             docs.retain(|&d| {
@@ -384,7 +275,8 @@ impl Engine {
     }
 
     /// For monitoring: which (field, value) watches match records of one segment.
-    pub fn match_watches(&self, segment_id: &str, watches: &[Value]) -> Result<Value> {
+    pub fn match_watches(&self, req: &MatchWatchesRequest) -> Result<Value> {
+        let segment_id = req.segment_id.as_str();
         self.check_open()?;
         self.refresh(true)?;
         let snap = self.snapshot();
@@ -399,13 +291,12 @@ impl Engine {
         };
         let mut out = Vec::new();
         let mut docs = Vec::new();
-        for w in watches {
-            let (id, field, value) = (w["id"].as_str().unwrap_or(""), w["field"].as_str().unwrap_or(""), w["value"].as_str().unwrap_or(""));
-            let f = match field_index(field) {
+        for w in &req.watches {
+            let f = match field_index(&w.field) {
                 Some(f) => f,
                 None => continue,
             };
-            let term = match normalize(f, value) {
+            let term = match normalize(f, &w.value) {
                 Some(t) => t,
                 None => continue,
             };
@@ -427,7 +318,7 @@ impl Engine {
                 }
             }
             if !ids.is_empty() {
-                out.push(json!({ "id": id, "recordIds": ids }));
+                out.push(json!({ "id": w.id, "recordIds": ids }));
             }
         }
         Ok(Value::Array(out))
@@ -453,9 +344,6 @@ impl Engine {
         }))
     }
 }
-
-/// A part's evaluation is remembered (its count) past this time.
-const COUNT_CACHE_MIN_MICROS: u64 = 20;
 
 /// The running total of a search and the hits of its page.
 struct Hits {
@@ -552,10 +440,6 @@ fn single_exact(plan: &Plan) -> Option<(usize, &[u8])> {
     }
 }
 
-fn eval_plan(plan: &Plan, part: &crate::segment::Part, budget: &Budget) -> Result<Vec<u32>> {
-    planner::eval(plan, part, budget)
-}
-
 /// Load the page's records, decompressing each store block once.
 fn fetch(snap: &Snapshot, window: &[(usize, usize, u32)], raw: RawRecord) -> Result<Vec<Value>> {
     let mut out = Vec::with_capacity(window.len());
@@ -570,7 +454,7 @@ fn fetch(snap: &Snapshot, window: &[(usize, usize, u32)], raw: RawRecord) -> Res
         }
         let block = &cache.as_ref().unwrap().1;
         let rec = StoreReader::record_in_block(block, d % BLOCK_DOCS)?;
-        out.push(entry_json(seg, pi, d, &rec, raw));
+        out.push(render::entry_json(seg, pi, d, &rec, raw));
     }
     Ok(out)
 }

@@ -13,6 +13,8 @@ pub mod planner;
 pub mod postings;
 pub mod publish;
 pub mod query;
+pub mod render;
+pub mod request;
 pub mod segment;
 pub mod source;
 pub mod store;

@@ -6,11 +6,11 @@
 //! Exports: `open(dir)`, `call(handle, op, json)`, `parse(json)`,
 //! `ingest(json, progress: Float64Array)`, `version()`.
 
-use crate::engine::{parse_default_field, Engine, SearchRequest};
+use crate::engine::Engine;
 use crate::error::EngineError;
 use crate::ffi::*;
 use crate::ingest::{self, IngestOptions, Progress};
-use crate::query::{self, Mode};
+use crate::request::{MatchWatchesRequest, ParseRequest, SearchRequest};
 use serde_json::{json, Value};
 use std::os::raw::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -231,12 +231,7 @@ fn run_json_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<Valu
         "remove" => engine.remove(arg).map(Value::Bool),
         "refresh" => engine.refresh(true).map(Value::Bool),
         "stats" => engine.stats(),
-        "matchWatches" => {
-            let v = json_arg(arg)?;
-            let seg = v["segmentId"].as_str().unwrap_or("").to_string();
-            let watches = v["watches"].as_array().cloned().unwrap_or_default();
-            engine.match_watches(&seg, &watches)
-        }
+        "matchWatches" => engine.match_watches(&MatchWatchesRequest::from_json(&json_arg(arg)?)),
         "close" => {
             engine.close();
             Ok(Value::Null)
@@ -268,15 +263,7 @@ unsafe extern "C" fn js_call(env: napi_env, info: napi_callback_info) -> napi_va
 
 /// Validate a query without an index: the same parser and checks as a search.
 fn parse_only(arg: &str) -> std::result::Result<Value, EngineError> {
-    let v = json_arg(arg)?;
-    let q = v["query"].as_str().ok_or_else(|| EngineError::InvalidArgument("query must be a string".into()))?;
-    let mode = Mode::parse(v["mode"].as_str().unwrap_or("exact"))?;
-    let default_field = parse_default_field(v["type"].as_str())?;
-    if let (Some(p), Some(s)) = (v["page"].as_u64(), v["size"].as_u64()) {
-        crate::engine::check_paging(p, s)?;
-    }
-    let parsed = query::parse(q, mode, default_field)?;
-    crate::planner::plan(&parsed)?;
+    let parsed = ParseRequest::from_json(&json_arg(arg)?)?.check()?;
     Ok(json!({ "mode": parsed.mode.name(), "sources": parsed.sources }))
 }
 

@@ -1,0 +1,133 @@
+//! Requests as the TypeScript wrapper sends them (one JSON argument per call), decoded and
+//! checked before any index is touched.
+
+use crate::error::{EngineError, Result};
+use crate::fields::field_index;
+use crate::query::{self, Mode, ParsedQuery};
+use crate::render::RawRecord;
+use serde_json::Value;
+
+/// Deepest hit a search pages to (`page × size`).
+pub const MAX_RESULT_WINDOW: u64 = 10_000;
+pub const DEFAULT_BUDGET_MS: u64 = 5_000;
+/// A part's evaluation is remembered (its count) past this time.
+const COUNT_CACHE_MIN_MICROS: u64 = 20;
+
+/// `search` and `searchText`.
+pub struct SearchRequest {
+    pub query: String,
+    pub mode: Mode,
+    pub page: u64,
+    pub size: u64,
+    pub dedup: bool,
+    pub budget_ms: u64,
+    pub default_field: Option<usize>,
+    /// The per-part count cache: a part's count is remembered when evaluating it took at
+    /// least this many microseconds; `None` (`countCache: false`) bypasses the cache.
+    pub count_cache: Option<u64>,
+    pub raw_record: RawRecord,
+}
+
+pub fn parse_default_field(t: Option<&str>) -> Result<Option<usize>> {
+    match t {
+        None | Some("all") | Some("") => Ok(None),
+        Some(name) => field_index(name)
+            .map(Some)
+            .ok_or_else(|| EngineError::query("unknown_field", format!("Unknown search type \"{}\".", name))),
+    }
+}
+
+impl SearchRequest {
+    pub fn from_json(v: &Value) -> Result<SearchRequest> {
+        let query = v["query"].as_str().ok_or_else(|| EngineError::InvalidArgument("query must be a string".into()))?;
+        Ok(SearchRequest {
+            query: query.to_string(),
+            mode: Mode::parse(v["mode"].as_str().unwrap_or("exact"))?,
+            page: v["page"].as_u64().unwrap_or(1),
+            size: v["size"].as_u64().unwrap_or(20),
+            dedup: v["dedup"].as_bool().unwrap_or(true),
+            budget_ms: v["timeBudgetMs"].as_u64().unwrap_or(DEFAULT_BUDGET_MS),
+            default_field: parse_default_field(v["type"].as_str())?,
+            count_cache: match &v["countCache"] {
+                Value::Bool(false) => None,
+                Value::Number(n) => n.as_u64(),
+                _ => Some(COUNT_CACHE_MIN_MICROS),
+            },
+            raw_record: match v["rawRecord"].as_str() {
+                Some("omit") => RawRecord::Omit,
+                Some("le") => RawRecord::LawEnforcement,
+                _ => RawRecord::Line,
+            },
+        })
+    }
+}
+
+pub fn check_paging(page: u64, size: u64) -> Result<()> {
+    if page < 1 {
+        return Err(EngineError::query("bad_page", "page must be 1 or more."));
+    }
+    if size < 1 || size > MAX_RESULT_WINDOW {
+        return Err(EngineError::query("bad_size", "size must be between 1 and 10,000."));
+    }
+    if page.saturating_mul(size) > MAX_RESULT_WINDOW {
+        return Err(EngineError::query("too_deep", "page × size must not exceed 10,000."));
+    }
+    Ok(())
+}
+
+/// `parse`: a query checked without an index, by the same parser and checks as a search.
+pub struct ParseRequest {
+    pub query: String,
+    pub mode: Mode,
+    pub default_field: Option<usize>,
+    /// Checked when both are given.
+    pub paging: Option<(u64, u64)>,
+}
+
+impl ParseRequest {
+    pub fn from_json(v: &Value) -> Result<ParseRequest> {
+        let query = v["query"].as_str().ok_or_else(|| EngineError::InvalidArgument("query must be a string".into()))?;
+        Ok(ParseRequest {
+            query: query.to_string(),
+            mode: Mode::parse(v["mode"].as_str().unwrap_or("exact"))?,
+            default_field: parse_default_field(v["type"].as_str())?,
+            paging: v["page"].as_u64().zip(v["size"].as_u64()),
+        })
+    }
+
+    /// The parsed query, or the search's refusal.
+    pub fn check(&self) -> Result<ParsedQuery> {
+        if let Some((page, size)) = self.paging {
+            check_paging(page, size)?;
+        }
+        let parsed = query::parse(&self.query, self.mode, self.default_field)?;
+        crate::planner::plan(&parsed)?;
+        Ok(parsed)
+    }
+}
+
+/// One watch of `matchWatches`: a value to look for in one field.
+pub struct Watch {
+    pub id: String,
+    pub field: String,
+    pub value: String,
+}
+
+/// `matchWatches`: which watches match records of one segment (monitoring).
+pub struct MatchWatchesRequest {
+    pub segment_id: String,
+    pub watches: Vec<Watch>,
+}
+
+impl MatchWatchesRequest {
+    pub fn from_json(v: &Value) -> MatchWatchesRequest {
+        let text = |w: &Value, k: &str| w[k].as_str().unwrap_or("").to_string();
+        MatchWatchesRequest {
+            segment_id: text(v, "segmentId"),
+            watches: v["watches"]
+                .as_array()
+                .map(|a| a.iter().map(|w| Watch { id: text(w, "id"), field: text(w, "field"), value: text(w, "value") }).collect())
+                .unwrap_or_default(),
+        }
+    }
+}
