@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { startTestServer, type TestServer } from './harness';
-import { call } from './helpers';
+import { callV2 } from './helpers';
 
 let server: TestServer;
 let key: string;
@@ -27,9 +27,6 @@ before(async () => {
   key = user.apiKey!;
 });
 after(() => server.close());
-
-const search = (body: Record<string, unknown>, headerName = server.runtime.config.apiKeyHeader) =>
-  call(server.url, 'POST', '/v2/search', { body, headers: { [headerName]: key } });
 
 function assertResponseTypes(body: any) {
   assert.equal(typeof body.balance, 'number');
@@ -70,7 +67,7 @@ test('query forms real clients send', async () => {
     forms.push([`field ${field}`, { query: `${field}:"no-such-value-${field}"` }, (t) => t === 0]);
   }
   for (const [name, body, expected] of forms) {
-    const reply = await search(body);
+    const reply = await callV2(server, key, body);
     assert.equal(reply.status, 200, `${name}: ${JSON.stringify(reply.body)}`);
     assertResponseTypes(reply.body);
     assert.ok(expected(reply.body.total), `${name}: total ${reply.body.total}`);
@@ -78,7 +75,7 @@ test('query forms real clients send', async () => {
 });
 
 test('a domain search matches that domain exactly, not look-alikes', async () => {
-  const reply = await search({ query: 'domain:box.com' });
+  const reply = await callV2(server, key, { query: 'domain:box.com' });
   assert.equal(reply.status, 200);
   const emails = reply.body.entries.flatMap((e: any) => e.email ?? []);
   assert.deepEqual(emails, ['other@box.com'], 'fake-box.com is not box.com');
@@ -87,7 +84,7 @@ test('a domain search matches that domain exactly, not look-alikes', async () =>
 test('the key header works in any case', async () => {
   const name = server.runtime.config.apiKeyHeader;
   for (const variant of [name, name.toUpperCase(), name.toLowerCase()]) {
-    assert.equal((await search({ query: 'username:xuser' }, variant)).status, 200, variant);
+    assert.equal((await callV2(server, key, { query: 'username:xuser' }, { header: variant })).status, 200, variant);
   }
 });
 
@@ -95,7 +92,7 @@ test('paging until total <= size * page visits every record once', async () => {
   const seen = new Set<string>();
   let page = 1;
   for (;;) {
-    const reply = await search({ query: 'password:same-password', page, size: 7 });
+    const reply = await callV2(server, key, { query: 'password:same-password', page, size: 7 });
     assert.equal(reply.status, 200);
     for (const entry of reply.body.entries) seen.add(entry.id);
     if (reply.body.total <= 7 * page) break;
@@ -103,35 +100,34 @@ test('paging until total <= size * page visits every record once', async () => {
   }
   assert.equal(seen.size, 30);
   assert.equal(page, 5);
-  assert.equal((await search({ query: 'password:same-password', page: 2, size: 10_000 })).status, 400, 'depth over 10,000 is refused');
+  assert.equal((await callV2(server, key, { query: 'password:same-password', page: 2, size: 10_000 })).status, 400, 'depth over 10,000 is refused');
 });
 
 test('password search: both body spellings', async () => {
-  const header = { [server.runtime.config.apiKeyHeader]: key };
-  const a = await call(server.url, 'POST', '/v2/search-password', { body: { sha256_hashed_password: sha256('Password1') }, headers: header });
-  const b = await call(server.url, 'POST', '/v2/search-password', { body: { hash: sha256('Password1').toUpperCase() }, headers: header });
+  const a = await callV2(server, key, { sha256_hashed_password: sha256('Password1') }, { path: '/v2/search-password' });
+  const b = await callV2(server, key, { hash: sha256('Password1').toUpperCase() }, { path: '/v2/search-password' });
   assert.deepEqual(a.body, { results_found: 1 });
   assert.deepEqual(b.body, { results_found: 1 });
 });
 
 test('k-anonymity range lookup: only a 5-character prefix is sent, matching is local', async () => {
-  const header = { [server.runtime.config.apiKeyHeader]: key };
+  const range = (prefix: string) => callV2(server, key, { prefix }, { path: '/v2/search-password-range' });
   const full = sha256('Password1');
-  const reply = await call(server.url, 'POST', '/v2/search-password-range', { body: { prefix: full.slice(0, 5).toUpperCase() }, headers: header });
+  const reply = await range(full.slice(0, 5).toUpperCase());
   assert.equal(reply.status, 200);
   assert.equal(reply.body.prefix, full.slice(0, 5));
   assert.deepEqual(reply.body.suffixes, [{ suffix: full.slice(5), count: 1 }]);
   assert.equal(reply.body.truncated, false);
-  const none = await call(server.url, 'POST', '/v2/search-password-range', { body: { prefix: sha256('never-leaked').slice(0, 5) }, headers: header });
+  const none = await range(sha256('never-leaked').slice(0, 5));
   assert.ok(none.body.suffixes.every((s: { suffix: string }) => s.suffix !== sha256('never-leaked').slice(5)));
-  assert.equal((await call(server.url, 'POST', '/v2/search-password-range', { body: { prefix: full.slice(0, 6) }, headers: header })).status, 400);
+  assert.equal((await range(full.slice(0, 6))).status, 400);
 });
 
 test('errors are {"error": …} with the documented statuses', async () => {
-  const bad = await call(server.url, 'POST', '/v2/search', { body: { query: 'x' }, headers: {} });
+  const bad = await callV2(server, undefined, { query: 'x' });
   assert.equal(bad.status, 400);
   assert.equal(typeof bad.body.error, 'string');
-  const malformed = await call(server.url, 'POST', '/v2/search', { body: { query: 'username:"unterminated' }, headers: { [server.runtime.config.apiKeyHeader]: key } });
+  const malformed = await callV2(server, key, { query: 'username:"unterminated' });
   assert.equal(malformed.status, 400);
   assert.equal(typeof malformed.body.error, 'string');
 });

@@ -38,3 +38,22 @@ export function freshIp(): string {
   const n = ipCounter++;
   return `198.18.${(n >> 8) & 255}.${n & 255}`;
 }
+
+/**
+ * A public API (/v2) request with the key header, or without it when `key` is undefined.
+ * Sent from a fresh client address unless `ip` is given (the address counts only where the
+ * server trusts the proxy, TRUSTED_PROXIES=127.0.0.1).
+ */
+export function callV2<T = any>(
+  target: { url: string; runtime: { config: { apiKeyHeader: string } } },
+  key: string | undefined,
+  body: unknown,
+  options: { path?: string; header?: string; ip?: string } = {},
+): Promise<Reply<T>> {
+  const header = options.header ?? target.runtime.config.apiKeyHeader;
+  return call<T>(target.url, 'POST', options.path ?? '/v2/search', {
+    body,
+    headers: key === undefined ? {} : { [header]: key },
+    ip: options.ip ?? freshIp(),
+  });
+}

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyGrant } from '../src/users/user-repository';
 import { eventually, startTestServer, type TestServer } from './harness';
-import { call, freshIp } from './helpers';
+import { call, callV2 } from './helpers';
 
 let server: TestServer;
 const FAST = { API_RATE_BURST: '1000', API_RATE_PER_SECOND: '1000' };
@@ -20,9 +20,7 @@ before(async () => {
 });
 after(() => server.close());
 
-const header = () => server.runtime.config.apiKeyHeader;
-const v2 = (target: TestServer, key: string) =>
-  call(target.url, 'POST', '/v2/search', { body: { query: 'email:meter@example.com' }, headers: { [header()]: key }, ip: freshIp() });
+const v2 = (target: TestServer, key: string) => callV2(target, key, { query: 'email:meter@example.com' });
 
 async function dbState(userId: string) {
   const db = server.runtime.db;
@@ -54,7 +52,7 @@ describe('batched search counts and charges', () => {
 
   test('a refused query costs a rich account nothing: not counted, not charged', async () => {
     const user = await server.createUser({ searchDays: 30, searchCredits: 1000, apiKey: true });
-    const send = (body: unknown) => call(server.url, 'POST', '/v2/search', { body, headers: { [header()]: user.apiKey! }, ip: freshIp() });
+    const send = (body: unknown) => callV2(server, user.apiKey, body);
     assert.equal((await send({ query: 'meter@example.com' })).body.balance, 999);
     const refused = await send({ query: 'email:/(a)\\1/', regex: true });
     assert.equal(refused.status, 400, 'backreferences are refused');
@@ -67,7 +65,7 @@ describe('batched search counts and charges', () => {
     assert.deepEqual([state.searches, state.balance], [2, 998], 'and counted nothing');
     // Still a 400 for a bad query from an account that may not search at all, as on the exact path.
     const unsubscribed = await server.createUser({ searchCredits: 1000, apiKey: true });
-    const bad = await call(server.url, 'POST', '/v2/search', { body: { query: '*meter', wildcard: true }, headers: { [header()]: unsubscribed.apiKey! }, ip: freshIp() });
+    const bad = await callV2(server, unsubscribed.apiKey, { query: '*meter', wildcard: true });
     assert.equal(bad.status, 400);
   });
 

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { packSearch } from '../src/common/obfuscation';
 import { eventually, startTestServer, type TestServer } from './harness';
-import { call, freshIp } from './helpers';
+import { call, callV2, freshIp } from './helpers';
 
 let server: TestServer;
 const RECORDS = [
@@ -126,12 +126,10 @@ describe('POST /search (dashboard)', () => {
 
 describe('public API v2', () => {
   const header = () => server.runtime.config.apiKeyHeader;
-  const v2 = (key: string | undefined, body: unknown, path = '/v2/search', headerName = header()) =>
-    call(server.url, 'POST', path, { body, headers: key === undefined ? {} : { [headerName]: key }, ip: freshIp() });
 
   test('search: entry shape, one credit per search, took as a string', async () => {
     const user = await server.createUser({ searchDays: 30, searchCredits: 5, apiKey: true });
-    const reply = await v2(user.apiKey, { query: 'email:"alice.smith@example.com"', page: 1, size: 100, regex: false, wildcard: false, de_dupe: false });
+    const reply = await callV2(server, user.apiKey, { query: 'email:"alice.smith@example.com"', page: 1, size: 100, regex: false, wildcard: false, de_dupe: false });
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
     assert.equal(reply.body.balance, 4);
     assert.equal(reply.body.total, 2);
@@ -149,25 +147,25 @@ describe('public API v2', () => {
 
   test('errors: 400 bad key or body, 401 no subscription, 403 Insufficient Credits; refusals charge nothing', async () => {
     const user = await server.createUser({ searchDays: 30, searchCredits: 1, apiKey: true });
-    assert.equal((await v2(undefined, { query: 'alice_s' })).status, 400);
-    assert.equal((await v2('f'.repeat(48), { query: 'alice_s' })).status, 400);
-    assert.equal((await v2(user.apiKey, { query: 'alice_s', regex: true, wildcard: true })).status, 400);
-    assert.equal((await v2(user.apiKey, { query: 'alice_s', page: 101, size: 100 })).status, 400);
-    assert.equal((await v2(user.apiKey, { query: 'email:/(a)\\1/', regex: true })).status, 400, 'backreferences are refused');
-    assert.equal((await v2(user.apiKey, { query: 'alice_s', credits: 99 })).status, 400, 'unknown properties are refused');
+    assert.equal((await callV2(server, undefined, { query: 'alice_s' })).status, 400);
+    assert.equal((await callV2(server, 'f'.repeat(48), { query: 'alice_s' })).status, 400);
+    assert.equal((await callV2(server, user.apiKey, { query: 'alice_s', regex: true, wildcard: true })).status, 400);
+    assert.equal((await callV2(server, user.apiKey, { query: 'alice_s', page: 101, size: 100 })).status, 400);
+    assert.equal((await callV2(server, user.apiKey, { query: 'email:/(a)\\1/', regex: true })).status, 400, 'backreferences are refused');
+    assert.equal((await callV2(server, user.apiKey, { query: 'alice_s', credits: 99 })).status, 400, 'unknown properties are refused');
     const balance = async () => (await server.runtime.db.selectFrom('users').select('search_credits').where('id', '=', user.id).executeTakeFirstOrThrow()).search_credits;
     assert.equal(await balance(), 1, 'no refusal charged a credit');
-    assert.equal((await v2(user.apiKey, { query: 'alice_s' })).status, 200);
-    const broke = await v2(user.apiKey, { query: 'alice_s' });
+    assert.equal((await callV2(server, user.apiKey, { query: 'alice_s' })).status, 200);
+    const broke = await callV2(server, user.apiKey, { query: 'alice_s' });
     assert.deepEqual([broke.status, broke.body], [403, { error: 'Insufficient Credits' }]);
 
     const unsubscribed = await server.createUser({ searchCredits: 5, apiKey: true });
-    assert.equal((await v2(unsubscribed.apiKey, { query: 'alice_s' })).status, 401);
+    assert.equal((await callV2(server, unsubscribed.apiKey, { query: 'alice_s' })).status, 401);
   });
 
   test('law enforcement gets raw_record as {le_only, unstructured}', async () => {
     const user = await server.createUser({ searchDays: 30, searchCredits: 5, lawEnforcement: true, apiKey: true });
-    const reply = await v2(user.apiKey, { query: 'carol@other.org' });
+    const reply = await callV2(server, user.apiKey, { query: 'carol@other.org' });
     assert.equal(reply.body.entries[0].raw_record.le_only, true);
     assert.match(reply.body.entries[0].raw_record.unstructured, /carol@other\.org/);
   });
@@ -175,10 +173,10 @@ describe('public API v2', () => {
   test('search-password: free, accepts sha256_hashed_password and hash', async () => {
     const user = await server.createUser({ searchCredits: 0, apiKey: true });
     const upper = 'E10ADC3949BA59ABBE56E057F20F883E';
-    assert.deepEqual((await v2(user.apiKey, { hash: upper.toLowerCase() }, '/v2/search-password')).body, { results_found: 1 });
-    assert.deepEqual((await v2(user.apiKey, { sha256_hashed_password: 'a'.repeat(64) }, '/v2/search-password')).body, { results_found: 0 });
-    assert.equal((await v2(user.apiKey, { hash: 'not-hex' }, '/v2/search-password')).status, 400);
-    assert.equal((await v2(user.apiKey, {}, '/v2/search-password')).status, 400);
+    assert.deepEqual((await callV2(server, user.apiKey, { hash: upper.toLowerCase() }, { path: '/v2/search-password' })).body, { results_found: 1 });
+    assert.deepEqual((await callV2(server, user.apiKey, { sha256_hashed_password: 'a'.repeat(64) }, { path: '/v2/search-password' })).body, { results_found: 0 });
+    assert.equal((await callV2(server, user.apiKey, { hash: 'not-hex' }, { path: '/v2/search-password' })).status, 400);
+    assert.equal((await callV2(server, user.apiKey, {}, { path: '/v2/search-password' })).status, 400);
   });
 
   test('100 concurrent searches with 1 credit left: exactly one succeeds, one ledger row', async () => {
@@ -186,7 +184,7 @@ describe('public API v2', () => {
     try {
       const user = await busy.createUser({ searchDays: 30, searchCredits: 1, apiKey: true });
       const replies = await Promise.all(
-        Array.from({ length: 100 }, () => call(busy.url, 'POST', '/v2/search', { body: { query: 'alice_s' }, headers: { [header()]: user.apiKey! } })),
+        Array.from({ length: 100 }, () => callV2(busy, user.apiKey, { query: 'alice_s' })),
       );
       const statuses = replies.map((r) => r.status);
       assert.equal(statuses.filter((s) => s === 200).length, 1, statuses.join(','));
@@ -203,7 +201,7 @@ describe('public API v2', () => {
   test('rate limit: 10/s sustained passes, a burst gets 429 with Retry-After', async () => {
     const user = await server.createUser({ searchDays: 30, searchCredits: 100, apiKey: true });
     const ip = freshIp();
-    const send = () => call(server.url, 'POST', '/v2/search-password', { body: { hash: 'b'.repeat(64) }, headers: { [header()]: user.apiKey! }, ip });
+    const send = () => callV2(server, user.apiKey, { hash: 'b'.repeat(64) }, { path: '/v2/search-password', ip });
     for (let i = 0; i < 15; i++) {
       const started = Date.now();
       assert.equal((await send()).status, 200, `request ${i} at 10/s`);
@@ -250,7 +248,7 @@ describe('entry removal', () => {
     assert.equal((await call(server.url, 'POST', '/remove-entry', { token: user.token, body: { id: entry.id, v } })).status, 400, 'single use');
 
     assert.equal((await dashboardSearch(user.token, 'dave@example.com', { type: 'email' })).body.total_results, 0);
-    const api = await call(server.url, 'POST', '/v2/search', { body: { query: 'dave@example.com' }, headers: { [server.runtime.config.apiKeyHeader]: user.apiKey! }, ip: freshIp() });
+    const api = await callV2(server, user.apiKey, { query: 'dave@example.com' });
     assert.equal(api.body.total, 0);
     await server.ingest('Reupload', [RECORDS[3]!]);
     assert.equal((await dashboardSearch(user.token, 'dave@example.com', { type: 'email' })).body.total_results, 0, 'still gone after the same record is ingested again');
@@ -269,15 +267,26 @@ describe('entry removal', () => {
 
 describe('query cost', () => {
   test('catastrophic patterns answer fast; oversized patterns are refused before any charge', async () => {
+    // Bait for a backtracking engine: `(a+)+$` against a run of 'a' followed by '!' tries
+    // every split of the run (2^n; in V8's RegExp 26 a's already take about a second, and
+    // each one more doubles it). The runs stay under the engine's 256-byte indexed term
+    // (engine/src/fields.rs MAX_TERM_BYTES), so every one is checked whole.
+    await server.ingest('Regex Bait', [
+      { email: 'bait1@example.com', username: `${'a'.repeat(64)}!` },
+      { email: 'bait2@example.com', username: `${'a'.repeat(250)}!` },
+      { email: 'bait3@example.com', username: `b${'a'.repeat(40)}` },
+    ]);
     const user = await server.createUser({ searchDays: 30, searchCredits: 5, apiKey: true });
-    const headers = { [server.runtime.config.apiKeyHeader]: user.apiKey! };
     const started = performance.now();
-    const evil = await call(server.url, 'POST', '/v2/search', { body: { query: 'username:/(a+)+$/', regex: true }, headers, ip: freshIp() });
-    assert.equal(evil.status, 200);
+    const evil = await callV2(server, user.apiKey, { query: 'username:/(a+)+$/', regex: true });
     assert.ok(performance.now() - started < 2000, 'linear-time regex: no catastrophic backtracking');
-    const long = await call(server.url, 'POST', '/v2/search', { body: { query: `username:/${'a'.repeat(300)}/`, regex: true }, headers, ip: freshIp() });
-    const huge = await call(server.url, 'POST', '/v2/search', { body: { query: 'username:/a{1000}{1000}/', regex: true }, headers, ip: freshIp() });
-    const lookaround = await call(server.url, 'POST', '/v2/search', { body: { query: 'username:/(?=a)b/', regex: true }, headers, ip: freshIp() });
+    assert.equal(evil.status, 200, JSON.stringify(evil.body));
+    const usernames = evil.body.entries.flatMap((entry: { username?: string[] }) => entry.username ?? []);
+    assert.ok(usernames.includes(`b${'a'.repeat(40)}`), 'the pattern ran against the bait');
+    assert.ok(usernames.every((name: string) => name.endsWith('a')), usernames.join(', '));
+    const long = await callV2(server, user.apiKey, { query: `username:/${'a'.repeat(300)}/`, regex: true });
+    const huge = await callV2(server, user.apiKey, { query: 'username:/a{1000}{1000}/', regex: true });
+    const lookaround = await callV2(server, user.apiKey, { query: 'username:/(?=a)b/', regex: true });
     for (const reply of [long, huge, lookaround]) assert.equal(reply.status, 400, JSON.stringify(reply.body));
     const row = await server.runtime.db.selectFrom('users').select('search_credits').where('id', '=', user.id).executeTakeFirstOrThrow();
     assert.equal(row.search_credits, 4, 'only the one search that ran was charged');
@@ -291,10 +300,7 @@ describe('query cost', () => {
         Array.from({ length: 60_000 }, (_, i) => ({ email: `someone${i}@mail${i % 97}.example`, username: `user_${i}_${(i * 7919) % 100_003}` })),
       );
       const user = await tight.createUser({ searchDays: 30, searchCredits: 3, apiKey: true });
-      const reply = await call(tight.url, 'POST', '/v2/search', {
-        body: { query: 'email:/(a|b|c|d|e|[0-9])+[0-9]{2}@/', regex: true },
-        headers: { [tight.runtime.config.apiKeyHeader]: user.apiKey! },
-      });
+      const reply = await callV2(tight, user.apiKey, { query: 'email:/(a|b|c|d|e|[0-9])+[0-9]{2}@/', regex: true });
       assert.equal(reply.status, 400);
       assert.match(reply.body.error, /time budget/);
       const row = await tight.runtime.db.selectFrom('users').select('search_credits').where('id', '=', user.id).executeTakeFirstOrThrow();
@@ -304,10 +310,7 @@ describe('query cost', () => {
 
       // A rich account is charged in memory: its failed search is never charged at all.
       const rich = await tight.createUser({ searchDays: 30, searchCredits: 1000, apiKey: true });
-      const failed = await call(tight.url, 'POST', '/v2/search', {
-        body: { query: 'email:/(a|b|c|d|e|[0-9])+[0-9]{2}@/', regex: true },
-        headers: { [tight.runtime.config.apiKeyHeader]: rich.apiKey! },
-      });
+      const failed = await callV2(tight, rich.apiKey, { query: 'email:/(a|b|c|d|e|[0-9])+[0-9]{2}@/', regex: true });
       assert.equal(failed.status, 400);
       await eventually(async () => (await tight.runtime.db.selectFrom('search_counts').select('searches').where('user_id', '=', rich.id).executeTakeFirst())?.searches === 1);
       const richRow = await tight.runtime.db.selectFrom('users').select('search_credits').where('id', '=', rich.id).executeTakeFirstOrThrow();
