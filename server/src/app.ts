@@ -29,7 +29,7 @@ import { registerSearchRoutes } from './search/search-routes';
 import { createRemovalService } from './removal/removal-service';
 import { registerRemovalRoutes } from './removal/removal-routes';
 import { createApiKeyGuard } from './api-v2/api-key-auth';
-import { registerV2Routes } from './api-v2/v2-routes';
+import { v2Api } from './api-v2/v2-routes';
 import { registerRealtimeRoutes } from './realtime/realtime-routes';
 
 export interface AppDeps {
@@ -108,9 +108,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRemovalRoutes(app, {
     removal: createRemovalService({ db, engine: deps.engine, mail: deps.mail, config, limiter: deps.limiter }),
   });
-  registerV2Routes(app, {
+  // Everything under /v2 is one plugin whose onRequest hook is the API key guard.
+  await app.register(v2Api, {
+    prefix: '/v2',
     search,
-    header: config.apiKeyHeader,
     authenticateApiKey: createApiKeyGuard({
       resolveKeyHash: search.userIdForApiKeyHash,
       knownKeyHash: search.knownApiKeyHash,

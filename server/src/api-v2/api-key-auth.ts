@@ -1,11 +1,12 @@
 /**
  * Public API guard: the `{Brand}-Api-Key` header (header names are case-insensitive) and
  * the leaky-bucket limit of 10 requests per second per client address and per
- * credential, shared by every instance through Redis when it is configured.
+ * credential, shared by every instance through Redis when it is configured. It runs as the
+ * `onRequest` hook of the /v2 plugin (v2-routes.ts), so every /v2 route has it.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Bucket, RateLimiter } from '../infra/rate-limiter';
-import { AppError, Errors } from '../infra/errors';
+import { Errors } from '../infra/errors';
 import { hashToken } from '../auth/secrets';
 import { API_KEY_PATTERN } from '../users/user-service';
 
@@ -40,7 +41,7 @@ export function createApiKeyGuard(deps: {
     // guessing is slow.
     await limit([`api:ip:${request.ip}`, `api:key:${keyHash}`]);
     const userId = valid ? await deps.resolveKeyHash(keyHash) : undefined;
-    if (!userId) throw new AppError(400, 'INVALID_API_KEY', `Invalid or missing ${deps.header} header`);
+    if (!userId) throw Errors.invalidApiKey(deps.header);
     await limit([`api:user:${userId}`]);
     return userId;
   };

@@ -1,12 +1,25 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+/**
+ * The public API: everything under /v2 is this one plugin, and its `onRequest` hook is the
+ * guard (API key and rate limits, see api-key-auth.ts). A route registered here is guarded
+ * by being here; handlers read the caller from `request.apiKeyUserId`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Errors } from '../infra/errors';
 import { FIELD_NAMES } from '../../../engine/index';
 import { formatTook, searchMode, type SearchService } from '../search/search-service';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The account behind the request's API key; set by the /v2 guard before anything else runs. */
+    apiKeyUserId: string;
+  }
+}
+
 const ErrorBody = Type.Object({ error: Type.String() });
 const Values = Type.Array(Type.String());
 
+/** One entry of a /v2/search reply, as documented (the engine shapes the entries; a test holds the two together). */
 const ApiEntry = Type.Object({
   id: Type.String(),
   database_name: Type.String(),
@@ -18,17 +31,27 @@ const ApiEntry = Type.Object({
 
 const HEX_HASH = '^[0-9a-fA-F]{32,128}$';
 
-export function registerV2Routes(
-  app: FastifyInstance,
-  deps: { search: SearchService; authenticateApiKey: (request: import('fastify').FastifyRequest) => Promise<string>; header: string },
-) {
+export interface V2Options {
+  search: SearchService;
+  /** The guard: the caller's user id, or throws 400 (bad key) / 429 (rate). */
+  authenticateApiKey: (request: FastifyRequest) => Promise<string>;
+}
+
+/** Register with `{ prefix: '/v2' }`. */
+export async function v2Api(app: FastifyInstance, options: V2Options) {
+  app.decorateRequest('apiKeyUserId', '');
+  // Before the body is read or validated: an unauthenticated request gets no further.
+  app.addHook('onRequest', async (request) => {
+    request.apiKeyUserId = await options.authenticateApiKey(request);
+  });
+
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { search } = deps;
+  const { search } = options;
   const security = [{ apiKey: [] }];
   const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
 
   r.post(
-    '/v2/search',
+    '/search',
     {
       schema: {
         operationId: 'v2Search',
@@ -53,12 +76,11 @@ export function registerV2Routes(
       },
     },
     async (request, reply) => {
-      const userId = await deps.authenticateApiKey(request);
       const { query, page, size, regex, wildcard, de_dupe } = request.body;
       const mode = searchMode(regex, wildcard);
       // Every refusal (query, paging, access, credits) happens before a credit moves.
       const { access, result } = await search.admitAndRunApi(
-        userId,
+        request.apiKeyUserId,
         { query, type: 'all', mode, page, size, dedup: de_dupe },
         { charge: 'v2-search', requireSubscription: true },
       );
@@ -72,7 +94,7 @@ export function registerV2Routes(
   );
 
   r.post(
-    '/v2/search-password',
+    '/search-password',
     {
       schema: {
         operationId: 'v2SearchPassword',
@@ -90,7 +112,6 @@ export function registerV2Routes(
       },
     },
     async (request) => {
-      await deps.authenticateApiKey(request);
       const hash = (request.body.sha256_hashed_password ?? request.body.hash)?.toLowerCase();
       if (!hash) throw Errors.badRequest('Send sha256_hashed_password or hash');
       const result = await search.run({ query: `hashed_password:${hash}`, type: 'all', mode: 'exact', page: 1, size: 1, dedup: true });
@@ -99,7 +120,7 @@ export function registerV2Routes(
   );
 
   r.post(
-    '/v2/search-password-range',
+    '/search-password-range',
     {
       schema: {
         operationId: 'v2SearchPasswordRange',
@@ -119,7 +140,6 @@ export function registerV2Routes(
       },
     },
     async (request) => {
-      await deps.authenticateApiKey(request);
       const prefix = request.body.prefix.toLowerCase();
       const result = await search.run({ query: `hashed_password:${prefix}*`, type: 'all', mode: 'wildcard', page: 1, size: MAX_RANGE_RECORDS, dedup: false });
       const counts = new Map<string, number>();
