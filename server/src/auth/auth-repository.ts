@@ -70,6 +70,12 @@ export async function findRefreshTokenForUpdate(trx: Transaction<Database>, toke
     .executeTakeFirst();
 }
 
+/** The session a refresh token belongs to, used or not. */
+export async function findSessionIdByRefreshToken(db: Db, tokenHash: string): Promise<string | undefined> {
+  const row = await db.selectFrom('refresh_tokens').select('session_id').where('token_hash', '=', tokenHash).executeTakeFirst();
+  return row?.session_id;
+}
+
 export async function markRefreshTokenUsed(db: Db, tokenHash: string): Promise<void> {
   await db.updateTable('refresh_tokens').set({ used_at: sql`now()` }).where('token_hash', '=', tokenHash).execute();
 }
@@ -129,4 +135,11 @@ export async function isKnownIp(db: Db, userId: string, ipHash: string): Promise
     .where('last_seen_at', '>', sql<Date>`now() - interval '90 days'`)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Stores a generated secret unless one of that name exists (the first writer wins); returns the stored one. */
+export async function storeSecretOnce(db: Db, name: string, value: string): Promise<string> {
+  await db.insertInto('app_secrets').values({ name, value }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  const row = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  return row.value;
 }

@@ -173,12 +173,8 @@ export function createAuthService(deps: AuthDeps) {
 
     async logout(refreshToken: string | undefined): Promise<void> {
       if (!refreshToken || refreshToken.length > 200) return;
-      const row = await db
-        .selectFrom('refresh_tokens')
-        .select('session_id')
-        .where('token_hash', '=', hashToken(refreshToken))
-        .executeTakeFirst();
-      if (row) await authRepo.revokeSession(db, row.session_id, 'logout');
+      const sessionId = await authRepo.findSessionIdByRefreshToken(db, hashToken(refreshToken));
+      if (sessionId) await authRepo.revokeSession(db, sessionId, 'logout');
     },
 
     async forgotPassword(rawEmail: string, ip: string): Promise<void> {

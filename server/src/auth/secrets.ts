@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { storeSecretOnce } from './auth-repository';
 
 /** A URL-safe random token with 256 bits of entropy. */
 export function newOpaqueToken(): string {
@@ -28,11 +29,5 @@ export function constantTimeEqual(a: string, b: string): boolean {
  */
 export async function loadOrCreateSecret(db: Kysely<Database>, name: string, provided?: string): Promise<string> {
   if (provided) return provided;
-  await db
-    .insertInto('app_secrets')
-    .values({ name, value: randomBytes(48).toString('base64url') })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-  return row.value;
+  return storeSecretOnce(db, name, randomBytes(48).toString('base64url'));
 }
