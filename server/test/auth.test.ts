@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { packForgot, packLogin, packRegister, packReset } from '../src/common/obfuscation';
-import { startTestServer, TEST_PASSWORD, type TestServer } from './harness';
+import { sql, startTestServer, TEST_PASSWORD, type TestServer } from './harness';
 import { call, freshIp } from './helpers';
 
 let server: TestServer;
@@ -145,6 +145,35 @@ describe('one-time tokens', () => {
     assert.equal((await call(server.url, 'GET', '/user/info', { token: session.body.auth_token })).status, 401, 'old sessions end');
     assert.equal((await login(user.email, newPassword)).status, 200);
     server.markSecret(newPassword);
+  });
+
+  test('a reset whose last write fails changes nothing: link unused, password kept', async () => {
+    const user = await server.createUser();
+    await post('/authentication/forgot-password', packForgot(user.email), { ip: freshIp() });
+    const key = tokenFrom((await server.waitForMail(user.email, /reset/)).links[0]!, 'k');
+    const newPassword = 'Atomic-New-Pw-42';
+    server.markSecret(newPassword);
+    const db = server.runtime.db;
+    // Ending the sessions is the reset's last write: make it fail.
+    await sql`CREATE FUNCTION fail_session_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'forced failure'; END $$`.execute(db);
+    await sql`CREATE TRIGGER fail_session_update BEFORE UPDATE ON sessions FOR EACH STATEMENT EXECUTE FUNCTION fail_session_update()`.execute(db);
+    try {
+      const failed = await post('/authentication/reset-password', packReset({ key, password: newPassword }));
+      assert.equal(failed.status, 500);
+    } finally {
+      await sql`DROP TRIGGER fail_session_update ON sessions`.execute(db);
+      await sql`DROP FUNCTION fail_session_update()`.execute(db);
+    }
+    const token = await db.selectFrom('one_time_tokens').select('used_at').where('token_hash', '=', sha256(key)).executeTakeFirstOrThrow();
+    assert.equal(token.used_at, null, 'the link is still unused');
+    assert.equal((await login(user.email, newPassword)).status, 403, 'the new password was not stored');
+    assert.equal((await post('/authentication/reset-password', packReset({ key, password: newPassword }))).status, 200, 'the same link works once the write can succeed');
+    assert.equal((await login(user.email, newPassword)).status, 200);
+  });
+
+  test('an unknown reset link is refused with the same answer', async () => {
+    const reply = await post('/authentication/reset-password', packReset({ key: 'x'.repeat(43), password: 'Whatever-Pw-42' }));
+    assert.deepEqual([reply.status, reply.body], [400, { error: 'Invalid or expired reset link' }]);
   });
 
   test('expired verification link is refused', async () => {

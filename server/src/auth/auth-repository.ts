@@ -34,6 +34,18 @@ export async function consumeOneTimeToken(db: Db, purpose: TokenPurpose, tokenHa
     .executeTakeFirst();
 }
 
+/** A live token's user, without using it up (undefined when used, expired or unknown). */
+export async function findLiveOneTimeToken(db: Db, purpose: TokenPurpose, tokenHash: string) {
+  return db
+    .selectFrom('one_time_tokens')
+    .select('user_id')
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+}
+
 /** Voids the outstanding tokens of one purpose (a new reset link replaces older ones). */
 export async function voidOneTimeTokens(db: Db, userId: string, purpose: TokenPurpose): Promise<void> {
   await db

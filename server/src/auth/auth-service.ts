@@ -192,15 +192,25 @@ export function createAuthService(deps: AuthDeps) {
     async resetPassword(input: { key: string; password: string }): Promise<void> {
       const problem = passwordProblem(input.password);
       if (problem) throw Errors.badRequest(problem);
-      if (!input.key) throw Errors.badRequest('Invalid or expired reset link');
+      const invalid = () => Errors.badRequest('Invalid or expired reset link');
+      if (!input.key) throw invalid();
+      const tokenHash = hashToken(input.key);
+      // The link is checked before the (deliberately slow) password hash, so a bad link
+      // costs us no hashing; it is used up below, with the writes it allows.
+      if (!(await authRepo.findLiveOneTimeToken(db, 'reset-password', tokenHash))?.user_id) throw invalid();
       const passwordHash = await hashPassword(input.password);
-      const token = await authRepo.consumeOneTimeToken(db, 'reset-password', hashToken(input.key));
-      if (!token?.user_id) throw Errors.badRequest('Invalid or expired reset link');
-      await userRepo.setPasswordHash(db, token.user_id, passwordHash);
-      // The reset proves control of the mailbox.
-      await userRepo.markEmailVerified(db, token.user_id);
-      await authRepo.revokeUserSessions(db, token.user_id, 'password-reset');
-      deps.onAccountChanged?.(token.user_id);
+      // One transaction: a failed write leaves the link unused and the password as it was.
+      const userId = await db.transaction().execute(async (trx) => {
+        const token = await authRepo.consumeOneTimeToken(trx, 'reset-password', tokenHash);
+        // Used up or voided meanwhile (a concurrent reset, a newer link): same answer.
+        if (!token?.user_id) throw invalid();
+        await userRepo.setPasswordHash(trx, token.user_id, passwordHash);
+        // The reset proves control of the mailbox.
+        await userRepo.markEmailVerified(trx, token.user_id);
+        await authRepo.revokeUserSessions(trx, token.user_id, 'password-reset');
+        return token.user_id;
+      });
+      deps.onAccountChanged?.(userId);
     },
 
     /** Changing the password ends every other session; the current one stays. */
