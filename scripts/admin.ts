@@ -8,6 +8,7 @@ import { hashPassword, isValidEmail, passwordProblem } from '../server/src/auth/
 import { applyGrant, findOpenUserByEmail, insertUser, type Grant } from '../server/src/users/user-repository';
 import { createUserService } from '../server/src/users/user-service';
 import { extractLinks } from '../server/src/mail/mail-service';
+import { readOutbox } from '../server/src/mail/outbox-repository';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -108,9 +109,7 @@ async function main(argv: string[]): Promise<number> {
     case 'outbox': {
       const limit = count(values.limit, 'limit') ?? 20;
       return withDatabase(async (db) => {
-        let query = db.selectFrom('outbox').select(['id', 'to_address', 'subject', 'text_body', 'created_at']).orderBy('id', 'desc').limit(limit);
-        if (values.to) query = query.where('to_address', '=', values.to);
-        const rows = (await query.execute()).reverse();
+        const rows = await readOutbox(db, { limit, ...(values.to ? { to: values.to } : {}) });
         for (const row of rows) {
           process.stdout.write(`#${row.id} ${row.created_at.toISOString()} to ${row.to_address}: ${row.subject}\n`);
           for (const link of extractLinks(row.text_body)) process.stdout.write(`    ${link}\n`);

@@ -17,6 +17,7 @@ import { loadConfig } from '../src/config';
 import { startRuntime, type Runtime } from '../src/runtime';
 import { startEmbeddedPostgres } from '../src/infra/embedded-postgres';
 import { extractLinks } from '../src/mail/mail-service';
+import { readOutbox } from '../src/mail/outbox-repository';
 import { hashPassword } from '../src/auth/passwords';
 import { applyGrant, insertUser, type Grant } from '../src/users/user-repository';
 import { createUserService } from '../src/users/user-service';
@@ -180,7 +181,7 @@ export async function startTestServer(
   const db = runtime.db;
 
   const outbox = async (): Promise<OutboxMail[]> => {
-    const rows = await db.selectFrom('outbox').select(['to_address', 'subject', 'text_body']).orderBy('id').execute();
+    const rows = await readOutbox(db);
     return rows.map((r) => ({ to: r.to_address, subject: r.subject, text: r.text_body, links: extractLinks(r.text_body) }));
   };
 

@@ -9,6 +9,7 @@ import nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { QueueSystem } from '../infra/queues';
+import * as outbox from './outbox-repository';
 
 export interface OutgoingMail {
   to: string;
@@ -42,21 +43,13 @@ export function createMailService(options: {
   const out = options.console === undefined ? process.stdout : options.console;
   return {
     async send(mail) {
-      const row = await options.db
-        .insertInto('outbox')
-        .values({ to_address: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html ?? null })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await options.queues.enqueue('mail', { outboxId: String(row.id) }, `mail-${row.id}`);
+      const id = await outbox.insertOutboxMail(options.db, mail);
+      await options.queues.enqueue('mail', { outboxId: id }, `mail-${id}`);
     },
     async deliver(outboxId) {
-      const row = await options.db
-        .selectFrom('outbox')
-        .select(['id', 'to_address', 'subject', 'text_body', 'html_body', 'sent_at'])
-        .where('id', '=', outboxId)
-        .executeTakeFirst();
+      const [row] = await outbox.readOutbox(options.db, { id: outboxId });
       if (!row || row.sent_at) return;
-      await options.db.updateTable('outbox').set((eb) => ({ attempts: eb('attempts', '+', 1) })).where('id', '=', outboxId).execute();
+      await outbox.noteDeliveryAttempt(options.db, outboxId);
       if (transport) {
         try {
           await transport.sendMail({
@@ -67,18 +60,14 @@ export function createMailService(options: {
             ...(row.html_body ? { html: row.html_body } : {}),
           });
         } catch (error) {
-          await options.db
-            .updateTable('outbox')
-            .set({ last_error: String((error as Error).message).slice(0, 500) })
-            .where('id', '=', outboxId)
-            .execute();
+          await outbox.noteDeliveryError(options.db, outboxId, String((error as Error).message));
           throw error;
         }
       } else if (out) {
         const links = extractLinks(row.text_body);
         out.write(`\n[outbox] mail to ${row.to_address}: ${row.subject}\n${links.map((l) => `  ${l}\n`).join('')}`);
       }
-      await options.db.updateTable('outbox').set({ sent_at: new Date(), last_error: null }).where('id', '=', outboxId).execute();
+      await outbox.markSent(options.db, outboxId);
     },
     close() {
       transport?.close();
