@@ -25,7 +25,9 @@ export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: Rem
           {
             id: Type.String({ minLength: 1, maxLength: 128 }),
             email: Type.String({ minLength: 3, maxLength: 255 }),
-            breach_id: Type.Optional(Type.String({ maxLength: 256 })),
+            // Sent by the dashboard and read by nobody: the entry id names the entry. Still
+            // accepted (unknown properties are refused) so clients that send it keep working.
+            breach_id: Type.Optional(Type.String({ maxLength: 256, description: 'Ignored; accepted for existing clients.' })),
           },
           { additionalProperties: false },
         ),

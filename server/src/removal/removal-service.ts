@@ -41,13 +41,12 @@ export function createRemovalService(deps: { db: Kysely<Database>; engine: Engin
     },
 
     async confirm(input: { id: string; v: string }): Promise<void> {
-      const consumed = await db.transaction().execute(async (trx) => {
+      await db.transaction().execute(async (trx) => {
         const token = await consumeOneTimeToken(trx, 'remove-entry', hashToken(input.v));
         // Throwing rolls back: a link presented with another entry id stays usable.
         if (!token || (token.payload as { id?: string } | null)?.id !== input.id) throw Errors.badRequest('Invalid or expired removal link');
-        return token;
       });
-      if (consumed) await engine.remove(input.id);
+      await engine.remove(input.id);
     },
   };
 }
