@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { Errors } from '../infra/errors';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
@@ -76,12 +77,12 @@ export async function registerWebRoutes(app: FastifyInstance, options: { brand: 
   }
   app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const wantsHtml = (request.headers.accept ?? '').includes('text/html');
     if ((request.method === 'GET' || request.method === 'HEAD') && wantsHtml && !request.url.startsWith('/assets/')) {
       return sendIndex(reply);
     }
-    return reply.code(404).send({ error: 'Not Found' });
+    throw Errors.notFound();
   });
 }
 
