@@ -1,6 +1,7 @@
 //! Ingestion: read operator files (JSON lines, CSV/TSV with a header, combolists; plain or
 //! gzip), turn lines into records, write them into a new segment built in a temporary
-//! directory, then publish it with one atomic manifest swap.
+//! directory, then publish it (`publish`: one atomic manifest swap) and, past
+//! `maxSegments` segments, merge (`merge`).
 //!
 //! Memory is bounded whatever the input: lines longer than `max_line_bytes` are skipped
 //! without being buffered, compressed input has size and expansion-ratio caps, and the
@@ -221,8 +222,7 @@ struct Indexer {
 
 /// Up to `BATCH` records, flat: every normalised value and line in one byte buffer.
 /// Batches go back to the reader and are reused, so the steady state allocates nothing
-/// per record on either thread (it used to be a dozen small allocations, freed across
-/// threads).
+/// per record on either thread.
 #[derive(Default)]
 pub(crate) struct Batch {
     bytes: Vec<u8>,
