@@ -33,6 +33,7 @@ pub fn dedup_key(normalized: &[Vec<String>; FIELD_COUNT]) -> u64 {
 #[derive(Default)]
 pub struct KeyHasher(u64);
 impl std::hash::Hasher for KeyHasher {
+    #[inline]
     fn finish(&self) -> u64 {
         self.0
     }
@@ -41,6 +42,7 @@ impl std::hash::Hasher for KeyHasher {
             self.0 = (self.0 << 8) ^ b as u64 ^ (self.0 >> 56);
         }
     }
+    #[inline]
     fn write_u64(&mut self, n: u64) {
         self.0 = n;
     }
