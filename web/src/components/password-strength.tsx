@@ -1,5 +1,6 @@
 import { checkPassword, passwordStrength, type PasswordStrength as Strength } from '@common/credentials';
 import { CheckIcon } from './icons';
+import './password-strength.css';
 
 const LABELS: Record<Strength, string> = {
   none: 'Enter a password',

@@ -10,6 +10,7 @@ import { Notice } from './notice';
 import { RegisterForm } from './register-form';
 import { ResetPasswordForm } from './reset-password-form';
 import { VerificationView } from './verification-view';
+import './auth.css';
 
 /** Spec 1 §2.3: tested in this order, by substring, so post-hoc-rp wins over post-hoc. */
 const VIEWS = [

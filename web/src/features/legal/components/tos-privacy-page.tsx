@@ -4,6 +4,7 @@ import { Logo } from '@/components/logo';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { BRAND, SUPPORT_URL } from '@/lib/brand';
 import { privacySections, termsSections, type LegalSection } from './legal-sections';
+import './legal.css';
 
 /** A section counts as current once its top passes this far below the viewport top. */
 const ACTIVE_OFFSET_PX = 120;
