@@ -136,6 +136,13 @@ test('toggles: dedup on by default, regex and wildcard exclude each other; stats
   request = await search(page, 'wildcat[12]&regex');
   assert.deepEqual(sentValues(request), { query: 'wildcat[12]', type: 'username', page: 1, regex: true, wildcard: false, deduplicate: true });
   assert.equal(await rows(page).count(), 2);
+
+  // With both toggles off, a typed &wildcard turns wildcard on, as the engine reads it on /v2.
+  await setSwitch(page, 'Regex', false);
+  request = await search(page, 'wildcat* &WILDCARD');
+  assert.deepEqual(sentValues(request), { query: 'wildcat*', type: 'username', page: 1, regex: false, wildcard: true, deduplicate: true });
+  assert.equal(await rows(page).count(), 3);
+  assert.equal(await page.getByRole('switch', { name: 'Wildcard' }).isChecked(), true);
   await page.context().close();
 });
 
