@@ -11,6 +11,7 @@ import type { Config } from './config';
 import type { Database } from './db/schema';
 import type { RateLimiter } from './infra/rate-limiter';
 import type { MailService } from './mail/mail-service';
+import type { Processors, QueueSystem } from './infra/queues';
 import { loggerOptions } from './infra/logger';
 import { registerErrorHandler } from './infra/errors';
 import { createAuthService } from './auth/auth-service';
@@ -31,12 +32,15 @@ import { registerRemovalRoutes } from './removal/removal-routes';
 import { createApiKeyGuard } from './api-v2/api-key-auth';
 import { v2Api } from './api-v2/v2-routes';
 import { registerRealtimeRoutes } from './realtime/realtime-routes';
+import { createPaymentIngress } from './payments/ingress';
+import { createWebhookProviders } from './payments/providers';
 
 export interface AppDeps {
   config: Config;
   db: Kysely<Database>;
   limiter: RateLimiter;
   mail: MailService;
+  queues: QueueSystem;
   engine: Engine;
   jwtSecret: string;
   ipSecret: string;
@@ -44,6 +48,13 @@ export interface AppDeps {
   /** Where pino writes (tests capture it to scan for secrets); default stdout. */
   logStream?: NodeJS.WritableStream;
   webDistDir?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The processors of the app's own queues (every queue but mail); the runtime starts them. */
+    jobProcessors: Omit<Processors, 'mail'>;
+  }
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -122,6 +133,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerDataWellRoutes(app, { datawells: createDataWellService(db), limiter: deps.limiter });
   await registerRealtimeRoutes(app, { auth });
+  const payments = createPaymentIngress({ db, queues: deps.queues, providers: createWebhookProviders({ config, db, queues: deps.queues }) });
+  payments.register(app);
+  app.decorate('jobProcessors', {
+    'payment-event': ({ eventRowId }) => payments.processEvent(eventRowId),
+    // Through the same route as a real provider's delivery (inject: no need to know our own address).
+    'sandbox-webhook': async ({ body, headers }) => {
+      const reply = await app.inject({ method: 'POST', url: '/webhooks/sandbox', payload: body, headers });
+      if (reply.statusCode !== 200) throw new Error(`sandbox webhook answered ${reply.statusCode}`);
+    },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await registerWebRoutes(app, { brand: config.BRAND, supportUrl: config.SUPPORT_URL, distDir: deps.webDistDir });
   return app;

@@ -63,6 +63,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       db: database.db,
       limiter,
       mail,
+      queues,
       engine,
       jwtSecret,
       ipSecret,
@@ -70,7 +71,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       logStream: options.logStream,
       webDistDir: options.webDistDir,
     });
-    queues.startWorkers({ mail: ({ outboxId }) => mail.deliver(outboxId) }, (name, error) =>
+    queues.startWorkers({ mail: ({ outboxId }) => mail.deliver(outboxId), ...app.jobProcessors }, (name, error) =>
       app.log.warn({ queue: name, err: { message: error.message } }, 'job failed'),
     );
     return {

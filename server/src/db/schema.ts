@@ -37,6 +37,7 @@ export interface UsersTable {
   search_locked_until: NullableTimestamp;
   search_lock_count: Generated<number>;
   search_barred: Generated<boolean>;
+  enterprise_until: NullableTimestamp;
 }
 
 export interface CreditLedgerTable {
@@ -126,6 +127,99 @@ export interface DataWellsTable {
   updated_at: Generated<Date>;
 }
 
+export interface ProductsTable {
+  sku: string;
+  price_cents: number;
+  updated_at: Generated<Date>;
+}
+
+export type PaymentStatus = 'pending' | 'paid' | 'refunded' | 'expired';
+
+export interface PaymentsTable {
+  id: Generated<string>;
+  user_id: string;
+  sku: string;
+  quantity: number;
+  amount_cents: number;
+  method: 'card' | 'crypto';
+  provider: string;
+  provider_ref: string | null;
+  provider_subscription_id: string | null;
+  status: ColumnType<PaymentStatus, PaymentStatus | undefined, PaymentStatus>;
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+  last_event_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  paid_at: NullableTimestamp;
+  refunded_at: NullableTimestamp;
+}
+
+export interface PaymentEventsTable {
+  id: Generated<string>;
+  provider: string;
+  event_id: string;
+  event_type: string;
+  occurred_at: Timestamp;
+  payload: ColumnType<unknown, string, string>;
+  received_at: Generated<Date>;
+  processed_at: NullableTimestamp;
+  attempts: Generated<number>;
+  last_error: string | null;
+}
+
+export type Plan = 'search' | 'domain' | 'enterprise';
+export type BillingInterval = 'weekly' | 'monthly' | 'yearly';
+
+export interface SubscriptionsTable {
+  id: Generated<string>;
+  user_id: string;
+  plan: Plan;
+  billing_interval: BillingInterval;
+  recurring: boolean;
+  quantity: Generated<number>;
+  period_end: Timestamp;
+  provider: string | null;
+  provider_subscription_id: string | null;
+  cancel_requested_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface SubscriptionDomainsTable {
+  id: Generated<string>;
+  subscription_id: string;
+  user_id: string;
+  domain: string | null;
+  updated_at: Generated<Date>;
+}
+
+export interface InvoicesTable {
+  id: string;
+  user_id: string;
+  payment_id: string | null;
+  item_type: string;
+  quantity: number;
+  amount_cents: number;
+  method: string;
+  extra_info: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  created: Generated<Date>;
+}
+
+export interface EventCodesTable {
+  code: string;
+  grants: ColumnType<{ sku: string; quantity: number }[], string, string>;
+  max_uses: Generated<number>;
+  uses: Generated<number>;
+  expires_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+
+export interface EventCodeRedemptionsTable {
+  code: string;
+  user_id: string;
+  redeemed_at: Generated<Date>;
+}
+
 export interface Database {
   app_secrets: AppSecretsTable;
   users: UsersTable;
@@ -138,4 +232,12 @@ export interface Database {
   search_counts: SearchCountsTable;
   data_wells: DataWellsTable;
   credit_ledger: CreditLedgerTable;
+  products: ProductsTable;
+  payments: PaymentsTable;
+  payment_events: PaymentEventsTable;
+  subscriptions: SubscriptionsTable;
+  subscription_domains: SubscriptionDomainsTable;
+  invoices: InvoicesTable;
+  event_codes: EventCodesTable;
+  event_code_redemptions: EventCodeRedemptionsTable;
 }

@@ -10,9 +10,13 @@ import { Redis } from 'ioredis';
 export interface JobPayloads {
   /** Deliver one outbox row (mail). */
   mail: { outboxId: string };
+  /** Apply one stored payment provider event (payment_events row). */
+  'payment-event': { eventRowId: string };
+  /** The sandbox card provider delivering a signed event to our own webhook ingress. */
+  'sandbox-webhook': { body: string; headers: Record<string, string> };
 }
 export type QueueName = keyof JobPayloads;
-export const QUEUE_NAMES: QueueName[] = ['mail'];
+export const QUEUE_NAMES: QueueName[] = ['mail', 'payment-event', 'sandbox-webhook'];
 
 export type Processors = { [N in QueueName]: (data: JobPayloads[N], attempt: number) => Promise<void> };
 

@@ -1,0 +1,82 @@
+/**
+ * The catalogue's rules: which SKUs exist, what a quantity may be, what a purchase grants
+ * and costs. Prices live in the `products` table (operators change them); every amount is
+ * computed here from SKU and quantity, never taken from a browser. See README.md.
+ */
+import type { BillingInterval, Plan } from '../db/schema';
+
+export const INTERVAL_DAYS: Record<BillingInterval, number> = { weekly: 7, monthly: 30, yearly: 365 };
+
+export type CreditKind = 'search' | 'whois';
+
+export type ProductDef =
+  | { sku: string; kind: 'plan'; plan: Plan; recurring: boolean; interval: BillingInterval; maxQuantity: number }
+  | { sku: string; kind: 'credits'; credit: CreditKind; maxQuantity: number };
+
+/** Standard search credits go to 10,000, enterprise from 10,000 to 100,000; more through support. */
+export const SEARCH_CREDITS_MAX = 100_000;
+export const SEARCH_CREDITS_STANDARD_MAX = 10_000;
+export const WHOIS_CREDITS_MAX = 50_000;
+/** A one-time plan is bought for up to a year of weeks, or as many domains as this. */
+const MAX_PERIODS = 52;
+const MAX_DOMAINS = 100;
+
+const PLANS: Plan[] = ['search', 'domain', 'enterprise'];
+const INTERVALS: BillingInterval[] = ['weekly', 'monthly', 'yearly'];
+
+export const PRODUCTS: ProductDef[] = [
+  { sku: 'search-credits', kind: 'credits', credit: 'search', maxQuantity: SEARCH_CREDITS_MAX },
+  { sku: 'whois-credits', kind: 'credits', credit: 'whois', maxQuantity: WHOIS_CREDITS_MAX },
+  ...PLANS.flatMap((plan) =>
+    INTERVALS.flatMap((interval) =>
+      [false, true].map((recurring): ProductDef => ({
+        sku: `${plan}-${recurring ? 'sub' : 'nonsub'}-${interval}`,
+        kind: 'plan',
+        plan,
+        recurring,
+        interval,
+        // Domains are counted per domain; other recurring plans renew one period at a time.
+        maxQuantity: plan === 'domain' ? MAX_DOMAINS : recurring ? 1 : MAX_PERIODS,
+      })),
+    ),
+  ),
+];
+
+const BY_SKU = new Map(PRODUCTS.map((product) => [product.sku, product]));
+
+export function productDef(sku: string): ProductDef | undefined {
+  return BY_SKU.get(sku);
+}
+
+/** Spec 3 §4: crypto only for SKUs whose second part is `credits` or `nonsub` (no renewals). */
+export function cryptoAllowed(sku: string): boolean {
+  const second = sku.split('-')[1];
+  return second === 'credits' || second === 'nonsub';
+}
+
+/** A message when `quantity` is not one this SKU can be bought in, else undefined. */
+export function quantityProblem(product: ProductDef, quantity: number): string | undefined {
+  if (!Number.isInteger(quantity) || quantity < 1) return 'Quantity must be a whole number of at least 1';
+  if (quantity > product.maxQuantity) return `Quantity must be at most ${product.maxQuantity.toLocaleString('en-US')}; contact support for more`;
+  return undefined;
+}
+
+/** Price × quantity, in cents (no discount: the coupon field applies none). */
+export function amountCents(priceCents: number, quantity: number): number {
+  return priceCents * quantity;
+}
+
+export function centsToUsd(cents: number): number {
+  return Math.round(cents) / 100;
+}
+
+const INTERVAL_NAMES: Record<BillingInterval, string> = { weekly: 'Weekly', monthly: 'Monthly', yearly: 'Annual' };
+const PLAN_NAMES: Record<Plan, string> = { search: 'Search Subscription', domain: 'Domain Monitoring', enterprise: 'Enterprise' };
+
+/** A readable name for invoices, mails and the thank-you page. */
+export function productName(sku: string): string {
+  const product = productDef(sku);
+  if (!product) return sku;
+  if (product.kind === 'credits') return product.credit === 'search' ? 'Search Credits' : 'WHOIS Credits';
+  return `${INTERVAL_NAMES[product.interval]} ${PLAN_NAMES[product.plan]}${product.recurring ? ' (auto-renew)' : ''}`;
+}
