@@ -1,0 +1,160 @@
+/**
+ * A payment's life, shared by card and crypto providers: opened pending at checkout with an
+ * amount the server computed, then moved only forward (pending → paid → refunded, or
+ * pending → expired) by provider events, each move in the caller's transaction with the
+ * payment's row locked. An event older than the last one applied changes nothing.
+ */
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Database, PaymentsTable } from '../db/schema';
+import { Errors } from '../infra/errors';
+import { amountCents, productDef, productName, quantityProblem } from './catalogue';
+import { grantPurchase, revokePurchase } from './grants';
+
+export type Payment = Selectable<PaymentsTable>;
+type Trx = Transaction<Database>;
+
+/** Checks what may be bought and prices it; throws the 400/403 a buyer sees. */
+export async function openPayment(
+  db: Kysely<Database>,
+  input: { userId: string; sku: string; quantity: number; method: 'card' | 'crypto'; provider: string; expiresAt?: Date | null },
+): Promise<Payment> {
+  const product = productDef(input.sku);
+  if (!product) throw Errors.badRequest('Unknown product');
+  const problem = quantityProblem(product, input.quantity);
+  if (problem) throw Errors.badRequest(problem);
+  const [price, user] = await Promise.all([
+    db.selectFrom('products').select('price_cents').where('sku', '=', input.sku).executeTakeFirst(),
+    db.selectFrom('users').select(['is_enterprise', 'enterprise_until', 'search_is_recurring', 'search_subscribed_until']).where('id', '=', input.userId).executeTakeFirst(),
+  ]);
+  if (!price || !user) throw Errors.badRequest('Unknown product');
+  if (product.kind === 'plan') {
+    const enterprise = user.is_enterprise || (user.enterprise_until !== null && user.enterprise_until.getTime() > Date.now());
+    if (product.plan === 'enterprise' && enterprise) throw Errors.forbidden('You are already subscribed');
+    const recurringSearch = user.search_is_recurring && user.search_subscribed_until !== null && user.search_subscribed_until.getTime() > Date.now();
+    if (product.plan === 'search' && recurringSearch) throw Errors.forbidden('You are already subscribed');
+  }
+  return db
+    .insertInto('payments')
+    .values({
+      user_id: input.userId,
+      sku: input.sku,
+      quantity: input.quantity,
+      amount_cents: amountCents(price.price_cents, input.quantity),
+      method: input.method,
+      provider: input.provider,
+      expires_at: input.expiresAt ?? null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The payment, locked for the rest of `trx`. */
+export async function lockPayment(trx: Trx, where: { id: string } | { provider: string; providerRef: string }): Promise<Payment | undefined> {
+  let query = trx.selectFrom('payments').selectAll();
+  query = 'id' in where ? query.where('id', '=', where.id) : query.where('provider', '=', where.provider).where('provider_ref', '=', where.providerRef);
+  return query.forUpdate().executeTakeFirst();
+}
+
+/** True when the event is older than the last one applied to the payment (out of order: ignore). */
+function isStale(payment: Payment, occurredAt: Date): boolean {
+  return payment.last_event_at !== null && occurredAt.getTime() < payment.last_event_at.getTime();
+}
+
+/**
+ * Paid: grants what was bought and writes the invoice (when the user keeps invoices).
+ * Returns false when nothing changed (already paid, refunded, or a stale event).
+ */
+export async function markPaid(
+  trx: Trx,
+  payment: Payment,
+  event: { occurredAt: Date; providerRef?: string | null; providerSubscriptionId?: string | null; extraInfo?: Record<string, string> | null },
+): Promise<boolean> {
+  // Paid after expiry (a late crypto payment) is still paid: the money arrived.
+  if (payment.status !== 'pending' && payment.status !== 'expired') return false;
+  const { subscriptionId } = await grantPurchase(trx, {
+    userId: payment.user_id,
+    sku: payment.sku,
+    quantity: payment.quantity,
+    source: `payment:${payment.id}`,
+    reason: 'purchase',
+    provider: payment.provider,
+    providerSubscriptionId: event.providerSubscriptionId ?? null,
+  });
+  const now = new Date();
+  await trx
+    .updateTable('payments')
+    .set({
+      status: 'paid',
+      paid_at: now,
+      last_event_at: event.occurredAt,
+      provider_ref: event.providerRef ?? payment.provider_ref,
+      provider_subscription_id: event.providerSubscriptionId ?? payment.provider_subscription_id,
+      details: JSON.stringify({ ...payment.details, ...(subscriptionId ? { subscription_id: subscriptionId } : {}) }),
+    })
+    .where('id', '=', payment.id)
+    .execute();
+  const user = await trx.selectFrom('users').select(['store_invoices', 'store_extra_invoice_data']).where('id', '=', payment.user_id).executeTakeFirstOrThrow();
+  if (user.store_invoices) {
+    await trx
+      .insertInto('invoices')
+      .values({
+        id: payment.id,
+        user_id: payment.user_id,
+        payment_id: payment.id,
+        item_type: productName(payment.sku),
+        quantity: payment.quantity,
+        amount_cents: payment.amount_cents,
+        method: payment.method === 'card' ? 'Card' : `Crypto${payment.details.currency ? ` (${String(payment.details.currency).toUpperCase()})` : ''}`,
+        extra_info: user.store_extra_invoice_data && event.extraInfo ? JSON.stringify(event.extraInfo) : null,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  }
+  // A refund that arrived before the payment it refunds (events out of order) applies now.
+  if (payment.details.refund_received_at) await markRefunded(trx, { ...payment, status: 'paid', details: { ...payment.details, subscription_id: subscriptionId } }, event);
+  return true;
+}
+
+/**
+ * Refunded: takes back what was granted (credits never below zero; plans end now). A refund
+ * of a payment not yet paid is remembered and applied when the payment arrives.
+ */
+export async function markRefunded(trx: Trx, payment: Payment, event: { occurredAt: Date }): Promise<boolean> {
+  if (payment.status === 'pending' || payment.status === 'expired') {
+    if (payment.details.refund_received_at) return false;
+    await trx
+      .updateTable('payments')
+      .set({ details: JSON.stringify({ ...payment.details, refund_received_at: event.occurredAt.toISOString() }) })
+      .where('id', '=', payment.id)
+      .execute();
+    return true;
+  }
+  if (payment.status !== 'paid') return false;
+  await revokePurchase(trx, {
+    userId: payment.user_id,
+    sku: payment.sku,
+    quantity: payment.quantity,
+    source: `refund:${payment.id}`,
+    reason: 'refund',
+    subscriptionId: typeof payment.details.subscription_id === 'string' ? payment.details.subscription_id : null,
+  });
+  await trx.updateTable('payments').set({ status: 'refunded', refunded_at: new Date(), last_event_at: event.occurredAt }).where('id', '=', payment.id).execute();
+  return true;
+}
+
+/** Expired unpaid (a crypto invoice's time ran out). */
+export async function markExpired(trx: Trx, payment: Payment, event: { occurredAt: Date }): Promise<boolean> {
+  if (payment.status !== 'pending' || isStale(payment, event.occurredAt)) return false;
+  await trx.updateTable('payments').set({ status: 'expired', last_event_at: event.occurredAt }).where('id', '=', payment.id).execute();
+  return true;
+}
+
+/** Details a provider learns along the way (amount received, currency), merged in; never moves the status. */
+export async function noteDetails(trx: Trx, payment: Payment, details: Record<string, unknown>, occurredAt: Date): Promise<void> {
+  if (isStale(payment, occurredAt)) return;
+  await trx
+    .updateTable('payments')
+    .set({ details: JSON.stringify({ ...payment.details, ...details }), last_event_at: occurredAt })
+    .where('id', '=', payment.id)
+    .execute();
+}
