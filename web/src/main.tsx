@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { setPageTitle } from './lib/brand';
+import { startRealtime } from './lib/realtime';
 import { startSession } from './lib/session';
 import { initTheme } from './lib/theme';
 import './styles/app.css';
@@ -9,6 +10,7 @@ import './styles/app.css';
 initTheme();
 setPageTitle();
 void startSession();
+startRealtime();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

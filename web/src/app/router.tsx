@@ -8,6 +8,15 @@ import { SIGN_IN_PATHS } from '@/features/auth/redirect';
 import { TosPrivacyPage } from '@/features/legal/components/tos-privacy-page';
 import { EntryRemovalPage } from '@/features/search/components/entry-removal-page';
 import { SearchPage } from '@/features/search/components/search-page';
+import { CheckoutPage } from '@/features/checkout/components/checkout-page';
+import { CryptoCheckoutPage } from '@/features/checkout/components/crypto-checkout-page';
+import { ThankYouPage } from '@/features/checkout/components/thank-you-page';
+import { EventCodesPage } from '@/features/event-codes/components/event-codes-page';
+import { CreditsPage } from '@/features/subscriptions/components/credits-page';
+import { MonitoringPlansPage } from '@/features/subscriptions/components/monitoring-plans-page';
+import { PaymentHistoryPage } from '@/features/subscriptions/components/payment-history-page';
+import { SearchPlansPage } from '@/features/subscriptions/components/search-plans-page';
+import { SubscriptionsPage } from '@/features/subscriptions/components/subscriptions-page';
 import { useSession } from '@/lib/session';
 import { Protected, PublicOnly, Splash } from './guards';
 import { ComingSoonPage } from './pages/coming-soon-page';
@@ -20,7 +29,6 @@ const UPCOMING_PAGES: { path: string; title: string }[] = [
   { path: '/documentation/faq', title: 'FAQ' },
   { path: '/documentation/search-guide', title: 'Search Guide' },
   { path: '/documentation/quick-start', title: 'Quick Start' },
-  { path: '/event-codes', title: 'Event Codes' },
   { path: '/whois', title: 'WHOIS' },
   { path: '/monitoring/manage', title: 'Monitoring' },
   { path: '/monitoring/manage/tasks', title: 'Monitor Tasks' },
@@ -30,15 +38,6 @@ const UPCOMING_PAGES: { path: string; title: string }[] = [
   { path: '/monitoring/reports/:id', title: 'Monitoring Report' },
   { path: '/monitoring/documentation', title: 'Monitoring Documentation' },
   { path: '/notifications', title: 'Notifications' },
-  { path: '/subscriptions', title: 'Subscriptions' },
-  { path: '/subscriptions/search', title: 'Search Subscription' },
-  { path: '/subscriptions/monitoring', title: 'Monitoring Subscription' },
-  { path: '/subscriptions/search-credits', title: 'Search Credits' },
-  { path: '/subscriptions/whois-credits', title: 'WHOIS Credits' },
-  { path: '/subscriptions/payment-history', title: 'Payment History' },
-  { path: '/crypto-checkout', title: 'Crypto Checkout' },
-  { path: '/checkout', title: 'Checkout' },
-  { path: '/thank-you', title: 'Thank You' },
 ];
 
 /** One pattern for every sign-in view, so switching views keeps the screen mounted. */
@@ -93,6 +92,57 @@ export function AppRouter() {
       <Route path="/documentation/api">
         <Protected title="Documentation / API">
           <ApiDocsPage />
+        </Protected>
+      </Route>
+      <Route path="/subscriptions">
+        <Protected title="Subscriptions">
+          <SubscriptionsPage />
+        </Protected>
+      </Route>
+      <Route path="/subscriptions/payment-history">
+        <Protected title="Subscriptions / Payment History">
+          <PaymentHistoryPage />
+        </Protected>
+      </Route>
+      {/* Purchase pages: the breadcrumb's last part is the capitalised third path segment (spec 3 §2). */}
+      <Route path="/subscriptions/search">
+        <Protected title="Subscriptions / Search">
+          <SearchPlansPage />
+        </Protected>
+      </Route>
+      <Route path="/subscriptions/search-credits">
+        <Protected title="Subscriptions / Search-credits">
+          <CreditsPage kind="search-credits" />
+        </Protected>
+      </Route>
+      <Route path="/subscriptions/whois-credits">
+        <Protected title="Subscriptions / Whois-credits">
+          <CreditsPage kind="whois-credits" />
+        </Protected>
+      </Route>
+      <Route path="/subscriptions/monitoring">
+        <Protected title="Subscriptions / Monitoring">
+          <MonitoringPlansPage />
+        </Protected>
+      </Route>
+      <Route path="/checkout">
+        <Protected title="Checkout">
+          <CheckoutPage />
+        </Protected>
+      </Route>
+      <Route path="/crypto-checkout">
+        <Protected title="Crypto Checkout">
+          <CryptoCheckoutPage />
+        </Protected>
+      </Route>
+      <Route path="/thank-you">
+        <Protected title="Thank You">
+          <ThankYouPage />
+        </Protected>
+      </Route>
+      <Route path="/event-codes">
+        <Protected title="Event Codes">
+          <EventCodesPage />
         </Protected>
       </Route>
       {UPCOMING_PAGES.map(({ path, title }) => (

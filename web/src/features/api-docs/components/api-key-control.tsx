@@ -5,6 +5,7 @@ import { refreshUser, type User } from '@/features/user/api/use-user';
 import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { toast } from '@/lib/toast-store';
 import { fullApiKey, regenerateApiKey } from '../api/api-key-api';
+import './api-key-control.css';
 
 export const KEY_INVALID = 'API V2 Key is NOT VALID, please generate a new key below';
 export const KEY_REFRESH_FAILED = 'ERROR: could not refresh API Key';

@@ -1,8 +1,9 @@
 /**
- * Prints records from a hidden same-origin frame whose document is built from DOM nodes:
- * every value goes in through textContent, never as markup (breach data is hostile).
+ * Prints records through the shared hidden frame (lib/print-frame.ts): every value goes in
+ * through textContent, never as markup (breach data is hostile).
  */
 import { BRAND } from '@/lib/brand';
+import { printInFrame } from '@/lib/print-frame';
 import type { SearchRecord } from '../api/search-api';
 import { recordLines } from './record-fields';
 
@@ -47,18 +48,5 @@ export function buildPrintDocument(doc: Document, records: SearchRecord[], title
 }
 
 export function printRecords(records: SearchRecord[], title: string): void {
-  document.getElementById(PRINT_FRAME_ID)?.remove();
-  const frame = document.createElement('iframe');
-  frame.id = PRINT_FRAME_ID;
-  frame.title = 'Print preview';
-  frame.setAttribute('aria-hidden', 'true');
-  frame.tabIndex = -1;
-  Object.assign(frame.style, { position: 'fixed', width: '0', height: '0', border: '0', right: '0', bottom: '0' });
-  document.body.append(frame);
-  const win = frame.contentWindow;
-  const doc = frame.contentDocument;
-  if (!win || !doc) return;
-  buildPrintDocument(doc, records, title);
-  win.focus();
-  win.print();
+  printInFrame(PRINT_FRAME_ID, (doc) => buildPrintDocument(doc, records, title));
 }

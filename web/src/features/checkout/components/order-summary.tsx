@@ -1,0 +1,35 @@
+import { formatUnitPrice, formatUsd, productName, totalPrice, unitName } from '@/features/subscriptions/lib/catalogue';
+import type { PurchaseParams } from '../lib/purchase-params';
+
+/** Product, quantity and total of a checkout (the server prices the purchase itself). */
+export function OrderSummary({ purchase, price }: { purchase: PurchaseParams; price: number }) {
+  const { sku, quantity, parsed } = purchase;
+  const recurring = parsed.type === 'plan' && parsed.recurring;
+  return (
+    <dl className="order-summary" data-testid="order-summary">
+      <div>
+        <dt>Product</dt>
+        <dd data-testid="order-product">{productName(sku)}</dd>
+      </div>
+      <div>
+        <dt>Quantity</dt>
+        <dd data-testid="order-quantity">
+          {quantity.toLocaleString('en-US')} {unitName(sku, quantity)}
+        </dd>
+      </div>
+      <div>
+        <dt>Price</dt>
+        <dd>
+          {formatUnitPrice(price)} / {unitName(sku, 1)}
+        </dd>
+      </div>
+      <div className="order-total">
+        <dt>Total</dt>
+        <dd data-testid="order-total">
+          {formatUsd(totalPrice(price, quantity))}
+          {recurring && <span className="muted"> renews every {unitName(sku, 1)}</span>}
+        </dd>
+      </div>
+    </dl>
+  );
+}

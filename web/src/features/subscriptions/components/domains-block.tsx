@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
+import { toast } from '@/lib/toast-store';
+import type { MonitoredDomain } from '../api/subscriptions-api';
+import { isValidDomain } from '../lib/domain';
+
+type UpdateDomain = (id: string, domain: string) => Promise<boolean>;
+
+/** The monitored-domain slots bought with Domain Monitoring; each can be set, reset or submitted. */
+export function DomainsBlock({ domains, updateDomain }: { domains: MonitoredDomain[]; updateDomain: UpdateDomain }) {
+  return (
+    <section className="card subs-block subs-domains" aria-labelledby="subs-domains">
+      <header className="subs-block-head">
+        <h2 id="subs-domains" className="card-title">
+          Domains
+        </h2>
+        <Link href="/subscriptions/monitoring" className="button button-secondary button-small">
+          Add Domain
+        </Link>
+      </header>
+      {domains.length === 0 ? (
+        <p className="muted subs-note">No monitored domains yet. Domain Monitoring adds one slot per domain.</p>
+      ) : (
+        <ul className="domain-rows">
+          {domains.map((row, index) => (
+            <DomainRow key={row.id} row={row} number={index + 1} updateDomain={updateDomain} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function DomainRow({ row, number, updateDomain }: { row: MonitoredDomain; number: number; updateDomain: UpdateDomain }) {
+  const saved = row.domain ?? '';
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(saved);
+  const [busy, run] = useGuardedSubmit();
+  const changed = draft.trim() !== saved;
+
+  const submit = () =>
+    run(async () => {
+      const domain = draft.trim().toLowerCase();
+      if (!isValidDomain(domain)) {
+        toast.error('invalid domain value');
+        return;
+      }
+      if (await updateDomain(row.id, domain)) setEditing(false);
+    });
+
+  return (
+    <li className="domain-row" data-testid="domain-row">
+      <span className="domain-number">#{number}</span>
+      {editing ? (
+        <form
+          className="domain-edit"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (changed) void submit();
+          }}
+        >
+          <input
+            className="input"
+            aria-label={`Domain ${number}`}
+            placeholder="example.com"
+            value={draft}
+            autoFocus
+            onChange={(event) => setDraft(event.currentTarget.value)}
+          />
+          <button type="button" className="button button-ghost button-small" disabled={!changed} onClick={() => setDraft(saved)}>
+            Reset
+          </button>
+          <button type="submit" className="button button-primary button-small" disabled={!changed || busy}>
+            Submit
+          </button>
+          <button
+            type="button"
+            className="button button-ghost button-small"
+            onClick={() => {
+              setDraft(saved);
+              setEditing(false);
+            }}
+          >
+            Close
+          </button>
+        </form>
+      ) : (
+        <>
+          <span className={`domain-value${saved ? '' : ' muted'}`}>{saved || 'Not set'}</span>
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            aria-label={`Edit domain ${number}`}
+            onClick={() => {
+              setDraft(saved);
+              setEditing(true);
+            }}
+          >
+            Edit
+          </button>
+        </>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,254 @@
+import { useState, type ReactNode } from 'react';
+import { Link } from 'wouter';
+import { ApiKeyControl } from '@/features/api-docs/components/api-key-control';
+import { useUser } from '@/features/user/api/use-user';
+import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
+import { usePageTitle } from '@/hooks/use-page-title';
+import { Modal } from '@/components/modal';
+import type { CancelType, SubscriptionsInfo } from '../api/subscriptions-api';
+import { useSubscriptions } from '../api/use-subscriptions';
+import { formatCredits } from '../lib/catalogue';
+import { DomainsBlock } from './domains-block';
+import './subscriptions.css';
+
+export function formatExpiry(iso: string | null): string {
+  if (!iso) return 'N/A';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? 'N/A' : date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+/** /subscriptions (spec 3 §2): the API key, every plan and credit balance, monitored domains. */
+export function SubscriptionsPage() {
+  usePageTitle('Subscriptions');
+  const { data: user } = useUser();
+  const { info, isLoading, cancel, updateDomain } = useSubscriptions();
+
+  return (
+    <div className="page subs-page">
+      <header className="page-header subs-header">
+        <div>
+          <h1>Subscriptions</h1>
+          <p className="page-lead">Your plans, credits and API key in one place.</p>
+        </div>
+        <Link href="/subscriptions/payment-history" className="button button-secondary">
+          Payment History
+        </Link>
+      </header>
+
+      <ApiKeyControl user={user} valid={undefined} />
+
+      {!info ? (
+        <section className="card status-card" aria-busy={isLoading}>
+          {isLoading ? <span className="spinner" /> : null}
+          <p className="muted">{isLoading ? 'Loading subscriptions…' : 'Subscriptions info is not available right now.'}</p>
+        </section>
+      ) : (
+        <div className="subs-grid">
+          <SearchBlock info={info} cancel={cancel} />
+          <CreditsBlock
+            title="API credits"
+            value={info.elevated ? '∞' : formatCredits(info.api_credits)}
+            valueLabel={info.elevated ? 'Unlimited' : undefined}
+            note="1 search through the API = 1 credit. A Search subscription is needed to use the API."
+            purchaseHref="/subscriptions/search-credits"
+          />
+          <MonitoringBlock info={info} cancel={cancel} />
+          <CreditsBlock
+            title="WHOIS credits"
+            value={formatCredits(info.whois_credits)}
+            note="Spent by WHOIS lookups on the site and through the API."
+            purchaseHref="/subscriptions/whois-credits"
+          />
+          <DomainsBlock domains={info.domains} updateDomain={updateDomain} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+type Cancel = (type: CancelType) => Promise<boolean>;
+
+function Block({ title, tag, children, actions }: { title: string; tag?: ReactNode; children: ReactNode; actions?: ReactNode }) {
+  const id = `subs-${title.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <section className="card subs-block" aria-labelledby={id}>
+      <header className="subs-block-head">
+        <h2 id={id} className="card-title">
+          {title}
+        </h2>
+        {tag}
+      </header>
+      {children}
+      {actions && <div className="subs-actions">{actions}</div>}
+    </section>
+  );
+}
+
+function Facts({ rows }: { rows: [label: string, value: ReactNode][] }) {
+  return (
+    <dl className="subs-facts">
+      {rows.map(([label, value]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function StatusTag({ active, label }: { active: boolean; label?: string }) {
+  return <span className={`subs-tag${active ? ' subs-tag-active' : ''}`}>{label ?? (active ? 'Active' : 'Not active')}</span>;
+}
+
+function SearchBlock({ info, cancel }: { info: SubscriptionsInfo; cancel: Cancel }) {
+  const recurring = info.search_auto_renew;
+  const elevated = info.elevated;
+  return (
+    <Block
+      title="Search"
+      tag={<StatusTag active={elevated || info.search_active} label={elevated ? 'Elevated' : undefined} />}
+      actions={
+        <PlanActions
+          planName="Search"
+          recurring={recurring}
+          cancelType="subscription-search"
+          cancel={cancel}
+          purchaseHref={elevated ? null : '/subscriptions/search'}
+        />
+      }
+    >
+      <Facts
+        rows={[
+          ['Status', elevated ? 'Elevated (always active)' : info.search_active ? 'Active' : 'Not active'],
+          ['Auto-renew', recurring ? 'Yes' : 'No'],
+          ['Expires', elevated ? 'Never' : recurring ? 'N/A' : formatExpiry(info.search_expiry)],
+        ]}
+      />
+    </Block>
+  );
+}
+
+function MonitoringBlock({ info, cancel }: { info: SubscriptionsInfo; cancel: Cancel }) {
+  const recurring = info.monitoring_api_auto_renew;
+  return (
+    <Block
+      title="Monitoring"
+      tag={<StatusTag active={info.monitoring_api_active} />}
+      actions={
+        <PlanActions
+          planName="Monitoring"
+          recurring={recurring}
+          cancelType="subscription-monitoring"
+          cancel={cancel}
+          purchaseHref="/subscriptions/monitoring"
+        />
+      }
+    >
+      <Facts
+        rows={[
+          ['Plan', info.is_enterprise ? 'Enterprise' : info.monitoring_api_active ? 'Domain Monitoring' : 'Start (free)'],
+          ['Auto-renew', recurring ? 'Yes' : 'No'],
+          ['Expires', recurring ? 'N/A' : formatExpiry(info.monitoring_api_expiry)],
+        ]}
+      />
+    </Block>
+  );
+}
+
+function CreditsBlock({
+  title,
+  value,
+  valueLabel,
+  note,
+  purchaseHref,
+}: {
+  title: string;
+  value: string;
+  valueLabel?: string;
+  note: string;
+  purchaseHref: string;
+}) {
+  return (
+    <Block
+      title={title}
+      actions={
+        <Link href={purchaseHref} className="button button-secondary button-small">
+          Purchase
+        </Link>
+      }
+    >
+      <p className="subs-credits" aria-label={valueLabel ? `${title}: ${valueLabel}` : undefined}>
+        {value}
+      </p>
+      <p className="muted subs-note">{note}</p>
+    </Block>
+  );
+}
+
+/** Cancel only while recurring (confirmed in a modal); Purchase only while not recurring. */
+function PlanActions({
+  planName,
+  recurring,
+  cancelType,
+  cancel,
+  purchaseHref,
+}: {
+  planName: string;
+  recurring: boolean;
+  cancelType: CancelType;
+  cancel: Cancel;
+  purchaseHref: string | null;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, run] = useGuardedSubmit();
+
+  const confirm = () =>
+    run(async () => {
+      const ok = await cancel(cancelType);
+      setConfirming(false);
+      if (ok) setSubmitted(true);
+    });
+
+  return (
+    <>
+      {submitted && (
+        <p className="subs-submitted" role="status">
+          Submitted Cancellation Request <span className="muted">(the change may take a few minutes)</span>
+        </p>
+      )}
+      <button
+        type="button"
+        className="button button-ghost button-small"
+        disabled={!recurring || submitted}
+        onClick={() => setConfirming(true)}
+      >
+        Cancel {planName}
+      </button>
+      {!recurring && purchaseHref && (
+        <Link href={purchaseHref} className="button button-primary button-small">
+          Purchase
+        </Link>
+      )}
+      {confirming && (
+        <Modal
+          title={`Cancel ${planName} subscription?`}
+          onClose={() => setConfirming(false)}
+          actions={
+            <>
+              <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
+                Keep it
+              </button>
+              <button type="button" className="button button-danger" disabled={busy} onClick={() => void confirm()}>
+                Confirm Cancellation
+              </button>
+            </>
+          }
+        >
+          <p>Auto-renew stops: your plan stays active until the end of the current period.</p>
+        </Modal>
+      )}
+    </>
+  );
+}
