@@ -34,6 +34,12 @@ import { v2Api } from './api-v2/v2-routes';
 import { registerRealtimeRoutes } from './realtime/realtime-routes';
 import { createPaymentIngress } from './payments/ingress';
 import { createWebhookProviders } from './payments/providers';
+import { createSubscriptionsService } from './subscriptions/subscriptions-service';
+import { registerSubscriptionsRoutes } from './subscriptions/subscriptions-routes';
+import { createBillingService } from './billing/billing-service';
+import { registerBillingRoutes } from './billing/billing-routes';
+import { createEventCodeService } from './billing/event-code-service';
+import { registerEventCodeRoutes } from './billing/event-code-routes';
 
 export interface AppDeps {
   config: Config;
@@ -132,6 +138,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   registerDataWellRoutes(app, { datawells: createDataWellService(db), limiter: deps.limiter });
+  registerSubscriptionsRoutes(app, { subscriptions: createSubscriptionsService(db) });
+  registerBillingRoutes(app, { billing: createBillingService(db) });
+  registerEventCodeRoutes(app, { eventCodes: createEventCodeService({ db, limiter: deps.limiter }) });
   await registerRealtimeRoutes(app, { auth });
   const payments = createPaymentIngress({ db, queues: deps.queues, providers: createWebhookProviders({ config, db, queues: deps.queues }) });
   payments.register(app);

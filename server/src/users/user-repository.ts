@@ -59,6 +59,7 @@ export async function getCurrentUser(db: Db, userId: string) {
       'search_credits',
       'whois_credits',
       'is_enterprise',
+      'enterprise_until',
       'elevated',
       'law_enforcement',
       'api_key_hint',
@@ -86,6 +87,7 @@ export async function getProfile(db: Db, userId: string) {
     .select([
       'email',
       'is_enterprise',
+      'enterprise_until',
       'notify_search_expiration',
       'notify_monitoring_expiration',
       'notify_enterprise_expiration',

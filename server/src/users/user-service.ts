@@ -4,6 +4,7 @@ import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
 import { constantTimeEqual, hashToken } from '../auth/secrets';
 import * as userRepo from './user-repository';
+import { enterpriseActive, searchActive, searchRecurring } from '../subscriptions/plan-status';
 
 /**
  * API keys: 48 lower-case hex characters (192 bits), shown once when generated. Only
@@ -23,17 +24,16 @@ export function createUserService(db: Kysely<Database>, hooks: { onApiKeyChanged
       const user = await userRepo.getCurrentUser(db, userId);
       if (!user) throw Errors.unauthorized();
       const until = user.search_subscribed_until;
-      const subscribed = user.elevated || (until !== null && until.getTime() > Date.now());
       return {
         email: user.email,
         created_at: user.created_at.toISOString(),
-        search_access: subscribed,
-        is_enterprise: user.is_enterprise,
+        search_access: searchActive(user),
+        is_enterprise: enterpriseActive(user),
         whois_credits: user.whois_credits,
         search_credits: user.search_credits,
         api_private_key: maskApiKey(user.api_key_hint),
         has_notifications: user.has_notifications,
-        search_is_recurring: user.search_is_recurring,
+        search_is_recurring: searchRecurring(user),
         search_subscribed_until: until ? Math.floor(until.getTime() / 1000) : null,
         elevated: user.elevated,
         law_enforcement: user.law_enforcement,
@@ -45,7 +45,7 @@ export function createUserService(db: Kysely<Database>, hooks: { onApiKeyChanged
       if (!p) throw Errors.unauthorized();
       return {
         email: p.email,
-        enterprise: p.is_enterprise,
+        enterprise: enterpriseActive(p),
         enterprise_monitoring_expiration_notification: p.notify_enterprise_expiration,
         low_api_credits_notification: p.notify_low_search_credits,
         low_whois_credits_notification: p.notify_low_whois_credits,

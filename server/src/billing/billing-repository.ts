@@ -1,0 +1,38 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+type Db = Kysely<Database>;
+
+/** The catalogue's prices as stored (operators change them). */
+export async function listPrices(db: Db): Promise<{ sku: string; price_cents: number }[]> {
+  return db.selectFrom('products').select(['sku', 'price_cents']).execute();
+}
+
+/** The invoice settings the history answers with. */
+export async function getInvoiceSettings(db: Db, userId: string) {
+  return db.selectFrom('users').select(['store_extra_invoice_data']).where('id', '=', userId).where('closed_at', 'is', null).executeTakeFirst();
+}
+
+/** One page of the user's invoices, newest first (ties by id, so pages never overlap). */
+export async function listInvoices(db: Db, userId: string, page: { limit: number; offset: number }) {
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'item_type', 'quantity', 'created', 'amount_cents', 'method', 'extra_info'])
+    .where('user_id', '=', userId)
+    .orderBy('created', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countInvoices(db: Db, userId: string): Promise<number> {
+  const row = await db.selectFrom('invoices').select(sql<string>`count(*)`.as('total')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/** Deletes the user's invoices only; their payments stay (renewals and refunds need them). */
+export async function deleteInvoices(db: Db, userId: string): Promise<number> {
+  const result = await db.deleteFrom('invoices').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

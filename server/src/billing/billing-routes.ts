@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { HISTORY_MAX_PAGE, HISTORY_PAGE_SIZE, type BillingService } from './billing-service';
+
+const ErrorBody = Type.Object({ error: Type.String() });
+const errors = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody };
+const Success = Type.Object({ success: Type.Boolean() });
+
+/** Allow-list of what the invoice view shows (spec 3 §3 Invoice). */
+const Invoice = Type.Object({
+  id: Type.String(),
+  item_type: Type.String(),
+  quantity: Type.Integer(),
+  created: Type.String({ format: 'date-time' }),
+  amount: Type.Number({ description: 'USD.' }),
+  method: Type.String(),
+  extra_info: Type.Optional(
+    Type.Object(
+      {
+        name: Type.Optional(Type.String()),
+        company: Type.Optional(Type.String()),
+        phone: Type.Optional(Type.String()),
+        address: Type.Optional(Type.String()),
+      },
+      { description: 'Only while the user keeps extra invoice data (extra_data).' },
+    ),
+  ),
+});
+
+export function registerBillingRoutes(app: FastifyInstance, deps: { billing: BillingService }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { billing } = deps;
+  const common = { onRequest: [app.authenticate] };
+  const security = [{ bearer: [] }];
+
+  r.get(
+    '/payments/get-products',
+    {
+      ...common,
+      schema: {
+        operationId: 'listProducts',
+        tags: ['payments'],
+        security,
+        summary: 'Every SKU of the catalogue with its price in USD per unit (the server computes amounts from these).',
+        response: { 200: Type.Object({ products: Type.Array(Type.Object({ sku: Type.String(), price: Type.Number() })) }), ...errors },
+      },
+    },
+    () => billing.products(),
+  );
+
+  r.post(
+    '/user/payment-history',
+    {
+      ...common,
+      schema: {
+        operationId: 'paymentHistory',
+        tags: ['user'],
+        security,
+        summary: `The user's invoices, newest first, ${HISTORY_PAGE_SIZE} a page.`,
+        body: Type.Object({ page: Type.Integer({ minimum: 1, maximum: HISTORY_MAX_PAGE }) }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({ invoices: Type.Array(Invoice), total_results: Type.Integer(), extra_data: Type.Boolean() }),
+          ...errors,
+        },
+      },
+    },
+    (request) => billing.history(request.user.sub, request.body.page),
+  );
+
+  r.post(
+    '/user/clear-payment-history',
+    {
+      ...common,
+      schema: {
+        operationId: 'clearPaymentHistory',
+        tags: ['user'],
+        security,
+        summary: "Deletes the user's invoices (their payments are kept).",
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      await billing.clearHistory(request.user.sub);
+      return { success: true };
+    },
+  );
+}

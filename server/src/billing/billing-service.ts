@@ -1,0 +1,71 @@
+/**
+ * The catalogue's price list and the user's payment history (spec 3 §2
+ * /subscriptions/payment-history, §3 Invoice and Product). Invoices are written by the
+ * payment's life (payments/payments.ts, markPaid) per the user's settings; here they are
+ * read and cleared.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { Errors } from '../infra/errors';
+import { PRODUCTS, centsToUsd } from '../payments/catalogue';
+import * as billingRepo from './billing-repository';
+
+/** Spec 3 §9: payment history 20 a page. */
+export const HISTORY_PAGE_SIZE = 20;
+/** Far beyond any real history; keeps the offset bounded. */
+export const HISTORY_MAX_PAGE = 10_000;
+
+export interface InvoiceView {
+  id: string;
+  item_type: string;
+  quantity: number;
+  created: string;
+  amount: number;
+  method: string;
+  extra_info?: Record<string, string>;
+}
+
+export function createBillingService(db: Kysely<Database>) {
+  return {
+    /** Every SKU of the catalogue that has a price, in the catalogue's order; USD per unit. */
+    async products(): Promise<{ products: { sku: string; price: number }[] }> {
+      const prices = new Map((await billingRepo.listPrices(db)).map((row) => [row.sku, row.price_cents]));
+      return {
+        products: PRODUCTS.flatMap(({ sku }) => {
+          const cents = prices.get(sku);
+          return cents === undefined ? [] : [{ sku, price: centsToUsd(cents) }];
+        }),
+      };
+    },
+
+    /** `extra_info` only while the user keeps extra invoice data (the answer's `extra_data`), and only where stored. */
+    async history(userId: string, page: number): Promise<{ invoices: InvoiceView[]; total_results: number; extra_data: boolean }> {
+      const settings = await billingRepo.getInvoiceSettings(db, userId);
+      if (!settings) throw Errors.unauthorized();
+      const [rows, total] = await Promise.all([
+        billingRepo.listInvoices(db, userId, { limit: HISTORY_PAGE_SIZE, offset: (page - 1) * HISTORY_PAGE_SIZE }),
+        billingRepo.countInvoices(db, userId),
+      ]);
+      const extraData = settings.store_extra_invoice_data;
+      return {
+        invoices: rows.map((row) => ({
+          id: row.id,
+          item_type: row.item_type,
+          quantity: row.quantity,
+          created: row.created.toISOString(),
+          amount: centsToUsd(row.amount_cents),
+          method: row.method,
+          ...(extraData && row.extra_info ? { extra_info: row.extra_info } : {}),
+        })),
+        total_results: total,
+        extra_data: extraData,
+      };
+    },
+
+    async clearHistory(userId: string): Promise<void> {
+      await billingRepo.deleteInvoices(db, userId);
+    },
+  };
+}
+
+export type BillingService = ReturnType<typeof createBillingService>;

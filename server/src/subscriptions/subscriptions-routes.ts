@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { SubscriptionsService } from './subscriptions-service';
+
+const ErrorBody = Type.Object({ error: Type.String() });
+const errors = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody };
+const Expiry = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+const DomainSlot = Type.Object({
+  id: Type.String(),
+  domain: Type.Union([Type.String(), Type.Null()], { description: "null until the user names one ('Not set')." }),
+});
+
+const Summary = Type.Object({
+  search_active: Type.Boolean(),
+  search_expiry: Expiry,
+  search_auto_renew: Type.Boolean(),
+  api_credits: Type.Integer(),
+  api_private_key: Type.Union([Type.String(), Type.Null()], { description: 'Masked: "••••" plus the last 4 characters; never the key.' }),
+  is_enterprise: Type.Boolean(),
+  monitoring_api_active: Type.Boolean(),
+  monitoring_api_auto_renew: Type.Boolean(),
+  monitoring_api_expiry: Expiry,
+  whois_credits: Type.Integer(),
+  domains: Type.Array(DomainSlot),
+  email: Type.String(),
+  elevated: Type.Boolean(),
+});
+
+export function registerSubscriptionsRoutes(app: FastifyInstance, deps: { subscriptions: SubscriptionsService }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { subscriptions } = deps;
+  const common = { onRequest: [app.authenticate] };
+  const tags = ['subscriptions'];
+  const security = [{ bearer: [] }];
+
+  r.get(
+    '/subscriptions',
+    {
+      ...common,
+      schema: {
+        operationId: 'subscriptionsSummary',
+        tags,
+        security,
+        summary: 'Search, API credits, monitoring (enterprise), domain slots of current domain subscriptions and WHOIS credits.',
+        response: { 200: Summary, ...errors },
+      },
+    },
+    (request) => subscriptions.summary(request.user.sub),
+  );
+
+  r.post(
+    '/subscriptions/domain-info',
+    {
+      ...common,
+      schema: {
+        operationId: 'subscriptionDomainInfo',
+        tags,
+        security,
+        summary: "The monitored-domain slots of one of the user's domain subscriptions; 404 for any other id.",
+        body: Type.Object({ domain: Type.String({ pattern: UUID_PATTERN, description: 'A domain subscription id.' }) }, { additionalProperties: false }),
+        response: { 200: Type.Object({ domains: Type.Array(DomainSlot) }), 404: ErrorBody, ...errors },
+      },
+    },
+    (request) => subscriptions.domainInfo(request.user.sub, request.body.domain),
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * The subscriptions page's summary (spec 3 §2 /subscriptions, §3 "Subscriptions summary") and
+ * the slots of one domain subscription. Decisions: server/src/payments/README.md, section
+ * "Subscriptions summary and history (decisions)".
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { Errors } from '../infra/errors';
+import { maskApiKey } from '../users/user-service';
+import { enterpriseActive, searchActive, searchRecurring } from './plan-status';
+import * as subscriptionsRepo from './subscriptions-repository';
+
+export interface SubscriptionsSummary {
+  search_active: boolean;
+  search_expiry: string | null;
+  search_auto_renew: boolean;
+  api_credits: number;
+  api_private_key: string | null;
+  is_enterprise: boolean;
+  monitoring_api_active: boolean;
+  monitoring_api_auto_renew: boolean;
+  monitoring_api_expiry: string | null;
+  whois_credits: number;
+  domains: subscriptionsRepo.DomainSlot[];
+  email: string;
+  elevated: boolean;
+}
+
+export function createSubscriptionsService(db: Kysely<Database>) {
+  return {
+    async summary(userId: string): Promise<SubscriptionsSummary> {
+      const now = new Date();
+      const [account, enterprisePlan, domains] = await Promise.all([
+        subscriptionsRepo.getSummaryAccount(db, userId),
+        subscriptionsRepo.getEnterpriseSubscription(db, userId),
+        subscriptionsRepo.listCurrentDomainSlots(db, userId, now),
+      ]);
+      if (!account) throw Errors.unauthorized();
+      const enterprise = enterpriseActive(account, now.getTime());
+      return {
+        search_active: searchActive(account, now.getTime()),
+        search_expiry: account.search_subscribed_until?.toISOString() ?? null,
+        search_auto_renew: searchRecurring(account, now.getTime()),
+        api_credits: account.search_credits,
+        api_private_key: maskApiKey(account.api_key_hint),
+        is_enterprise: enterprise,
+        // The monitoring block is the enterprise plan: active as enterprise is, renewing while its row does.
+        monitoring_api_active: enterprise,
+        monitoring_api_auto_renew: enterprise && enterprisePlan !== undefined && enterprisePlan.recurring && enterprisePlan.period_end > now,
+        monitoring_api_expiry: account.enterprise_until?.toISOString() ?? null,
+        whois_credits: account.whois_credits,
+        domains,
+        email: account.email,
+        elevated: account.elevated,
+      };
+    },
+
+    /** Another user's subscription, or one that does not exist: the same 404. */
+    async domainInfo(userId: string, subscriptionId: string): Promise<{ domains: subscriptionsRepo.DomainSlot[] }> {
+      const domains = await subscriptionsRepo.listDomainSlotsOf(db, userId, subscriptionId);
+      if (!domains) throw Errors.notFound('Subscription not found');
+      return { domains };
+    },
+  };
+}
+
+export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
