@@ -32,7 +32,14 @@ export function QuantityField({
         inputMode="numeric"
         autoComplete="off"
         value={value}
-        onChange={(event) => onChange(clampQuantityText(event.currentTarget.value, max))}
+        onChange={(event) => {
+          const input = event.currentTarget;
+          const next = clampQuantityText(input.value, max);
+          // preact/compat skips the re-render when the state does not change ('3' → '3x' → '3'):
+          // the field is put right here.
+          if (input.value !== next) input.value = next;
+          onChange(next);
+        }}
       />
     </label>
   );
