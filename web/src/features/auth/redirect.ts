@@ -5,8 +5,11 @@
  * dots (/monitoring/manage → monitoring.manage), together with the query values below.
  */
 
-/** Query values carried to the sign-in screen and back (t: the closing-account token). */
-const CARRIED_PARAMS = ['p', 'q', 'ref', 'v', 't'] as const;
+/**
+ * Query values carried to the sign-in screen and back (t: the closing-account token; code:
+ * an event code link opened while signed out, which spec 1 does not list but would lose).
+ */
+const CARRIED_PARAMS = ['p', 'q', 'ref', 'v', 't', 'code'] as const;
 
 export const SIGN_IN_PATHS = [
   '/login',
