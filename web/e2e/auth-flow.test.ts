@@ -90,7 +90,7 @@ test('redirect rules: carried query values, search keeps only q, unsafe targets 
   await page.waitForURL((url) => url.pathname === '/search' && url.search === '');
   await page.goto('/register?redirect=subscriptions.search');
   await page.waitForURL((url) => url.pathname === '/subscriptions/search');
-  await page.getByRole('heading', { name: 'Search Subscription', exact: true }).waitFor();
+  await page.getByRole('heading', { name: 'Choose your package', exact: true }).waitFor();
   await page.context().close();
 });
 

@@ -208,3 +208,15 @@ test('event codes: Submit needs 4 characters; an unknown code toasts and stays o
   await input.waitFor();
   await page.context().close();
 });
+
+test("the API docs checklist's fixes open the working purchase pages", async () => {
+  const page = await signIn('/documentation/api');
+  const checklist = page.getByTestId('api-checklist');
+  await checklist.getByRole('link', { name: 'Get a search subscription' }).click();
+  await page.getByRole('heading', { name: 'Choose your package', level: 1 }).waitFor();
+  await page.goBack();
+  await checklist.getByRole('link', { name: 'Buy search credits' }).click();
+  await page.getByRole('heading', { name: 'Search Credits', level: 1 }).waitFor();
+  assert.equal(await textOf(page.locator('.breadcrumb')), 'Subscriptions / Search-credits');
+  await page.context().close();
+});
