@@ -9,6 +9,7 @@ import { applyGrant, findOpenUserByEmail, insertUser, type Grant } from '../serv
 import { createUserService } from '../server/src/users/user-service';
 import { extractLinks } from '../server/src/mail/mail-service';
 import { readOutbox } from '../server/src/mail/outbox-repository';
+import { createEventCode, eventCodeProblem, parseGrant, type EventCodeGrant } from '../server/src/billing/event-code-service';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -19,6 +20,11 @@ Commands:
       Adds to an existing account.
   outbox [--to E] [--limit N]
       Lists stored mails and their links (the mailbox of the embedded default).
+  event-code:create --code CODE --grant SKU:QTY [--grant SKU:QTY ...] [--uses N] [--expires YYYY-MM-DD] [--json]
+      Creates an event code (4 to 64 of A-Z a-z 0-9 _ -, matched case-insensitively) that
+      grants catalogue products: search-credits, whois-credits or a *-nonsub-* plan. --uses:
+      how many accounts may redeem it (default 1); --expires: usable through that day (UTC).
+      --json prints {code, grants, max_uses, expires_at}.
 
 Grant options:
   --verified            mark the email verified
@@ -38,6 +44,14 @@ function count(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d{1,9}$/.test(value)) throw new UsageError(`--${name} takes a whole number`);
   return Number(value);
+}
+
+/** `--expires YYYY-MM-DD`: usable through that day, UTC (expires at the next midnight). */
+function endOfDay(value: string | undefined): Date | null {
+  if (value === undefined) return null;
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : null;
+  if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== value) throw new UsageError('--expires takes a date YYYY-MM-DD');
+  return new Date(day.getTime() + 86_400_000);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -63,6 +77,10 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean' },
       to: { type: 'string' },
       limit: { type: 'string' },
+      code: { type: 'string' },
+      grant: { type: 'string', multiple: true },
+      uses: { type: 'string' },
+      expires: { type: 'string' },
     },
   });
   const grant: Grant = {
@@ -115,6 +133,28 @@ async function main(argv: string[]): Promise<number> {
           for (const link of extractLinks(row.text_body)) process.stdout.write(`    ${link}\n`);
         }
         if (rows.length === 0) process.stdout.write('The outbox is empty.\n');
+        return 0;
+      });
+    }
+    case 'event-code:create': {
+      const grants: EventCodeGrant[] = [];
+      for (const text of values.grant ?? []) {
+        const parsed = parseGrant(text);
+        if (typeof parsed === 'string') throw new UsageError(`--grant: ${parsed}`);
+        grants.push(parsed);
+      }
+      const input = { code: values.code ?? '', grants, maxUses: count(values.uses, 'uses') ?? 1, expiresAt: endOfDay(values.expires) };
+      const problem = eventCodeProblem(input);
+      if (problem) throw new UsageError(problem);
+      return withDatabase(async (db) => {
+        const created = await createEventCode(db, input);
+        const expiresAt = created.expiresAt?.toISOString() ?? null;
+        if (values.json) {
+          process.stdout.write(`${JSON.stringify({ code: created.code, grants: created.grants, max_uses: created.maxUses, expires_at: expiresAt })}\n`);
+        } else {
+          const what = created.grants.map((grant) => `${grant.quantity} × ${grant.sku}`).join(', ');
+          process.stdout.write(`Created event code ${created.code}: ${what}; ${created.maxUses} use(s)${expiresAt ? `, until ${expiresAt}` : ''}\n`);
+        }
         return 0;
       });
     }
