@@ -9,6 +9,10 @@ import { applyGrant, findOpenUserByEmail, insertUser, type Grant } from '../serv
 import { createUserService } from '../server/src/users/user-service';
 import { extractLinks } from '../server/src/mail/mail-service';
 import { readOutbox } from '../server/src/mail/outbox-repository';
+import { createQueueSystem } from '../server/src/infra/queues';
+import { embeddedConnectionString } from '../server/src/infra/embedded-postgres';
+import { SIMULATED_STATUSES, simulateCryptoPayment, type SimulatedStatus } from '../server/src/payments/crypto/sandbox';
+import { isCryptoCurrency } from '../server/src/payments/crypto/crypto-provider';
 import { createEventCode, eventCodeProblem, parseGrant, type EventCodeGrant } from '../server/src/billing/event-code-service';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -20,6 +24,11 @@ Commands:
       Adds to an existing account.
   outbox [--to E] [--limit N]
       Lists stored mails and their links (the mailbox of the embedded default).
+  payment:simulate --invoice ID [--status settled|partial|overpaid|expired] [--currency btc|ltc|xmr|bch|eth]
+      With CRYPTO_PROVIDER=sandbox: what the blockchain would report for crypto invoice ID
+      (default settled, paid in btc). The event goes through the webhook ingress; the
+      server's workers apply it (now, or when the server next starts). --namespace NS: the
+      server's queue namespace (default leakwell; tests).
   event-code:create --code CODE --grant SKU:QTY [--grant SKU:QTY ...] [--uses N] [--expires YYYY-MM-DD] [--json]
       Creates an event code (4 to 64 of A-Z a-z 0-9 _ -, matched case-insensitively) that
       grants catalogue products: search-credits, whois-credits or a *-nonsub-* plan. --uses:
@@ -77,6 +86,10 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean' },
       to: { type: 'string' },
       limit: { type: 'string' },
+      invoice: { type: 'string' },
+      status: { type: 'string' },
+      currency: { type: 'string' },
+      namespace: { type: 'string' },
       code: { type: 'string' },
       grant: { type: 'string', multiple: true },
       uses: { type: 'string' },
@@ -156,6 +169,29 @@ async function main(argv: string[]): Promise<number> {
           process.stdout.write(`Created event code ${created.code}: ${what}; ${created.maxUses} use(s)${expiresAt ? `, until ${expiresAt}` : ''}\n`);
         }
         return 0;
+      });
+    }
+    case 'payment:simulate': {
+      const invoice = values.invoice?.trim();
+      if (!invoice) throw new UsageError('--invoice takes the invoice id');
+      const status = (values.status ?? 'settled') as SimulatedStatus;
+      if (!SIMULATED_STATUSES.includes(status)) throw new UsageError(`--status takes one of ${SIMULATED_STATUSES.join(', ')}`);
+      const currency = values.currency ?? 'btc';
+      if (!isCryptoCurrency(currency)) throw new UsageError('--currency takes btc, ltc, xmr, bch or eth');
+      return withDatabase(async (db, config) => {
+        // The server's queues: same backend, same namespace (runtime.ts's default is leakwell).
+        const queues = createQueueSystem({
+          connectionString: config.DATABASE_URL ?? embeddedConnectionString(config.EMBEDDED_PG_PORT),
+          redisUrl: config.REDIS_URL,
+          namespace: values.namespace ?? 'leakwell',
+        });
+        try {
+          const eventId = await simulateCryptoPayment({ config, db, queues }, { paymentId: invoice, status, currency });
+          process.stdout.write(`Simulated ${status} for invoice ${invoice} (event ${eventId}); the server applies it.\n`);
+          return 0;
+        } finally {
+          await queues.close();
+        }
       });
     }
     default:

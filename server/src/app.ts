@@ -34,6 +34,8 @@ import { v2Api } from './api-v2/v2-routes';
 import { registerRealtimeRoutes } from './realtime/realtime-routes';
 import { createPaymentIngress } from './payments/ingress';
 import { createWebhookProviders } from './payments/providers';
+import { createCryptoProvider } from './payments/crypto';
+import { cryptoPaymentChannelRule, registerCryptoRoutes } from './payments/crypto-routes';
 import { createSubscriptionsService } from './subscriptions/subscriptions-service';
 import { registerSubscriptionsRoutes } from './subscriptions/subscriptions-routes';
 import { createBillingService } from './billing/billing-service';
@@ -54,6 +56,8 @@ export interface AppDeps {
   /** Where pino writes (tests capture it to scan for secrets); default stdout. */
   logStream?: NodeJS.WritableStream;
   webDistDir?: string;
+  /** Separates this deployment's (or test's) Redis pub/sub topic; default 'leakwell'. */
+  namespace?: string;
 }
 
 declare module 'fastify' {
@@ -141,8 +145,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSubscriptionsRoutes(app, { subscriptions: createSubscriptionsService(db) });
   registerBillingRoutes(app, { billing: createBillingService(db) });
   registerEventCodeRoutes(app, { eventCodes: createEventCodeService({ db, limiter: deps.limiter }) });
-  await registerRealtimeRoutes(app, { auth });
-  const payments = createPaymentIngress({ db, queues: deps.queues, providers: createWebhookProviders({ config, db, queues: deps.queues }) });
+  await registerRealtimeRoutes(app, {
+    auth,
+    rules: [cryptoPaymentChannelRule(db)],
+    redisUrl: config.REDIS_URL,
+    namespace: deps.namespace ?? 'leakwell',
+  });
+  const crypto = await createCryptoProvider({ config, db, publish: app.realtime.publish });
+  registerCryptoRoutes(app, { db, provider: crypto, limiter: deps.limiter, invoiceMinutes: config.CRYPTO_INVOICE_MINUTES });
+  const payments = createPaymentIngress({
+    db,
+    queues: deps.queues,
+    // The crypto provider's webhook publishes to the realtime hub, hence added here.
+    providers: [...createWebhookProviders({ config, db, queues: deps.queues }), crypto.webhook],
+  });
   payments.register(app);
   app.decorate('jobProcessors', {
     'payment-event': ({ eventRowId }) => payments.processEvent(eventRowId),

@@ -68,6 +68,19 @@ export const ConfigSchema = Type.Object({
   API_RATE_PER_SECOND: Integer(10, 1, 10_000, 'Public API leaky bucket: requests per second per client address and per credential.'),
   API_RATE_BURST: Integer(10, 1, 100_000, 'Public API leaky bucket: burst size.'),
   ENTRY_REMOVAL_TOKEN_TTL_HOURS: Integer(24, 1, 720, 'Lifetime of an entry-removal confirmation link.'),
+  // Crypto payments (server/src/payments/crypto): the provider behind /payments/crypto-invoice.
+  CRYPTO_PROVIDER: Type.Union([Type.Literal('sandbox'), Type.Literal('btcpay'), Type.Literal('nowpayments')], {
+    default: 'sandbox',
+    description: 'Crypto payments: sandbox (fake addresses, payments simulated with the admin CLI; refused with NODE_ENV=production), btcpay or nowpayments.',
+  }),
+  CRYPTO_INVOICE_MINUTES: Integer(60, 5, 1440, 'Lifetime of a crypto invoice (its addresses and amounts).'),
+  BTCPAY_URL: Type.Optional(Type.String({ pattern: '^https?://', description: 'BTCPay Server base URL (CRYPTO_PROVIDER=btcpay).' })),
+  BTCPAY_STORE_ID: Type.Optional(Type.String({ minLength: 1, description: 'BTCPay store id whose invoices we create.' })),
+  BTCPAY_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'BTCPay Greenfield API key (invoice create and view permissions).' })),
+  BTCPAY_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 1, description: 'Secret of the BTCPay store webhook pointing to /webhooks/btcpay.' })),
+  NOWPAYMENTS_API_URL: Type.String({ default: 'https://api.nowpayments.io', pattern: '^https?://', description: 'NOWPayments API base URL (https://api-sandbox.nowpayments.io for their sandbox).' }),
+  NOWPAYMENTS_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'NOWPayments API key (CRYPTO_PROVIDER=nowpayments).' })),
+  NOWPAYMENTS_IPN_SECRET: Type.Optional(Type.String({ minLength: 1, description: 'NOWPayments IPN secret (signs the callbacks to /webhooks/nowpayments).' })),
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;

@@ -70,6 +70,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       isShuttingDown: () => shuttingDown,
       logStream: options.logStream,
       webDistDir: options.webDistDir,
+      namespace,
     });
     queues.startWorkers({ mail: ({ outboxId }) => mail.deliver(outboxId), ...app.jobProcessors }, (name, error) =>
       app.log.warn({ queue: name, err: { message: error.message } }, 'job failed'),

@@ -63,7 +63,9 @@ export function createPaymentIngress(deps: { db: Kysely<Database>; queues: Queue
         .executeTakeFirst();
       // A duplicate delivery: already stored, and its job already enqueued (or done).
       if (!row) continue;
-      await deps.queues.enqueue('payment-event', { eventRowId: String(row.id) }, `${provider.name}:${event.eventId}`);
+      // Deterministic per stored event. Not `provider:eventId`: BullMQ on Redis refuses a custom
+      // id with ':' (and event ids are the provider's text).
+      await deps.queues.enqueue('payment-event', { eventRowId: String(row.id) }, `${provider.name}-event-${row.id}`);
     }
   }
 

@@ -2,9 +2,13 @@
  * The dashboard's websocket at /ws. A client joins and leaves channels with
  * `{"type":"action","action":"join-channel"|"leave-channel","channel":"…"}` and the server
  * pushes `{"type":"message","channel":…,"data":…}` to the channel's members. The "test"
- * channel is open to everyone (the /test page); other channels will carry events such as
- * crypto-payment-{id} and need the account's access token first
- * (`{"type":"auth","token":"…"}`), checked like every bearer request.
+ * channel is open to everyone (the /test page). Every other channel belongs to someone: the
+ * client first authenticates with the account's access token (`{"type":"auth","token":"…"}`,
+ * checked like every bearer request), then a join is allowed only when the channel's rule
+ * (one per channel prefix, e.g. `crypto-payment-` for the invoice's owner) says this user may
+ * listen; otherwise the reply is `{"type":"error","channel",error:"Not Found"}` (a channel
+ * that is not yours does not exist for you). Publishing goes through the realtime bus (Redis
+ * pub/sub when configured), so every instance delivers to its own sockets.
  * Messages are small and bounded; anything else closes the socket with 1008.
  */
 import type { FastifyInstance } from 'fastify';
@@ -12,14 +16,22 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import type { AccessClaims } from '../auth/authenticate';
 import type { AuthService } from '../auth/auth-service';
+import { createInProcessBus, createRedisBus } from './realtime-bus';
 
 const MAX_MESSAGE_BYTES = 2048;
 const MAX_CHANNELS_PER_SOCKET = 16;
 const CHANNEL_PATTERN = /^[a-z0-9-]{1,100}$/;
 const PUBLIC_CHANNELS = new Set(['test']);
 
+/** Who may join the channels starting with `prefix` (a signed-in user; undefined when not). */
+export interface ChannelRule {
+  prefix: string;
+  authorize(channel: string, userId: string | undefined): Promise<boolean>;
+}
+
 export interface RealtimeHub {
-  publish(channel: string, data: unknown): void;
+  /** Delivers `data` to the channel's members on every instance. */
+  publish(channel: string, data: unknown): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -28,9 +40,36 @@ declare module 'fastify' {
   }
 }
 
-export async function registerRealtimeRoutes(app: FastifyInstance, deps: { auth: AuthService }): Promise<void> {
+export async function registerRealtimeRoutes(
+  app: FastifyInstance,
+  deps: { auth: AuthService; rules: ChannelRule[]; redisUrl?: string; namespace: string },
+): Promise<void> {
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
   const members = new Map<string, Set<WebSocket>>();
+
+  const deliver = (channel: string, data: unknown) => {
+    const text = JSON.stringify({ type: 'message', channel, data });
+    for (const socket of members.get(channel) ?? []) socket.send(text);
+  };
+  const bus = deps.redisUrl
+    ? await createRedisBus({
+        redisUrl: deps.redisUrl,
+        namespace: deps.namespace,
+        deliver,
+        onError: (error) => app.log.warn({ err: { message: error.message } }, 'realtime bus'),
+      })
+    : createInProcessBus(deliver);
+  app.addHook('onClose', () => bus.close());
+
+  const ruleFor = (channel: string) => deps.rules.find((rule) => channel.startsWith(rule.prefix));
+
+  /** 'ok', or the error the client is told. */
+  const mayJoin = async (channel: string, userId: string | undefined): Promise<'ok' | 'Unauthorized' | 'Not Found'> => {
+    if (PUBLIC_CHANNELS.has(channel)) return 'ok';
+    if (!userId) return 'Unauthorized';
+    const rule = ruleFor(channel);
+    return rule && (await rule.authorize(channel, userId)) ? 'ok' : 'Not Found';
+  };
 
   const leave = (socket: WebSocket, channel: string) => {
     const set = members.get(channel);
@@ -41,7 +80,9 @@ export async function registerRealtimeRoutes(app: FastifyInstance, deps: { auth:
   app.get('/ws', { websocket: true, schema: { hide: true } }, (socket) => {
     const joined = new Set<string>();
     let userId: string | undefined;
-    const reply = (message: object) => socket.send(JSON.stringify(message));
+    const reply = (message: object) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+    };
     socket.on('message', async (raw: Buffer) => {
       let message: { type?: unknown; action?: unknown; channel?: unknown; token?: unknown };
       try {
@@ -50,11 +91,18 @@ export async function registerRealtimeRoutes(app: FastifyInstance, deps: { auth:
         return socket.close(1008, 'invalid message');
       }
       if (message.type === 'auth' && typeof message.token === 'string') {
+        const previous = userId;
         try {
           const claims = app.jwt.verify<AccessClaims>(message.token);
-          if (await deps.auth.isSessionActive(claims.sid, claims.sub)) userId = claims.sub;
+          userId = (await deps.auth.isSessionActive(claims.sid, claims.sub)) ? claims.sub : undefined;
         } catch {
           userId = undefined;
+        }
+        // Another identity (or none) keeps no channel joined under the previous one.
+        for (const channel of userId === previous ? [] : joined) {
+          if (PUBLIC_CHANNELS.has(channel)) continue;
+          joined.delete(channel);
+          leave(socket, channel);
         }
         return reply({ type: 'auth', ok: userId !== undefined });
       }
@@ -63,8 +111,17 @@ export async function registerRealtimeRoutes(app: FastifyInstance, deps: { auth:
         return socket.close(1008, 'invalid message');
       }
       if (message.action === 'join-channel') {
-        if (!PUBLIC_CHANNELS.has(channel) && !userId) return reply({ type: 'error', channel, error: 'Unauthorized' });
-        if (joined.size >= MAX_CHANNELS_PER_SOCKET) return reply({ type: 'error', channel, error: 'Too many channels' });
+        let verdict: Awaited<ReturnType<typeof mayJoin>>;
+        try {
+          verdict = await mayJoin(channel, userId);
+        } catch (error) {
+          app.log.warn({ err: { message: (error as Error).message } }, 'channel check failed');
+          return reply({ type: 'error', channel, error: 'Unavailable' });
+        }
+        if (verdict !== 'ok') return reply({ type: 'error', channel, error: verdict });
+        if (joined.size >= MAX_CHANNELS_PER_SOCKET && !joined.has(channel)) return reply({ type: 'error', channel, error: 'Too many channels' });
+        // The socket may have closed while the rule looked the channel up.
+        if (socket.readyState !== socket.OPEN) return;
         joined.add(channel);
         if (!members.has(channel)) members.set(channel, new Set());
         members.get(channel)!.add(socket);
@@ -82,10 +139,5 @@ export async function registerRealtimeRoutes(app: FastifyInstance, deps: { auth:
     });
   });
 
-  app.decorate('realtime', {
-    publish(channel: string, data: unknown) {
-      const text = JSON.stringify({ type: 'message', channel, data });
-      for (const socket of members.get(channel) ?? []) socket.send(text);
-    },
-  });
+  app.decorate('realtime', { publish: (channel: string, data: unknown) => bus.publish(channel, data) });
 }
