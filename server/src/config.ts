@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import { productDef } from './payments/catalogue';
 
 const Integer = (def: number, min: number, max: number, description: string) =>
   Type.Integer({ default: def, minimum: min, maximum: max, description });
@@ -81,6 +82,30 @@ export const ConfigSchema = Type.Object({
   NOWPAYMENTS_API_URL: Type.String({ default: 'https://api.nowpayments.io', pattern: '^https?://', description: 'NOWPayments API base URL (https://api-sandbox.nowpayments.io for their sandbox).' }),
   NOWPAYMENTS_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'NOWPayments API key (CRYPTO_PROVIDER=nowpayments).' })),
   NOWPAYMENTS_IPN_SECRET: Type.Optional(Type.String({ minLength: 1, description: 'NOWPayments IPN secret (signs the callbacks to /webhooks/nowpayments).' })),
+  // Card payments (server/src/payments/card): the provider behind the checkout overlay.
+  CARD_PROVIDER: Type.Union([Type.Literal('sandbox'), Type.Literal('paddle')], {
+    default: 'sandbox',
+    description: 'Card payments: sandbox (a built-in test overlay; refused with NODE_ENV=production) or paddle (Paddle Billing).',
+  }),
+  SANDBOX_WEBHOOK_SECRET: Type.Optional(
+    Type.String({ minLength: 16, description: 'Secret(s) the sandbox signs its events with (comma-separated, the first signs); default generated once, kept in the database.' }),
+  ),
+  PADDLE_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'Paddle Billing API key (server-side; cancels subscriptions).' })),
+  PADDLE_CLIENT_TOKEN: Type.Optional(Type.String({ minLength: 1, description: 'Paddle client-side token given to Paddle.js.' })),
+  PADDLE_ENVIRONMENT: Type.Union([Type.Literal('sandbox'), Type.Literal('production')], {
+    default: 'sandbox',
+    description: "Paddle environment: sandbox or production (sets Paddle.js's environment and the API's default URL).",
+  }),
+  PADDLE_API_URL: Type.Optional(
+    Type.String({ pattern: '^https?://', description: 'Paddle API base URL; default https://sandbox-api.paddle.com or https://api.paddle.com by PADDLE_ENVIRONMENT.' }),
+  ),
+  PADDLE_WEBHOOK_SECRETS: Type.Optional(
+    Type.String({ minLength: 1, description: "Paddle notification destination secret(s), comma-separated: every one is accepted (rotation)." }),
+  ),
+  PADDLE_PRICE_IDS: Type.Optional(
+    Type.String({ minLength: 2, description: 'JSON map of SKU to Paddle price id, e.g. {"search-credits":"pri_…"}; unmapped SKUs cannot be bought by card.' }),
+  ),
+  PADDLE_WEBHOOK_TOLERANCE_SECONDS: Integer(5, 1, 3600, "How far a Paddle-Signature timestamp may be from now (Paddle's SDK allows 5 s)."),
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;
@@ -92,6 +117,63 @@ export interface Config extends RawConfig {
   mailFrom: string;
   apiKeyHeader: string;
   trustedProxies: string[];
+  /** Card provider settings, checked and parsed (see cardSettings). */
+  card: CardSettings;
+}
+
+export interface CardSettings {
+  sandboxWebhookSecrets: string[];
+  paddle?: {
+    apiKey: string;
+    clientToken: string;
+    environment: 'sandbox' | 'production';
+    apiUrl: string;
+    webhookSecrets: string[];
+    priceIds: Record<string, string>;
+    toleranceSeconds: number;
+  };
+}
+
+const commaList = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+/** The card provider's settings across fields; returns the problems (each names its setting). */
+function cardSettings(raw: RawConfig): { settings: CardSettings; problems: string[] } {
+  const problems: string[] = [];
+  const settings: CardSettings = { sandboxWebhookSecrets: commaList(raw.SANDBOX_WEBHOOK_SECRET) };
+  if (raw.CARD_PROVIDER === 'sandbox' && raw.NODE_ENV === 'production') {
+    problems.push('CARD_PROVIDER: the sandbox card provider takes no real payments and is refused with NODE_ENV=production; set CARD_PROVIDER=paddle');
+  }
+  if (raw.CARD_PROVIDER !== 'paddle') return { settings, problems };
+  for (const name of ['PADDLE_API_KEY', 'PADDLE_CLIENT_TOKEN', 'PADDLE_WEBHOOK_SECRETS', 'PADDLE_PRICE_IDS'] as const) {
+    if (!raw[name]) problems.push(`${name}: required with CARD_PROVIDER=paddle`);
+  }
+  let priceIds: Record<string, string> = {};
+  if (raw.PADDLE_PRICE_IDS) {
+    try {
+      const parsed: unknown = JSON.parse(raw.PADDLE_PRICE_IDS);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      priceIds = parsed as Record<string, string>;
+      const seen = new Set<string>();
+      for (const [sku, priceId] of Object.entries(priceIds)) {
+        if (!productDef(sku)) problems.push(`PADDLE_PRICE_IDS: unknown SKU ${sku}`);
+        if (typeof priceId !== 'string' || !/^[A-Za-z0-9_-]{1,100}$/.test(priceId)) problems.push(`PADDLE_PRICE_IDS: the price id of ${sku} must be a non-empty id`);
+        else if (seen.has(priceId)) problems.push(`PADDLE_PRICE_IDS: price id ${priceId} is given to more than one SKU`);
+        else seen.add(priceId);
+      }
+    } catch {
+      problems.push('PADDLE_PRICE_IDS: must be a JSON object mapping SKUs to price ids');
+    }
+  }
+  settings.paddle = {
+    apiKey: raw.PADDLE_API_KEY ?? '',
+    clientToken: raw.PADDLE_CLIENT_TOKEN ?? '',
+    environment: raw.PADDLE_ENVIRONMENT,
+    apiUrl: (raw.PADDLE_API_URL ?? (raw.PADDLE_ENVIRONMENT === 'production' ? 'https://api.paddle.com' : 'https://sandbox-api.paddle.com')).replace(/\/+$/, ''),
+    webhookSecrets: commaList(raw.PADDLE_WEBHOOK_SECRETS),
+    priceIds,
+    toleranceSeconds: raw.PADDLE_WEBHOOK_TOLERANCE_SECONDS,
+  };
+  return { settings, problems };
 }
 
 export class ConfigError extends Error {}
@@ -111,6 +193,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const raw = converted as RawConfig;
+  const card = cardSettings(raw);
+  if (card.problems.length > 0) throw new ConfigError(`Invalid configuration:\n${card.problems.map((p) => `  ${p}`).join('\n')}`);
   const dataDir = path.resolve(raw.DATA_DIR);
   return {
     ...raw,
@@ -120,5 +204,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: raw.MAIL_FROM ?? `${raw.BRAND} <no-reply@${raw.BRAND.toLowerCase().replace(/[^a-z0-9]+/g, '')}.local>`,
     apiKeyHeader: `${raw.BRAND.replace(/\s+/g, '')}-Api-Key`,
     trustedProxies: raw.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean),
+    card: card.settings,
   };
 }

@@ -265,3 +265,26 @@ export async function eventually<T>(fn: () => Promise<T | undefined | false>, ti
 }
 
 export { sql };
+
+/**
+ * Buys through the sandbox card provider as the dashboard does: a checkout priced by the
+ * server, then the overlay's Pay. Returns the checkout (payment) id once the payment is
+ * `paid` (the signed event went through the queue, the webhook and the payment-event job).
+ */
+export async function payWithSandbox(server: TestServer, token: string, sku: string, quantity: number): Promise<string> {
+  const checkout = await fetch(`${server.url}/payments/checkout`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ sku, quantity }),
+  });
+  const body = (await checkout.json()) as { checkout_id?: string; error?: string };
+  if (!checkout.ok || !body.checkout_id) throw new Error(`checkout ${sku}×${quantity}: ${checkout.status} ${body.error ?? ''}`);
+  const id = body.checkout_id;
+  const pay = await fetch(`${server.url}/sandbox/checkouts/${id}/pay`, { method: 'POST' });
+  if (!pay.ok) throw new Error(`sandbox pay: ${pay.status}`);
+  await eventually(async () => {
+    const row = await server.runtime.db.selectFrom('payments').select('status').where('id', '=', id).executeTakeFirst();
+    return row?.status === 'paid';
+  }, 20_000);
+  return id;
+}
