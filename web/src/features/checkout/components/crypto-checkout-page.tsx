@@ -21,6 +21,11 @@ const CURRENCY_NAMES: Record<string, string> = {
   eth: 'Ethereum',
 };
 
+function formatRate(rate: number | string): string {
+  const value = Number(rate);
+  return Number.isFinite(value) ? `$${value.toLocaleString('en-US', { maximumFractionDigits: 8 })}` : `$${String(rate)}`;
+}
+
 /** Spec 3 §9: eth wallets read the bare address; the others the full payment string. */
 export function qrPayload(option: CryptoPaymentOption): string {
   return option.currency === 'eth' ? option.paymentAddress : option.paymentFullString;
@@ -161,7 +166,7 @@ function InvoicePanel({ invoice }: { invoice: CryptoInvoice }) {
             <div>
               <dt>Rate</dt>
               <dd data-testid="crypto-rate">
-                1 {option.currency.toUpperCase()} = ${String(option.usdRate)} USD
+                1 {option.currency.toUpperCase()} = {formatRate(option.usdRate)} USD
               </dd>
             </div>
             <div>

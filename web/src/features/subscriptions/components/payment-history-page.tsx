@@ -148,7 +148,7 @@ function InvoiceRow({ invoice, recipient, expanded, onToggle }: { invoice: Invoi
         <span className="history-item-name">{invoiceItem(invoice)}</span>
         <span className="history-quantity">
           <span className="history-label">Qty </span>
-          {invoice.quantity}
+          {Number(invoice.quantity).toLocaleString('en-US')}
         </span>
         <span className="history-date">{invoiceDate(invoice)}</span>
         <span className="history-amount">{invoiceAmount(invoice)}</span>

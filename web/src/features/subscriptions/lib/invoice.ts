@@ -46,7 +46,7 @@ export function invoiceLines(invoice: Invoice): [string, string][] {
     ['Invoice ID', invoice.id],
     ['Date', invoiceDate(invoice)],
     ['Item', invoiceItem(invoice)],
-    ['Quantity', String(invoice.quantity)],
+    ['Quantity', Number(invoice.quantity).toLocaleString('en-US')],
     ['Amount', invoiceAmount(invoice)],
   ];
 }
