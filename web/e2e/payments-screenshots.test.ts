@@ -75,6 +75,18 @@ for (const [label, viewport] of [
     await shot(page, `${label}-event-codes`, heading(page, 'Event Codes'));
     await page.goto('/thank-you?p=search-credits');
     await shot(page, `${label}-thank-you`, heading(page, 'Thank you.'));
+    await page.goto('/checkout?p=search-credits&q=5000');
+    await page.getByTestId('card-purchase').getByText('Purchase with Fiat').waitFor();
+    await shot(page, `${label}-checkout`, heading(page, 'Checkout'));
+    await page.getByTestId('card-purchase').click();
+    await shot(page, `${label}-checkout-overlay`, page.frameLocator('iframe[title="Sandbox checkout"]').getByRole('button', { name: 'Pay' }));
+    await page.frameLocator('iframe[title="Sandbox checkout"]').getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL((url) => url.pathname === '/thank-you', { timeout: 20_000 });
+    await page.goto('/crypto-checkout?p=whois-credits&q=2500');
+    await shot(page, `${label}-crypto-checkout`, page.getByTestId('qr-code'));
+    await page.goto('/subscriptions/payment-history');
+    await page.getByTestId('invoice-row').first().getByRole('button').first().click();
+    await shot(page, `${label}-payment-history`, page.getByTestId('invoice-view'));
 
     assert.deepEqual(problems, []);
     await page.context().close();

@@ -3,6 +3,8 @@
  * functions (as `npm run admin` runs them), loaded by URL like the harness.
  */
 import type * as EventCodes from '../../../server/src/billing/event-code-service';
+import type * as Queues from '../../../server/src/infra/queues';
+import type * as CryptoSandbox from '../../../server/src/payments/crypto/sandbox';
 import type { TestServer } from './server';
 
 const EVENT_CODES_URL = new URL('../../../server/src/billing/event-code-service.ts', import.meta.url).href;
@@ -11,4 +13,23 @@ const EVENT_CODES_URL = new URL('../../../server/src/billing/event-code-service.
 export async function createEventCode(server: TestServer, code: string, grants: { sku: string; quantity: number }[], maxUses = 1) {
   const { createEventCode: create } = (await import(EVENT_CODES_URL)) as typeof EventCodes;
   return create(server.runtime.db, { code, grants, maxUses, expiresAt: null });
+}
+
+const QUEUES_URL = new URL('../../../server/src/infra/queues.ts', import.meta.url).href;
+const CRYPTO_SANDBOX_URL = new URL('../../../server/src/payments/crypto/sandbox.ts', import.meta.url).href;
+
+/**
+ * `npm run admin -- payment:simulate --invoice ID`: the sandbox crypto provider reports the
+ * invoice settled, through the running server's queue and webhook ingress.
+ */
+export async function simulateCryptoPayment(server: TestServer, invoiceId: string): Promise<void> {
+  const { createQueueSystem } = (await import(QUEUES_URL)) as typeof Queues;
+  const { simulateCryptoPayment: simulate } = (await import(CRYPTO_SANDBOX_URL)) as typeof CryptoSandbox;
+  const { config, db, connectionString } = server.runtime;
+  const queues = createQueueSystem({ connectionString, redisUrl: config.REDIS_URL, namespace: server.namespace });
+  try {
+    await simulate({ config, db, queues }, { paymentId: invoiceId });
+  } finally {
+    await queues.close();
+  }
 }
