@@ -68,6 +68,14 @@ describe('HTTP surface', () => {
     assert.deepEqual(api.body, { error: 'Not Found' });
   });
 
+  test('a page whose path is also a GET API route: HTML for the browser, the route for JSON clients', async () => {
+    const page = await call(server.url, 'GET', '/subscriptions', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+    const api = await call(server.url, 'GET', '/subscriptions', { headers: { accept: 'application/json' } });
+    assert.equal(api.status, 401, 'the API route, which needs a bearer token');
+  });
+
   test('bad JSON and oversized bodies get clear 4xx errors', async () => {
     const bad = await fetch(`${server.url}/authentication/verify-email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"k":' });
     assert.equal(bad.status, 400);

@@ -11,6 +11,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { Errors } from '../infra/errors';
 
+/** Dashboard paths that are also GET API routes. */
+const PAGES_SHADOWED_BY_API = new Set(['/subscriptions']);
+
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
 function escapeAttribute(text: string): string {
@@ -76,6 +79,17 @@ export async function registerWebRoutes(app: FastifyInstance, options: { brand: 
     app.get(`/${file}`, { schema: { hide: true } }, (_request, reply) => reply.type(typeForFile(file)).send(fs.createReadStream(full)));
   }
   app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
+
+  // A dashboard page whose path is also a GET API route (spec 3: the page /subscriptions and
+  // the call GET /subscriptions): a browser loading the page asks for HTML and gets the
+  // dashboard; the dashboard's own calls ask for JSON and reach the route.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    const pathname = request.url.split('?')[0]!;
+    if (!PAGES_SHADOWED_BY_API.has(pathname)) return;
+    if (!(request.headers.accept ?? '').includes('text/html')) return;
+    return sendIndex(reply);
+  });
 
   app.setNotFoundHandler(async (request, reply) => {
     const wantsHtml = (request.headers.accept ?? '').includes('text/html');
