@@ -13,6 +13,8 @@ import { createQueueSystem } from '../server/src/infra/queues';
 import { embeddedConnectionString } from '../server/src/infra/embedded-postgres';
 import { SIMULATED_STATUSES, simulateCryptoPayment, type SimulatedStatus } from '../server/src/payments/crypto/sandbox';
 import { isCryptoCurrency } from '../server/src/payments/crypto/crypto-provider';
+import { productDef } from '../server/src/payments/catalogue';
+import { createSandboxProvider } from '../server/src/payments/card/sandbox-provider';
 import { createEventCode, eventCodeProblem, parseGrant, type EventCodeGrant } from '../server/src/billing/event-code-service';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -34,6 +36,17 @@ Commands:
       grants catalogue products: search-credits, whois-credits or a *-nonsub-* plan. --uses:
       how many accounts may redeem it (default 1); --expires: usable through that day (UTC).
       --json prints {code, grants, max_uses, expires_at}.
+
+  product:set --sku SKU --price USD
+      Sets a product's price per unit in USD (e.g. 15.49; credits 0.05): the next checkouts
+      are priced with it (a Paddle price must be changed in Paddle too).
+  payment:renew --subscription ID [--namespace NS]
+      With CARD_PROVIDER=sandbox: the provider charges a renewal of sandbox subscription ID
+      (payments.provider_subscription_id, sandbox-sub-…): a signed transaction.completed
+      (origin subscription_recurring) goes through the webhook ingress.
+  payment:refund --payment ID [--namespace NS]
+      With CARD_PROVIDER=sandbox: an approved full refund (adjustment.created) of paid
+      sandbox payment ID; credits are taken back (never below zero), access ends.
 
 Grant options:
   --verified            mark the email verified
@@ -94,6 +107,10 @@ async function main(argv: string[]): Promise<number> {
       grant: { type: 'string', multiple: true },
       uses: { type: 'string' },
       expires: { type: 'string' },
+      sku: { type: 'string' },
+      price: { type: 'string' },
+      subscription: { type: 'string' },
+      payment: { type: 'string' },
     },
   });
   const grant: Grant = {
@@ -188,6 +205,41 @@ async function main(argv: string[]): Promise<number> {
         try {
           const eventId = await simulateCryptoPayment({ config, db, queues }, { paymentId: invoice, status, currency });
           process.stdout.write(`Simulated ${status} for invoice ${invoice} (event ${eventId}); the server applies it.\n`);
+          return 0;
+        } finally {
+          await queues.close();
+        }
+      });
+    }
+    case 'product:set': {
+      const sku = values.sku ?? '';
+      if (!productDef(sku)) throw new UsageError(`--sku: unknown product "${sku}"`);
+      const price = values.price ?? '';
+      // Whole cents: 15.49, 0.05, 3.
+      if (!/^\d{1,7}(\.\d{1,2})?$/.test(price) || Math.round(Number(price) * 100) <= 0) throw new UsageError('--price takes a positive USD amount with at most 2 decimals');
+      const cents = Math.round(Number(price) * 100);
+      return withDatabase(async (db) => {
+        await db.updateTable('products').set({ price_cents: cents, updated_at: new Date() }).where('sku', '=', sku).executeTakeFirstOrThrow();
+        process.stdout.write(`${sku}: $${(cents / 100).toFixed(2)} per unit from the next checkout\n`);
+        return 0;
+      });
+    }
+    case 'payment:renew':
+    case 'payment:refund': {
+      const target = command === 'payment:renew' ? values.subscription?.trim() : values.payment?.trim();
+      if (!target) throw new UsageError(command === 'payment:renew' ? '--subscription takes the sandbox subscription id' : '--payment takes the payment id');
+      return withDatabase(async (db, config) => {
+        if (config.CARD_PROVIDER !== 'sandbox') throw new UsageError(`${command} only simulates the sandbox card provider (CARD_PROVIDER=${config.CARD_PROVIDER})`);
+        // The server's queues: same backend, same namespace (runtime.ts's default is leakwell).
+        const queues = createQueueSystem({
+          connectionString: config.DATABASE_URL ?? embeddedConnectionString(config.EMBEDDED_PG_PORT),
+          redisUrl: config.REDIS_URL,
+          namespace: values.namespace ?? 'leakwell',
+        });
+        try {
+          const sandbox = createSandboxProvider({ config, db, queues });
+          const { eventId } = command === 'payment:renew' ? await sandbox.renew(target) : await sandbox.refund(target);
+          process.stdout.write(`${command === 'payment:renew' ? 'Renewal' : 'Refund'} sent (event ${eventId}); the server applies it.\n`);
           return 0;
         } finally {
           await queues.close();

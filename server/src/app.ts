@@ -34,6 +34,7 @@ import { v2Api } from './api-v2/v2-routes';
 import { registerRealtimeRoutes } from './realtime/realtime-routes';
 import { createPaymentIngress } from './payments/ingress';
 import { createWebhookProviders } from './payments/providers';
+import { registerCheckoutRoutes } from './payments/checkout-routes';
 import { createCryptoProvider } from './payments/crypto';
 import { cryptoPaymentChannelRule, registerCryptoRoutes } from './payments/crypto-routes';
 import { createSubscriptionsService } from './subscriptions/subscriptions-service';
@@ -160,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     providers: [...createWebhookProviders({ config, db, queues: deps.queues }), crypto.webhook],
   });
   payments.register(app);
+  registerCheckoutRoutes(app, { config, db, queues: deps.queues });
   app.decorate('jobProcessors', {
     'payment-event': ({ eventRowId }) => payments.processEvent(eventRowId),
     // Through the same route as a real provider's delivery (inject: no need to know our own address).

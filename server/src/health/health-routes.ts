@@ -21,9 +21,5 @@ export function registerHealthRoutes(app: FastifyInstance, deps: { db: Kysely<Da
       }
     },
   );
-  r.get(
-    '/misc/check',
-    { schema: { operationId: 'healthCheck', tags: ['health'], response: { 200: Type.Object({ success: Type.Boolean() }) } } },
-    async () => ({ success: true }),
-  );
+  // GET /misc/check (the database and the card provider) is in payments/checkout-routes.ts.
 }
