@@ -74,7 +74,7 @@ test("a signed-in user joins only their own invoice's channel; any other channel
   client.socket.close();
 });
 
-test('two instances sharing Redis: a socket on one receives what the other publishes', { skip: !process.env.TEST_REDIS_URL && 'TEST_REDIS_URL unset' }, async () => {
+test('two instances sharing Redis: a socket on one receives what the other publishes', { timeout: 20_000, skip: !process.env.TEST_REDIS_URL && 'TEST_REDIS_URL unset' }, async () => {
   const second = await startTestServer({ shareWith: server });
   try {
     const user = await server.createUser();

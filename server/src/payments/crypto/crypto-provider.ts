@@ -1,5 +1,5 @@
 /**
- * One interface for the crypto invoice providers (README.md, "Crypto invoices"), chosen by
+ * One interface for the crypto invoice providers (../README.md: the crypto-invoice call), chosen by
  * `CRYPTO_PROVIDER`: `sandbox` (default, fake addresses, events from
  * `npm run admin -- payment:simulate`), `btcpay` (self-hosted BTCPay Server, Greenfield API:
  * btc, ltc, xmr) or `nowpayments` (all five coins). A provider creates an invoice for a
