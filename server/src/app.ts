@@ -171,6 +171,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await registerWebRoutes(app, { brand: config.BRAND, supportUrl: config.SUPPORT_URL, distDir: deps.webDistDir });
+  await registerWebRoutes(app, {
+    brand: config.BRAND,
+    supportUrl: config.SUPPORT_URL,
+    distDir: deps.webDistDir,
+    // Paddle's overlay: its script from its CDN, its checkout in a frame of its own, its API.
+    thirdParty: config.CARD_PROVIDER === 'paddle' ? { script: ['https://cdn.paddle.com'], frame: ['https://*.paddle.com'], connect: ['https://*.paddle.com'] } : undefined,
+  });
   return app;
 }

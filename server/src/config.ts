@@ -194,7 +194,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const raw = converted as RawConfig;
   const card = cardSettings(raw);
-  if (card.problems.length > 0) throw new ConfigError(`Invalid configuration:\n${card.problems.map((p) => `  ${p}`).join('\n')}`);
+  const problems = [...card.problems];
+  if (raw.CRYPTO_PROVIDER === 'sandbox' && raw.NODE_ENV === 'production') {
+    problems.push('CRYPTO_PROVIDER: the sandbox crypto provider takes no real payments and is refused with NODE_ENV=production; set CRYPTO_PROVIDER=btcpay or nowpayments');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   const dataDir = path.resolve(raw.DATA_DIR);
   return {
     ...raw,

@@ -61,6 +61,7 @@ describe('HTTP surface', () => {
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-type') ?? '', /text\/html/);
     assert.match(page.headers.get('content-security-policy') ?? '', /default-src 'self'/);
+    assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self';/, 'no third-party script with the sandbox card provider');
     assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
     assert.ok(!String(page.body).includes('%APP_BRAND%'), 'brand placeholder replaced');
     const api = await call(server.url, 'GET', '/no-such-api');

@@ -558,6 +558,11 @@ describe('Paddle card provider (signed fixtures, a loopback stub for its API)', 
     const unmapped = await call(server.url, 'POST', '/payments/checkout', { token: user.token, body: { sku: 'whois-credits', quantity: 10 } });
     assert.deepEqual([unmapped.status, unmapped.body.error], [400, 'This product cannot be bought by card']);
     assert.equal((await call(server.url, 'GET', '/misc/check')).body.success, true);
+    // The dashboard may load Paddle.js and show its checkout frame; nothing else is let in.
+    const page = await call(server.url, 'GET', '/checkout', { headers: { accept: 'text/html' } });
+    const csp = page.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /script-src 'self' https:\/\/cdn\.paddle\.com;/);
+    assert.match(csp, /frame-src 'self' https:\/\/\*\.paddle\.com;/);
     assert.ok(calls.some((c) => c.method === 'GET' && c.url === '/event-types' && c.auth === `Bearer ${API_KEY}`));
     // The sandbox is not there.
     assert.equal((await call(server.url, 'POST', `/sandbox/checkouts/${randomUUID()}/pay`)).status, 404);
@@ -655,13 +660,17 @@ describe('card settings', () => {
     assert.throws(() => loadConfig({ ...base, NODE_ENV: 'production' }), (error: unknown) => error instanceof ConfigError && /CARD_PROVIDER/.test(error.message));
     assert.equal(loadConfig({ ...base, NODE_ENV: 'development' }).CARD_PROVIDER, 'sandbox');
   });
+  test('the crypto sandbox is refused with NODE_ENV=production, naming CRYPTO_PROVIDER', () => {
+    assert.throws(() => loadConfig({ ...base, NODE_ENV: 'production' }), (error: unknown) => error instanceof ConfigError && /CRYPTO_PROVIDER/.test(error.message));
+    assert.equal(loadConfig({ ...base, NODE_ENV: 'development' }).CRYPTO_PROVIDER, 'sandbox');
+  });
   test('paddle needs its settings, a JSON price map of known SKUs and distinct price ids', () => {
     assert.throws(() => loadConfig({ ...base, CARD_PROVIDER: 'paddle' }), /PADDLE_API_KEY[\s\S]*PADDLE_CLIENT_TOKEN[\s\S]*PADDLE_WEBHOOK_SECRETS[\s\S]*PADDLE_PRICE_IDS/);
     const paddle = { ...base, CARD_PROVIDER: 'paddle', PADDLE_API_KEY: 'k', PADDLE_CLIENT_TOKEN: 't', PADDLE_WEBHOOK_SECRETS: 'a, b ,' };
     assert.throws(() => loadConfig({ ...paddle, PADDLE_PRICE_IDS: '[1]' }), /PADDLE_PRICE_IDS: must be a JSON object/);
     assert.throws(() => loadConfig({ ...paddle, PADDLE_PRICE_IDS: '{"gold":"pri_1"}' }), /unknown SKU gold/);
     assert.throws(() => loadConfig({ ...paddle, PADDLE_PRICE_IDS: '{"search-credits":"pri_1","whois-credits":"pri_1"}' }), /more than one SKU/);
-    const config = loadConfig({ ...paddle, NODE_ENV: 'production', PADDLE_ENVIRONMENT: 'production', PADDLE_PRICE_IDS: '{"search-credits":"pri_1"}' });
+    const config = loadConfig({ ...paddle, NODE_ENV: 'production', CRYPTO_PROVIDER: 'btcpay', PADDLE_ENVIRONMENT: 'production', PADDLE_PRICE_IDS: '{"search-credits":"pri_1"}' });
     assert.deepEqual(config.card.paddle?.webhookSecrets, ['a', 'b']);
     assert.equal(config.card.paddle?.apiUrl, 'https://api.paddle.com');
     assert.equal(config.card.paddle?.toleranceSeconds, 5);

@@ -20,20 +20,35 @@ function escapeAttribute(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
+/** Origins a third-party script of ours (the card provider's overlay) loads from, frames and calls. */
+export interface ThirdPartySources {
+  script?: string[];
+  frame?: string[];
+  connect?: string[];
+}
 
-export async function registerWebRoutes(app: FastifyInstance, options: { brand: string; supportUrl: string; distDir?: string }) {
+function contentSecurityPolicy(extra: ThirdPartySources = {}): string {
+  const plus = (list?: string[]) => (list?.length ? ` ${list.join(' ')}` : '');
+  return [
+    "default-src 'self'",
+    `script-src 'self'${plus(extra.script)}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    `connect-src 'self'${plus(extra.connect)}`,
+    `frame-src 'self'${plus(extra.frame)}`,
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
+
+export async function registerWebRoutes(
+  app: FastifyInstance,
+  options: { brand: string; supportUrl: string; distDir?: string; thirdParty?: ThirdPartySources },
+) {
+  const CONTENT_SECURITY_POLICY = contentSecurityPolicy(options.thirdParty);
   const dist = options.distDir ?? WEB_DIST;
   const indexFile = path.join(dist, 'index.html');
   let indexHtml: string | undefined;
