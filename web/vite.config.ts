@@ -72,6 +72,9 @@ export default defineConfig(({ command }) => ({
           },
         ]),
       ),
+      // Served by the API whatever the browser asks for: the sandbox card overlay is a page of the server's.
+      '/sandbox': { target: apiTarget, changeOrigin: true },
+      '/webhooks': { target: apiTarget, changeOrigin: true },
       '/ws': { target: apiTarget.replace(/^http/, 'ws'), ws: true },
     },
   },
