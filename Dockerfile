@@ -24,6 +24,8 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app /app
 RUN mkdir -p /data && chown node:node /data
 USER node
+# Production refuses the sandbox payment providers: run with CARD_PROVIDER=paddle and
+# CRYPTO_PROVIDER=btcpay|nowpayments and their settings (README, "Buying access").
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 VOLUME /data
 EXPOSE 3000
