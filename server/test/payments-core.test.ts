@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './harness';
-import { lockPayment, markExpired, markPaid, markRefunded, openPayment } from '../src/payments/payments';
+import { lockPayment, markExpired, markPaid, markRefunded, openPayment, recordRenewal } from '../src/payments/payments';
 import { renewSubscription, stopRenewing } from '../src/payments/grants';
 import { PRODUCTS } from '../src/payments/catalogue';
 
@@ -135,6 +135,24 @@ describe('plans', () => {
     const stopped = await user(other.id);
     assert.equal(stopped.search_is_recurring, false);
     assert.ok(stopped.search_subscribed_until!.getTime() > Date.now(), 'access runs to the end of the period');
+  });
+
+  test('a renewal charge is a paid payment with its invoice, recorded once per transaction, and refundable', async () => {
+    const { id } = await server.createUser();
+    const purchase = await openPayment(db(), { userId: id, sku: 'search-sub-weekly', quantity: 1, method: 'card', provider: 'test' });
+    await pay(purchase.id, new Date(), { occurredAt: new Date(), providerSubscriptionId: 'sub_renew' });
+    const end = (await user(id)).search_subscribed_until!.getTime();
+    const renew = () => db().transaction().execute((trx) => recordRenewal(trx, { provider: 'test', providerRef: 'txn_renewal_1', providerSubscriptionId: 'sub_renew', occurredAt: new Date() }));
+    assert.equal(await renew(), true);
+    assert.equal(await renew(), true, 'the same charge again: nothing more');
+    assert.ok(Math.abs((await user(id)).search_subscribed_until!.getTime() - (end + 7 * DAY)) < 60_000, 'one period added, once');
+    const payments = await db().selectFrom('payments').select(['id', 'status', 'provider_ref']).where('user_id', '=', id).orderBy('created_at').execute();
+    assert.deepEqual(payments.map((p) => [p.status, p.provider_ref]), [['paid', null], ['paid', 'txn_renewal_1']]);
+    assert.equal((await db().selectFrom('invoices').select('id').where('user_id', '=', id).execute()).length, 2);
+    assert.equal(await db().transaction().execute((trx) => recordRenewal(trx, { provider: 'test', providerRef: 'txn_x', providerSubscriptionId: 'sub_unknown', occurredAt: new Date() })), false);
+    const refunded = await db().transaction().execute(async (trx) => markRefunded(trx, (await lockPayment(trx, { provider: 'test', providerRef: 'txn_renewal_1' }))!, { occurredAt: new Date() }));
+    assert.equal(refunded, true);
+    assert.ok((await user(id)).search_subscribed_until!.getTime() <= Date.now(), 'a refunded renewal ends access');
   });
 
   test('a domain plan buys that many domain slots', async () => {

@@ -8,7 +8,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, PaymentsTable } from '../db/schema';
 import { Errors } from '../infra/errors';
 import { amountCents, productDef, productName, quantityProblem } from './catalogue';
-import { grantPurchase, revokePurchase } from './grants';
+import { grantPurchase, renewSubscription, revokePurchase } from './grants';
 
 export type Payment = Selectable<PaymentsTable>;
 type Trx = Transaction<Database>;
@@ -93,25 +93,74 @@ export async function markPaid(
     })
     .where('id', '=', payment.id)
     .execute();
-  const user = await trx.selectFrom('users').select(['store_invoices', 'store_extra_invoice_data']).where('id', '=', payment.user_id).executeTakeFirstOrThrow();
-  if (user.store_invoices) {
-    await trx
-      .insertInto('invoices')
-      .values({
-        id: payment.id,
-        user_id: payment.user_id,
-        payment_id: payment.id,
-        item_type: productName(payment.sku),
-        quantity: payment.quantity,
-        amount_cents: payment.amount_cents,
-        method: payment.method === 'card' ? 'Card' : `Crypto${payment.details.currency ? ` (${String(payment.details.currency).toUpperCase()})` : ''}`,
-        extra_info: user.store_extra_invoice_data && event.extraInfo ? JSON.stringify(event.extraInfo) : null,
-      })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
-  }
+  await writeInvoice(trx, payment, event.extraInfo ?? null);
   // A refund that arrived before the payment it refunds (events out of order) applies now.
   if (payment.details.refund_received_at) await markRefunded(trx, { ...payment, status: 'paid', details: { ...payment.details, subscription_id: subscriptionId } }, event);
+  return true;
+}
+
+/** The user's invoice for a paid payment, kept only while the user keeps invoices. */
+async function writeInvoice(trx: Trx, payment: Payment, extraInfo: Record<string, string> | null): Promise<void> {
+  const user = await trx.selectFrom('users').select(['store_invoices', 'store_extra_invoice_data']).where('id', '=', payment.user_id).executeTakeFirstOrThrow();
+  if (!user.store_invoices) return;
+  await trx
+    .insertInto('invoices')
+    .values({
+      id: payment.id,
+      user_id: payment.user_id,
+      payment_id: payment.id,
+      item_type: productName(payment.sku),
+      quantity: payment.quantity,
+      amount_cents: payment.amount_cents,
+      method: payment.method === 'card' ? 'Card' : `Crypto${payment.details.currency ? ` (${String(payment.details.currency).toUpperCase()})` : ''}`,
+      extra_info: user.store_extra_invoice_data && extraInfo ? JSON.stringify(extraInfo) : null,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+/**
+ * A renewal charge of a recurring subscription: a paid payment of its own (so it is in the
+ * payment history and a refund of it can be matched) and one more period. Once per provider
+ * transaction: a second event for the same charge changes nothing. False when no purchase
+ * of that subscription is known (yet).
+ */
+export async function recordRenewal(
+  trx: Trx,
+  renewal: { provider: string; providerRef: string; providerSubscriptionId: string; occurredAt: Date; amountCents?: number | null; extraInfo?: Record<string, string> | null },
+): Promise<boolean> {
+  const purchase = await trx
+    .selectFrom('payments')
+    .selectAll()
+    .where('provider', '=', renewal.provider)
+    .where('provider_subscription_id', '=', renewal.providerSubscriptionId)
+    .where('status', 'in', ['paid', 'refunded'])
+    .orderBy('created_at')
+    .executeTakeFirst();
+  if (!purchase) return false;
+  const subscriptionId = typeof purchase.details.subscription_id === 'string' ? purchase.details.subscription_id : undefined;
+  const payment = await trx
+    .insertInto('payments')
+    .values({
+      user_id: purchase.user_id,
+      sku: purchase.sku,
+      quantity: purchase.quantity,
+      amount_cents: renewal.amountCents ?? purchase.amount_cents,
+      method: purchase.method,
+      provider: renewal.provider,
+      provider_ref: renewal.providerRef,
+      provider_subscription_id: renewal.providerSubscriptionId,
+      status: 'paid',
+      paid_at: new Date(),
+      last_event_at: renewal.occurredAt,
+      details: JSON.stringify({ renewal_of: purchase.id, ...(subscriptionId ? { subscription_id: subscriptionId } : {}) }),
+    })
+    .onConflict((oc) => oc.columns(['provider', 'provider_ref']).where('provider_ref', 'is not', null).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (!payment) return true; // this charge was recorded already
+  if (!(await renewSubscription(trx, renewal.provider, renewal.providerSubscriptionId))) return false;
+  await writeInvoice(trx, payment, renewal.extraInfo ?? null);
   return true;
 }
 

@@ -21,8 +21,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { webhookRejected, type AfterCommit, type StoredEvent, type VerifiedEvent } from '../ingress';
-import { lockPayment, markPaid, markRefunded, noteDetails } from '../payments';
-import { renewSubscription, stopRenewing } from '../grants';
+import { lockPayment, markPaid, markRefunded, noteDetails, recordRenewal } from '../payments';
+import { stopRenewing } from '../grants';
 
 export const SIGNATURE_HEADER = 'paddle-signature';
 
@@ -131,7 +131,9 @@ export function paddleApplier(options: PaddleApplierOptions) {
   async function transactionCompleted(trx: Transaction<Database>, event: StoredEvent, data: TransactionData): Promise<void> {
     if (data.origin === 'subscription_recurring') {
       if (!data.subscription_id) throw new Error('a renewal without subscription_id');
-      if (!(await renewSubscription(trx, provider, data.subscription_id))) throw new Error(`unknown subscription ${data.subscription_id}`);
+      if (typeof data.id !== 'string' || data.id.length === 0) throw new Error('a renewal without transaction id');
+      const renewed = await recordRenewal(trx, { provider, providerRef: data.id, providerSubscriptionId: data.subscription_id, occurredAt: event.occurredAt });
+      if (!renewed) throw new Error(`unknown subscription ${data.subscription_id}`);
       return;
     }
     // Other origins (a plan change, a payment-method update) grant nothing here.
