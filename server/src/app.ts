@@ -33,6 +33,7 @@ import { createApiKeyGuard } from './api-v2/api-key-auth';
 import { v2Api } from './api-v2/v2-routes';
 import { registerRealtimeRoutes } from './realtime/realtime-routes';
 import { createPaymentIngress } from './payments/ingress';
+import { expireOverduePayments } from './payments/payments';
 import { createWebhookProviders } from './payments/providers';
 import { registerCheckoutRoutes } from './payments/checkout-routes';
 import { createCryptoProvider } from './payments/crypto';
@@ -67,6 +68,8 @@ declare module 'fastify' {
     jobProcessors: Omit<Processors, 'mail'>;
   }
 }
+
+const PAYMENT_EXPIRY_SWEEP_MS = 30_000;
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db } = deps;
@@ -162,6 +165,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   payments.register(app);
   registerCheckoutRoutes(app, { config, db, queues: deps.queues });
+  // Invoices whose time ran out are expired (and their open pages told) even when the
+  // provider never says so, as the sandbox does not.
+  const expiry = setInterval(() => {
+    expireOverduePayments(db)
+      .then((expired) => expired.forEach(({ id }) => app.realtime.publish(`crypto-payment-${id}`, { status: 'expired' })))
+      .catch((error: Error) => app.log.warn({ err: { message: error.message } }, 'expiring overdue payments failed'));
+  }, PAYMENT_EXPIRY_SWEEP_MS);
+  expiry.unref();
+  app.addHook('onClose', async () => clearInterval(expiry));
   app.decorate('jobProcessors', {
     'payment-event': ({ eventRowId }) => payments.processEvent(eventRowId),
     // Through the same route as a real provider's delivery (inject: no need to know our own address).

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './harness';
-import { lockPayment, markExpired, markPaid, markRefunded, openPayment, recordRenewal } from '../src/payments/payments';
+import { expireOverduePayments, lockPayment, markExpired, markPaid, markRefunded, openPayment, recordRenewal } from '../src/payments/payments';
 import { renewSubscription, stopRenewing } from '../src/payments/grants';
 import { PRODUCTS } from '../src/payments/catalogue';
 
@@ -110,6 +110,20 @@ describe('payment state machine', () => {
     assert.equal(await expire(), false);
     assert.equal((await user(id)).search_credits, 5);
   });
+});
+
+test('overdue pending payments expire; paid ones and those still in time do not', async () => {
+  const { id } = await server.createUser();
+  const past = new Date(Date.now() - 60_000);
+  const overdue = await openPayment(db(), { userId: id, sku: 'search-credits', quantity: 5, method: 'crypto', provider: 'test', expiresAt: past });
+  const paid = await openPayment(db(), { userId: id, sku: 'search-credits', quantity: 5, method: 'crypto', provider: 'test', expiresAt: past });
+  await pay(paid.id);
+  const inTime = await openPayment(db(), { userId: id, sku: 'search-credits', quantity: 5, method: 'crypto', provider: 'test', expiresAt: new Date(Date.now() + 3_600_000) });
+  const expired = (await expireOverduePayments(db())).map((row) => row.id);
+  assert.ok(expired.includes(overdue.id));
+  assert.ok(!expired.includes(paid.id) && !expired.includes(inTime.id));
+  const status = async (paymentId: string) => (await db().selectFrom('payments').select('status').where('id', '=', paymentId).executeTakeFirstOrThrow()).status;
+  assert.deepEqual([await status(overdue.id), await status(paid.id), await status(inTime.id)], ['expired', 'paid', 'pending']);
 });
 
 describe('plans', () => {

@@ -198,6 +198,21 @@ export async function markExpired(trx: Trx, payment: Payment, event: { occurredA
   return true;
 }
 
+/**
+ * Pending payments whose time ran out (a crypto invoice nobody paid) become expired; returns
+ * their ids and owners. Providers that report expiry themselves arrive at the same state; a
+ * payment that still arrives later is paid all the same (markPaid).
+ */
+export async function expireOverduePayments(db: Kysely<Database>, now = new Date()): Promise<{ id: string; user_id: string }[]> {
+  return db
+    .updateTable('payments')
+    .set({ status: 'expired', last_event_at: now })
+    .where('status', '=', 'pending')
+    .where('expires_at', '<', now)
+    .returning(['id', 'user_id'])
+    .execute();
+}
+
 /** Details a provider learns along the way (amount received, currency), merged in; never moves the status. */
 export async function noteDetails(trx: Trx, payment: Payment, details: Record<string, unknown>, occurredAt: Date): Promise<void> {
   if (isStale(payment, occurredAt)) return;
