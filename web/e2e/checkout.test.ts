@@ -12,7 +12,8 @@ import { simulateCryptoPayment } from './support/billing';
 import { uniqueEmail, type UserOptions } from './support/server';
 import { useServerAndBrowser } from './support/suite';
 
-const suite = useServerAndBrowser();
+const PAID_FOR = { email: 'paid.for@example.com', password: 'Paid-For-Secret-1' };
+const suite = useServerAndBrowser(({ server }) => server.ingest('Checkout Well', [PAID_FOR]));
 
 async function signIn(path: string, options: UserOptions = {}): Promise<{ page: Page; email: string }> {
   const user = await suite.server.createUser({ email: uniqueEmail('pay'), verified: true, ...options });
@@ -41,6 +42,16 @@ async function facts(page: Page, block: string): Promise<Record<string, string>>
 
 const credits = (page: Page, block: string) => textOf(page.getByRole('region', { name: block, exact: true }).locator('.subs-credits'));
 
+/** Runs a search from the search screen and waits for its answer. */
+async function searchFor(page: Page, query: string): Promise<void> {
+  const input = page.locator('input[name="query"]');
+  await input.fill(query);
+  const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/search' && response.request().method() === 'POST');
+  await input.press('Enter');
+  await answered;
+  await page.locator('.results-area[aria-busy="false"]').waitFor();
+}
+
 /** Clicks the checkout's card button once it is ready, and pays in the sandbox overlay. */
 async function payByCard(page: Page, label: 'Purchase' | 'Purchase with Fiat', sku: string): Promise<void> {
   const button = page.getByTestId('card-purchase');
@@ -52,7 +63,12 @@ async function payByCard(page: Page, label: 'Purchase' | 'Purchase with Fiat', s
 }
 
 test('a monthly search subscription bought through the card overlay: thank-you, then active and recurring; cancelled from /subscriptions', async () => {
-  const { page } = await signIn('/subscriptions/search');
+  const { page } = await signIn('/search');
+  // Before buying: counts only, no values.
+  await searchFor(page, PAID_FOR.email);
+  await page.getByTestId('subscription-notice').waitFor();
+  assert.equal(await page.getByTestId('search-result').count(), 0);
+  await page.goto('/subscriptions/search');
   await page.getByRole('region', { name: 'Monthly' }).getByRole('button', { name: 'Subscribe & Save 10% (Monthly)' }).click();
   await page.waitForURL((url) => url.pathname === '/checkout');
   assert.equal(await page.getByRole('link', { name: 'Purchase With Crypto' }).count(), 0);
@@ -72,6 +88,14 @@ test('a monthly search subscription bought through the card overlay: thank-you, 
   await eventually(() => facts(page, 'Search'), { Status: 'Active', 'Auto-renew': 'Yes', Expires: 'N/A' }, 20_000);
   const search = page.getByRole('region', { name: 'Search', exact: true });
   assert.equal(await search.getByRole('link', { name: 'Purchase' }).count(), 0);
+
+  // Bought: the same search shows the values.
+  await page.goto('/search');
+  await searchFor(page, PAID_FOR.email);
+  const result = page.getByTestId('results-list').getByTestId('search-result').first();
+  await result.waitFor();
+  assert.match(await textOf(result), /paid\.for@example\.com/);
+  assert.equal(await page.getByTestId('subscription-notice').count(), 0);
 
   // While recurring, more search time is refused on the checkout.
   await page.goto('/checkout?p=search-nonsub-weekly&q=1');
