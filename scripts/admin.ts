@@ -16,6 +16,7 @@ import { isCryptoCurrency } from '../server/src/payments/crypto/crypto-provider'
 import { productDef } from '../server/src/payments/catalogue';
 import { createSandboxProvider } from '../server/src/payments/card/sandbox-provider';
 import { createEventCode, eventCodeProblem, parseGrant, type EventCodeGrant } from '../server/src/billing/event-code-service';
+import { bannerMarkupProblem, createBannerService } from '../server/src/marketing/banner-service';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -47,6 +48,12 @@ Commands:
   payment:refund --payment ID [--namespace NS]
       With CARD_PROVIDER=sandbox: an approved full refund (adjustment.created) of paid
       sandbox payment ID; credits are taken back (never below zero), access ends.
+  banner:set --message TEXT
+      Shows TEXT as the marketing banner on every dashboard page and prints its id (a new
+      id: visitors who dismissed the previous banner see this one). Markup: b, strong, i,
+      em, u, br, p, span and a href="http(s)://…"; anything else is refused.
+  banner:clear
+      Removes the banner.
 
 Grant options:
   --verified            mark the email verified
@@ -111,6 +118,7 @@ async function main(argv: string[]): Promise<number> {
       price: { type: 'string' },
       subscription: { type: 'string' },
       payment: { type: 'string' },
+      message: { type: 'string' },
     },
   });
   const grant: Grant = {
@@ -246,6 +254,20 @@ async function main(argv: string[]): Promise<number> {
         }
       });
     }
+    case 'banner:set': {
+      const message = values.message?.trim() ?? '';
+      const problem = bannerMarkupProblem(message);
+      if (problem) throw new UsageError(`--message: ${problem}`);
+      return withDatabase(async (db) => {
+        process.stdout.write(`${await createBannerService(db).set(message)}\n`);
+        return 0;
+      });
+    }
+    case 'banner:clear':
+      return withDatabase(async (db) => {
+        process.stdout.write((await createBannerService(db).clear()) ? 'Banner cleared.\n' : 'There was no banner.\n');
+        return 0;
+      });
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -44,6 +44,8 @@ import { createBillingService } from './billing/billing-service';
 import { registerBillingRoutes } from './billing/billing-routes';
 import { createEventCodeService } from './billing/event-code-service';
 import { registerEventCodeRoutes } from './billing/event-code-routes';
+import { createBannerService } from './marketing/banner-service';
+import { registerBannerRoutes } from './marketing/banner-routes';
 
 export interface AppDeps {
   config: Config;
@@ -149,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSubscriptionsRoutes(app, { subscriptions: createSubscriptionsService(db) });
   registerBillingRoutes(app, { billing: createBillingService(db) });
   registerEventCodeRoutes(app, { eventCodes: createEventCodeService({ db, limiter: deps.limiter }) });
+  registerBannerRoutes(app, { banners: createBannerService(db) });
   await registerRealtimeRoutes(app, {
     auth,
     rules: [cryptoPaymentChannelRule(db)],

@@ -220,6 +220,13 @@ export interface EventCodeRedemptionsTable {
   redeemed_at: Generated<Date>;
 }
 
+export interface MarketingBannersTable {
+  id: Generated<string>;
+  markup: string;
+  created_at: Generated<Date>;
+  cleared_at: NullableTimestamp;
+}
+
 export interface Database {
   app_secrets: AppSecretsTable;
   users: UsersTable;
@@ -240,4 +247,5 @@ export interface Database {
   invoices: InvoicesTable;
   event_codes: EventCodesTable;
   event_code_redemptions: EventCodeRedemptionsTable;
+  marketing_banners: MarketingBannersTable;
 }

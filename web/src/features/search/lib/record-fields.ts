@@ -3,6 +3,7 @@
  * pick and reshape strings; components render them as text nodes.
  */
 import type { SearchRecord } from '../api/search-api';
+import { capitalise } from '@/lib/capitalise';
 
 /** The masked-record marker in the email field. */
 export const HIDDEN_EMAIL = 'hidden';
@@ -48,7 +49,7 @@ const LABELS: Record<string, string> = {
 };
 
 export function fieldLabel(field: string): string {
-  return LABELS[field] ?? field.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+  return LABELS[field] ?? capitalise(field.replace(/_/g, ' '));
 }
 
 /** Fields named id or primary_field, any name containing "nested", and the ones shown apart. */
