@@ -3,6 +3,9 @@ import { CloseAccountPage } from '@/features/account/components/close-account-pa
 import { ProfilePage } from '@/features/account/components/profile-page';
 import { SignInScreen } from '@/features/auth/components/sign-in-screen';
 import { ApiDocsPage } from '@/features/api-docs/components/api-docs-page';
+import { FaqPage } from '@/features/docs/components/faq-page';
+import { QuickStartPage } from '@/features/docs/components/quick-start-page';
+import { SearchGuidePage } from '@/features/docs/components/search-guide-page';
 import { DataWellsPage } from '@/features/datawells/components/data-wells-page';
 import { SIGN_IN_PATHS } from '@/features/auth/redirect';
 import { TosPrivacyPage } from '@/features/legal/components/tos-privacy-page';
@@ -26,9 +29,6 @@ import { TestPage } from './pages/test-page';
 
 /** Signed-in pages of later issues: framed placeholders until their feature lands. */
 const UPCOMING_PAGES: { path: string; title: string }[] = [
-  { path: '/documentation/faq', title: 'FAQ' },
-  { path: '/documentation/search-guide', title: 'Search Guide' },
-  { path: '/documentation/quick-start', title: 'Quick Start' },
   { path: '/whois', title: 'WHOIS' },
   { path: '/monitoring/manage', title: 'Monitoring' },
   { path: '/monitoring/manage/tasks', title: 'Monitor Tasks' },
@@ -87,6 +87,21 @@ export function AppRouter() {
       <Route path="/entry-removal">
         <Protected title="Entry Removal">
           <EntryRemovalPage />
+        </Protected>
+      </Route>
+      <Route path="/documentation/faq">
+        <Protected title="Documentation / FAQ">
+          <FaqPage />
+        </Protected>
+      </Route>
+      <Route path="/documentation/search-guide">
+        <Protected title="Documentation / Search Guide">
+          <SearchGuidePage />
+        </Protected>
+      </Route>
+      <Route path="/documentation/quick-start">
+        <Protected title="API / Quick Start">
+          <QuickStartPage />
         </Protected>
       </Route>
       <Route path="/documentation/api">

@@ -82,7 +82,7 @@ export interface PasswordDigests {
   base64: string;
 }
 
-async function sha(algorithm: 'SHA-1' | 'SHA-256' | 'SHA-512', bytes: Uint8Array): Promise<string> {
+async function sha(algorithm: 'SHA-1' | 'SHA-256' | 'SHA-512', bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return toHex(new Uint8Array(await crypto.subtle.digest(algorithm, bytes)));
 }
 

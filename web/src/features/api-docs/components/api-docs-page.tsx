@@ -1,6 +1,4 @@
 import type { ReactNode } from 'react';
-import { Link } from 'wouter';
-import { AlertIcon, CheckIcon } from '@/components/icons';
 import { useUser } from '@/features/user/api/use-user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { API_KEY_HEADER, BRAND } from '@/lib/brand';
@@ -14,6 +12,7 @@ import {
   searchSample,
   type SampleContext,
 } from '../lib/samples';
+import { ApiChecklist } from './api-checklist';
 import { ApiKeyControl } from './api-key-control';
 import { CodeBlock, CodeTabs } from './code-tabs';
 import './api-docs.css';
@@ -65,45 +64,6 @@ function Section({ id, title, children, level = 2 }: { id: string; title: string
       <Heading id={`${id}-title`}>{title}</Heading>
       {children}
     </section>
-  );
-}
-
-function Checklist({ keyValid, searchAccess, credits }: { keyValid: boolean | undefined; searchAccess: boolean | undefined; credits: number | undefined }) {
-  const items = [
-    { ok: keyValid, label: 'API key valid', fix: null },
-    { ok: searchAccess, label: 'Account has search access', fix: { href: '/subscriptions/search', label: 'Get a search subscription' } },
-    {
-      ok: credits === undefined ? undefined : credits > 0,
-      label: 'Search credits above 0',
-      fix: { href: '/subscriptions/search-credits', label: 'Buy search credits' },
-    },
-  ];
-  const passed = items.filter((item) => item.ok === true).length;
-  return (
-    <div className="checklist card" data-testid="api-checklist">
-      <div className="checklist-head">
-        <span className="setting-label">Ready to call the API</span>
-        <span className={`checklist-score${passed === items.length ? ' done' : ''}`} data-testid="checklist-score">
-          {passed}/{items.length}
-        </span>
-      </div>
-      <ul className="checklist-items">
-        {items.map((item) => (
-          <li key={item.label} className={item.ok === true ? 'ok' : item.ok === false ? 'failed' : 'pending'} data-testid="checklist-item">
-            {item.ok === false ? <AlertIcon width={16} height={16} /> : <CheckIcon width={16} height={16} />}
-            <span>{item.label}</span>
-            {item.ok === false &&
-              (item.fix ? (
-                <Link href={item.fix.href} className="checklist-fix">
-                  {item.fix.label}
-                </Link>
-              ) : (
-                <span className="checklist-fix muted">Generate a key above</span>
-              ))}
-          </li>
-        ))}
-      </ul>
-    </div>
   );
 }
 
@@ -197,7 +157,7 @@ export function ApiDocsPage() {
           <Section id="search-api" title="Search API">
             <p>Each search costs 1 search credit and needs an active search subscription; password searches are free.</p>
             <Section id="checklist" title="Checklist" level={3}>
-              <Checklist keyValid={check?.valid} searchAccess={user?.search_access} credits={user?.search_credits} />
+              <ApiChecklist keyValid={check?.valid} searchAccess={user?.search_access} credits={user?.search_credits} />
             </Section>
             <Section id="deduplication" title="Deduplication" level={3}>
               <p>

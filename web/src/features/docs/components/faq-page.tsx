@@ -1,0 +1,159 @@
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import { usePageTitle } from '@/hooks/use-page-title';
+import { BRAND, SUPPORT_URL } from '@/lib/brand';
+import { HelpLayout, HelpSection } from './help-layout';
+
+const Support = ({ children = 'support' }: { children?: ReactNode }) => (
+  <a href={SUPPORT_URL} target="_blank" rel="noopener noreferrer">
+    {children}
+  </a>
+);
+
+/** Spec 3 §1 and §2: the anchors are the spec's; every answer is what the product does. */
+const QUESTIONS: { id: string; title: string; answer: ReactNode }[] = [
+  {
+    id: 'preventAbuse',
+    title: 'How do you prevent abuse?',
+    answer: (
+      <>
+        <p>
+          The API is guarded by a leaky-bucket rate limiter: 10 requests per second for each client address and for each API
+          key. Beyond that a request is refused with &quot;Too Many Requests&quot; and told how many seconds to wait; repeated
+          abuse can suspend the key. Sign-in attempts are throttled the same way.
+        </p>
+        <p>
+          Every search, from the dashboard or the API, counts toward a daily limit per account. Accounts that search far more
+          than anyone looking up their own records would are locked out of search for a period of hours. If it keeps happening, the account is barred from paid features; free monitoring keeps working.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: 'weWorkWith',
+    title: 'Who do you work with?',
+    answer: (
+      <p>
+        Individuals checking their own exposure, security teams, researchers and investigators, law enforcement, government bodies and
+        non-governmental organisations. Government personnel and non-profits can <Support>contact support</Support> for free access.
+      </p>
+    ),
+  },
+  {
+    id: 'dataNotShown',
+    title: 'Why is some data not shown?',
+    answer: (
+      <>
+        <p>
+          Without an active search subscription, a search shows how many records match but not their values. Some sensitive data,
+          such as the original raw record, is shown only to accounts with law-enforcement status.
+        </p>
+        <p>Entries removed by their owners are gone from every result.</p>
+      </>
+    ),
+  },
+  {
+    id: 'leStatus',
+    title: 'How do I get law-enforcement status?',
+    answer: (
+      <p>
+        Law-enforcement status is for law enforcement, government bodies, non-governmental organisations and organisations affiliated
+        with either. To apply, <Support>contact support</Support> from your organisation&apos;s address: we will send you a KYC
+        (know-your-customer) form to complete before the status is granted.
+      </p>
+    ),
+  },
+  {
+    id: 'howDifferent',
+    title: `How is ${BRAND} different?`,
+    answer: (
+      <p>
+        {BRAND} searches every field of every record, not only email addresses: usernames, passwords and their hashes, IP addresses,
+        names, phones, domains and more, with wildcards, regular expressions and filters by data well. Counts are exact, you can
+        monitor values for new leaks, and the same searches are available through the API.
+      </p>
+    ),
+  },
+  {
+    id: 'tooManyResults',
+    title: 'Why do I get too many results?',
+    answer: (
+      <p>
+        A value alone searches every field. Name the field (<code>email:name@example.com</code>), pick a tab, add a data well with{' '}
+        <code>&amp;database_name=</code>, combine terms with AND, and keep Remove duplicates on. The{' '}
+        <Link href="/documentation/search-guide">Search Guide</Link> shows how.
+      </p>
+    ),
+  },
+  {
+    id: 'logsAndPrivacy',
+    title: 'Do you log my searches?',
+    answer: (
+      <p>
+        No. We keep only the number of searches each account makes per day, to enforce the limits above; the queries themselves
+        are never stored. Password hashes in the Search Guide&apos;s helper are computed in your browser and never sent.
+      </p>
+    ),
+  },
+  {
+    id: 'siteSecurity',
+    title: 'How is the site secured?',
+    answer: (
+      <p>
+        Passwords are stored only as slow, salted hashes; sessions use short-lived tokens with a refresh cookie that is rotated on
+        every use and unreadable by scripts. API keys are shown in full only once, when generated, and can be regenerated at any
+        time. Sign-in attempts and API calls are rate limited.
+      </p>
+    ),
+  },
+  {
+    id: 'accessAndPurchase',
+    title: 'How do I get access?',
+    answer: (
+      <p>
+        Buy a search subscription (weekly, monthly or yearly) on the <Link href="/subscriptions">Subscriptions</Link> page; API
+        searches also need search credits. Government personnel and non-profits can <Support>contact support</Support> for free
+        access.
+      </p>
+    ),
+  },
+  {
+    id: 'deleteData',
+    title: 'How do I remove my data?',
+    answer: (
+      <p>
+        Anyone can remove their own entry: search for it and use Remove Entry below the result. We email a confirmation link to an
+        address in that entry, so only its owner can confirm; once confirmed, the entry disappears from every result for good.
+      </p>
+    ),
+  },
+  {
+    id: 'closeAccount',
+    title: 'How do I close my account?',
+    answer: (
+      <p>
+        From your <Link href="/profile">profile page</Link>: choose Close Account and confirm with the link we email you. Your
+        account and its sessions are ended.
+      </p>
+    ),
+  },
+];
+
+/** /documentation/faq (spec 3 §2). */
+export function FaqPage() {
+  usePageTitle('FAQ');
+  return (
+    <HelpLayout
+      title="Frequently Asked Questions"
+      lead={`How ${BRAND} works, what it keeps and how to get access.`}
+      updated="Updated April 2025"
+      toc={QUESTIONS.map(({ id, title }) => ({ id, title }))}
+    >
+      {QUESTIONS.map((question) => (
+        <HelpSection key={question.id} id={question.id} title={question.title}>
+          <div className="faq-answer">{question.answer}</div>
+        </HelpSection>
+      ))}
+    </HelpLayout>
+  );
+}

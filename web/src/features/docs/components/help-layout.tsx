@@ -1,0 +1,62 @@
+import type { ReactNode } from 'react';
+import '@/features/api-docs/components/api-docs.css';
+import './help.css';
+
+export interface TocEntry {
+  id: string;
+  title: string;
+}
+
+/** One section: its id is the in-page anchor (#id), its heading names it. */
+export function HelpSection({ id, title, children, level = 2 }: { id: string; title: string; children: ReactNode; level?: 2 | 3 }) {
+  const Heading = level === 2 ? 'h2' : 'h3';
+  return (
+    <section id={id} className={`docs-section docs-level-${level}`} aria-labelledby={`${id}-title`}>
+      <Heading id={`${id}-title`}>{title}</Heading>
+      {children}
+    </section>
+  );
+}
+
+/** The help pages' frame: header, contents list beside (above, on phones) the sections. */
+export function HelpLayout({
+  title,
+  lead,
+  updated,
+  aside,
+  toc,
+  children,
+}: {
+  title: string;
+  lead: ReactNode;
+  updated?: string;
+  aside?: ReactNode;
+  toc: TocEntry[];
+  children: ReactNode;
+}) {
+  return (
+    <div className="page docs-page help-page">
+      <header className="page-header docs-header">
+        <div>
+          <h1>{title}</h1>
+          <p className="page-lead">{lead}</p>
+          {updated && <p className="docs-updated">{updated}</p>}
+        </div>
+        {aside}
+      </header>
+      <div className="docs-layout">
+        <nav className="docs-toc" aria-label="Table of contents">
+          <p className="docs-toc-title">Contents</p>
+          <ol>
+            {toc.map((entry) => (
+              <li key={entry.id}>
+                <a href={`#${entry.id}`}>{entry.title}</a>
+              </li>
+            ))}
+          </ol>
+        </nav>
+        <article className="docs-content">{children}</article>
+      </div>
+    </div>
+  );
+}
