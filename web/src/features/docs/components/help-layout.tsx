@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import '@/features/api-docs/components/api-docs.css';
 import './help.css';
 
@@ -34,6 +34,12 @@ export function HelpLayout({
   toc: TocEntry[];
   children: ReactNode;
 }) {
+  // The sections render after the browser looked for a linked #anchor: go to it now.
+  useEffect(() => {
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    if (id) document.getElementById(id)?.scrollIntoView();
+  }, []);
+
   return (
     <div className="page docs-page help-page">
       <header className="page-header docs-header">
