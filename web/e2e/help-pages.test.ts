@@ -189,6 +189,13 @@ test('screenshots of the three pages at desktop and mobile width, without consol
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(shotDir, `${target.split('/').pop()}-${name}.png`), fullPage: true });
+      if (target.endsWith('search-guide')) {
+        // Close-ups of the helper and the examples, for the visual check.
+        for (const section of ['password-hashing', 'regex']) {
+          await page.locator(`#${section}`).evaluate((element) => element.scrollIntoView());
+          await page.screenshot({ path: path.join(shotDir, `search-guide-${section}-${name}.png`) });
+        }
+      }
       assert.deepEqual(errors, [], `${target} at ${name}`);
       await page.context().close();
     }

@@ -24,9 +24,10 @@ import json
 import urllib.error
 import urllib.request
 
+body = {"query": ${dq(query)}, "page": 1, "size": ${SIZE}}
 request = urllib.request.Request(
     ${dq(url)},
-    data=json.dumps({"query": ${dq(query)}, "page": 1, "size": ${SIZE}}).encode("utf-8"),
+    data=json.dumps(body).encode("utf-8"),
     headers={${dq(header)}: ${dq(key)}, "Content-Type": "application/json"},
     method="POST",
 )

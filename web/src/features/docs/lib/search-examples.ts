@@ -99,7 +99,7 @@ export const GUIDE_SECTIONS: GuideSection[] = [
     examples: [
       { title: 'Digits at the end', query: 'username:/^wildcat[0-9]+$/&regex', note: 'wildcat followed by digits only.' },
       { title: 'Slashes added for you', query: 'username:j.hn_smith&regex', note: '. matches any one character: john_smith, jahn_smith…' },
-      { title: 'Email part and domain part', query: 'email:^jo.n&domain:example.com&regex', note: 'Local parts starting jo?n at example.com.' },
+      { title: 'Email part and domain part', query: 'email:^jo.n&domain:example.com&regex', note: 'Local parts starting with jo, any one character, then n (john, joan…), at example.com.' },
     ],
   },
   {
