@@ -1,4 +1,5 @@
 import { SWRConfig } from 'swr';
+import { Banner } from '@/components/banner';
 import { Toaster } from '@/components/toaster';
 import { api } from '@/lib/api';
 import { AppRouter } from './router';
@@ -12,6 +13,8 @@ const swrOptions = {
 export function App() {
   return (
     <SWRConfig value={swrOptions}>
+      {/* Every screen outside the dashboard frame (which shows its own, beside the sidebar). */}
+      <Banner />
       <AppRouter />
       <Toaster />
     </SWRConfig>

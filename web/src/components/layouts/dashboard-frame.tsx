@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useUser } from '@/features/user/api/use-user';
 import { SUPPORT_URL } from '@/lib/brand';
+import { Banner } from '../banner';
 import { BellIcon, CloseIcon, MenuIcon } from '../icons';
 import { Logo } from '../logo';
 import { NavList } from './nav-list';
@@ -39,6 +40,7 @@ export function DashboardFrame({ title, children }: { title: string; children: R
       <div className="menu-scrim mobile-only" onClick={() => setMenuOpen(false)} aria-hidden="true" />
 
       <div className="frame-main">
+        <Banner framed />
         <header className="topbar">
           <button
             type="button"
