@@ -38,6 +38,12 @@ export interface SearchRequest {
    * measure the work itself.
    */
   countCache?: boolean | number;
+  /**
+   * Not a query: a password check (the free `/v2/search-password*` routes, which only hold
+   * the search service). `{hash}`: `total` = `passwordCount(hash)`; `{prefix}`: `total` = 0
+   * and `password` = `passwordRange(prefix)`. `query` and paging are ignored; `entries` is empty.
+   */
+  password?: { hash: string } | { prefix: string };
 }
 
 export interface SearchResult {
@@ -46,6 +52,18 @@ export interface SearchResult {
   tookMicros: number;
   segmentsSearched: number;
   entries: Entry[];
+  /** Only for `password: {prefix}` requests. */
+  password?: PasswordRange;
+}
+
+/** `passwordRange`: every known hash with the prefix, as suffix (lower-case hex) and record count. */
+export interface PasswordRange {
+  prefix: string;
+  /** By suffix. SHA-1 suffixes are 35 hex digits long, SHA-256 ones 59 (after a 5-digit prefix). */
+  suffixes: { suffix: string; count: number }[];
+  /** More than 100,000 distinct hashes had the prefix: the rest are left out. */
+  truncated: boolean;
+  tookMicros: number;
 }
 
 /** `searchApiText`: the entries as a JSON array's text. */
@@ -185,6 +203,14 @@ export class Engine {
   }
 
   async search(req: SearchRequest): Promise<SearchResult> {
+    if (req.password) {
+      if ('hash' in req.password) {
+        const r = await this.passwordCount(req.password.hash);
+        return { total: r.total, tookMicros: r.tookMicros, segmentsSearched: 0, entries: [] };
+      }
+      const range = await this.passwordRange(req.password.prefix);
+      return { total: 0, tookMicros: range.tookMicros, segmentsSearched: 0, entries: [], password: range };
+    }
     return JSON.parse(await this.#call('search', searchBody(req))) as SearchResult;
   }
 
@@ -199,6 +225,24 @@ export class Engine {
     const cut = text.indexOf('\n');
     const head = JSON.parse(text.slice(0, cut)) as { total: number; tookMicros: number };
     return { total: head.total, tookMicros: head.tookMicros, entriesJson: text.slice(cut + 1) };
+  }
+
+  /**
+   * Password check: the records (dedup on, removed ones left out) holding this hash (hex,
+   * any case) as a stored `hashed_password` or as the SHA-256 or SHA-1 of their plaintext
+   * `password` (derived at ingest, format 3); a record found both ways counts once.
+   */
+  async passwordCount(hash: string): Promise<{ total: number; tookMicros: number }> {
+    return JSON.parse(await this.#call('passwordCount', JSON.stringify({ hash }))) as { total: number; tookMicros: number };
+  }
+
+  /**
+   * k-anonymity range: every hash (stored `hashed_password` values, derived SHA-256 and
+   * SHA-1 of plaintext passwords) starting with `prefix` (5 to 64 hex digits), with its
+   * count of records (no dedup; removed ones left out).
+   */
+  async passwordRange(prefix: string): Promise<PasswordRange> {
+    return JSON.parse(await this.#call('passwordRange', JSON.stringify({ prefix }))) as PasswordRange;
   }
 
   /** Same checks as search (the query, and the paging when given), no search. */

@@ -4,18 +4,18 @@
 //! most once a second, so a running server sees a new ingest without a restart.
 
 use crate::error::{EngineError, Result};
-use crate::fields::{field_index, normalize};
+use crate::fields::{field_index, normalize, HASHED_PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::keys::KeySet;
 use crate::manifest::{append_tombstone, read_tombstones, Manifest, MANIFEST, TOMBSTONES};
 use crate::planner::{self, Plan};
 use crate::query;
 use crate::render::{self, RawRecord};
-use crate::request::{check_paging, MatchWatchesRequest, SearchRequest};
+use crate::request::{check_paging, MatchWatchesRequest, PasswordRequest, SearchRequest, DEFAULT_BUDGET_MS};
 use crate::segment::{segment_dir, Part, Segment};
 use crate::store::{StoreReader, BLOCK_DOCS};
 use crate::termdict::Budget;
 use serde_json::{json, Map, Value};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -324,6 +324,93 @@ impl Engine {
         Ok(Value::Array(out))
     }
 
+    /// Password check: how many records (dedup on, removals hidden) hold this hash, as a
+    /// stored `hashed_password` or as the SHA-256 or SHA-1 of their plaintext `password`
+    /// (the derived tables, format 3). One exact lookup per table and part; a record found
+    /// in several tables counts once. `{total, tookMicros}`.
+    pub fn password_count(&self, req: &PasswordRequest) -> Result<Value> {
+        let t0 = Instant::now();
+        self.check_open()?;
+        let _ = self.refresh(false);
+        let snap = self.snapshot();
+        let budget = Budget { deadline: Some(t0 + Duration::from_millis(DEFAULT_BUDGET_MS)), budget_ms: DEFAULT_BUDGET_MS };
+        let use_bits = snap.segments.iter().all(|s| s.parts.iter().all(|p| p.has_first_bits()));
+        let mut hits = Hits { total: 0, window: Vec::new(), page: 0..0 };
+        let mut seen = KeySet::default();
+        let term = req.hex.as_bytes();
+        for (si, seg) in snap.segments.iter().enumerate() {
+            for (pi, part) in seg.parts.iter().enumerate() {
+                let mut docs = Vec::new();
+                let mut tables = 0;
+                for f in PASSWORD_TABLES {
+                    if let Some(fi) = &part.fields[f] {
+                        if let Some(o) = fi.dict.get(term) {
+                            fi.postings_into(o, &mut docs);
+                            tables += 1;
+                        }
+                    }
+                }
+                if tables > 1 {
+                    docs.sort_unstable();
+                    docs.dedup();
+                }
+                count_docs(part, (si, pi), docs, use_bits, true, &snap.removed, &mut seen, &budget, &mut hits)?;
+            }
+        }
+        Ok(json!({ "total": hits.total, "tookMicros": t0.elapsed().as_micros() as u64 }))
+    }
+
+    /// Password range (k-anonymity): every hash starting with the prefix, in the same three
+    /// tables, as its suffix and its count of records (no dedup, removals hidden; a record
+    /// holding one hash in two tables counts once). One prefix range per table and part.
+    /// `{prefix, suffixes: [{suffix, count}] (by suffix), truncated, tookMicros}`.
+    pub fn password_range(&self, req: &PasswordRequest) -> Result<Value> {
+        let t0 = Instant::now();
+        self.check_open()?;
+        let _ = self.refresh(false);
+        let snap = self.snapshot();
+        let budget = Budget { deadline: Some(t0 + Duration::from_millis(DEFAULT_BUDGET_MS)), budget_ms: DEFAULT_BUDGET_MS };
+        let prefix = req.hex.as_bytes();
+        let removed = &snap.removed;
+        let mut counts: BTreeMap<Vec<u8>, u64> = BTreeMap::new();
+        let mut truncated = false;
+        for seg in snap.segments.iter() {
+            for part in seg.parts.iter() {
+                let mut found: HashMap<&[u8], Vec<u32>> = HashMap::new();
+                for f in PASSWORD_TABLES {
+                    let Some(fi) = &part.fields[f] else { continue };
+                    let r = fi.dict.prefix_range(prefix);
+                    for ord in r {
+                        if ord & 1023 == 1023 {
+                            budget.check()?;
+                        }
+                        fi.postings_into(ord, found.entry(fi.dict.term(ord)).or_default());
+                    }
+                }
+                for (t, mut docs) in found {
+                    docs.sort_unstable();
+                    docs.dedup();
+                    if !removed.is_empty() {
+                        docs.retain(|&d| !removed.contains(&part.dedup_key(d)));
+                    }
+                    if docs.is_empty() {
+                        continue;
+                    }
+                    if counts.len() >= MAX_PASSWORD_SUFFIXES && !counts.contains_key(t) {
+                        truncated = true;
+                        continue;
+                    }
+                    *counts.entry(t.to_vec()).or_default() += docs.len() as u64;
+                }
+            }
+        }
+        let suffixes: Vec<Value> = counts
+            .iter()
+            .map(|(t, c)| json!({ "suffix": String::from_utf8_lossy(&t[prefix.len()..]), "count": c }))
+            .collect();
+        Ok(json!({ "prefix": req.hex, "suffixes": suffixes, "truncated": truncated, "tookMicros": t0.elapsed().as_micros() as u64 }))
+    }
+
     pub fn stats(&self) -> Result<Value> {
         self.check_open()?;
         let _ = self.refresh(false);
@@ -344,6 +431,12 @@ impl Engine {
         }))
     }
 }
+
+/// The tables a password hash is looked up in: stored hashes, then the derived ones.
+const PASSWORD_TABLES: [usize; 3] = [HASHED_PASSWORD, PASSWORD_SHA256, PASSWORD_SHA1];
+/// Distinct hashes a range answers at most (then `truncated`); a 5-hex prefix is 1/1,048,576
+/// of the hashes: this is about 10^11 distinct hashes in the index.
+const MAX_PASSWORD_SUFFIXES: usize = 100_000;
 
 /// The running total of a search and the hits of its page.
 struct Hits {

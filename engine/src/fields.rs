@@ -29,14 +29,22 @@ pub const FIELDS: [&str; FIELD_COUNT] = [
 /// part before the last `@` (the whole value when there is none): a literal without `@`
 /// lies wholly in one of the two, so `email:*gmail*` scans the local parts and the few
 /// domains instead of every email (see `planner::eval_term`).
-pub const INDEXED_FIELDS: usize = 18;
+/// Since format 3, two more internal (hidden) tables: `password_sha256` and
+/// `password_sha1`, the lower-case hex SHA-256 and SHA-1 of every indexed `password` term
+/// (`segment::write_derived`). No query names them (`field_index` knows only the public
+/// fields) and no entry shows them: only the password-check lookups read them.
+pub const INDEXED_FIELDS: usize = 20;
 pub const EMAIL_DOMAIN: usize = 16;
 pub const EMAIL_LOCAL: usize = 17;
+pub const PASSWORD_SHA256: usize = 18;
+pub const PASSWORD_SHA1: usize = 19;
 
 pub fn index_name(i: usize) -> &'static str {
     match i {
         EMAIL_DOMAIN => "email_domain",
         EMAIL_LOCAL => "email_local",
+        PASSWORD_SHA256 => "password_sha256",
+        PASSWORD_SHA1 => "password_sha1",
         _ => FIELDS[i],
     }
 }

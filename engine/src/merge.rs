@@ -15,7 +15,7 @@
 //! The whole merge runs under the index lock (ingests wait to publish; searches do not).
 
 use crate::error::{EngineError, Result};
-use crate::fields::{index_name, EMAIL, EMAIL_LOCAL, INDEXED_FIELDS};
+use crate::fields::{index_name, EMAIL, EMAIL_LOCAL, INDEXED_FIELDS, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::manifest::{sync_dir, IndexLock, Manifest, ManifestEntry};
 use crate::publish::{self, make_durable, make_visible, new_segment_id, recover};
 use crate::segment::{segment_dir, Alias, Segment, SegmentMeta, SourceMeta, FORMAT_VERSION};
@@ -127,6 +127,11 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
         dedup.extend_from_slice(p.dedup_bytes());
     }
     for f in 0..INDEXED_FIELDS {
+        // The derived password tables are made again from the merged `password` table
+        // (`write_derived`, below): parts of formats 1 and 2, which have none, gain them.
+        if f == PASSWORD_SHA256 || f == PASSWORD_SHA1 {
+            continue;
+        }
         let ins: Vec<(&crate::segment::FieldIndex, u32)> =
             srcs.iter().filter_map(|s| s.seg.parts[s.part].fields[f].as_ref().map(|fi| (fi, s.base))).collect();
         if ins.is_empty() {
@@ -204,6 +209,7 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
             crate::trigram::write(dir, name, body.split(|&b| b == b'\n').filter(|_| !blob.is_empty()))?;
         }
     }
+    crate::segment::write_derived(dir)?;
     std::fs::write(dir.join("dedup.dat"), &dedup)?;
     Ok(docs_total)
 }

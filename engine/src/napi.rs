@@ -10,7 +10,7 @@ use crate::engine::Engine;
 use crate::error::EngineError;
 use crate::ffi::*;
 use crate::ingest::{self, IngestOptions, Progress};
-use crate::request::{MatchWatchesRequest, ParseRequest, SearchRequest};
+use crate::request::{MatchWatchesRequest, ParseRequest, PasswordRequest, SearchRequest};
 use serde_json::{json, Value};
 use std::os::raw::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -231,6 +231,8 @@ fn run_json_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<Valu
         "remove" => engine.remove(arg).map(Value::Bool),
         "refresh" => engine.refresh(true).map(Value::Bool),
         "stats" => engine.stats(),
+        "passwordCount" => engine.password_count(&PasswordRequest::from_json(&json_arg(arg)?, "hash", 1..=128)?),
+        "passwordRange" => engine.password_range(&PasswordRequest::from_json(&json_arg(arg)?, "prefix", 5..=64)?),
         "matchWatches" => engine.match_watches(&MatchWatchesRequest::from_json(&json_arg(arg)?)),
         "close" => {
             engine.close();

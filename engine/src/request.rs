@@ -131,3 +131,19 @@ impl MatchWatchesRequest {
         }
     }
 }
+
+/// `passwordCount` (`{hash}`: 1 to 128 hex digits) and `passwordRange` (`{prefix}`: 5 to
+/// 64 hex digits), the password-check lookups; the hex is lower-cased here.
+pub struct PasswordRequest {
+    pub hex: String,
+}
+
+impl PasswordRequest {
+    pub fn from_json(v: &Value, key: &str, len: std::ops::RangeInclusive<usize>) -> Result<PasswordRequest> {
+        let hex = v[key].as_str().unwrap_or("");
+        if !len.contains(&hex.len()) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(EngineError::InvalidArgument(format!("{} must be {} to {} hex digits", key, len.start(), len.end())));
+        }
+        Ok(PasswordRequest { hex: hex.to_ascii_lowercase() })
+    }
+}

@@ -5,7 +5,7 @@
 
 use crate::bytes::Bytes;
 use crate::error::{EngineError, Result};
-use crate::fields::{email_domain, email_local, index_name, DOMAIN, EMAIL, EMAIL_DOMAIN, EMAIL_LOCAL, FIELD_COUNT, INDEXED_FIELDS};
+use crate::fields::{email_domain, email_local, index_name, DOMAIN, EMAIL, EMAIL_DOMAIN, EMAIL_LOCAL, FIELD_COUNT, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::postings;
 use crate::store::{StoreReader, StoreWriter};
 use crate::termdict::{self, prefix8, TermDict};
@@ -17,8 +17,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Written by this engine. 2 added trigram indexes (`<field>.tri`) and merged segments
-/// (`sources` in segment.json); format 1 indexes are read as they are (see FORMAT.md).
-pub const FORMAT_VERSION: u64 = 2;
+/// (`sources` in segment.json); 3 added the derived password tables (`password_sha256`,
+/// `password_sha1`, see `write_derived`). Formats 1 and 2 are read as they are (their parts
+/// have no derived tables until a merge rewrites them; see FORMAT.md).
+pub const FORMAT_VERSION: u64 = 3;
 /// The oldest format this engine reads.
 pub const MIN_FORMAT_VERSION: u64 = 1;
 
@@ -219,12 +221,80 @@ impl PartWriter {
             post.flush()?;
             std::fs::write(dir.join(format!("{}.pix", index_name(i))), pix.finish())?;
         }
+        write_derived(&dir)?;
         // Made durable with the whole segment before it is published (`sync_tree`).
         std::fs::write(dir.join("dedup.dat"), &dedup)?;
         let meta = json!({ "format_version": FORMAT_VERSION, "docs": docs });
         std::fs::write(dir.join("part.json"), meta.to_string())?;
         Ok(docs)
     }
+}
+
+/// Format 3: the derived password tables of a part, from its written `password` table:
+/// `password_sha256` and `password_sha1`, the lower-case hex SHA-256 and SHA-1 of every
+/// distinct password term, each with that term's postings (copied as they are: the same
+/// documents). Called when an ingest flushes a part (on its flush thread) and after a merge
+/// wrote its `password` table, so merged parts have them whether or not their inputs did.
+pub fn write_derived(dir: &Path) -> Result<()> {
+    let Some(pw) = FieldIndex::open(dir, index_name(PASSWORD))? else { return Ok(()) };
+    let n = pw.dict.len();
+    let mut buf = Vec::with_capacity(320);
+    // One table at a time: the binary digests (hex sorts as they do) and term ordinals.
+    let mut h256: Vec<([u8; 32], u32)> = Vec::with_capacity(n);
+    pw.dict.for_each(0..n as u32, |ord, t| {
+        h256.push((crate::digest::sha256(t, &mut buf), ord));
+        Ok(())
+    })?;
+    write_hashed(dir, PASSWORD_SHA256, &pw, h256)?;
+    let mut h1: Vec<([u8; 20], u32)> = Vec::with_capacity(n);
+    pw.dict.for_each(0..n as u32, |ord, t| {
+        h1.push((crate::digest::sha1(t, &mut buf), ord));
+        Ok(())
+    })?;
+    write_hashed(dir, PASSWORD_SHA1, &pw, h1)
+}
+
+fn write_hashed<const N: usize>(dir: &Path, field: usize, pw: &FieldIndex, mut hashes: Vec<([u8; N], u32)>) -> Result<()> {
+    hashes.sort_unstable();
+    let name = index_name(field);
+    let mut blob: Vec<u8> = Vec::with_capacity(hashes.len() * (2 * N + 1));
+    let mut tix = termdict::TixBuilder::default();
+    let mut pix = postings::PixBuilder::default();
+    let mut post = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(dir.join(format!("{}.post", name)))?);
+    let mut docs: Vec<u32> = Vec::new();
+    let mut enc: Vec<u8> = Vec::new();
+    let mut i = 0;
+    while i < hashes.len() {
+        let mut j = i + 1;
+        while j < hashes.len() && hashes[j].0 == hashes[i].0 {
+            j += 1;
+        }
+        tix.add(blob.len());
+        crate::digest::hex_into(&hashes[i].0, &mut blob);
+        blob.push(b'\n');
+        let bytes: &[u8] = if j == i + 1 {
+            pw.postings_bytes(hashes[i].1)
+        } else {
+            // Two terms with one digest (a collision): their documents united.
+            docs.clear();
+            for h in &hashes[i..j] {
+                pw.postings_into(h.1, &mut docs);
+            }
+            docs.sort_unstable();
+            docs.dedup();
+            enc.clear();
+            postings::encode(&docs, &mut enc);
+            &enc
+        };
+        pix.add(bytes.len());
+        post.write_all(bytes)?;
+        i = j;
+    }
+    post.flush()?;
+    std::fs::write(dir.join(format!("{}.pix", name)), pix.finish())?;
+    std::fs::write(dir.join(format!("{}.terms", name)), &blob)?;
+    std::fs::write(dir.join(format!("{}.tix", name)), tix.finish(blob.len()))?;
+    Ok(())
 }
 
 pub struct FieldIndex {
@@ -238,6 +308,25 @@ pub struct FieldIndex {
 }
 
 impl FieldIndex {
+    /// The field's files in a part directory; `None` when the part has none.
+    pub fn open(dir: &Path, f: &str) -> Result<Option<FieldIndex>> {
+        Ok(match TermDict::open(dir, f)? {
+            None => None,
+            Some(dict) => {
+                let post = Bytes::open(&dir.join(format!("{}.post", f)))?;
+                let pix = dir.join(format!("{}.pix", f));
+                let sampled = pix.exists();
+                let poff = Bytes::open(&if sampled { pix } else { dir.join(format!("{}.poff", f)) })?;
+                let ok = if sampled { postings::pix_check(&poff, post.len()) == Some(dict.len()) } else { poff.len() == (dict.len() + 1) * 4 };
+                if !ok {
+                    return Err(EngineError::Corrupt(format!("{}: {} postings index length", dir.display(), f)));
+                }
+                let tri = crate::trigram::TrigramIndex::open(dir, f)?;
+                Some(FieldIndex { dict, tri, post, poff, sampled })
+            }
+        })
+    }
+
     /// Postings of `ord` with `base` added to every document number.
     pub fn postings_shifted(&self, ord: u32, base: u32, out: &mut Vec<u32>) {
         let from = out.len();
@@ -339,21 +428,7 @@ impl Part {
         let docs = meta["docs"].as_u64().unwrap_or(0) as u32;
         let mut fields = Vec::with_capacity(INDEXED_FIELDS);
         for f in (0..INDEXED_FIELDS).map(index_name) {
-            fields.push(match TermDict::open(dir, f)? {
-                None => None,
-                Some(dict) => {
-                    let post = Bytes::open(&dir.join(format!("{}.post", f)))?;
-                    let pix = dir.join(format!("{}.pix", f));
-                    let sampled = pix.exists();
-                    let poff = Bytes::open(&if sampled { pix } else { dir.join(format!("{}.poff", f)) })?;
-                    let ok = if sampled { postings::pix_check(&poff, post.len()) == Some(dict.len()) } else { poff.len() == (dict.len() + 1) * 4 };
-                    if !ok {
-                        return Err(EngineError::Corrupt(format!("{}: {} postings index length", dir.display(), f)));
-                    }
-                    let tri = crate::trigram::TrigramIndex::open(dir, f)?;
-                    Some(FieldIndex { dict, tri, post, poff, sampled })
-                }
-            });
+            fields.push(FieldIndex::open(dir, f)?);
         }
         let dedup = Bytes::open(&dir.join("dedup.dat"))?;
         if dedup.len() != docs as usize * 8 {
@@ -682,7 +757,7 @@ mod tests {
         let m = SegmentMeta::from_json(&merged).unwrap();
         assert_eq!(m.aliases[0].locate(1, 3), Some(53));
         assert_eq!(m.to_json(), merged);
-        for (key, bad) in [("parts", json!("3")), ("format_version", json!(3)), ("contexts", json!([{ "format": "xml" }])), ("aliases", json!([{ "id": "a" }]))] {
+        for (key, bad) in [("parts", json!("3")), ("format_version", json!(FORMAT_VERSION + 1)), ("contexts", json!([{ "format": "xml" }])), ("aliases", json!([{ "id": "a" }]))] {
             let mut v = merged.clone();
             v[key] = bad;
             assert!(SegmentMeta::from_json(&v).is_err(), "{} accepted", key);
@@ -690,5 +765,33 @@ mod tests {
         let mut v = ingest.clone();
         v.as_object_mut().unwrap().remove("id");
         assert!(SegmentMeta::from_json(&v).is_err());
+    }
+
+    #[test]
+    fn parts_have_derived_password_tables() {
+        let dir = std::env::temp_dir().join(format!("leakwell-derived-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut w = PartWriter::create(&dir).unwrap();
+        for (i, pw) in ["password", "abc", "password"].iter().enumerate() {
+            let bytes = pw.as_bytes();
+            w.add_flat(bytes, &[(PASSWORD as u8, 0, bytes.len() as u32)], i as u64, 0, pw).unwrap();
+        }
+        assert_eq!(w.finish().unwrap(), 3);
+        let part = Part::open(&dir).unwrap();
+        let docs_of = |f: usize, hex: &str| {
+            let fi = part.fields[f].as_ref().unwrap();
+            let mut out = Vec::new();
+            if let Some(o) = fi.dict.get(hex.as_bytes()) {
+                fi.postings_into(o, &mut out);
+            }
+            out
+        };
+        assert_eq!(docs_of(PASSWORD_SHA256, "5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8"), vec![0, 2]);
+        assert_eq!(docs_of(PASSWORD_SHA1, "5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8"), vec![0, 2]);
+        assert_eq!(docs_of(PASSWORD_SHA256, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"), vec![1]);
+        assert_eq!(docs_of(PASSWORD_SHA1, "a9993e364706816aba3e25717850c26c9cd0d89d"), vec![1]);
+        assert_eq!(part.fields[PASSWORD_SHA256].as_ref().unwrap().dict.len(), 2);
+        assert!(part.fields[PASSWORD_SHA1].as_ref().unwrap().tri.is_none());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 /** Bottom-up. A module may name modules of lower layers only. */
 const LAYERS: readonly (readonly string[])[] = [
   ['error', 'ffi'],
-  ['bytes'],
+  ['bytes', 'digest'],
   ['fields'],
   ['keys', 'postings'],
   ['store'],

@@ -100,7 +100,8 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
         operationId: 'v2SearchPassword',
         tags: ['public api v2'],
         security,
-        summary: 'Free: how many records carry this password hash (hex). Send sha256_hashed_password or hash.',
+        summary:
+          'Free: how many records carry this password hash (hex): as a stored hashed password, or as the SHA-256 or SHA-1 of a plaintext password. Send sha256_hashed_password or hash.',
         body: Type.Object(
           {
             sha256_hashed_password: Type.Optional(Type.String({ pattern: HEX_HASH })),
@@ -114,7 +115,9 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
     async (request) => {
       const hash = (request.body.sha256_hashed_password ?? request.body.hash)?.toLowerCase();
       if (!hash) throw Errors.badRequest('Send sha256_hashed_password or hash');
-      const result = await search.run({ query: `hashed_password:${hash}`, type: 'all', mode: 'exact', page: 1, size: 1, dedup: true });
+      // Stored hashed_password values plus the SHA-256 and SHA-1 of plaintext passwords
+      // (derived at ingest): one exact lookup per table, a record found both ways counted once.
+      const result = await search.run(passwordLookup({ hash }));
       return { results_found: result.total };
     },
   );
@@ -127,13 +130,13 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
         tags: ['public api v2'],
         security,
         summary:
-          'Free k-anonymity lookup: send only the first 5 hex characters of the hash; get every known hash with that prefix (as suffix and count) and compare locally. The full hash never leaves the client.',
+          'Free k-anonymity lookup: send only the first 5 hex characters of the hash; get every known hash with that prefix (as suffix and count) and compare locally. Known hashes: stored hashed passwords and the SHA-256 and SHA-1 of plaintext passwords (a suffix of 59 hex characters is a SHA-256, of 35 a SHA-1). The full hash never leaves the client.',
         body: Type.Object({ prefix: Type.String({ pattern: '^[0-9a-fA-F]{5}$' }) }, { additionalProperties: false }),
         response: {
           200: Type.Object({
             prefix: Type.String(),
             suffixes: Type.Array(Type.Object({ suffix: Type.String(), count: Type.Integer() })),
-            truncated: Type.Boolean({ description: 'True when more than 10,000 records share the prefix; counts cover the first 10,000.' }),
+            truncated: Type.Boolean({ description: 'True when more than 100,000 distinct hashes share the prefix; the rest are left out.' }),
           }),
           ...errors,
         },
@@ -141,20 +144,20 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
     },
     async (request) => {
       const prefix = request.body.prefix.toLowerCase();
-      const result = await search.run({ query: `hashed_password:${prefix}*`, type: 'all', mode: 'wildcard', page: 1, size: MAX_RANGE_RECORDS, dedup: false });
-      const counts = new Map<string, number>();
-      for (const entry of result.entries) {
-        for (const value of new Set((entry.hashed_password ?? []).map((v) => v.toLowerCase()))) {
-          if (value.startsWith(prefix)) counts.set(value.slice(prefix.length), (counts.get(value.slice(prefix.length)) ?? 0) + 1);
-        }
-      }
-      return {
-        prefix,
-        suffixes: [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([suffix, count]) => ({ suffix, count })),
-        truncated: result.total > MAX_RANGE_RECORDS,
-      };
+      // Stored hashed_password values and the SHA-256 and SHA-1 of plaintext passwords with
+      // this prefix, counted in the engine (the derived hashes are in no entry).
+      const { password } = await search.run(passwordLookup({ prefix }));
+      return { prefix, suffixes: password?.suffixes ?? [], truncated: password?.truncated ?? false };
     },
   );
 }
 
-const MAX_RANGE_RECORDS = 10_000;
+/**
+ * A password lookup for the engine (`SearchRequest.password` in engine/index.ts: not a query;
+ * `query` and paging are ignored). The search service hands its request to the engine as it
+ * is (spread), which carries `password` through its narrower request type.
+ */
+function passwordLookup(password: { hash: string } | { prefix: string }) {
+  const request = { query: '', type: 'all' as const, mode: 'exact' as const, page: 1, size: 1, dedup: true, password };
+  return request;
+}

@@ -1,0 +1,122 @@
+// Password checks (issue 12): the engine derives the SHA-256 and SHA-1 of every plaintext
+// password at ingest (hidden tables `password_sha256` / `password_sha1`, format 3), and
+// `passwordCount` / `passwordRange` look a hash up in them and in the stored
+// `hashed_password` values. Removals hide records, merges keep (remake) the tables, old
+// parts (format 1 here) still open and gain the tables when merged, entries never show them.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { ingestFiles, openEngine } from '../index';
+import { tempDir } from './helpers';
+
+const { dir, cleanup } = tempDir('engine-password-');
+after(() => cleanup());
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
+
+function jsonl(name: string, recs: Record<string, string>[]): string {
+  const p = join(dir, name);
+  writeFileSync(p, recs.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  return p;
+}
+
+test('plaintext passwords are found by their SHA-256 and SHA-1, with stored hashes, once per record', async () => {
+  const index = join(dir, 'index');
+  const a = jsonl('a.jsonl', [
+    { email: 'a@x.org', password: 'hunter2' },
+    { email: 'b@x.org', password: 'hunter2' },
+    { email: 'c@x.org', hashed_password: sha256('hunter2').toUpperCase() },
+    { email: 'd@x.org', password: 'Secret!', hashed_password: sha256('Secret!') },
+    { email: 'e@x.org', password: 'other', hashed_password: sha1('sha1only').toUpperCase() },
+  ]);
+  assert.equal((await ingestFiles(index, { well: 'A', files: [a], format: 'jsonl' })).records, 5);
+  const engine = await openEngine(index);
+  try {
+    const count = async (h: string) => (await engine.passwordCount(h)).total;
+    assert.equal(await count(sha256('hunter2')), 3, 'two plaintexts + one stored upper-case hash');
+    assert.equal(await count(sha256('hunter2').toUpperCase()), 3, 'any case');
+    assert.equal(await count(sha1('hunter2')), 2);
+    assert.equal(await count(sha256('Secret!')), 1, 'a record with both is counted once');
+    assert.equal(await count(sha1('Secret!')), 1);
+    assert.equal(await count(sha1('sha1only')), 1, 'stored SHA-1');
+    assert.equal(await count(sha256('nope')), 0);
+    // Through search(): the routes hold only the search service.
+    assert.equal((await engine.search({ query: '', password: { hash: sha256('hunter2') } })).total, 3);
+
+    const range = async (h: string) => {
+      const r = await engine.passwordRange(h.slice(0, 5).toUpperCase());
+      assert.equal(r.prefix, h.slice(0, 5));
+      return r.suffixes.find((s) => s.suffix === h.slice(5))?.count ?? 0;
+    };
+    assert.equal(await range(sha256('hunter2')), 3);
+    assert.equal(await range(sha1('hunter2')), 2);
+    assert.equal(await range(sha256('Secret!')), 1);
+    assert.equal(await range(sha1('sha1only')), 1);
+    const viaSearch = await engine.search({ query: '', password: { prefix: sha1('hunter2').slice(0, 5) } });
+    assert.ok(viaSearch.password?.suffixes.some((s) => s.suffix === sha1('hunter2').slice(5) && s.count === 2));
+    assert.equal(viaSearch.password?.truncated, false);
+
+    // Hidden: no entry shows the derived values, no query names their tables.
+    const all = await engine.search({ query: 'x.org', type: 'domain', size: 100 });
+    assert.equal(all.total, 5);
+    const text = JSON.stringify(all.entries);
+    assert.ok(!text.includes(sha256('hunter2').slice(0, 16)) && !text.includes(sha1('hunter2').slice(0, 16)) && !text.includes('password_sha'), text);
+    // (`password_sha256:…` is no field name: a bare term found in no public field.)
+    assert.equal((await engine.search({ query: `password_sha256:${sha256('hunter2')}` })).total, 0);
+    assert.equal((await engine.search({ query: sha1('hunter2') })).total, 0);
+    await assert.rejects(engine.passwordRange('abc'), /prefix must be 5 to 64 hex digits/);
+
+    // Removal hides the record from both lookups.
+    const hit = (await engine.search({ query: 'email:a@x.org' })).entries[0]!;
+    assert.equal(await engine.remove(hit.id), true);
+    assert.equal(await count(sha256('hunter2')), 2);
+    assert.equal(await count(sha1('hunter2')), 1);
+    assert.equal(await range(sha256('hunter2')), 2);
+
+    // A second segment, then a merge: the merged part has the derived tables again.
+    const b = jsonl('b.jsonl', [{ email: 'f@x.org', password: 'hunter2' }, { email: 'g@x.org', password: 'Secret!' }]);
+    await ingestFiles(index, { well: 'B', files: [b], format: 'jsonl' });
+    await engine.refresh();
+    assert.equal(await count(sha256('hunter2')), 3);
+    assert.equal(await count(sha256('Secret!')), 2);
+    const m = await engine.merge();
+    assert.equal(m.merged.length, 2);
+    const seg = readdirSync(index).find((d) => d.startsWith('seg-'))!;
+    assert.deepEqual(readdirSync(join(index, seg, 'part-0')).filter((f) => f.startsWith('password_sha')).sort(), [
+      'password_sha1.pix', 'password_sha1.post', 'password_sha1.terms', 'password_sha1.tix',
+      'password_sha256.pix', 'password_sha256.post', 'password_sha256.terms', 'password_sha256.tix',
+    ]);
+    assert.equal(JSON.parse(readFileSync(join(index, seg, 'part-0', 'part.json'), 'utf8')).format_version, 3);
+    assert.equal(await count(sha256('hunter2')), 3);
+    assert.equal(await count(sha1('hunter2')), 2);
+    assert.equal(await count(sha256('Secret!')), 2);
+    assert.equal(await range(sha256('hunter2')), 3);
+    assert.equal(await range(sha1('Secret!')), 2);
+  } finally {
+    await engine.close();
+  }
+});
+
+test('old-format parts open without derived hashes; a merge derives them', async () => {
+  const fixture = fileURLToPath(new URL('./fixtures/format1', import.meta.url));
+  const index = join(dir, 'old');
+  cpSync(join(fixture, 'index'), index, { recursive: true });
+  cpSync(join(fixture, 'tombstones.txt'), join(index, 'tombstones.log'));
+  const engine = await openEngine(index);
+  try {
+    const plain = (await engine.search({ query: 'password:123456' })).total;
+    assert.ok(plain > 0);
+    // Stored hashes are still answered; plaintexts of an old part have no derived hashes.
+    assert.equal((await engine.passwordCount(sha256('123456'))).total, 0);
+    await engine.merge();
+    assert.equal((await engine.search({ query: 'password:123456' })).total, plain);
+    assert.equal((await engine.passwordCount(sha256('123456'))).total, plain);
+    assert.equal((await engine.passwordCount(sha1('123456'))).total, plain);
+  } finally {
+    await engine.close();
+  }
+});
