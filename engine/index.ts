@@ -38,12 +38,6 @@ export interface SearchRequest {
    * measure the work itself.
    */
   countCache?: boolean | number;
-  /**
-   * Not a query: a password check (the free `/v2/search-password*` routes, which only hold
-   * the search service). `{hash}`: `total` = `passwordCount(hash)`; `{prefix}`: `total` = 0
-   * and `password` = `passwordRange(prefix)`. `query` and paging are ignored; `entries` is empty.
-   */
-  password?: { hash: string } | { prefix: string };
 }
 
 export interface SearchResult {
@@ -52,8 +46,6 @@ export interface SearchResult {
   tookMicros: number;
   segmentsSearched: number;
   entries: Entry[];
-  /** Only for `password: {prefix}` requests. */
-  password?: PasswordRange;
 }
 
 /** `passwordRange`: every known hash with the prefix, as suffix (lower-case hex) and record count. */
@@ -203,14 +195,6 @@ export class Engine {
   }
 
   async search(req: SearchRequest): Promise<SearchResult> {
-    if (req.password) {
-      if ('hash' in req.password) {
-        const r = await this.passwordCount(req.password.hash);
-        return { total: r.total, tookMicros: r.tookMicros, segmentsSearched: 0, entries: [] };
-      }
-      const range = await this.passwordRange(req.password.prefix);
-      return { total: 0, tookMicros: range.tookMicros, segmentsSearched: 0, entries: [], password: range };
-    }
     return JSON.parse(await this.#call('search', searchBody(req))) as SearchResult;
   }
 

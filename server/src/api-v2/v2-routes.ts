@@ -117,8 +117,7 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
       if (!hash) throw Errors.badRequest('Send sha256_hashed_password or hash');
       // Stored hashed_password values plus the SHA-256 and SHA-1 of plaintext passwords
       // (derived at ingest): one exact lookup per table, a record found both ways counted once.
-      const result = await search.run(passwordLookup({ hash }));
-      return { results_found: result.total };
+      return { results_found: (await search.passwordCount(hash)).total };
     },
   );
 
@@ -146,18 +145,8 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
       const prefix = request.body.prefix.toLowerCase();
       // Stored hashed_password values and the SHA-256 and SHA-1 of plaintext passwords with
       // this prefix, counted in the engine (the derived hashes are in no entry).
-      const { password } = await search.run(passwordLookup({ prefix }));
-      return { prefix, suffixes: password?.suffixes ?? [], truncated: password?.truncated ?? false };
+      const { suffixes, truncated } = await search.passwordRange(prefix);
+      return { prefix, suffixes, truncated };
     },
   );
-}
-
-/**
- * A password lookup for the engine (`SearchRequest.password` in engine/index.ts: not a query;
- * `query` and paging are ignored). The search service hands its request to the engine as it
- * is (spread), which carries `password` through its narrower request type.
- */
-function passwordLookup(password: { hash: string } | { prefix: string }) {
-  const request = { query: '', type: 'all' as const, mode: 'exact' as const, page: 1, size: 1, dedup: true, password };
-  return request;
 }

@@ -104,6 +104,14 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
     return engine.search({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }).catch(asRequestError);
   }
 
+  /**
+   * The free password checks: records holding the hash as a stored `hashed_password` or as
+   * the SHA-256 / SHA-1 of their plaintext password (derived at ingest), each counted once;
+   * and every such hash with a 5-hex prefix (k-anonymity). Removed entries are left out.
+   */
+  const passwordCount = (hash: string) => engine.passwordCount(hash).catch(asRequestError);
+  const passwordRange = (prefix: string) => engine.passwordRange(prefix).catch(asRequestError);
+
   /** The query's and the paging's own checks: the engine's, as the search makes them. */
   async function check(request: SearchRequest) {
     await engine.parse(request).catch(asRequestError);
@@ -159,6 +167,8 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
     admitAndRun,
     admitAndRunApi,
     run,
+    passwordCount,
+    passwordRange,
 
     async dashboard(userId: string, input: { query: string; type: string; page: number; regex: boolean; wildcard: boolean; deduplicate: boolean }) {
       if (!isSearchType(input.type)) throw Errors.badRequest('Unknown search type');
