@@ -13,7 +13,7 @@ import { createQueueSystem } from '../server/src/infra/queues';
 import { embeddedConnectionString } from '../server/src/infra/embedded-postgres';
 import { SIMULATED_STATUSES, simulateCryptoPayment, type SimulatedStatus } from '../server/src/payments/crypto/sandbox';
 import { isCryptoCurrency } from '../server/src/payments/crypto/crypto-provider';
-import { productDef } from '../server/src/payments/catalogue';
+import { productDef } from '../server/src/common/catalogue';
 import { createSandboxProvider } from '../server/src/payments/card/sandbox-provider';
 import { createEventCode, eventCodeProblem, parseGrant, type EventCodeGrant } from '../server/src/billing/event-code-service';
 import { bannerMarkupProblem, createBannerService } from '../server/src/marketing/banner-service';

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { productDef } from './payments/catalogue';
+import { productDef } from './common/catalogue';
 
 const Integer = (def: number, min: number, max: number, description: string) =>
   Type.Integer({ default: def, minimum: min, maximum: max, description });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestServer } from './harness';
 import { call } from './helpers';
-import { PRODUCTS } from '../src/payments/catalogue';
+import { PRODUCTS } from '../src/common/catalogue';
 import { lockPayment, markPaid, openPayment } from '../src/payments/payments';
 
 let server: TestServer;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './harness';
 import { expireOverduePayments, lockPayment, markExpired, markPaid, markRefunded, openPayment, recordRenewal } from '../src/payments/payments';
 import { renewSubscription, stopRenewing } from '../src/payments/grants';
-import { PRODUCTS } from '../src/payments/catalogue';
+import { PRODUCTS } from '../src/common/catalogue';
 
 let server: TestServer;
 before(async () => {

@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
-import { PRODUCTS, centsToUsd } from '../payments/catalogue';
+import { PRODUCTS, centsToUsd } from '../common/catalogue';
 import * as billingRepo from './billing-repository';
 
 /** Spec 3 §9: payment history 20 a page. */

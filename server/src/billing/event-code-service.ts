@@ -11,7 +11,7 @@ import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
 import type { RateLimiter } from '../infra/rate-limiter';
 import { grantPurchase } from '../payments/grants';
-import { productDef, quantityProblem } from '../payments/catalogue';
+import { productDef, quantityProblem } from '../common/catalogue';
 import * as eventCodeRepo from './event-code-repository';
 import type { EventCodeGrant } from './event-code-repository';
 

@@ -167,8 +167,8 @@ export interface PaymentEventsTable {
   last_error: string | null;
 }
 
-export type Plan = 'search' | 'domain' | 'enterprise';
-export type BillingInterval = 'weekly' | 'monthly' | 'yearly';
+import type { BillingInterval, Plan } from '../common/catalogue';
+export type { BillingInterval, Plan };
 
 export interface SubscriptionsTable {
   id: Generated<string>;

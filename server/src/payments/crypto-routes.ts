@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { RateLimiter } from '../infra/rate-limiter';
 import { AppError, Errors } from '../infra/errors';
-import { cryptoAllowed } from './catalogue';
+import { cryptoAllowed } from '../common/catalogue';
 import { openPayment } from './payments';
 import { CryptoProviderError, type CryptoProvider, type PaymentOption } from './crypto/crypto-provider';
 import { findOwnCryptoInvoice, saveInvoice } from './crypto/crypto-repository';

@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, Plan } from '../db/schema';
-import { INTERVAL_DAYS, productDef, type CreditKind } from './catalogue';
+import { INTERVAL_DAYS, productDef, type CreditKind } from '../common/catalogue';
 
 type Trx = Transaction<Database> | Kysely<Database>;
 

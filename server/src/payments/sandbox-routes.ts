@@ -19,7 +19,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { centsToUsd, productName } from './catalogue';
+import { centsToUsd, productName } from '../common/catalogue';
 import type { SandboxCardProvider } from './card/sandbox-provider';
 
 /** The message type between the overlay page and checkout.js. */

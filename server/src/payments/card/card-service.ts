@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Plan } from '../../db/schema';
 import { AppError, Errors } from '../../infra/errors';
-import { centsToUsd, productDef } from '../catalogue';
+import { centsToUsd, productDef } from '../../common/catalogue';
 import { openPayment } from '../payments';
 import type { AnyCardProvider } from './card-provider';
 

@@ -17,7 +17,7 @@ import type { Database } from '../../db/schema';
 import type { QueueSystem } from '../../infra/queues';
 import { AppError, Errors } from '../../infra/errors';
 import { loadOrCreateSecret } from '../../auth/secrets';
-import { PRODUCTS, productDef, productName } from '../catalogue';
+import { PRODUCTS, productDef, productName } from '../../common/catalogue';
 import type { CardProvider } from './card-provider';
 import { PADDLE_INTERVAL, paddleApplier, paddleSignature, parsePaddleEvent, verifyPaddleSignature } from './paddle-format';
 

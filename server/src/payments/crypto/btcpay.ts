@@ -12,7 +12,7 @@
 import { createHmac } from 'node:crypto';
 import type { Config } from '../../config';
 import { constantTimeEqual } from '../../auth/secrets';
-import { centsToUsd } from '../catalogue';
+import { centsToUsd } from '../../common/catalogue';
 import { lockPayment } from '../payments';
 import { webhookRejected } from '../ingress';
 import { CryptoProviderError, isCryptoCurrency, paymentUri, requireSettings, type CryptoCurrency, type CryptoProvider, type PaymentOption } from './crypto-provider';

@@ -13,7 +13,7 @@
 import { createHmac } from 'node:crypto';
 import type { Config } from '../../config';
 import { constantTimeEqual } from '../../auth/secrets';
-import { centsToUsd } from '../catalogue';
+import { centsToUsd } from '../../common/catalogue';
 import { webhookRejected } from '../ingress';
 import { CryptoProviderError, isCryptoCurrency, paymentUri, requireSettings, CRYPTO_CURRENCIES, type CryptoProvider, type PaymentOption } from './crypto-provider';
 import { applyOutcome, isPaymentId, lockCryptoPayment, type InvoiceOutcome, type Publish } from './settlement';

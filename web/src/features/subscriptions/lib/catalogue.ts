@@ -1,48 +1,41 @@
 /**
- * The product catalogue as the dashboard knows it (server/src/payments/README.md): SKU
- * scheme, default prices shown until GET /payments/get-products answers, readable names,
- * and the credit ranges of the purchase pages (spec 3 §9). The server prices every
- * purchase itself; these numbers are only what the page shows.
+ * The purchase pages' view of the catalogue. The SKU scheme, quantity limits, crypto rule
+ * and product names are the server's own (`@common/catalogue`); added here: default prices
+ * shown until GET /payments/get-products answers, and the credit ranges of the purchase
+ * pages (spec 3 §9). The server prices every purchase itself.
  */
+import {
+  MAX_DOMAINS,
+  MAX_PERIODS,
+  SEARCH_CREDITS_MAX,
+  SEARCH_CREDITS_STANDARD_MAX,
+  WHOIS_CREDITS_MAX,
+  cryptoAllowed,
+  productDef,
+  productName,
+  type BillingInterval,
+  type Plan,
+} from '@common/catalogue';
 
-export type PlanKind = 'search' | 'domain' | 'enterprise';
-export type Period = 'weekly' | 'monthly' | 'yearly';
+export { MAX_DOMAINS, MAX_PERIODS, cryptoAllowed, productName };
+
+export type PlanKind = Plan;
+export type Period = BillingInterval;
 export type CreditKind = 'search-credits' | 'whois-credits';
 
 export type ParsedSku =
   | { type: 'credits'; kind: CreditKind }
   | { type: 'plan'; kind: PlanKind; recurring: boolean; period: Period };
 
-const PLAN_SKU = /^(search|domain|enterprise)-(sub|nonsub)-(weekly|monthly|yearly)$/;
-
 export function parseSku(sku: string): ParsedSku | null {
-  if (sku === 'search-credits' || sku === 'whois-credits') return { type: 'credits', kind: sku };
-  const match = PLAN_SKU.exec(sku);
-  if (!match) return null;
-  return { type: 'plan', kind: match[1] as PlanKind, recurring: match[2] === 'sub', period: match[3] as Period };
+  const product = productDef(sku);
+  if (!product) return null;
+  if (product.kind === 'credits') return { type: 'credits', kind: product.credit === 'search' ? 'search-credits' : 'whois-credits' };
+  return { type: 'plan', kind: product.plan, recurring: product.recurring, period: product.interval };
 }
 
 export function planSku(kind: PlanKind, recurring: boolean, period: Period): string {
   return `${kind}-${recurring ? 'sub' : 'nonsub'}-${period}`;
-}
-
-/** Crypto only for SKUs whose second part is `credits` or `nonsub`: a card provider renews the rest. */
-export function cryptoAllowed(sku: string): boolean {
-  const second = sku.split('-')[1];
-  return second === 'credits' || second === 'nonsub';
-}
-
-const PERIOD_ADJECTIVE: Record<Period, string> = { weekly: 'Weekly', monthly: 'Monthly', yearly: 'Annual' };
-
-/** 'Monthly Search Subscription', 'Search Credits', 'Domain Monitoring (monthly)', 'Enterprise (monthly)'… */
-export function productName(sku: string): string {
-  const parsed = parseSku(sku);
-  if (!parsed) return sku;
-  if (parsed.type === 'credits') return parsed.kind === 'search-credits' ? 'Search Credits' : 'WHOIS Credits';
-  const renewing = parsed.recurring ? ', auto-renew' : '';
-  if (parsed.kind === 'search') return `${PERIOD_ADJECTIVE[parsed.period]} Search Subscription${parsed.recurring ? ' (auto-renew)' : ''}`;
-  if (parsed.kind === 'domain') return `Domain Monitoring (${parsed.period}${renewing})`;
-  return `Enterprise (${parsed.period}${renewing})`;
 }
 
 /** What one unit of a SKU is, for "× quantity" lines. */
@@ -80,10 +73,6 @@ export const DEFAULT_PRICES: Record<string, number> = {
   'whois-credits': 0.02,
 };
 
-/** Periods a one-time plan may be bought for, and domains a domain plan may cover (server-enforced). */
-export const MAX_PERIODS = 52;
-export const MAX_DOMAINS = 100;
-
 /** A credit range of a purchase page: tier tiles at fractions of `max`, a slider in 5% steps. */
 export interface CreditRange {
   id: string;
@@ -95,9 +84,9 @@ export interface CreditRange {
 }
 
 export const CREDIT_RANGES: Record<'standard' | 'enterprise' | 'whois', CreditRange> = {
-  standard: { id: 'standard', label: 'Standard', min: 0, max: 10_000, tiers: [0.05, 0.5, 1] },
-  enterprise: { id: 'enterprise', label: 'Enterprise', min: 10_000, max: 100_000, tiers: [0.1, 0.5, 1] },
-  whois: { id: 'whois', label: 'WHOIS', min: 0, max: 50_000, tiers: [0.05, 0.5, 1] },
+  standard: { id: 'standard', label: 'Standard', min: 0, max: SEARCH_CREDITS_STANDARD_MAX, tiers: [0.05, 0.5, 1] },
+  enterprise: { id: 'enterprise', label: 'Enterprise', min: SEARCH_CREDITS_STANDARD_MAX, max: SEARCH_CREDITS_MAX, tiers: [0.1, 0.5, 1] },
+  whois: { id: 'whois', label: 'WHOIS', min: 0, max: WHOIS_CREDITS_MAX, tiers: [0.05, 0.5, 1] },
 };
 
 export const SLIDER_STEP_FRACTION = 0.05;

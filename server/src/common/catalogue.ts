@@ -1,9 +1,13 @@
 /**
- * The catalogue's rules: which SKUs exist, what a quantity may be, what a purchase grants
- * and costs. Prices live in the `products` table (operators change them); every amount is
- * computed here from SKU and quantity, never taken from a browser. See README.md.
+ * The catalogue's rules, shared by the server and the dashboard (as credentials.ts is):
+ * which SKUs exist, what a quantity may be, what a purchase grants, what it is called.
+ * Prices live in the `products` table (operators change them); the server computes every
+ * amount from SKU and quantity, never from what a browser sends. See
+ * server/src/payments/README.md.
  */
-import type { BillingInterval, Plan } from '../db/schema';
+
+export type Plan = 'search' | 'domain' | 'enterprise';
+export type BillingInterval = 'weekly' | 'monthly' | 'yearly';
 
 export const INTERVAL_DAYS: Record<BillingInterval, number> = { weekly: 7, monthly: 30, yearly: 365 };
 
@@ -18,8 +22,8 @@ export const SEARCH_CREDITS_MAX = 100_000;
 export const SEARCH_CREDITS_STANDARD_MAX = 10_000;
 export const WHOIS_CREDITS_MAX = 50_000;
 /** A one-time plan is bought for up to a year of weeks, or as many domains as this. */
-const MAX_PERIODS = 52;
-const MAX_DOMAINS = 100;
+export const MAX_PERIODS = 52;
+export const MAX_DOMAINS = 100;
 
 const PLANS: Plan[] = ['search', 'domain', 'enterprise'];
 const INTERVALS: BillingInterval[] = ['weekly', 'monthly', 'yearly'];
