@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import type { DomainSlot } from '../common/subscriptions';
 
 type Db = Kysely<Database>;
 
@@ -33,10 +34,6 @@ export async function getEnterpriseSubscription(db: Db, userId: string) {
     .executeTakeFirst();
 }
 
-export interface DomainSlot {
-  id: string;
-  domain: string | null;
-}
 
 /** The monitored-domain slots of the user's domain subscriptions whose period has not ended, oldest purchase first. */
 export async function listCurrentDomainSlots(db: Db, userId: string, now: Date): Promise<DomainSlot[]> {

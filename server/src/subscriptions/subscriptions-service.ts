@@ -9,22 +9,7 @@ import { Errors } from '../infra/errors';
 import { maskApiKey } from '../users/user-service';
 import { enterpriseActive, searchActive, searchRecurring } from './plan-status';
 import * as subscriptionsRepo from './subscriptions-repository';
-
-export interface SubscriptionsSummary {
-  search_active: boolean;
-  search_expiry: string | null;
-  search_auto_renew: boolean;
-  api_credits: number;
-  api_private_key: string | null;
-  is_enterprise: boolean;
-  monitoring_api_active: boolean;
-  monitoring_api_auto_renew: boolean;
-  monitoring_api_expiry: string | null;
-  whois_credits: number;
-  domains: subscriptionsRepo.DomainSlot[];
-  email: string;
-  elevated: boolean;
-}
+import type { DomainSlot, SubscriptionsSummary } from '../common/subscriptions';
 
 export function createSubscriptionsService(db: Kysely<Database>) {
   return {
@@ -56,7 +41,7 @@ export function createSubscriptionsService(db: Kysely<Database>) {
     },
 
     /** Another user's subscription, or one that does not exist: the same 404. */
-    async domainInfo(userId: string, subscriptionId: string): Promise<{ domains: subscriptionsRepo.DomainSlot[] }> {
+    async domainInfo(userId: string, subscriptionId: string): Promise<{ domains: DomainSlot[] }> {
       const domains = await subscriptionsRepo.listDomainSlotsOf(db, userId, subscriptionId);
       if (!domains) throw Errors.notFound('Subscription not found');
       return { domains };

@@ -1,27 +1,8 @@
+import type { SubscriptionsSummary as SubscriptionsInfo } from '@common/subscriptions';
 import { api } from '@/lib/api';
 
-/** GET /subscriptions (server/src/payments/README.md). Expiries are ISO strings or null. */
-export interface SubscriptionsInfo {
-  search_active: boolean;
-  search_expiry: string | null;
-  search_auto_renew: boolean;
-  api_credits: number;
-  /** The key's hint, never the key. */
-  api_private_key: string | null;
-  is_enterprise: boolean;
-  monitoring_api_active: boolean;
-  monitoring_api_auto_renew: boolean;
-  monitoring_api_expiry: string | null;
-  whois_credits: number;
-  domains: MonitoredDomain[];
-  email: string;
-  elevated: boolean;
-}
-
-export interface MonitoredDomain {
-  id: string;
-  domain: string | null;
-}
+/** GET /subscriptions: the contract shared with the server. */
+export type { DomainSlot as MonitoredDomain, SubscriptionsSummary as SubscriptionsInfo } from '@common/subscriptions';
 
 export type CancelType = 'subscription-search' | 'subscription-monitoring' | 'subscription-domain';
 
