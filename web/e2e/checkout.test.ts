@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { eventually, logInThroughForm, openPage, textOf } from './support/browser';
-import { simulateCryptoPayment } from './support/billing';
+import { credits, facts, openSubscriptions, simulateCryptoPayment } from './support/billing';
 import { uniqueEmail, type UserOptions } from './support/server';
 import { useServerAndBrowser } from './support/suite';
 
@@ -24,23 +24,6 @@ async function signIn(path: string, options: UserOptions = {}): Promise<{ page: 
   await page.waitForURL((url) => url.pathname === new URL(path, 'http://x').pathname);
   return { page, email: user.email };
 }
-
-/** GET /subscriptions is the API too: the page is opened from the sidebar, without a document load. */
-async function openSubscriptions(page: Page): Promise<void> {
-  await page.getByRole('complementary', { name: 'Main navigation' }).getByRole('link', { name: 'Subscriptions' }).click();
-  await page.waitForURL((url) => url.pathname === '/subscriptions');
-}
-
-async function facts(page: Page, block: string): Promise<Record<string, string>> {
-  const region = page.getByRole('region', { name: block, exact: true });
-  await region.waitFor();
-  const rows = await region.locator('.subs-facts > div').evaluateAll((divs) =>
-    divs.map((div) => [div.querySelector('dt')?.textContent ?? '', div.querySelector('dd')?.textContent ?? '']),
-  );
-  return Object.fromEntries(rows);
-}
-
-const credits = (page: Page, block: string) => textOf(page.getByRole('region', { name: block, exact: true }).locator('.subs-credits'));
 
 /** Runs a search from the search screen and waits for its answer. */
 async function searchFor(page: Page, query: string): Promise<void> {

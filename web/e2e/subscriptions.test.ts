@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { eventually, logInThroughForm, openPage, textOf, toastAfter } from './support/browser';
-import { createEventCode } from './support/billing';
+import { createEventCode, credits, facts, openSubscriptions } from './support/billing';
 import { uniqueEmail, type UserOptions } from './support/server';
 import { useServerAndBrowser } from './support/suite';
 
@@ -25,23 +25,6 @@ async function signIn(path: string, options: UserOptions = {}): Promise<{ page: 
   if (!direct) await openSubscriptions(page);
   return { page, email: user.email };
 }
-
-async function openSubscriptions(page: Page): Promise<void> {
-  await page.getByRole('complementary', { name: 'Main navigation' }).getByRole('link', { name: 'Subscriptions' }).click();
-  await page.waitForURL((url) => url.pathname === '/subscriptions');
-}
-
-/** The label → value lines of a block. */
-async function facts(page: Page, block: string): Promise<Record<string, string>> {
-  const region = page.getByRole('region', { name: block, exact: true });
-  await region.waitFor();
-  const rows = await region.locator('.subs-facts > div').evaluateAll((divs) =>
-    divs.map((div) => [div.querySelector('dt')?.textContent ?? '', div.querySelector('dd')?.textContent ?? '']),
-  );
-  return Object.fromEntries(rows);
-}
-
-const credits = (page: Page, block: string) => textOf(page.getByRole('region', { name: block, exact: true }).locator('.subs-credits'));
 
 test('a new user: nothing active, Cancel disabled, Purchase links, 0 CR, no domains', async () => {
   const { page } = await signIn('/subscriptions');

@@ -5,6 +5,8 @@
 import type * as EventCodes from '../../../server/src/billing/event-code-service';
 import type * as Queues from '../../../server/src/infra/queues';
 import type * as CryptoSandbox from '../../../server/src/payments/crypto/sandbox';
+import type { Page } from 'playwright-core';
+import { textOf } from './browser';
 import type { TestServer } from './server';
 
 const EVENT_CODES_URL = new URL('../../../server/src/billing/event-code-service.ts', import.meta.url).href;
@@ -33,3 +35,22 @@ export async function simulateCryptoPayment(server: TestServer, invoiceId: strin
     await queues.close();
   }
 }
+
+/** GET /subscriptions is the API too: the page is opened from the sidebar, without a document load. */
+export async function openSubscriptions(page: Page): Promise<void> {
+  await page.getByRole('complementary', { name: 'Main navigation' }).getByRole('link', { name: 'Subscriptions' }).click();
+  await page.waitForURL((url) => url.pathname === '/subscriptions');
+}
+
+/** The label → value lines of a block of /subscriptions. */
+export async function facts(page: Page, block: string): Promise<Record<string, string>> {
+  const region = page.getByRole('region', { name: block, exact: true });
+  await region.waitFor();
+  const rows = await region.locator('.subs-facts > div').evaluateAll((divs) =>
+    divs.map((div) => [div.querySelector('dt')?.textContent ?? '', div.querySelector('dd')?.textContent ?? '']),
+  );
+  return Object.fromEntries(rows);
+}
+
+/** The credit balance shown in a block of /subscriptions. */
+export const credits = (page: Page, block: string) => textOf(page.getByRole('region', { name: block, exact: true }).locator('.subs-credits'));
