@@ -1,3 +1,4 @@
+import { WebSocket } from 'ws';
 /** Small HTTP helpers for API tests. */
 export interface Reply<T = any> {
   status: number;
@@ -55,5 +56,40 @@ export function callV2<T = any>(
     body,
     headers: key === undefined ? {} : { [header]: key },
     ip: options.ip ?? freshIp(),
+  });
+}
+
+/** A websocket client of a test server's /ws: messages queued in order, `next` waits (with a limit) for the following one. */
+export interface SocketClient {
+  socket: WebSocket;
+  next(timeoutMs?: number): Promise<any>;
+  send(message: object): void;
+  closed: Promise<number>;
+}
+
+export function connectWebSocket(target: { url: string }): Promise<SocketClient> {
+  const socket = new WebSocket(target.url.replace('http', 'ws') + '/ws');
+  const queue: any[] = [];
+  const waiters: ((m: any) => void)[] = [];
+  socket.on('message', (data) => {
+    const message = JSON.parse(data.toString());
+    const waiter = waiters.shift();
+    if (waiter) waiter(message);
+    else queue.push(message);
+  });
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  const next = (timeoutMs = 10_000) =>
+    queue.length
+      ? Promise.resolve(queue.shift())
+      : new Promise((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error('no websocket message in time')), timeoutMs);
+          waiters.push((m) => {
+            clearTimeout(timer);
+            resolve(m);
+          });
+        });
+  return new Promise((resolve, reject) => {
+    socket.on('open', () => resolve({ socket, next, send: (m) => socket.send(JSON.stringify(m)), closed }));
+    socket.on('error', reject);
   });
 }

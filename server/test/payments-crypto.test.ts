@@ -12,9 +12,8 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { WebSocket } from 'ws';
 import { eventually, startTestServer, type TestServer } from './harness';
-import { call } from './helpers';
+import { call, connectWebSocket as connect, type SocketClient as Client } from './helpers';
 import { createQueueSystem, type QueueSystem } from '../src/infra/queues';
 import { simulateCryptoPayment, signSandboxBody, type SimulatedStatus } from '../src/payments/crypto/sandbox';
 import { nowpaymentsSignature } from '../src/payments/crypto/nowpayments';
@@ -22,38 +21,6 @@ import { nowpaymentsSignature } from '../src/payments/crypto/nowpayments';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = (name: string) => fs.readFileSync(path.join(ROOT, 'server/test/fixtures', name), 'utf8');
 const fill = (text: string, values: Record<string, string>) => Object.entries(values).reduce((t, [k, v]) => t.split(k).join(v), text);
-
-interface Client {
-  socket: WebSocket;
-  next(timeoutMs?: number): Promise<any>;
-  send(message: object): void;
-}
-
-function connect(server: TestServer): Promise<Client> {
-  const socket = new WebSocket(server.url.replace('http', 'ws') + '/ws');
-  const queue: any[] = [];
-  const waiters: ((m: any) => void)[] = [];
-  socket.on('message', (data) => {
-    const message = JSON.parse(data.toString());
-    const waiter = waiters.shift();
-    if (waiter) waiter(message);
-    else queue.push(message);
-  });
-  const next = (timeoutMs = 10_000) =>
-    queue.length
-      ? Promise.resolve(queue.shift())
-      : new Promise((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error('no websocket message in time')), timeoutMs);
-          waiters.push((m) => {
-            clearTimeout(timer);
-            resolve(m);
-          });
-        });
-  return new Promise((resolve, reject) => {
-    socket.on('open', () => resolve({ socket, next, send: (m) => socket.send(JSON.stringify(m)) }));
-    socket.on('error', reject);
-  });
-}
 
 /** A signed-in user with a websocket authenticated as them. */
 async function buyer(server: TestServer) {

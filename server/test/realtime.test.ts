@@ -1,8 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WebSocket } from 'ws';
 import { startTestServer, type TestServer } from './harness';
-import { call } from './helpers';
+import { call, connectWebSocket } from './helpers';
 
 let server: TestServer;
 before(async () => {
@@ -10,22 +9,7 @@ before(async () => {
 });
 after(() => server.close());
 
-function connect(): Promise<{ socket: WebSocket; next(): Promise<any>; closed: Promise<number> }> {
-  const socket = new WebSocket(server.url.replace('http', 'ws') + '/ws');
-  const queue: any[] = [];
-  const waiters: ((m: any) => void)[] = [];
-  socket.on('message', (data) => {
-    const message = JSON.parse(data.toString());
-    const waiter = waiters.shift();
-    if (waiter) waiter(message);
-    else queue.push(message);
-  });
-  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    socket.on('open', () => resolve({ socket, next: () => (queue.length ? Promise.resolve(queue.shift()) : new Promise((r) => waiters.push(r))), closed }));
-    socket.on('error', reject);
-  });
-}
+const connect = () => connectWebSocket(server);
 
 test('anyone joins the test channel and receives what is published to it', async () => {
   const client = await connect();
