@@ -106,6 +106,28 @@ export const ConfigSchema = Type.Object({
     Type.String({ minLength: 2, description: 'JSON map of SKU to Paddle price id, e.g. {"search-credits":"pri_…"}; unmapped SKUs cannot be bought by card.' }),
   ),
   PADDLE_WEBHOOK_TOLERANCE_SECONDS: Integer(5, 1, 3600, "How far a Paddle-Signature timestamp may be from now (Paddle's SDK allows 5 s)."),
+  // Monitoring (server/src/monitoring/README.md): matching, notices and alert delivery.
+  MONITOR_SWEEP_MS: Integer(30_000, 100, 3_600_000, 'How often segments not yet matched and deliveries not yet queued are swept into the queues (a lost notify or a crash only delays them).'),
+  EXPIRY_NOTICE_DAYS: Integer(3, 1, 60, 'Days before a search, monitoring or enterprise plan ends that its expiry notice is posted (daily job).'),
+  LOW_CREDITS_THRESHOLD: Integer(10, 0, 1_000_000, 'Search or WHOIS credits at or under this many post a low-credits notice (daily job).'),
+  WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false, description: 'Allow webhook URLs on loopback, private, link-local and CGNAT addresses (a self-hosted install; tests). Never on a shared service.' }),
+  WEBHOOK_TIMEOUT_MS: Integer(15_000, 100, 60_000, 'Time a webhook receiver has to answer (connect, send, response).'),
+  WEBHOOK_RETRY_DELAYS_MS: Type.String({
+    default: '0,5000,300000,1800000,7200000,18000000,36000000,50400000,72000000,86400000',
+    pattern: '^\\d+(,\\d+)*$',
+    description: 'Delay before each delivery attempt, comma-separated (Standard Webhooks schedule: 0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h); after the last, the delivery is dead.',
+  }),
+  SMS_PROVIDER: Type.Union([Type.Literal('outbox'), Type.Literal('twilio')], {
+    default: 'outbox',
+    description: 'SMS alerts: outbox (kept in the sms_outbox table, like mail without SMTP) or twilio.',
+  }),
+  TWILIO_API_URL: Type.String({ default: 'https://api.twilio.com', pattern: '^https?://', description: "Twilio REST API base URL (a stub's in tests)." }),
+  TWILIO_ACCOUNT_SID: Type.Optional(Type.String({ minLength: 1, description: 'Twilio account SID (SMS_PROVIDER=twilio).' })),
+  TWILIO_AUTH_TOKEN: Type.Optional(Type.String({ minLength: 1, description: 'Twilio auth token: authenticates our calls and verifies its signed status callbacks.' })),
+  TWILIO_FROM: Type.Optional(Type.String({ minLength: 1, description: 'Sender: a Twilio phone number (+E.164) or a Messaging Service SID (MG…).' })),
+  MONITOR_V1_RATE_PER_SECOND: Integer(5, 1, 10_000, 'Monitor API V1: requests per second per key.'),
+  MONITOR_V1_BURST: Integer(50, 1, 100_000, 'Monitor API V1: burst size.'),
+  MONITOR_V1_BLOCK_SECONDS: Integer(180, 1, 86_400, 'Monitor API V1: how long a key that passed its limit is refused.'),
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;

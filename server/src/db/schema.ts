@@ -95,6 +95,7 @@ export interface OutboxTable {
   sent_at: NullableTimestamp;
   attempts: Generated<number>;
   last_error: string | null;
+  headers: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
 }
 
 export interface NotificationsTable {
@@ -105,6 +106,10 @@ export interface NotificationsTable {
   type: string;
   data: string;
   created: Generated<Date>;
+  /** Where the notice points (a report: /monitoring/reports/{id}). */
+  link: string | null;
+  /** Makes a notice once-only (daily notices: kind, user, day). */
+  dedupe_key: string | null;
 }
 
 export interface SearchCountsTable {
@@ -227,6 +232,95 @@ export interface MarketingBannersTable {
   cleared_at: NullableTimestamp;
 }
 
+import type { ChannelKind, TaskKind } from '../common/monitoring-rules';
+
+export interface MonitorTasksTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: TaskKind;
+  value: string;
+  match_value: string;
+  active: Generated<boolean>;
+  subscription_domain_id: string | null;
+  created: Generated<Date>;
+  updated: Generated<Date>;
+}
+
+export interface NotificationChannelsTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: ChannelKind;
+  value: Generated<string>;
+  secret: string | null;
+  active: Generated<boolean>;
+  disabled_reason: string | null;
+  fail_streak: Generated<number>;
+  created: Generated<Date>;
+  updated: Generated<Date>;
+}
+
+export interface MonitorSegmentsTable {
+  segment_id: string;
+  well_name: string;
+  records: ColumnType<string, number | string | undefined, number | string>;
+  published_at: Generated<Date>;
+  status: Generated<'pending' | 'matched' | 'baseline'>;
+  matched_at: NullableTimestamp;
+  tasks_matched: Generated<number>;
+}
+
+export interface MonitorReportsTable {
+  id: Generated<string>;
+  user_id: string;
+  segment_id: string;
+  well_name: string;
+  results: number;
+  created: Generated<Date>;
+}
+
+export interface MonitorReportTasksTable {
+  report_id: string;
+  task_id: string | null;
+  task_kind: TaskKind;
+  task_value: string;
+  results_count: number;
+  record_ids: string[];
+}
+
+export interface DeliveriesTable {
+  id: Generated<string>;
+  user_id: string;
+  report_id: string;
+  channel_id: string | null;
+  kind: ChannelKind;
+  target: string;
+  status: Generated<'pending' | 'sent' | 'dead'>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created: Generated<Date>;
+  sent_at: NullableTimestamp;
+}
+
+export interface DeliveryAttemptsTable {
+  delivery_id: string;
+  n: number;
+  at: Generated<Date>;
+  http_status: number | null;
+  ms: number | null;
+  error: string | null;
+}
+
+export interface SmsOutboxTable {
+  id: Generated<string>;
+  to_number: string;
+  body: string;
+  provider: string;
+  provider_id: string | null;
+  status: Generated<string>;
+  created: Generated<Date>;
+  updated: Generated<Date>;
+}
+
 export interface Database {
   app_secrets: AppSecretsTable;
   users: UsersTable;
@@ -248,4 +342,12 @@ export interface Database {
   event_codes: EventCodesTable;
   event_code_redemptions: EventCodeRedemptionsTable;
   marketing_banners: MarketingBannersTable;
+  monitor_tasks: MonitorTasksTable;
+  notification_channels: NotificationChannelsTable;
+  monitor_segments: MonitorSegmentsTable;
+  monitor_reports: MonitorReportsTable;
+  monitor_report_tasks: MonitorReportTasksTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
+  sms_outbox: SmsOutboxTable;
 }
