@@ -2,7 +2,7 @@
  * One typed contract for background jobs: queue names and their payloads. BullMQ runs on
  * PostgreSQL by default (its PostgreSQL backend) and on Redis when REDIS_URL is set.
  * Jobs carry deterministic ids so enqueuing twice is harmless; retries live only here
- * (attempts + exponential backoff).
+ * (attempts + exponential backoff, or a queue's own schedule: see RetrySchedule).
  */
 import { Queue, Worker, createPostgresBackend, withBackend, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -49,10 +49,47 @@ export interface QueueConnection {
   redisUrl?: string;
   /** Redis key prefix / PostgreSQL schema, so tests and deployments stay apart. */
   namespace?: string;
+  /** Queues retried on a schedule of their own instead of the default exponential backoff. */
+  retrySchedules?: Partial<Record<QueueName, RetrySchedule>>;
+}
+
+/**
+ * A fixed retry schedule: `delaysMs[n]` is the wait before attempt n + 1 (the first entry
+ * delays the first attempt), so a job has `delaysMs.length` attempts; each wait gets up to
+ * 10% of jitter. A processor that knows better (an HTTP `Retry-After`) throws an error
+ * carrying `retryAfterMs`, which is waited instead when longer. A processor that must not
+ * be retried throws BullMQ's UnrecoverableError.
+ */
+export interface RetrySchedule {
+  delaysMs: number[];
+}
+
+/** Retry-After waits longer than this are cut to it (a receiver cannot park a delivery for days). */
+const MAX_RETRY_AFTER_MS = 24 * 3600_000;
+
+export function scheduledDelay(schedule: RetrySchedule, attemptsMade: number, error?: Error, random: () => number = Math.random): number {
+  const base = schedule.delaysMs[Math.min(attemptsMade, schedule.delaysMs.length - 1)] ?? 0;
+  const withJitter = Math.round(base * (1 + 0.1 * random()));
+  const retryAfter = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  return typeof retryAfter === 'number' && retryAfter > withJitter ? Math.min(retryAfter, MAX_RETRY_AFTER_MS) : withJitter;
+}
+
+const SCHEDULE_BACKOFF = 'schedule';
+
+function jobOptionsFor(schedule: RetrySchedule | undefined): JobsOptions {
+  if (!schedule) return {};
+  const first = schedule.delaysMs[0] ?? 0;
+  return { attempts: Math.max(1, schedule.delaysMs.length), backoff: { type: SCHEDULE_BACKOFF }, ...(first > 0 ? { delay: first } : {}) };
+}
+
+function workerSettings(schedule: RetrySchedule | undefined) {
+  if (!schedule) return {};
+  return { settings: { backoffStrategy: (attemptsMade: number, _type?: string, error?: Error) => scheduledDelay(schedule, attemptsMade, error) } };
 }
 
 export function createQueueSystem(connection: QueueConnection): QueueSystem {
   const namespace = connection.namespace ?? 'bullmq';
+  const schedules = connection.retrySchedules ?? {};
   const redisClients: Redis[] = [];
   const makeClasses = () => {
     if (connection.redisUrl) {
@@ -64,16 +101,16 @@ export function createQueueSystem(connection: QueueConnection): QueueSystem {
       };
       return {
         queue: (name: string) => new Queue(name, { connection: connect(), prefix: namespace, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
-        worker: (name: string, fn: (job: { data: any; attemptsMade: number }) => Promise<void>) =>
-          new Worker(name, fn, { connection: connect(), prefix: namespace, concurrency: 4 }),
+        worker: (name: QueueName, fn: (job: { data: any; attemptsMade: number }) => Promise<void>) =>
+          new Worker(name, fn, { connection: connect(), prefix: namespace, concurrency: 4, ...workerSettings(schedules[name]) }),
       };
     }
     const pg = withBackend(createPostgresBackend);
     const pgConnection = { connectionString: connection.connectionString, schema: namespace, migrate: true, max: 4 };
     return {
       queue: (name: string) => new pg.Queue(name, { connection: pgConnection, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
-      worker: (name: string, fn: (job: { data: any; attemptsMade: number }) => Promise<void>) =>
-        new pg.Worker(name, fn, { connection: pgConnection, concurrency: 4 }),
+      worker: (name: QueueName, fn: (job: { data: any; attemptsMade: number }) => Promise<void>) =>
+        new pg.Worker(name, fn, { connection: pgConnection, concurrency: 4, ...workerSettings(schedules[name]) }),
     };
   };
   const classes = makeClasses();
@@ -90,7 +127,7 @@ export function createQueueSystem(connection: QueueConnection): QueueSystem {
   return {
     backend: connection.redisUrl ? 'redis' : 'postgres',
     async enqueue(name, data, jobId) {
-      await queueFor(name).add(name, data, { jobId });
+      await queueFor(name).add(name, data, { jobId, ...jobOptionsFor(schedules[name]) });
     },
     startWorkers(processors, onFailed) {
       for (const name of QUEUE_NAMES) {

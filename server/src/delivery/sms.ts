@@ -1,0 +1,56 @@
+/**
+ * SMS alerts go through a provider. `outbox` (the default) keeps them in the sms_outbox
+ * table, as mail without SMTP stays in the outbox; `twilio` sends through Twilio's REST
+ * API (twilio.ts). Every SMS, whatever the provider, has its sms_outbox row, whose status
+ * Twilio's signed status callbacks keep up to date.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+export interface SmsResult {
+  /** The sms_outbox row. */
+  id: string;
+  /** The provider's id of the message (Twilio's SID), when it has one. */
+  providerId: string | null;
+}
+
+/** A send that must not be retried (the provider refused the message itself). */
+export class PermanentSmsError extends Error {}
+
+export interface SmsProvider {
+  readonly name: string;
+  send(to: string, body: string): Promise<SmsResult>;
+}
+
+export async function recordSms(
+  db: Kysely<Database>,
+  sms: { to: string; body: string; provider: string; providerId: string | null; status: string },
+): Promise<string> {
+  const row = await db
+    .insertInto('sms_outbox')
+    .values({ to_number: sms.to, body: sms.body, provider: sms.provider, provider_id: sms.providerId, status: sms.status })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return String(row.id);
+}
+
+/** Twilio's status callback: the newest status of the message with that SID. */
+export async function updateSmsStatus(db: Kysely<Database>, provider: string, providerId: string, status: string): Promise<boolean> {
+  const result = await db
+    .updateTable('sms_outbox')
+    .set({ status: status.slice(0, 40), updated: new Date() })
+    .where('provider', '=', provider)
+    .where('provider_id', '=', providerId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export function createOutboxSmsProvider(db: Kysely<Database>): SmsProvider {
+  return {
+    name: 'outbox',
+    async send(to, body) {
+      const id = await recordSms(db, { to, body, provider: 'outbox', providerId: null, status: 'stored' });
+      return { id, providerId: null };
+    },
+  };
+}
