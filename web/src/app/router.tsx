@@ -15,8 +15,16 @@ import { CheckoutPage } from '@/features/checkout/components/checkout-page';
 import { CryptoCheckoutPage } from '@/features/checkout/components/crypto-checkout-page';
 import { ThankYouPage } from '@/features/checkout/components/thank-you-page';
 import { EventCodesPage } from '@/features/event-codes/components/event-codes-page';
+import { ManageSubpage } from '@/features/monitoring/components/manage-subpage';
+import { MonitoringManagePage } from '@/features/monitoring/components/monitoring-manage-page';
+import { ReportsPage } from '@/features/monitoring/components/reports-page';
+import { NotificationsPage } from '@/features/notifications/components/notifications-page';
 import { CreditsPage } from '@/features/subscriptions/components/credits-page';
 import { MonitoringPlansPage } from '@/features/subscriptions/components/monitoring-plans-page';
+import { ApiV1Redirect } from '@/features/monitoring-docs/components/api-v1-redirect';
+import { MonitoringApiPage } from '@/features/monitoring-docs/components/monitoring-api-page';
+import { MonitoringV1DocsPage } from '@/features/monitoring-docs/components/monitoring-v1-docs-page';
+import { MonitoringV2DocsPage } from '@/features/monitoring-docs/components/monitoring-v2-docs-page';
 import { PaymentHistoryPage } from '@/features/subscriptions/components/payment-history-page';
 import { SearchPlansPage } from '@/features/subscriptions/components/search-plans-page';
 import { SubscriptionsPage } from '@/features/subscriptions/components/subscriptions-page';
@@ -30,14 +38,6 @@ import { TestPage } from './pages/test-page';
 /** Signed-in pages of later issues: framed placeholders until their feature lands. */
 const UPCOMING_PAGES: { path: string; title: string }[] = [
   { path: '/whois', title: 'WHOIS' },
-  { path: '/monitoring/manage', title: 'Monitoring' },
-  { path: '/monitoring/manage/tasks', title: 'Monitor Tasks' },
-  { path: '/monitoring/manage/channels', title: 'Notification Channels' },
-  { path: '/monitoring/api', title: 'Monitoring API' },
-  { path: '/monitoring/reports', title: 'Monitoring Reports' },
-  { path: '/monitoring/reports/:id', title: 'Monitoring Report' },
-  { path: '/monitoring/documentation', title: 'Monitoring Documentation' },
-  { path: '/notifications', title: 'Notifications' },
 ];
 
 /** One pattern for every sign-in view, so switching views keeps the screen mounted. */
@@ -109,6 +109,22 @@ export function AppRouter() {
           <ApiDocsPage />
         </Protected>
       </Route>
+      <Route path="/documentation/api-v1" component={ApiV1Redirect} />
+      <Route path="/monitoring/api">
+        <Protected title="Monitoring / API">
+          <MonitoringApiPage />
+        </Protected>
+      </Route>
+      <Route path="/monitoring/documentation">
+        <Protected title="Monitoring / Documentation">
+          <MonitoringV1DocsPage />
+        </Protected>
+      </Route>
+      <Route path="/monitoring/documentation-v2">
+        <Protected title="Monitoring / Documentation V2">
+          <MonitoringV2DocsPage />
+        </Protected>
+      </Route>
       <Route path="/subscriptions">
         <Protected title="Subscriptions">
           <SubscriptionsPage />
@@ -158,6 +174,31 @@ export function AppRouter() {
       <Route path="/event-codes">
         <Protected title="Event Codes">
           <EventCodesPage />
+        </Protected>
+      </Route>
+      <Route path="/monitoring/manage">
+        <Protected title="Monitoring">
+          <MonitoringManagePage />
+        </Protected>
+      </Route>
+      <Route path="/monitoring/manage/tasks">
+        <Protected title="Monitoring / Tasks">
+          <ManageSubpage />
+        </Protected>
+      </Route>
+      <Route path="/monitoring/manage/channels">
+        <Protected title="Monitoring / Channels">
+          <ManageSubpage />
+        </Protected>
+      </Route>
+      <Route path="/monitoring/reports/:id?">
+        <Protected title="Monitoring / Reports">
+          <ReportsPage />
+        </Protected>
+      </Route>
+      <Route path="/notifications">
+        <Protected title="Notifications">
+          <NotificationsPage />
         </Protected>
       </Route>
       {UPCOMING_PAGES.map(({ path, title }) => (

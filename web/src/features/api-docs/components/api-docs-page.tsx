@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import { MonitoringV2Sections, V2_TOC } from '@/features/monitoring-docs/components/monitoring-v2-sections';
 import { useUser } from '@/features/user/api/use-user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { API_KEY_HEADER, BRAND } from '@/lib/brand';
@@ -37,7 +39,7 @@ const TOC: { id: string; title: string; children: { id: string; title: string }[
       { id: 'password-search', title: 'Password Search' },
     ],
   },
-  { id: 'monitoring-api', title: 'Monitoring API', children: [] },
+  { id: 'monitoring-api', title: 'Monitoring API', children: V2_TOC },
   { id: 'whois-api', title: 'WHOIS API', children: [] },
 ];
 
@@ -210,7 +212,17 @@ export function ApiDocsPage() {
           </Section>
 
           <Section id="monitoring-api" title="Monitoring API">
-            <p className="docs-soon">Coming soon: tasks, reports, notification channels, domains and webhooks.</p>
+            <p>
+              Watch values and read the reports they raise, under <code>{context.baseUrl}/v2/monitoring</code>, with the same key
+              header and rate limit as search. Monitoring calls cost no credits; how many tasks, channels and webhooks you may keep
+              depends on your monitoring plan. Ids are strings; times are ISO 8601 in UTC. A call naming an id that is not yours
+              answers <code>404</code>.
+            </p>
+            <p>
+              Older integrations: the <Link href="/monitoring/documentation">Monitor API V1</Link>. Both base URLs:{' '}
+              <Link href="/monitoring/api">Monitoring API</Link>.
+            </p>
+            <MonitoringV2Sections context={context} level={3} />
           </Section>
           <Section id="whois-api" title="WHOIS API">
             <p className="docs-soon">Coming soon: WHOIS search and credits.</p>

@@ -207,3 +207,135 @@ export const SEARCH_RESPONSE_EXAMPLE = `{
 export const PASSWORD_RESPONSE_EXAMPLE = `{
   "results_found": 3
 }`;
+
+/** One documented call: its method, its path under the base URL, and its JSON body (POST). */
+export interface CallSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: Record<string, unknown>;
+}
+
+/** A JSON value as Python source (True, False, None), indented by `pad`. */
+function pythonLiteral(value: unknown, pad: string): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'number' || typeof value === 'string') return JSON.stringify(value);
+  const inner = `${pad}    `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item) => `${inner}${pythonLiteral(item, inner)},`).join('\n')}\n${pad}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return '{}';
+  return `{\n${entries.map(([name, item]) => `${inner}${dq(name)}: ${pythonLiteral(item, inner)},`).join('\n')}\n${pad}}`;
+}
+
+/** A JSON object as a JavaScript object literal, indented by `pad`. */
+function jsLiteral(value: unknown, pad: string): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value !== 'object') return JSON.stringify(value);
+  const inner = `${pad}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item) => `${inner}${jsLiteral(item, inner)},`).join('\n')}\n${pad}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return '{}';
+  const name = (key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? key : dq(key));
+  return `{\n${entries.map(([key, item]) => `${inner}${name(key)}: ${jsLiteral(item, inner)},`).join('\n')}\n${pad}}`;
+}
+
+/** A JSON object as a Go `map[string]any` literal, tab-indented by `pad`. */
+function goLiteral(value: unknown, pad: string): string {
+  if (value === null || value === undefined) return 'nil';
+  if (typeof value !== 'object') return JSON.stringify(value);
+  const inner = `${pad}\t`;
+  if (Array.isArray(value)) {
+    return `[]any{${value.map((item) => goLiteral(item, inner)).join(', ')}}`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return 'map[string]any{}';
+  return `map[string]any{\n${entries.map(([key, item]) => `${inner}${dq(key)}: ${goLiteral(item, inner)},`).join('\n')}\n${pad}}`;
+}
+
+/**
+ * A complete program per language for any JSON call: send it with the caller's header and
+ * key, print the JSON answer, stop with the status and the server's error otherwise.
+ * A bearer API passes `{header: 'Authorization', key: 'Bearer …'}` as its context.
+ */
+export function callSample(language: Language, { baseUrl, header, key }: SampleContext, call: CallSpec): string {
+  const url = `${baseUrl}${call.path}`;
+  const body = call.method === 'POST' ? (call.body ?? {}) : undefined;
+  const file = call.path.split('/').pop() || 'call';
+  switch (language) {
+    case 'python':
+      return `import json
+import requests
+
+response = requests.${call.method.toLowerCase()}(
+    ${dq(url)},
+    headers={${dq(header)}: ${dq(key)}},${body ? `\n    json=${pythonLiteral(body, '    ')},` : ''}
+    timeout=30,
+)
+if not response.ok:
+    raise SystemExit(f"{response.status_code}: {response.text}")
+print(json.dumps(response.json(), indent=2))
+`;
+    case 'golang':
+      return `package main
+
+import (${body ? '\n\t"bytes"\n\t"encoding/json"' : ''}
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+)
+
+func main() {
+${
+  body
+    ? `	body, _ := json.Marshal(${goLiteral(body, '\t')})
+	request, _ := http.NewRequest("POST", ${dq(url)}, bytes.NewReader(body))
+	request.Header.Set("Content-Type", "application/json")`
+    : `	request, _ := http.NewRequest("GET", ${dq(url)}, nil)`
+}
+	request.Header.Set(${dq(header)}, ${dq(key)})
+
+	response, err := http.DefaultClient.Do(request)
+	if err != nil {
+		panic(err)
+	}
+	defer response.Body.Close()
+	answer, _ := io.ReadAll(response.Body)
+	if response.StatusCode >= 300 {
+		fmt.Fprintln(os.Stderr, response.Status, string(answer))
+		os.Exit(1)
+	}
+	fmt.Println(string(answer))
+}
+`;
+    case 'nodejs':
+      return `// Node.js 18 or later; save as ${file}.mjs and run: node ${file}.mjs
+const response = await fetch(${dq(url)}, {
+  method: ${dq(call.method)},
+  headers: {
+    ${dq(header)}: ${dq(key)},${body ? `\n    'Content-Type': 'application/json',` : ''}
+  },${body ? `\n  body: JSON.stringify(${jsLiteral(body, '  ')}),` : ''}
+});
+const text = await response.text();
+if (!response.ok) throw new Error(\`\${response.status}: \${text}\`);
+console.log(JSON.stringify(JSON.parse(text), null, 2));
+`;
+    case 'curl':
+      return `curl -sS -X ${call.method} ${shellQuote(url)} \\
+  -H ${shellQuote(`${header}: ${key}`)}${
+    body
+      ? ` \\
+  -H 'Content-Type: application/json' \\
+  -d ${shellQuote(JSON.stringify(body))}`
+      : ''
+  }
+`;
+  }
+}

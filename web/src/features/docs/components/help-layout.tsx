@@ -5,11 +5,12 @@ import './help.css';
 export interface TocEntry {
   id: string;
   title: string;
+  children?: TocEntry[];
 }
 
 /** One section: its id is the in-page anchor (#id), its heading names it. */
-export function HelpSection({ id, title, children, level = 2 }: { id: string; title: string; children: ReactNode; level?: 2 | 3 }) {
-  const Heading = level === 2 ? 'h2' : 'h3';
+export function HelpSection({ id, title, children, level = 2 }: { id: string; title: string; children: ReactNode; level?: 2 | 3 | 4 }) {
+  const Heading = (['h2', 'h3', 'h4'] as const)[level - 2]!;
   return (
     <section id={id} className={`docs-section docs-level-${level}`} aria-labelledby={`${id}-title`}>
       <Heading id={`${id}-title`}>{title}</Heading>
@@ -57,6 +58,15 @@ export function HelpLayout({
             {toc.map((entry) => (
               <li key={entry.id}>
                 <a href={`#${entry.id}`}>{entry.title}</a>
+                {entry.children && entry.children.length > 0 && (
+                  <ol>
+                    {entry.children.map((child) => (
+                      <li key={child.id}>
+                        <a href={`#${child.id}`}>{child.title}</a>
+                      </li>
+                    ))}
+                  </ol>
+                )}
               </li>
             ))}
           </ol>

@@ -1,0 +1,56 @@
+import { CodeBlock, CodeTabs } from '@/features/api-docs/components/code-tabs';
+import { callSample, type SampleContext } from '@/features/api-docs/lib/samples';
+import { HelpSection } from '@/features/docs/components/help-layout';
+import type { DocCall, FieldRow } from '../lib/v2-calls';
+
+export function FieldsTable({ rows }: { rows: FieldRow[] }) {
+  return (
+    <div className="docs-table-scroll">
+      <table className="docs-table">
+        <thead>
+          <tr>
+            <th>Field</th>
+            <th>Type</th>
+            <th>Required</th>
+            <th>Description</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([field, type, presence, text]) => (
+            <tr key={field}>
+              <td>
+                <code>{field}</code>
+              </td>
+              <td>{type}</td>
+              <td>{presence}</td>
+              <td>{text}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** One call: method and path, what it does, its fields, samples in four languages, the answer. */
+export function CallDoc({ call, context, level }: { call: DocCall; context: SampleContext; level: 3 | 4 }) {
+  return (
+    <HelpSection id={call.id} title={call.title} level={level}>
+      <p className="docs-endpoint">
+        <span className={`docs-method docs-method-${call.method.toLowerCase()}`}>{call.method}</span>
+        <code>{call.path}</code>
+      </p>
+      <p>{call.description}</p>
+      {call.fields && call.fields.length > 0 && <FieldsTable rows={call.fields} />}
+      {call.body && (
+        <>
+          <p className="docs-label">Request body</p>
+          <CodeBlock code={JSON.stringify(call.body, null, 2)} />
+        </>
+      )}
+      <CodeTabs name={call.id} code={(language) => callSample(language, context, call)} />
+      <p className="docs-label">Response</p>
+      <CodeBlock code={JSON.stringify(call.response, null, 2)} />
+    </HelpSection>
+  );
+}

@@ -1,0 +1,272 @@
+/**
+ * The public API v2's monitoring calls as documented on /documentation/api and
+ * /monitoring/documentation-v2 (spec 3 §7; shapes: server/src/monitoring/README.md, after
+ * DeHashed v2). Each call's body is the sample's body; each response is the documented
+ * answer. server/test/monitoring-docs-samples.test.ts runs the samples made from these
+ * against a server and checks every answer has the documented shape. No React here.
+ */
+import type { CallSpec } from '../../api-docs/lib/samples';
+
+/** One row of a fields table: name, type, required or default, description. */
+export type FieldRow = [name: string, type: string, presence: string, description: string];
+
+export interface DocCall extends CallSpec {
+  /** The in-page anchor. */
+  id: string;
+  title: string;
+  description: string;
+  fields?: FieldRow[];
+  /** The answer, as JSON. */
+  response: unknown;
+}
+
+export interface DocGroup {
+  id: string;
+  title: string;
+  intro: string;
+  calls: DocCall[];
+}
+
+export const V2_MONITORING_BASE = '/v2/monitoring';
+const path = (name: string) => `${V2_MONITORING_BASE}/${name}`;
+
+const SUCCESS = { success: true };
+export const SAMPLE_TASK_ID = '1024';
+export const SAMPLE_REPORT_ID = '58211';
+export const SAMPLE_DOMAIN_ID = '17';
+
+const ENTRY = {
+  id: '4f1c2a9e0b7d',
+  email: ['name@example.com'],
+  username: ['name'],
+  password: ['hunter2'],
+  database_name: 'Example Breach 2021',
+};
+
+export const V2_GROUPS: DocGroup[] = [
+  {
+    id: 'monitoring-tasks',
+    title: 'Tasks',
+    intro:
+      'A task watches one value. Every new data well is matched against your active tasks as it is published; a match makes a report. Task types: email, username, phone and name (domains have their own calls). How many tasks you may keep depends on your plan: max in the get-tasks answer.',
+    calls: [
+      {
+        id: 'v2-create-task',
+        title: 'Create Task',
+        method: 'POST',
+        path: path('create-task'),
+        body: { type: 'email', value: 'name@example.com' },
+        description: 'Start watching a value. A value you already watch (the same email in other capitals too) is refused.',
+        fields: [
+          ['type', 'string', 'required', 'email, username, phone or name.'],
+          ['value', 'string', 'required', 'At most 256 characters. Usernames and names 4 to 64 characters; phones 4 to 15 digits, no spaces, dashes or country code.'],
+        ],
+        response: SUCCESS,
+      },
+      {
+        id: 'v2-get-tasks',
+        title: 'List Tasks',
+        method: 'POST',
+        path: path('get-tasks'),
+        body: { page: 1 },
+        description: '100 tasks a page, newest first. next_page is the next page number, or null on the last page.',
+        fields: [['page', 'integer', '1', 'Page number, from 1.']],
+        response: {
+          tasks: [
+            {
+              id: SAMPLE_TASK_ID,
+              type: 'email',
+              value: 'name@example.com',
+              active: true,
+              created: '2025-04-23T10:15:00.000Z',
+              updated: '2025-04-23T10:15:00.000Z',
+            },
+          ],
+          total: 1,
+          active: 1,
+          inactive: 0,
+          max: 10,
+          next_page: null,
+        },
+      },
+      {
+        id: 'v2-get-task',
+        title: 'Get Task',
+        method: 'POST',
+        path: path('get-task'),
+        body: { id: SAMPLE_TASK_ID },
+        description: 'One task by id. An id that is not one of your tasks answers 404.',
+        fields: [['id', 'string', 'required', 'The task id from get-tasks.']],
+        response: {
+          type: 'email',
+          value: 'name@example.com',
+          active: true,
+          created: '2025-04-23T10:15:00.000Z',
+          updated: '2025-04-23T10:15:00.000Z',
+        },
+      },
+      {
+        id: 'v2-update-task',
+        title: 'Update Task',
+        method: 'POST',
+        path: path('update-task'),
+        body: { id: SAMPLE_TASK_ID, active: false },
+        description: 'Change a task’s type and value, or pause (active false) and resume (active true) it. A paused task matches nothing.',
+        fields: [
+          ['id', 'string', 'required', 'The task id.'],
+          ['type', 'string', 'with value', 'email, username, phone or name.'],
+          ['value', 'string', 'with type', 'The new value, checked as on create.'],
+          ['active', 'boolean', 'optional', 'false pauses the task, true resumes it.'],
+        ],
+        response: SUCCESS,
+      },
+      {
+        id: 'v2-delete-task',
+        title: 'Delete Task',
+        method: 'POST',
+        path: path('delete-task'),
+        body: { id: SAMPLE_TASK_ID },
+        description: 'Stop watching a value and free its place. Reports already made are kept.',
+        fields: [['id', 'string', 'required', 'The task id.']],
+        response: SUCCESS,
+      },
+    ],
+  },
+  {
+    id: 'monitoring-reports',
+    title: 'Reports',
+    intro:
+      'A report is made when a newly published data well holds one of your watched values: one report per data well, listing every task it matched. Reports cost no credits.',
+    calls: [
+      {
+        id: 'v2-get-reports',
+        title: 'List Reports',
+        method: 'POST',
+        path: path('get-reports'),
+        body: { page: 1 },
+        description: 'Your reports, newest first. next_page is the next page number, or null on the last page.',
+        fields: [['page', 'integer', '1', 'Page number, from 1.']],
+        response: { reports: [{ id: SAMPLE_REPORT_ID, timestamp: '2025-04-23T11:02:41.000Z' }], next_page: null },
+      },
+      {
+        id: 'v2-get-report',
+        title: 'Get Report',
+        method: 'POST',
+        path: path('get-report'),
+        body: { id: SAMPLE_REPORT_ID },
+        description:
+          'One report: per matched task, how many records matched (results_count) and the entries themselves (the first 1,000), in the search API’s entry shape. Empty fields are left out; an entry removed since is not shown.',
+        fields: [['id', 'string', 'required', 'The report id from get-reports or from a webhook.']],
+        response: {
+          tasks: [
+            {
+              id: SAMPLE_TASK_ID,
+              key: 'email',
+              value: 'name@example.com',
+              results_count: 1,
+              timestamp: '2025-04-23T11:02:41.000Z',
+              results: [ENTRY],
+            },
+          ],
+        },
+      },
+    ],
+  },
+  {
+    id: 'monitoring-channels',
+    title: 'Notification Channels',
+    intro:
+      'Where alerts go besides your inbox: email and webhook channels (SMS is set up in the dashboard). Webhooks need a Domain Monitoring or Enterprise plan.',
+    calls: [
+      {
+        id: 'v2-get-channels',
+        title: 'List Channels',
+        method: 'GET',
+        path: path('get-channels'),
+        description: 'Your channels. A disabled channel has an empty value.',
+        response: {
+          channels: [
+            { id: '301', type: 'email', value: 'alerts@example.com', updated_at: '2025-04-23T10:20:00.000Z' },
+            { id: '302', type: 'webhook', value: 'https://hooks.example.com/leaks', updated_at: '2025-04-23T10:21:00.000Z' },
+          ],
+        },
+      },
+      {
+        id: 'v2-update-channel',
+        title: 'Set Channel',
+        method: 'POST',
+        path: path('update-channel'),
+        body: { type: 'email', value: 'alerts@example.com' },
+        description:
+          'Sets your channel of that type (adds one if you have none). An empty value disables it. A webhook URL must be http or https and reachable on the public internet. The signing secret of a new webhook is shown once, in the dashboard’s channel page.',
+        fields: [
+          ['type', 'string', 'required', 'email or webhook.'],
+          ['value', 'string', 'required', 'An email address or an http(s) URL; empty to disable.'],
+        ],
+        response: SUCCESS,
+      },
+      {
+        id: 'v2-delete-channel',
+        title: 'Delete Channel',
+        method: 'POST',
+        path: path('delete-channel'),
+        body: { channel: 'email' },
+        description: 'Removes a channel: by type (your channel of that type) or by id.',
+        fields: [['channel', 'string', 'required', 'email, webhook, or a channel id from get-channels.']],
+        response: SUCCESS,
+      },
+    ],
+  },
+  {
+    id: 'monitoring-domains',
+    title: 'Domains',
+    intro:
+      'Each Domain Monitoring subscription is one domain slot: the domain set in it is watched in email addresses and URLs, subdomains included. Buy slots on the Monitoring plans page.',
+    calls: [
+      {
+        id: 'v2-get-domains',
+        title: 'List Domains',
+        method: 'GET',
+        path: path('get-domains'),
+        description: 'Your domain slots and the domain each watches (empty when none is set).',
+        response: { domains: [{ id: SAMPLE_DOMAIN_ID, domain: 'example.com', updated: '2025-04-23T10:30:00.000Z' }] },
+      },
+      {
+        id: 'v2-update-domain',
+        title: 'Set Domain',
+        method: 'POST',
+        path: path('update-domain'),
+        body: { id: SAMPLE_DOMAIN_ID, domain: 'example.com' },
+        description: 'Sets the domain a slot watches. The domain is written without a scheme or path: example.com, not https://example.com/.',
+        fields: [
+          ['id', 'string', 'required', 'The slot id from get-domains.'],
+          ['domain', 'string', 'required', 'A host name such as example.com.'],
+        ],
+        response: SUCCESS,
+      },
+      {
+        id: 'v2-clear-domain',
+        title: 'Clear Domain',
+        method: 'POST',
+        path: path('clear-domain'),
+        body: { id: SAMPLE_DOMAIN_ID },
+        description: 'Stops watching the slot’s domain. The slot stays yours until its subscription ends.',
+        fields: [['id', 'string', 'required', 'The slot id.']],
+        response: SUCCESS,
+      },
+    ],
+  },
+];
+
+export const V2_CALLS: DocCall[] = V2_GROUPS.flatMap((group) => group.calls);
+
+/** The body your webhook receives for each new report (the same on every retry). */
+export const WEBHOOK_PAYLOAD = {
+  id: SAMPLE_REPORT_ID,
+  breach_id: SAMPLE_REPORT_ID,
+  type: 'report',
+  timestamp: '2025-04-23T11:02:41.000Z',
+};
+
+/** The Standard Webhooks retry schedule: the wait before each attempt. */
+export const WEBHOOK_RETRY_SCHEDULE = ['at once', '5 seconds', '5 minutes', '30 minutes', '2 hours', '5 hours', '10 hours', '14 hours', '20 hours', '24 hours'];
