@@ -1,0 +1,289 @@
+/**
+ * `/v2/monitoring/*` tasks, channels and domains (spec 3 §7, DeHashed v2 shapes of
+ * ../shared/design/monitoring.md §1; README.md 'Public API v2'). Registered inside the /v2
+ * plugin, so its key guard and rate limits apply; free of credits. The same services as the
+ * dashboard (`app.monitoring`), so every rule, message and limit is the same; another user's
+ * id: 404. The report calls are in reports-v2-routes.ts.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Errors } from '../infra/errors';
+import { API_TASKS_PAGE_SIZE, STANDARD_TASK_KINDS, TASK_KINDS, channelKind, type TaskKind } from '../common/monitoring-rules';
+import { Id, Success, Value } from '../monitoring/monitoring-routes';
+import type { TaskRow } from '../monitoring/monitoring-repository';
+
+export const API_TASK_TYPE_MESSAGE = 'type must be one of email, username, phone, name';
+export const API_CHANNEL_TYPE_MESSAGE = 'type must be one of webhook, email, sms, phone';
+
+const ErrorBody = Type.Object({ error: Type.String() });
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
+const TaskType = Type.Unsafe<TaskKind>(Type.String({ enum: [...TASK_KINDS] }));
+const ApiTask = Type.Object({
+  id: Type.String(),
+  type: TaskType,
+  value: Type.String(),
+  active: Type.Boolean(),
+  created: Type.String({ format: 'date-time' }),
+  updated: Type.String({ format: 'date-time' }),
+});
+
+function apiTask(row: TaskRow) {
+  return { id: String(row.id), type: row.kind, value: row.value, active: row.active, created: row.created.toISOString(), updated: row.updated.toISOString() };
+}
+
+function standardType(type: string): (typeof STANDARD_TASK_KINDS)[number] {
+  const kind = STANDARD_TASK_KINDS.find((k) => k === type);
+  if (!kind) throw Errors.badRequest(API_TASK_TYPE_MESSAGE);
+  return kind;
+}
+
+/** Call inside the /v2 plugin (after its guard hook); reads the services from `app.monitoring`. */
+export function registerMonitoringV2Routes(app: FastifyInstance) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { tasks, channels } = app.monitoring;
+  const tags = ['public api v2'];
+  const security = [{ apiKey: [] }];
+
+  r.post(
+    '/monitoring/create-task',
+    {
+      schema: {
+        operationId: 'v2MonitoringCreateTask',
+        tags,
+        security,
+        summary: "Watches a value. type: email, username, phone or name (domains: update-domain). 400 with the rule's message, for a value already watched, or 'Can not add additional tasks (reached maximum)'.",
+        body: Type.Object({ type: Type.String({ maxLength: 32 }), value: Value }, { additionalProperties: false }),
+        response: { 200: Type.Object({ success: Type.Literal(true), id: Type.String() }), ...errors },
+      },
+    },
+    async (request) => {
+      const row = await tasks.addTask(request.apiKeyUserId, standardType(request.body.type), request.body.value);
+      return { success: true as const, id: String(row.id) };
+    },
+  );
+
+  r.post(
+    '/monitoring/update-task',
+    {
+      schema: {
+        operationId: 'v2MonitoringUpdateTask',
+        tags,
+        security,
+        summary: "Changes a task's type and value, or pauses (active false) and resumes it. Another user's or an unknown id: 404.",
+        body: Type.Object(
+          { id: Id, type: Type.Optional(Type.String({ maxLength: 32 })), value: Type.Optional(Value), active: Type.Optional(Type.Boolean()) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      const { id, type, value, active } = request.body;
+      const row = await tasks.getTask(request.apiKeyUserId, id);
+      // A domain task keeps its type; the others move between the four standard types only.
+      const key = type === undefined ? undefined : row.kind === 'domain' && type === 'domain' ? 'domain' : standardType(type);
+      await tasks.updateTask(request.apiKeyUserId, id, { key, value, active });
+      return { success: true as const };
+    },
+  );
+
+  r.post(
+    '/monitoring/delete-task',
+    {
+      schema: {
+        operationId: 'v2MonitoringDeleteTask',
+        tags,
+        security,
+        summary: "Deletes a task. Another user's or an unknown id: 404.",
+        body: Type.Object({ id: Id }, { additionalProperties: false }),
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      await tasks.deleteTasks(request.apiKeyUserId, [request.body.id]);
+      return { success: true as const };
+    },
+  );
+
+  r.post(
+    '/monitoring/get-task',
+    {
+      schema: {
+        operationId: 'v2MonitoringGetTask',
+        tags,
+        security,
+        summary: "One task. Another user's or an unknown id: 404.",
+        body: Type.Object({ id: Id }, { additionalProperties: false }),
+        response: { 200: ApiTask, ...errors },
+      },
+    },
+    async (request) => apiTask(await tasks.getTask(request.apiKeyUserId, request.body.id)),
+  );
+
+  r.post(
+    '/monitoring/get-tasks',
+    {
+      schema: {
+        operationId: 'v2MonitoringGetTasks',
+        tags,
+        security,
+        summary: `The caller's tasks of the four standard types, oldest first, ${API_TASKS_PAGE_SIZE} a page; total, active and inactive count them all; max is the tier's task limit; next_page is null on the last page.`,
+        body: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })) }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            tasks: Type.Array(ApiTask),
+            total: Type.Integer(),
+            active: Type.Integer(),
+            inactive: Type.Integer(),
+            max: Type.Integer(),
+            next_page: Type.Union([Type.Integer(), Type.Null()]),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const userId = request.apiKeyUserId;
+      const [list, counts, info] = await Promise.all([
+        tasks.listTasks(userId, { page: request.body.page, pageSize: API_TASKS_PAGE_SIZE, kinds: STANDARD_TASK_KINDS }),
+        tasks.countStandardTasks(userId),
+        tasks.info(userId),
+      ]);
+      return {
+        tasks: list.rows.map(apiTask),
+        total: list.total,
+        active: counts.active,
+        inactive: counts.inactive,
+        max: info.max_standard_tasks,
+        next_page: list.next_page,
+      };
+    },
+  );
+
+  r.get(
+    '/monitoring/get-channels',
+    {
+      schema: {
+        operationId: 'v2MonitoringGetChannels',
+        tags,
+        security,
+        summary: "The caller's notification channels, newest first (type phone is SMS; value '' is a disabled channel).",
+        response: {
+          200: Type.Object({
+            channels: Type.Array(
+              Type.Object({ id: Type.String(), type: Type.String(), value: Type.String(), updated_at: Type.String({ format: 'date-time' }) }),
+            ),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => ({
+      channels: (await channels.list(request.apiKeyUserId)).map((row) => ({
+        id: String(row.id),
+        type: row.kind,
+        value: row.value,
+        updated_at: row.updated.toISOString(),
+      })),
+    }),
+  );
+
+  r.post(
+    '/monitoring/update-channel',
+    {
+      schema: {
+        operationId: 'v2MonitoringUpdateChannel',
+        tags,
+        security,
+        summary:
+          "Sets the newest channel of a type (webhook, email; sms or phone where the tier has SMS), creating it when there is none; an empty value disables it. A webhook created here answers its signing secret (whsec_…) once, in `secret`.",
+        body: Type.Object({ type: Type.String({ maxLength: 32 }), value: Value }, { additionalProperties: false }),
+        response: { 200: Type.Object({ success: Type.Literal(true), secret: Type.Optional(Type.String()) }), ...errors },
+      },
+    },
+    async (request) => {
+      if (!channelKind(request.body.type)) throw Errors.badRequest(API_CHANNEL_TYPE_MESSAGE);
+      const { secret } = await channels.upsertNewest(request.apiKeyUserId, request.body.type, request.body.value);
+      return { success: true as const, ...(secret ? { secret } : {}) };
+    },
+  );
+
+  r.post(
+    '/monitoring/delete-channel',
+    {
+      schema: {
+        operationId: 'v2MonitoringDeleteChannel',
+        tags,
+        security,
+        summary: "Deletes a channel by id, or every channel of a type (webhook, email, sms). Another user's or an unknown id: 404.",
+        body: Type.Object({ channel: Id }, { additionalProperties: false }),
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      await channels.removeByKindOrId(request.apiKeyUserId, request.body.channel);
+      return { success: true as const };
+    },
+  );
+
+  r.get(
+    '/monitoring/get-domains',
+    {
+      schema: {
+        operationId: 'v2MonitoringGetDomains',
+        tags,
+        security,
+        summary:
+          "The caller's monitored domains: each slot of a current domain subscription (its id a UUID; domain null until set) and each domain task an enterprise account added (its id a number).",
+        response: {
+          200: Type.Object({
+            domains: Type.Array(
+              Type.Object({ id: Type.String(), domain: Type.Union([Type.String(), Type.Null()]), updated: Type.String({ format: 'date-time' }) }),
+            ),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => ({
+      domains: (await tasks.listDomains(request.apiKeyUserId)).map((d) => ({ id: d.id, domain: d.domain, updated: d.updated.toISOString() })),
+    }),
+  );
+
+  r.post(
+    '/monitoring/update-domain',
+    {
+      schema: {
+        operationId: 'v2MonitoringUpdateDomain',
+        tags,
+        security,
+        summary:
+          "Sets a monitored domain (a host name, no scheme): `id` from get-domains; without `id`, the first empty slot, else (enterprise) a new domain task. 400 'invalid domain value'; another user's or an unknown id: 404.",
+        body: Type.Object({ id: Type.Optional(Id), domain: Value }, { additionalProperties: false }),
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      await tasks.updateDomain(request.apiKeyUserId, request.body.id, request.body.domain);
+      return { success: true as const };
+    },
+  );
+
+  r.post(
+    '/monitoring/clear-domain',
+    {
+      schema: {
+        operationId: 'v2MonitoringClearDomain',
+        tags,
+        security,
+        summary: "Stops monitoring a domain: a slot is emptied (it stays, to be set again), an enterprise domain task deleted. Another user's or an unknown id: 404.",
+        body: Type.Object({ id: Id }, { additionalProperties: false }),
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      await tasks.clearDomain(request.apiKeyUserId, request.body.id);
+      return { success: true as const };
+    },
+  );
+}

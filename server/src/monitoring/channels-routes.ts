@@ -1,0 +1,138 @@
+/** Dashboard calls of notification channels (spec 3 §7; shapes in README.md 'Calls'). */
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { CHANNEL_KINDS, type ChannelKind } from '../common/monitoring-rules';
+import { channelView, type ChannelsService } from './channels-service';
+import { Id, Ids, Success, Value, errors } from './monitoring-routes';
+
+const Channel = Type.Object({
+  id: Type.String(),
+  key: Type.Unsafe<ChannelKind>(Type.String({ enum: [...CHANNEL_KINDS], description: 'phone is the SMS channel.' })),
+  value: Type.String({ description: "'' when disabled." }),
+  created: Type.String({ format: 'date-time' }),
+  updated: Type.String({ format: 'date-time' }),
+  active: Type.Boolean(),
+  secret_hint: Type.Optional(Type.String({ description: "A webhook's signing secret: its last 4 characters." })),
+  disabled_reason: Type.Optional(Type.String({ description: 'Why the system turned the channel off (e.g. the receiver answered 410).' })),
+});
+
+const KindInfo = Type.Union([
+  Type.Object({
+    available: Type.Boolean({ description: 'Whether one more channel of this kind can be added or turned on now.' }),
+    value: Type.String({ description: "The newest channel's value; '' when there is none or it is disabled." }),
+    id: Type.Union([Type.String(), Type.Null()]),
+    updated: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    active: Type.Boolean(),
+  }),
+  Type.Null(),
+]);
+
+const Key = Type.String({ maxLength: 32, description: 'email, sms (or phone), webhook' });
+
+export function registerChannelsRoutes(app: FastifyInstance, deps: { channels: ChannelsService }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { channels } = deps;
+  const common = { onRequest: [app.authenticate] };
+  const tags = ['notification channels'];
+  const security = [{ bearer: [] }];
+
+  r.get(
+    '/notification-channels/info',
+    {
+      ...common,
+      schema: {
+        operationId: 'notificationChannelsInfo',
+        tags,
+        security,
+        summary: "Per kind, the newest channel and whether another fits; null when the caller's tier has no channel of that kind.",
+        response: { 200: Type.Object({ email: KindInfo, phone: KindInfo, webhook: KindInfo }), ...errors },
+      },
+    },
+    (request) => channels.info(request.user.sub),
+  );
+
+  r.post(
+    '/notification-channels/get',
+    {
+      ...common,
+      schema: {
+        operationId: 'notificationChannelsGet',
+        tags,
+        security,
+        summary: "The caller's channels, newest first.",
+        body: Type.Optional(Type.Object({}, { additionalProperties: false })),
+        response: { 200: Type.Object({ notification_channels: Type.Array(Channel) }), ...errors },
+      },
+    },
+    async (request) => ({ notification_channels: (await channels.list(request.user.sub)).map(channelView) }),
+  );
+
+  r.post(
+    '/notification-channels/add',
+    {
+      ...common,
+      schema: {
+        operationId: 'notificationChannelsAdd',
+        tags,
+        security,
+        summary:
+          "Adds a channel. 400 with spec 3 §5's message for a bad value, an unsafe webhook URL, a value already there, or a reached maximum (a kind the tier lacks: its class's 'reached maximum'). A webhook's signing secret is in this answer only.",
+        body: Type.Object({ key: Key, value: Value }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            channel: Channel,
+            secret: Type.Optional(Type.String({ description: 'Webhooks: the Standard Webhooks secret (whsec_…), shown once.' })),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const { channel, secret } = await channels.add(request.user.sub, request.body.key, request.body.value);
+      return { success: true as const, channel: channelView(channel), ...(secret ? { secret } : {}) };
+    },
+  );
+
+  r.post(
+    '/notification-channels/update',
+    {
+      ...common,
+      schema: {
+        operationId: 'notificationChannelsUpdate',
+        tags,
+        security,
+        summary: "A channel's new value; '' disables it (Disable). Turning a disabled channel on must fit the tier. The kind cannot change. Another user's channel: 404.",
+        body: Type.Object({ id: Id, key: Type.Optional(Key), value: Value }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({ success: Type.Literal(true), channel: Channel, secret: Type.Optional(Type.String()) }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const { id, key, value } = request.body;
+      const { channel, secret } = await channels.update(request.user.sub, id, key, value);
+      return { success: true as const, channel: channelView(channel), ...(secret ? { secret } : {}) };
+    },
+  );
+
+  r.post(
+    '/notification-channels/delete',
+    {
+      ...common,
+      schema: {
+        operationId: 'notificationChannelsDelete',
+        tags,
+        security,
+        summary: "Deletes channels. Any id that is not the caller's channel: 404, and nothing is deleted.",
+        body: Type.Object({ ids: Ids }, { additionalProperties: false }),
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      await channels.remove(request.user.sub, request.body.ids);
+      return { success: true as const };
+    },
+  );
+}

@@ -1,0 +1,231 @@
+/**
+ * Notification channels (spec 3 §2 channel blocks, §5, §7; server/src/monitoring/README.md):
+ * email, phone (the dashboard's SMS; `sms` is read as `phone`) and webhook. Values are
+ * checked as spec 3 §5 says, a webhook URL also against the SSRF guard; an add (or turning a
+ * disabled channel back on) must fit the tier, counted inside the transaction after the
+ * user's row is locked: email and SMS channels together, webhooks apart, disabled channels
+ * (value '') not at all. A webhook gets its signing secret, shown once.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema';
+import { Errors } from '../infra/errors';
+import { MONITORING_MESSAGES, channelKind, channelValueProblem, type ChannelKind } from '../common/monitoring-rules';
+import { checkWebhookUrl } from '../delivery/ssrf';
+import * as repo from './channels-repository';
+import type { ChannelRow } from './channels-repository';
+import { readTier, readUsage, type TierState } from './tiers';
+import { taskId } from './monitoring-service';
+
+export const DUPLICATE_CHANNEL_MESSAGE = 'This notification channel exists already';
+export const UNKNOWN_CHANNEL_KIND_MESSAGE = 'key must be one of email, sms, phone, webhook';
+export const CHANNEL_NOT_FOUND = 'Channel not found';
+export const CHANNEL_KIND_FIXED_MESSAGE = "A channel's kind cannot be changed; add a new channel";
+
+export interface ChannelView {
+  id: string;
+  key: ChannelKind;
+  value: string;
+  created: string;
+  updated: string;
+  active: boolean;
+  secret_hint?: string;
+  disabled_reason?: string;
+}
+
+/** Active: it has a value and the system has not turned it off (a 410, an unsubscribe). */
+export function channelActive(row: ChannelRow): boolean {
+  return row.value !== '' && row.active;
+}
+
+export function channelView(row: ChannelRow): ChannelView {
+  return {
+    id: String(row.id),
+    key: row.kind,
+    value: row.value,
+    created: row.created.toISOString(),
+    updated: row.updated.toISOString(),
+    active: channelActive(row),
+    ...(row.secret ? { secret_hint: row.secret.slice(-4) } : {}),
+    ...(row.disabled_reason ? { disabled_reason: row.disabled_reason } : {}),
+  };
+}
+
+/** Standard Webhooks: `whsec_` and the base64 of 32 random bytes. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** The value as stored: trimmed, otherwise as entered. */
+function storedValue(value: string): string {
+  return value.trim();
+}
+
+/** Two values of one kind that reach the same place. */
+function sameTarget(kind: ChannelKind, a: string, b: string): boolean {
+  return kind === 'email' ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
+function parseKind(key: unknown): ChannelKind {
+  const kind = channelKind(key);
+  if (!kind) throw Errors.badRequest(UNKNOWN_CHANNEL_KIND_MESSAGE);
+  return kind;
+}
+
+export function createChannelsService(deps: { db: Kysely<Database>; allowPrivateWebhooks: boolean }) {
+  const { db } = deps;
+
+  async function checkValue(kind: ChannelKind, value: string, options: { allowEmpty: boolean }): Promise<void> {
+    if (!value && !options.allowEmpty) throw Errors.badRequest(MONITORING_MESSAGES.empty);
+    const problem = channelValueProblem(kind, value);
+    if (problem) throw Errors.badRequest(problem);
+    if (kind === 'webhook' && value) {
+      const refusal = await checkWebhookUrl(value, { allowPrivate: deps.allowPrivateWebhooks });
+      if (refusal) throw Errors.badRequest(refusal);
+    }
+  }
+
+  /** The tier's 'reached maximum' message when one more enabled channel of `kind` does not fit. */
+  async function checkRoom(trx: Transaction<Database>, userId: string, tier: TierState, kind: ChannelKind): Promise<void> {
+    if (kind === 'phone' && !tier.limits.sms) throw Errors.badRequest(MONITORING_MESSAGES.maxChannels);
+    const usage = await readUsage(trx, userId);
+    if (kind === 'webhook') {
+      if (usage.webhooks >= tier.limits.max_webhooks) throw Errors.badRequest(MONITORING_MESSAGES.maxWebhooks);
+    } else if (usage.channels >= tier.limits.max_notification_channels) {
+      throw Errors.badRequest(MONITORING_MESSAGES.maxChannels);
+    }
+  }
+
+  async function checkNotDuplicate(trx: Transaction<Database>, userId: string, kind: ChannelKind, value: string, exceptId?: string) {
+    const rows = await repo.listChannels(trx, userId);
+    if (rows.some((row) => row.id !== exceptId && row.kind === kind && row.value && sameTarget(kind, row.value, value))) {
+      throw Errors.badRequest(DUPLICATE_CHANNEL_MESSAGE);
+    }
+  }
+
+  async function locked<T>(userId: string, work: (trx: Transaction<Database>, tier: TierState) => Promise<T>): Promise<T> {
+    return db.transaction().execute(async (trx) => {
+      const tier = await readTier(trx, userId, { lock: true });
+      if (!tier) throw Errors.unauthorized();
+      return work(trx, tier);
+    });
+  }
+
+  const service = {
+    list: (userId: string) => repo.listChannels(db, userId),
+
+    /**
+     * GET /notification-channels/info: per kind null when the tier has no such channel,
+     * else the newest channel of that kind (`value` '' and `id` null when there is none) and
+     * `available`: whether one more can be added or turned on now.
+     */
+    async info(userId: string) {
+      const tier = await readTier(db, userId);
+      if (!tier) throw Errors.unauthorized();
+      const [rows, usage] = await Promise.all([repo.listChannels(db, userId), readUsage(db, userId)]);
+      const block = (kind: ChannelKind, inTier: boolean, room: boolean) => {
+        if (!inTier) return null;
+        const newest = rows.find((row) => row.kind === kind);
+        return {
+          available: room,
+          value: newest?.value ?? '',
+          id: newest ? String(newest.id) : null,
+          updated: newest ? newest.updated.toISOString() : null,
+          active: newest ? channelActive(newest) : false,
+        };
+      };
+      const channelRoom = usage.channels < tier.limits.max_notification_channels;
+      return {
+        email: block('email', tier.limits.max_notification_channels > 0, channelRoom),
+        phone: block('phone', tier.limits.sms && tier.limits.max_notification_channels > 0, channelRoom),
+        webhook: block('webhook', tier.limits.max_webhooks > 0, usage.webhooks < tier.limits.max_webhooks),
+      };
+    },
+
+    async get(userId: string, id: unknown): Promise<ChannelRow> {
+      const key = taskId(id);
+      const row = key ? await repo.getChannel(db, userId, key) : undefined;
+      if (!row) throw Errors.notFound(CHANNEL_NOT_FOUND);
+      return row;
+    },
+
+    /** Adds a channel; a webhook's secret is answered here and never again. */
+    async add(userId: string, key: unknown, rawValue: string): Promise<{ channel: ChannelRow; secret?: string }> {
+      const kind = parseKind(key);
+      const value = storedValue(rawValue);
+      await checkValue(kind, value, { allowEmpty: false });
+      return locked(userId, async (trx, tier) => {
+        await checkRoom(trx, userId, tier, kind);
+        await checkNotDuplicate(trx, userId, kind, value);
+        const secret = kind === 'webhook' ? newWebhookSecret() : null;
+        const channel = await repo.insertChannel(trx, { userId, kind, value, secret });
+        return secret ? { channel, secret } : { channel };
+      });
+    },
+
+    /**
+     * A new value for one of the user's channels: '' disables it (spec 3 §2 Disable); a
+     * value for a disabled channel turns it on, which must fit the tier. The kind stays.
+     */
+    async update(userId: string, id: unknown, key: unknown, rawValue: string): Promise<{ channel: ChannelRow; secret?: string }> {
+      const channelId = taskId(id);
+      if (!channelId) throw Errors.notFound(CHANNEL_NOT_FOUND);
+      const kind = key === undefined ? undefined : parseKind(key);
+      const value = storedValue(rawValue);
+      const before = await repo.getChannel(db, userId, channelId);
+      if (!before) throw Errors.notFound(CHANNEL_NOT_FOUND);
+      if (kind && kind !== before.kind) throw Errors.badRequest(CHANNEL_KIND_FIXED_MESSAGE);
+      await checkValue(before.kind, value, { allowEmpty: true });
+      return locked(userId, async (trx, tier) => {
+        const row = await repo.getChannel(trx, userId, channelId, { lock: true });
+        if (!row) throw Errors.notFound(CHANNEL_NOT_FOUND);
+        if (value) {
+          if (!row.value) await checkRoom(trx, userId, tier, row.kind);
+          else if (row.kind === 'phone' && !tier.limits.sms) throw Errors.badRequest(MONITORING_MESSAGES.maxChannels);
+          await checkNotDuplicate(trx, userId, row.kind, value, row.id);
+        }
+        const secret = row.kind === 'webhook' && !row.secret ? newWebhookSecret() : undefined;
+        const channel = await repo.updateChannel(trx, userId, row.id, { value, secret });
+        return secret ? { channel, secret } : { channel };
+      });
+    },
+
+    /**
+     * /v2 update-channel: the newest channel of the kind gets the value (created when there
+     * is none and the value is not empty).
+     */
+    async upsertNewest(userId: string, key: unknown, rawValue: string): Promise<{ channel?: ChannelRow; secret?: string }> {
+      const kind = parseKind(key);
+      const newest = (await repo.listChannels(db, userId)).find((row) => row.kind === kind);
+      if (newest) return service.update(userId, newest.id, kind, rawValue);
+      if (!rawValue.trim()) {
+        await checkValue(kind, '', { allowEmpty: true });
+        return {};
+      }
+      return service.add(userId, kind, rawValue);
+    },
+
+    /** Deletes channels; every id must be the caller's (else 404 and nothing is deleted). */
+    async remove(userId: string, rawIds: unknown[]): Promise<void> {
+      const ids = rawIds.map(taskId);
+      if (ids.some((id) => id === undefined)) throw Errors.notFound(CHANNEL_NOT_FOUND);
+      const unique = [...new Set(ids as string[])];
+      await db.transaction().execute(async (trx) => {
+        if ((await repo.countOwned(trx, userId, unique)) !== unique.length) throw Errors.notFound(CHANNEL_NOT_FOUND);
+        await repo.deleteChannels(trx, userId, unique);
+      });
+    },
+
+    /** /v2 delete-channel: a kind (every channel of it) or a channel id. */
+    async removeByKindOrId(userId: string, channel: string | number): Promise<void> {
+      const kind = channelKind(channel);
+      if (!kind) return service.remove(userId, [channel]);
+      const ids = (await repo.listChannels(db, userId)).filter((row) => row.kind === kind).map((row) => row.id);
+      if (ids.length === 0) throw Errors.notFound(CHANNEL_NOT_FOUND);
+      await service.remove(userId, ids);
+    },
+  };
+  return service;
+}
+
+export type ChannelsService = ReturnType<typeof createChannelsService>;
