@@ -17,6 +17,7 @@ import { productDef } from '../server/src/common/catalogue';
 import { createSandboxProvider } from '../server/src/payments/card/sandbox-provider';
 import { createEventCode, eventCodeProblem, parseGrant, type EventCodeGrant } from '../server/src/billing/event-code-service';
 import { bannerMarkupProblem, createBannerService } from '../server/src/marketing/banner-service';
+import { insertGlobalNotification } from '../server/src/monitoring/notifications-repository';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -54,6 +55,9 @@ Commands:
       em, u, br, p, span and a href="http(s)://…"; anything else is refused.
   banner:clear
       Removes the banner.
+  notify:global --message TEXT
+      Posts TEXT (plain text) as a notice in the inbox of every open account (one row each:
+      seen and delete are per user; accounts opened later do not get it). Prints how many.
 
 Grant options:
   --verified            mark the email verified
@@ -68,6 +72,8 @@ Grant options:
 `;
 
 class UsageError extends Error {}
+
+const GLOBAL_NOTICE_MAX_LENGTH = 2000;
 
 function count(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -268,6 +274,16 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write((await createBannerService(db).clear()) ? 'Banner cleared.\n' : 'There was no banner.\n');
         return 0;
       });
+    case 'notify:global': {
+      const message = values.message?.trim() ?? '';
+      if (!message) throw new UsageError('--message takes the text of the notice');
+      if (message.length > GLOBAL_NOTICE_MAX_LENGTH) throw new UsageError(`--message: at most ${GLOBAL_NOTICE_MAX_LENGTH} characters`);
+      return withDatabase(async (db) => {
+        const accounts = await insertGlobalNotification(db, message);
+        process.stdout.write(`Posted to ${accounts} account${accounts === 1 ? '' : 's'}.\n`);
+        return 0;
+      });
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

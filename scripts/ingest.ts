@@ -166,24 +166,30 @@ export function publishedSegments(indexDir: string): SegmentMeta[] {
 }
 
 /**
- * Record segments in the catalogue. Upserts are idempotent per segment id, so replaying
- * every published segment also repairs a catalogue update lost to a crash.
+ * Record segments in the catalogue and for monitoring. Upserts are idempotent per segment
+ * id, so replaying every published segment also repairs a catalogue update lost to a crash.
  */
 export async function syncCatalogue(indexDir: string): Promise<number> {
   const segments = publishedSegments(indexDir);
   if (segments.length === 0) return 0;
   const { withDatabase } = await import('../server/src/db/cli-database');
   const { upsertDataWell } = await import('../server/src/datawells/datawells-repository');
+  const { recordSegment } = await import('../server/src/monitoring/matching-repository');
   await withDatabase(async (db) => {
     for (const s of segments) {
-      await upsertDataWell(db, {
-        name: s.well,
-        date: s.catalogue?.date ?? null,
-        description: s.catalogue?.description ?? '',
-        recordCount: s.records,
-        dataTypes: s.fields,
-        isSensitive: s.catalogue?.sensitive ?? false,
-        segmentId: s.id,
+      await db.transaction().execute(async (trx) => {
+        await upsertDataWell(trx, {
+          name: s.well,
+          date: s.catalogue?.date ?? null,
+          description: s.catalogue?.description ?? '',
+          recordCount: s.records,
+          dataTypes: s.fields,
+          isSensitive: s.catalogue?.sensitive ?? false,
+          segmentId: s.id,
+        });
+        // Monitoring: a segment new to the database is recorded for matching and the servers
+        // told on commit (NOTIFY); a replayed or baseline one is left alone, never matched twice.
+        await recordSegment(trx, { segmentId: s.id, well: s.well, records: s.records });
       });
     }
   });

@@ -1,6 +1,7 @@
 /**
  * Publishes in-memory records (engine field names) as a new segment of a data well, adds
- * the well to the catalogue and refreshes a running engine. For tests and load tests;
+ * the well to the catalogue, records the segment for monitoring (as `npm run ingest` does)
+ * and refreshes a running engine. For tests and load tests;
  * operators use `npm run ingest`.
  */
 import fs from 'node:fs';
@@ -9,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ingestFiles, type Engine } from '../../engine/index';
 import { upsertDataWell } from '../../server/src/datawells/datawells-repository';
+import { recordSegment } from '../../server/src/monitoring/matching-repository';
 import type { Database } from '../../server/src/db/schema';
 
 export async function ingestRecords(
@@ -30,6 +32,7 @@ export async function ingestRecords(
       isSensitive: false,
       segmentId: result.segmentId,
     });
+    await recordSegment(target.db, { segmentId: result.segmentId, well, records: result.records });
     await target.engine?.refresh();
     return result.segmentId;
   } finally {

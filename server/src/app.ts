@@ -46,6 +46,15 @@ import { createEventCodeService } from './billing/event-code-service';
 import { registerEventCodeRoutes } from './billing/event-code-routes';
 import { createBannerService } from './marketing/banner-service';
 import { registerBannerRoutes } from './marketing/banner-routes';
+import { registerMonitoring } from './monitoring/monitoring-routes';
+import { embeddedConnectionString } from './infra/embedded-postgres';
+import { createReportsService } from './monitoring/reports-service';
+import { registerReportsRoutes } from './monitoring/reports-routes';
+import { createNotificationsService } from './monitoring/notifications-service';
+import { registerNotificationsRoutes } from './monitoring/notifications-routes';
+import { createMatcher } from './monitoring/matching';
+import { startSegmentWatcher } from './monitoring/segment-watcher';
+import { startDailyNotices, writeDailyNotices } from './monitoring/daily-notices';
 
 export interface AppDeps {
   config: Config;
@@ -135,10 +144,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRemovalRoutes(app, {
     removal: createRemovalService({ db, engine: deps.engine, mail: deps.mail, config, limiter: deps.limiter }),
   });
+  const reports = createReportsService({ db, engine: deps.engine });
+  registerMonitoring(app, { db, allowPrivateWebhooks: config.WEBHOOK_ALLOW_PRIVATE });
   // Everything under /v2 is one plugin whose onRequest hook is the API key guard.
   await app.register(v2Api, {
     prefix: '/v2',
     search,
+    reports,
     authenticateApiKey: createApiKeyGuard({
       resolveKeyHash: search.userIdForApiKeyHash,
       knownKeyHash: search.knownApiKeyHash,
@@ -152,6 +164,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBillingRoutes(app, { billing: createBillingService(db) });
   registerEventCodeRoutes(app, { eventCodes: createEventCodeService({ db, limiter: deps.limiter }) });
   registerBannerRoutes(app, { banners: createBannerService(db) });
+  registerReportsRoutes(app, { reports });
+  registerNotificationsRoutes(app, { notifications: createNotificationsService(db) });
+  // Monitoring: new segments into the match queue (LISTEN + sweep), the daily notices.
+  const matcher = createMatcher({ db, engine: deps.engine, queues: deps.queues, log: app.log });
+  app.addHook('onReady', async () => {
+    const watcher = startSegmentWatcher({
+      connectionString: config.DATABASE_URL ?? embeddedConnectionString(config.EMBEDDED_PG_PORT),
+      db,
+      queues: deps.queues,
+      sweepMs: config.MONITOR_SWEEP_MS,
+      log: app.log,
+    });
+    const daily = startDailyNotices({ queues: deps.queues, log: app.log });
+    app.addHook('onClose', async () => {
+      daily.close();
+      await watcher.close();
+    });
+  });
   await registerRealtimeRoutes(app, {
     auth,
     rules: [cryptoPaymentChannelRule(db)],
@@ -178,6 +208,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   expiry.unref();
   app.addHook('onClose', async () => clearInterval(expiry));
   app.decorate('jobProcessors', {
+    'monitor-match': async ({ segmentId }) => void (await matcher.matchSegment(segmentId)),
+    'monitor-daily': async ({ day }) => {
+      const written = await writeDailyNotices(db, day, { expiryDays: config.EXPIRY_NOTICE_DAYS, lowCredits: config.LOW_CREDITS_THRESHOLD });
+      app.log.info({ day, written }, 'daily notices written');
+    },
     'payment-event': ({ eventRowId }) => payments.processEvent(eventRowId),
     // Through the same route as a real provider's delivery (inject: no need to know our own address).
     'sandbox-webhook': async ({ body, headers }) => {

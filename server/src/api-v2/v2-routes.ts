@@ -8,6 +8,9 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Errors } from '../infra/errors';
 import { FIELD_NAMES } from '../../../engine/index';
 import { formatTook, searchMode, type SearchService } from '../search/search-service';
+import { registerMonitoringV2Routes } from './monitoring-v2-routes';
+import type { ReportsService } from '../monitoring/reports-service';
+import { registerReportsV2Routes } from './reports-v2-routes';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,7 +23,7 @@ const ErrorBody = Type.Object({ error: Type.String() });
 const Values = Type.Array(Type.String());
 
 /** One entry of a /v2/search reply, as documented (the engine shapes the entries; a test holds the two together). */
-const ApiEntry = Type.Object({
+export const ApiEntry = Type.Object({
   id: Type.String(),
   database_name: Type.String(),
   ...Object.fromEntries(FIELD_NAMES.map((field) => [field, Type.Optional(Values)])),
@@ -35,6 +38,8 @@ export interface V2Options {
   search: SearchService;
   /** The guard: the caller's user id, or throws 400 (bad key) / 429 (rate). */
   authenticateApiKey: (request: FastifyRequest) => Promise<string>;
+  /** Monitoring reports (/v2/monitoring/get-reports, get-report). */
+  reports?: ReportsService;
 }
 
 /** Register with `{ prefix: '/v2' }`. */
@@ -47,6 +52,9 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
 
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { search } = options;
+  if (options.reports) registerReportsV2Routes(app, { reports: options.reports });
+  // Tasks, channels and domains: the services the app registered (registerMonitoring).
+  if (app.hasDecorator('monitoring')) registerMonitoringV2Routes(app);
   const security = [{ apiKey: [] }];
   const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
 

@@ -46,6 +46,28 @@ export function primaryField(entry: Entry, type: FieldName | 'all'): string {
   return FIELD_NAMES.find((field) => entry[field]?.length) ?? 'database_name';
 }
 
+/**
+ * Entries as the dashboard shows them to a viewer (dashboard search, monitoring reports):
+ * none without search access (values are hidden; counts stay), `raw_record` only for law
+ * enforcement, each with its headline field.
+ */
+export function dashboardEntries(entries: Entry[], access: Pick<SearchAccess, 'subscribed' | 'lawEnforcement'>, type: FieldName | 'all') {
+  if (!access.subscribed) return [];
+  return entries.map((entry) => {
+    const { raw_record, ...fields } = entry;
+    return { ...fields, primary_field: primaryField(entry, type), ...(access.lawEnforcement ? { raw_record } : {}) };
+  });
+}
+
+/**
+ * An entry in the public API's shape, as the engine renders /v2/search (searchApiText):
+ * no `raw_record`, or for law enforcement `raw_record: {le_only: true, unstructured}`.
+ */
+export function apiEntry(entry: Entry, lawEnforcement: boolean) {
+  const { raw_record, ...fields } = entry;
+  return lawEnforcement ? { ...fields, raw_record: { le_only: true, unstructured: raw_record } } : fields;
+}
+
 type AdmitOptions = { charge?: string; requireSubscription?: boolean };
 
 type SearchRequest = { query: string; type: FieldName | 'all'; mode: SearchMode; page: number; size: number; dedup: boolean };
@@ -181,16 +203,7 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
       const page = Math.min(Math.max(1, Math.trunc(input.page)), DASHBOARD_MAX_PAGE);
       const { access, result } = await admitAndRun(userId, { query, type: engineType(type), mode, page, size: DASHBOARD_PAGE_SIZE, dedup: input.deduplicate });
       const stats = await engine.stats();
-      const results = access.subscribed
-        ? result.entries.map((entry) => {
-            const { raw_record, ...fields } = entry;
-            return {
-              ...fields,
-              primary_field: primaryField(entry, engineType(type)),
-              ...(access.lawEnforcement ? { raw_record } : {}),
-            };
-          })
-        : [];
+      const results = dashboardEntries(result.entries, access, engineType(type));
       return {
         results,
         total_results: result.total,

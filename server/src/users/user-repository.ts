@@ -63,7 +63,7 @@ export async function getCurrentUser(db: Db, userId: string) {
       'elevated',
       'law_enforcement',
       'api_key_hint',
-      sql<boolean>`exists (select 1 from notifications n where (n.user_id = users.id or n.global) and not n.seen)`.as('has_notifications'),
+      sql<boolean>`exists (select 1 from notifications n where n.user_id = users.id and not n.seen)`.as('has_notifications'),
     ])
     .where('id', '=', userId)
     .where('closed_at', 'is', null)

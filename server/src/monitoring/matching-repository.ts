@@ -1,0 +1,188 @@
+/**
+ * SQL of monitoring's matching (README "Segment", "Report"): the segments the ingest
+ * records, the active tasks matched against them, one report per user and segment with
+ * its notice and deliveries, and the sweeps that put what is still pending into the queues.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { TaskKind } from '../common/monitoring-rules';
+import { insertNotification } from './notifications-repository';
+
+type Db = Kysely<Database>;
+
+/** The channel of `NOTIFY` the ingest sends a new segment's id on (servers LISTEN). */
+export const SEGMENT_CHANNEL = 'monitor_segments';
+
+export interface PublishedSegment {
+  segmentId: string;
+  well: string;
+  records: number;
+}
+
+/**
+ * Records a published ingest segment for matching and tells the servers (NOTIFY, sent when
+ * the caller's transaction commits). A segment recorded before (a replay, a baseline) is
+ * left as it is, so it is never matched twice. True when it was new.
+ */
+export async function recordSegment(db: Db, segment: PublishedSegment): Promise<boolean> {
+  const row = await db
+    .insertInto('monitor_segments')
+    .values({ segment_id: segment.segmentId, well_name: segment.well, records: segment.records })
+    .onConflict((oc) => oc.column('segment_id').doNothing())
+    .returning('segment_id')
+    .executeTakeFirst();
+  if (!row) return false;
+  await sql`select pg_notify(${SEGMENT_CHANNEL}, ${segment.segmentId})`.execute(db);
+  return true;
+}
+
+export async function findSegment(db: Db, segmentId: string) {
+  return db
+    .selectFrom('monitor_segments')
+    .select(['segment_id', 'well_name', 'status'])
+    .where('segment_id', '=', segmentId)
+    .executeTakeFirst();
+}
+
+/** Segments not matched yet, oldest first. */
+export async function pendingSegmentIds(db: Db, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('monitor_segments')
+    .select('segment_id')
+    .where('status', '=', 'pending')
+    .orderBy('published_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.segment_id);
+}
+
+export async function markSegmentMatched(db: Db, segmentId: string, tasksMatched: number): Promise<void> {
+  await db
+    .updateTable('monitor_segments')
+    .set({ status: 'matched', matched_at: sql`now()`, tasks_matched: tasksMatched })
+    .where('segment_id', '=', segmentId)
+    .where('status', '<>', 'baseline')
+    .execute();
+}
+
+export interface ActiveTask {
+  id: string;
+  user_id: string;
+  kind: TaskKind;
+  value: string;
+  match_value: string;
+}
+
+/**
+ * Every active task of an open account, `batchSize` at a time in id order (keyset paging:
+ * each batch is one indexed range read, so 100,000 tasks never sit in memory at once).
+ */
+export async function* activeTaskBatches(db: Db, batchSize: number): AsyncGenerator<ActiveTask[]> {
+  let after = '0';
+  for (;;) {
+    const rows = await db
+      .selectFrom('monitor_tasks as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .select(['t.id', 't.user_id', 't.kind', 't.value', 't.match_value'])
+      .where('t.active', '=', true)
+      .where('u.closed_at', 'is', null)
+      .where(sql<boolean>`t.id > ${after}::bigint`)
+      .orderBy('t.id')
+      .limit(batchSize)
+      .execute();
+    if (rows.length === 0) return;
+    yield rows.map((r) => ({ ...r, id: String(r.id) }));
+    if (rows.length < batchSize) return;
+    after = String(rows[rows.length - 1]!.id);
+  }
+}
+
+export interface ReportTaskInput {
+  taskId: string;
+  kind: TaskKind;
+  value: string;
+  resultsCount: number;
+  recordIds: string[];
+}
+
+/**
+ * One user's report of one segment, in one transaction: the report (unique per user and
+ * segment), its tasks, the inbox notice and a delivery per active channel. Null when the
+ * report exists already (a job run twice): nothing else is written then.
+ */
+export async function writeReport(
+  db: Db,
+  input: { userId: string; segmentId: string; well: string; tasks: ReportTaskInput[]; notice: (reportId: string, results: number) => { data: string; link: string } },
+): Promise<string | null> {
+  const results = input.tasks.reduce((sum, t) => sum + t.resultsCount, 0);
+  return db.transaction().execute(async (trx) => {
+    const report = await trx
+      .insertInto('monitor_reports')
+      .values({ user_id: input.userId, segment_id: input.segmentId, well_name: input.well, results })
+      .onConflict((oc) => oc.columns(['user_id', 'segment_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!report) return null;
+    await trx
+      .insertInto('monitor_report_tasks')
+      .values(
+        input.tasks.map((t) => ({
+          report_id: report.id,
+          task_id: t.taskId,
+          task_kind: t.kind,
+          task_value: t.value,
+          results_count: t.resultsCount,
+          record_ids: t.recordIds,
+        })),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    const notice = input.notice(report.id, results);
+    await insertNotification(trx, { userId: input.userId, type: 'report', data: notice.data, link: notice.link });
+    await trx
+      .insertInto('deliveries')
+      .columns(['user_id', 'report_id', 'channel_id', 'kind', 'target'])
+      .expression((eb) =>
+        eb
+          .selectFrom('notification_channels as c')
+          .select([
+            'c.user_id',
+            sql<string>`${report.id}::uuid`.as('report_id'),
+            'c.id as channel_id',
+            'c.kind',
+            'c.value as target',
+          ])
+          .where('c.user_id', '=', input.userId)
+          .where('c.active', '=', true)
+          .where('c.value', '<>', ''),
+      )
+      .onConflict((oc) => oc.columns(['report_id', 'channel_id']).doNothing())
+      .execute();
+    return report.id;
+  });
+}
+
+/** The pending deliveries of one segment's reports (delivery ids). */
+export async function pendingDeliveriesOfSegment(db: Db, segmentId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('deliveries as d')
+    .innerJoin('monitor_reports as r', 'r.id', 'd.report_id')
+    .select('d.id')
+    .where('r.segment_id', '=', segmentId)
+    .where('d.status', '=', 'pending')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Pending deliveries created more than `olderThanMs` ago (not queued or lost), oldest first. */
+export async function stalePendingDeliveries(db: Db, olderThanMs: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('created', '<', sql<Date>`now() - make_interval(secs => ${olderThanMs / 1000})`)
+    .orderBy('created')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}

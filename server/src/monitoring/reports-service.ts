@@ -1,0 +1,110 @@
+/**
+ * Monitoring reports as their owner reads them (README "Report"), for the dashboard, /v2
+ * and the Monitor API V1. A report keeps record ids only: entries are read from the engine
+ * when shown, so an entry removed since (entry removal) never appears. Entries follow the
+ * reader's search rules, through the same functions as search: without search access no
+ * values are shown (the counts are), `raw_record` only for law enforcement.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { Errors } from '../infra/errors';
+import type { Engine, Entry } from '../../../engine/index';
+import type { TaskKind } from '../common/monitoring-rules';
+import { apiEntry, dashboardEntries } from '../search/search-service';
+import { searchActive } from '../subscriptions/plan-status';
+import { TASK_FIELD } from './matching';
+import * as repo from './reports-repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Engine reads in flight at once for one report. */
+const FETCH_CONCURRENCY = 16;
+
+/** Which wire shape a report's entries take: the dashboard search entry, or the public API entry. */
+export type ReportViewer = 'dashboard' | 'api';
+
+export interface ReportSummary {
+  id: string;
+  results: number;
+  created: string;
+  database_name: string;
+  tasks: { key: TaskKind; value: string; results_count: number }[];
+}
+
+export interface ReportDetail<E> {
+  id: string;
+  created: Date;
+  database_name: string;
+  results: number;
+  /** True when the reader has no search access: no entries are shown, counts are. */
+  values_hidden: boolean;
+  tasks: { task_id: string | null; key: TaskKind; value: string; results_count: number; entries: E[] }[];
+}
+
+export type DashboardReportEntry = ReturnType<typeof dashboardEntries>[number];
+export type ApiReportEntry = ReturnType<typeof apiEntry>;
+
+export function createReportsService(deps: { db: Kysely<Database>; engine: Engine }) {
+  const { db, engine } = deps;
+
+  /** The entries still there, in the report's order (removed or vanished ones left out). */
+  async function fetchEntries(ids: string[]): Promise<Entry[]> {
+    const found: (Entry | null)[] = new Array(ids.length).fill(null);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < ids.length; i = next++) found[i] = await engine.get(ids[i]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(FETCH_CONCURRENCY, ids.length) }, worker));
+    return found.filter((e): e is Entry => e !== null);
+  }
+
+  async function listReports(userId: string, page: number, pageSize: number): Promise<{ reports: ReportSummary[]; total_reports: number }> {
+    const { rows, total } = await repo.listReports(db, userId, pageSize, (page - 1) * pageSize);
+    const tasks = await repo.reportTasks(
+      db,
+      rows.map((r) => r.id),
+    );
+    return {
+      reports: rows.map((r) => ({
+        id: r.id,
+        results: r.results,
+        created: r.created.toISOString(),
+        database_name: r.well_name,
+        tasks: tasks.filter((t) => t.report_id === r.id).map((t) => ({ key: t.task_kind, value: t.task_value, results_count: t.results_count })),
+      })),
+      total_reports: total,
+    };
+  }
+
+  function getReport(userId: string, reportId: string, viewer: 'dashboard'): Promise<ReportDetail<DashboardReportEntry>>;
+  function getReport(userId: string, reportId: string, viewer: 'api'): Promise<ReportDetail<ApiReportEntry>>;
+  /** One of the user's reports with its entries; 404 for an unknown id or another user's. */
+  async function getReport(userId: string, reportId: string, viewer: ReportViewer): Promise<ReportDetail<DashboardReportEntry | ApiReportEntry>> {
+    if (!UUID.test(reportId)) throw Errors.notFound();
+    const [report, account] = await Promise.all([repo.findReport(db, userId, reportId), repo.viewerAccount(db, userId)]);
+    if (!report || !account) throw Errors.notFound();
+    const access = { subscribed: searchActive(account), lawEnforcement: account.law_enforcement };
+    const tasks = [];
+    for (const task of report.tasks) {
+      const entries = access.subscribed ? await fetchEntries(task.record_ids) : [];
+      tasks.push({
+        task_id: task.task_id,
+        key: task.task_kind,
+        value: task.task_value,
+        results_count: task.results_count,
+        entries: viewer === 'api' ? entries.map((e) => apiEntry(e, access.lawEnforcement)) : dashboardEntries(entries, access, TASK_FIELD[task.task_kind]),
+      });
+    }
+    return {
+      id: report.id,
+      created: report.created,
+      database_name: report.well_name,
+      results: report.results,
+      values_hidden: !access.subscribed,
+      tasks,
+    };
+  }
+
+  return { listReports, getReport };
+}
+
+export type ReportsService = ReturnType<typeof createReportsService>;
