@@ -2,10 +2,13 @@
  * CSV export of search records (spec 2 §5, §9; style rule 12).
  *
  * - primary_field and raw_record are left out (as is the local removed flag);
- * - an array field expands into numbered columns: email_1, email_2, …;
+ * - an array field expands into numbered columns: email_1, email_2, … (monitoring reports
+ *   number from 0: email_0, email_1, …);
  * - commas are removed from values and line breaks become a space;
- * - a cell beginning with = + - @ tab or CR gets a leading single quote, so no spreadsheet
- *   reads it as a formula;
+ * - a cell that, once normalised, begins with = + - @ (after any leading spaces or tabs)
+ *   or with a tab gets a leading single quote, so no spreadsheet reads it as a formula. The
+ *   check runs after normalising: "\n=HYPERLINK(…)" becomes " =HYPERLINK(…)", which
+ *   spreadsheets still evaluate (issue 13 item 8).
  * - every cell is quoted (RFC 4180), inner double quotes doubled.
  */
 import type { SearchRecord } from '../api/search-api';
@@ -14,7 +17,12 @@ const EXCLUDED = new Set(['primary_field', 'raw_record', 'removed']);
 
 export function cleanCell(value: string): string {
   const stripped = value.replace(/,/g, '').replace(/[\r\n]+/g, ' ');
-  return /^[=+\-@\t\r]/.test(stripped) ? `'${stripped}` : stripped;
+  return /^(?:\s*[=+\-@]|\t)/.test(stripped) ? `'${stripped}` : stripped;
+}
+
+export interface CsvOptions {
+  /** The number of an array field's first column: 1 for search (email_1), 0 for reports (email_0). */
+  firstIndex?: number;
 }
 
 function quote(cell: string): string {
@@ -43,9 +51,9 @@ function columnsOf(records: SearchRecord[]): { field: string; index: number | nu
   return columns;
 }
 
-export function toCsv(records: SearchRecord[]): string {
+export function toCsv(records: SearchRecord[], { firstIndex = 1 }: CsvOptions = {}): string {
   const columns = columnsOf(records);
-  const header = columns.map(({ field, index }) => quote(cleanCell(index === null ? field : `${field}_${index + 1}`)));
+  const header = columns.map(({ field, index }) => quote(cleanCell(index === null ? field : `${field}_${index + firstIndex}`)));
   const rows = records.map((record) =>
     columns.map(({ field, index }) => {
       const value = record[field];
@@ -71,8 +79,8 @@ export function isCsvName(name: string): boolean {
   return trimmed.length > 4 && trimmed.toLowerCase().endsWith('.csv') && !/[\\/]/.test(trimmed);
 }
 
-export function downloadCsv(records: SearchRecord[], fileName: string): void {
-  const blob = new Blob([toCsv(records)], { type: 'text/csv;charset=utf-8' });
+export function downloadCsv(records: SearchRecord[], fileName: string, options?: CsvOptions): void {
+  const blob = new Blob([toCsv(records, options)], { type: 'text/csv;charset=utf-8' });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

@@ -1,0 +1,95 @@
+/**
+ * The dashboard's CSV exports (web/src/features/search/lib/csv.ts and the monitoring
+ * report's, built on it): formulas neutralised after normalising (issue 13 item 8),
+ * commas and line breaks, numbered columns (from 1 for search, from 0 for reports), and
+ * the report file name.
+ * (Here rather than in server/test: csv.ts touches the DOM to download, which the server
+ * project does not type; these run with the browser tests, no browser needed.)
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cleanCell, toCsv } from '../src/features/search/lib/csv';
+import { reportCsv, reportCsvName, reportRows } from '../src/features/monitoring/lib/report-csv';
+import type { Report } from '../src/features/monitoring/api/monitoring-api';
+
+describe('cleanCell', () => {
+  test('a formula at the start is neutralised', () => {
+    for (const value of ['=1+1', '+1', '-1', '@SUM(A1)', '\t=1']) assert.equal(cleanCell(value), `'${value}`);
+  });
+
+  // Regression, issue 13 item 8: the newline became a space before the check, so the
+  // cell began with " =" and spreadsheets still evaluated it.
+  test('regression: a newline, CR or whitespace before = + - @ is neutralised after normalising', () => {
+    assert.equal(cleanCell('\n=HYPERLINK("http://evil.example","x")'), `' =HYPERLINK("http://evil.example""x")`);
+    assert.equal(cleanCell('\r\n+1'), "' +1");
+    assert.equal(cleanCell('  -2'), "'  -2");
+    assert.equal(cleanCell(' \t@cmd'), "' \t@cmd");
+    assert.equal(cleanCell('\u00a0=1'), "'\u00a0=1");
+  });
+
+  test('ordinary values pass unchanged but for commas and line breaks', () => {
+    assert.equal(cleanCell('alice@example.com'), 'alice@example.com');
+    assert.equal(cleanCell('Doe, John'), 'Doe John');
+    assert.equal(cleanCell('Line one\nLine two'), 'Line one Line two');
+    assert.equal(cleanCell('a=b'), 'a=b');
+    assert.equal(cleanCell(' x'), ' x');
+  });
+});
+
+describe('toCsv', () => {
+  const records = [
+    { id: '1', email: ['a@x.com', 'b@x.com'], name: '\n=cmd', primary_field: 'email' },
+    { id: '2', email: ['c@x.com'], password: 'p,w' },
+  ];
+
+  test('search numbers list columns from 1', () => {
+    const [header, first, second] = toCsv(records).trimEnd().split('\r\n');
+    assert.equal(header, '"id","email_1","email_2","name","password"');
+    assert.equal(first, `"1","a@x.com","b@x.com","' =cmd",""`);
+    assert.equal(second, '"2","c@x.com","","","pw"');
+  });
+
+  test('reports number from 0', () => {
+    const [header] = toCsv(records, { firstIndex: 0 }).split('\r\n');
+    assert.equal(header, '"id","email_0","email_1","name","password"');
+  });
+});
+
+describe('report CSV', () => {
+  const report: Report = {
+    id: '42',
+    created: '2026-11-23T10:00:00Z',
+    database_name: 'Well',
+    results: 3,
+    records: [
+      {
+        task_type: 'email',
+        task_value: 'alice@example.com',
+        key: 'email',
+        value: 'alice@example.com',
+        results_count: 2,
+        data: [
+          { id: 'r1', email: ['alice@example.com', 'alt@example.com'], password: '=HYPERLINK("x")', database_name: 'Well' },
+          { id: 'r2', email: ['alice@example.com'], database_name: 'Well' },
+        ],
+      },
+      { task_type: 'username', task_value: 'alice_w', key: 'username', value: 'alice_w', results_count: 1, data: [{ id: 'r3', username: 'alice_w' }] },
+    ],
+  };
+
+  test('one row per entry, led by its task, lists flattened from index 0, formulas neutralised', () => {
+    assert.equal(reportRows(report).length, 3);
+    const [header, first, second, third, ...rest] = reportCsv(report).trimEnd().split('\r\n');
+    assert.deepEqual(rest, []);
+    assert.equal(header, '"task_type","task_value","id","email_0","email_1","password","database_name","username"');
+    assert.equal(first, `"email","alice@example.com","r1","alice@example.com","alt@example.com","'=HYPERLINK(""x"")","Well",""`);
+    assert.equal(second, '"email","alice@example.com","r2","alice@example.com","","","Well",""');
+    assert.equal(third, '"username","alice_w","r3","","","","","alice_w"');
+  });
+
+  test('named from the breach id and a timestamp', () => {
+    const when = new Date(2026, 10, 23, 9, 5, 7);
+    assert.equal(reportCsvName('42', when), 'breach-42-2026-11-23T09-05-07.csv');
+    assert.equal(reportCsvName('../x y', when), 'breach-xy-2026-11-23T09-05-07.csv');
+  });
+});
