@@ -72,6 +72,17 @@ function searchBody(req: SearchRequest, rawRecord: 'line' | 'omit' | 'le' = 'lin
   });
 }
 
+/**
+ * One monitored value. `value` as the user typed it: the engine normalises it like the
+ * field's indexed terms (emails and usernames lower-cased, phones digits only, names
+ * lower-cased with runs of spaces folded, domains lower-cased without a trailing dot),
+ * which agrees with `matchValue` of server/src/common/monitoring-rules.ts. `field` is a
+ * public field name; monitoring uses `email`, `username`, `phone`, `name` and `domain`.
+ * A `domain` watch matches the email domains, `domain` values and URL hosts equal to it
+ * or under it (`example.com` matches `a@mail.example.com`, `https://shop.example.com/x`
+ * and `http://EXAMPLE.com:8080`, not `notexample.com` nor `example.com.evil.net`); every
+ * other field matches its normalised value exactly.
+ */
 export interface WatchInput {
   id: string;
   field: FieldName;
@@ -79,7 +90,28 @@ export interface WatchInput {
 }
 export interface WatchMatch {
   id: string;
+  /** Every matching record of the segment (removed ones left out). */
+  total: number;
+  /** The first `limit` of them (default 1,000), in document order. */
   recordIds: string[];
+}
+export interface MatchWatchesOptions {
+  /** Record ids per watch at most (default 1,000); `total` still counts every match. */
+  limit?: number;
+  /**
+   * How exact kinds are found: `auto` (default) picks per part and field by estimated
+   * cost; `lookup` (one dictionary lookup per watched value) and `walk` (one walk of the
+   * field's distinct terms probing a hash set of the watched values) force one, for
+   * tests and the benchmark. Both give the same answer.
+   */
+  strategy?: 'auto' | 'lookup' | 'walk';
+}
+
+/** `getManyApiText`: the entries found as a JSON array's text. */
+export interface ApiEntriesText {
+  /** Entries in `entriesJson` (unknown and removed ids are left out). */
+  found: number;
+  entriesJson: string;
 }
 
 export interface EngineStats {
@@ -248,8 +280,40 @@ export class Engine {
     return JSON.parse(await this.#call('refresh', '')) as boolean;
   }
 
-  async matchWatches(segmentId: string, watches: WatchInput[]): Promise<WatchMatch[]> {
-    return JSON.parse(await this.#call('matchWatches', JSON.stringify({ segmentId, watches }))) as WatchMatch[];
+  /**
+   * Monitoring: the watches that match records of segment `segmentId` (an ingest's
+   * `segmentId`; after a merge, that ingest's records inside the merged segment), in the
+   * order given, only those with at least one match. Removed records are never matched.
+   * The cost grows with the segment's distinct terms, not with the number of watches
+   * (100,000 watches against 1M records: engine/BENCHMARKS.md, "Monitoring"). Runs on
+   * the libuv pool, off the event loop. An unknown segment is an `EngineError`
+   * (`invalid_argument`).
+   */
+  async matchWatches(segmentId: string, watches: WatchInput[], opts: MatchWatchesOptions = {}): Promise<WatchMatch[]> {
+    const arg = JSON.stringify({ segmentId, watches, limit: opts.limit ?? 1000, strategy: opts.strategy ?? 'auto' });
+    return JSON.parse(await this.#call('matchWatches', arg)) as WatchMatch[];
+  }
+
+  /**
+   * Entries by id in one native call, in the order given: `null` for an unknown or
+   * removed id. Same shape as `get` (with `raw_record`); each store block is
+   * decompressed once for all the ids in it.
+   */
+  async getMany(ids: string[]): Promise<(Entry | null)[]> {
+    return JSON.parse(await this.#call('getMany', JSON.stringify({ ids, rawRecord: 'line' }))) as (Entry | null)[];
+  }
+
+  /**
+   * `getMany` shaped for the public API like `searchApiText`: no `raw_record`, or with
+   * `lawEnforcement` `raw_record: {le_only: true, unstructured}`; unknown and removed ids
+   * left out, the others in the order given, as a JSON array's text that a reply can
+   * embed without parsing it (/v2/monitoring/get-report).
+   */
+  async getManyApiText(ids: string[], lawEnforcement: boolean): Promise<ApiEntriesText> {
+    const text = await this.#call('getManyText', JSON.stringify({ ids, rawRecord: lawEnforcement ? 'le' : 'omit' }));
+    const cut = text.indexOf('\n');
+    const head = JSON.parse(text.slice(0, cut)) as { found: number };
+    return { found: head.found, entriesJson: text.slice(cut + 1) };
   }
 
   async stats(): Promise<EngineStats> {

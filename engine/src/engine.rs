@@ -4,16 +4,17 @@
 //! most once a second, so a running server sees a new ingest without a restart.
 
 use crate::error::{EngineError, Result};
-use crate::fields::{field_index, normalize, HASHED_PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
+use crate::fields::{HASHED_PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::keys::KeySet;
 use crate::manifest::{append_tombstone, read_tombstones, Manifest, MANIFEST, TOMBSTONES};
 use crate::planner::{self, Plan};
 use crate::query;
 use crate::render::{self, RawRecord};
-use crate::request::{check_paging, MatchWatchesRequest, PasswordRequest, SearchRequest, DEFAULT_BUDGET_MS};
+use crate::request::{check_paging, GetManyRequest, MatchWatchesRequest, PasswordRequest, SearchRequest, DEFAULT_BUDGET_MS};
 use crate::segment::{segment_dir, Part, Segment};
 use crate::store::{StoreReader, BLOCK_DOCS};
 use crate::termdict::Budget;
+use crate::watch::{self, WatchInput};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::os::unix::fs::MetadataExt;
@@ -274,7 +275,10 @@ impl Engine {
         Ok(true)
     }
 
-    /// For monitoring: which (field, value) watches match records of one segment.
+    /// For monitoring: which (field, value) watches match records of one segment (see
+    /// `watch.rs`). Answers `[{id, total, recordIds}]` for the watches with at least one
+    /// match, in the order given: `total` counts every matching record (removed ones left
+    /// out), `recordIds` are the first `limit` in document order.
     pub fn match_watches(&self, req: &MatchWatchesRequest) -> Result<Value> {
         let segment_id = req.segment_id.as_str();
         self.check_open()?;
@@ -289,39 +293,49 @@ impl Engine {
                 None => return Err(EngineError::InvalidArgument(format!("unknown segment {}", segment_id))),
             },
         };
+        let inputs: Vec<WatchInput> = req.watches.iter().map(|w| WatchInput { field: &w.field, value: &w.value }).collect();
+        let found = watch::match_segment(seg, range, &inputs, &snap.removed, req.limit, req.strategy);
         let mut out = Vec::new();
-        let mut docs = Vec::new();
-        for w in &req.watches {
-            let f = match field_index(&w.field) {
-                Some(f) => f,
-                None => continue,
-            };
-            let term = match normalize(f, &w.value) {
-                Some(t) => t,
-                None => continue,
-            };
-            let mut ids = Vec::new();
-            for (pi, part) in seg.parts.iter().enumerate() {
-                if let Some(fi) = &part.fields[f] {
-                    if let Some(o) = fi.dict.get(term.as_bytes()) {
-                        docs.clear();
-                        fi.postings_into(o, &mut docs);
-                        for &d in &docs {
-                            if !range.contains(&(seg.part_start[pi] + d as u64)) {
-                                continue;
-                            }
-                            if !snap.removed.contains(&part.dedup_key(d)) {
-                                ids.push(Value::String(format!("{}-{}-{}", seg.meta.id, pi, d)));
-                            }
-                        }
-                    }
-                }
+        for (w, h) in req.watches.iter().zip(found) {
+            if h.total == 0 {
+                continue;
             }
-            if !ids.is_empty() {
-                out.push(json!({ "id": w.id, "recordIds": ids }));
-            }
+            let ids: Vec<Value> = h.docs.iter().map(|&(pi, d)| Value::String(format!("{}-{}-{}", seg.meta.id, pi, d))).collect();
+            out.push(json!({ "id": w.id, "total": h.total, "recordIds": ids }));
         }
         Ok(Value::Array(out))
+    }
+
+    /// Entries by id, in the order asked, `null` for an unknown or removed id; each store
+    /// block is decompressed once for all the ids in it.
+    pub fn get_many(&self, req: &GetManyRequest) -> Result<Vec<Value>> {
+        self.check_open()?;
+        let _ = self.refresh(false);
+        let snap = self.snapshot();
+        let mut at: Vec<((usize, usize, u32), usize)> = Vec::with_capacity(req.ids.len());
+        for (k, id) in req.ids.iter().enumerate() {
+            if let Some((si, seg, part, doc)) = Self::locate(&snap, id) {
+                if snap.removed.is_empty() || !snap.removed.contains(&seg.parts[part].dedup_key(doc)) {
+                    at.push(((si, part, doc), k));
+                }
+            }
+        }
+        at.sort_unstable();
+        let window: Vec<(usize, usize, u32)> = at.iter().map(|a| a.0).collect();
+        let entries = fetch(&snap, &window, req.raw_record)?;
+        let mut out = vec![Value::Null; req.ids.len()];
+        for (e, (_, k)) in entries.into_iter().zip(at) {
+            out[k] = e;
+        }
+        Ok(out)
+    }
+
+    /// `get_many` as text for a reply built without parsing the entries again: a JSON line
+    /// `{"found": n}`, a newline, then the JSON array of the entries found, in the order
+    /// asked (unknown and removed ids left out).
+    pub fn get_many_text(&self, req: &GetManyRequest) -> Result<String> {
+        let entries: Vec<Value> = self.get_many(req)?.into_iter().filter(|e| !e.is_null()).collect();
+        Ok(format!("{}\n{}", json!({ "found": entries.len() }), serde_json::to_string(&entries)?))
     }
 
     /// Password check: how many records (dedup on, removals hidden) hold this hash, as a
@@ -550,4 +564,71 @@ fn fetch(snap: &Snapshot, window: &[(usize, usize, u32)], raw: RawRecord) -> Res
         out.push(render::entry_json(seg, pi, d, &rec, raw));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request::Watch;
+    use crate::watch::Strategy;
+
+    fn watches(list: &[(&str, &str, &str)]) -> Vec<Watch> {
+        list.iter().map(|&(id, field, value)| Watch { id: id.into(), field: field.into(), value: value.into() }).collect()
+    }
+
+    #[test]
+    fn match_watches_domains_strategies_limit_and_removals() {
+        let dir = std::env::temp_dir().join(format!("leakwell-watch-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut lines = vec![
+            r#"{"email":"Alice@Mail.Example.com"}"#.to_string(),
+            r#"{"url":"https://shop.example.com/x"}"#.to_string(),
+            r#"{"url":"http://EXAMPLE.com:8080"}"#.to_string(),
+            r#"{"email":"bob@notexample.com","url":"https://example.com.evil.net/"}"#.to_string(),
+            r#"{"domain":"example.com.","username":"Carol"}"#.to_string(),
+        ];
+        for i in 0..50 {
+            lines.push(format!(r#"{{"email":"user{}@gmail.com","phone":"+1 555 {:04}"}}"#, i, i % 7));
+        }
+        std::fs::write(dir.join("a.jsonl"), lines.join("\n")).unwrap();
+        let opts = crate::ingest::IngestOptions::from_json(&json!({
+            "indexDir": dir.join("index").to_str().unwrap(), "well": "W", "files": [dir.join("a.jsonl").to_str().unwrap()], "partRecords": 16,
+        }))
+        .unwrap();
+        let res = crate::ingest::run(&opts, &Default::default()).unwrap();
+        let seg = res["segmentId"].as_str().unwrap().to_string();
+        let engine = Engine::open(&dir.join("index")).unwrap();
+        let run = |ws: &[(&str, &str, &str)], limit: usize, strategy: Strategy| {
+            engine.match_watches(&MatchWatchesRequest { segment_id: seg.clone(), watches: watches(ws), limit, strategy }).unwrap()
+        };
+        let ws = [("d", "domain", "EXAMPLE.com"), ("e", "domain", "evil.net"), ("n", "domain", "ample.com"), ("u", "username", " carol "), ("p", "phone", "1 (555) 000-3"), ("g", "domain", "gmail.com")];
+        let lookup = run(&ws, 1000, Strategy::Lookup);
+        assert_eq!(lookup, run(&ws, 1000, Strategy::Walk));
+        assert_eq!(lookup, run(&ws, 1000, Strategy::Auto));
+        let by = |v: &Value, id: &str| v.as_array().unwrap().iter().find(|m| m["id"] == id).cloned();
+        let ids = |m: &Value| m["recordIds"].as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()).collect::<Vec<_>>();
+        // Records 0, 1, 2 and 4 are under example.com; record 3 is not.
+        let d = by(&lookup, "d").unwrap();
+        assert_eq!(d["total"], 4);
+        assert_eq!(ids(&d), [format!("{}-0-0", seg), format!("{}-0-1", seg), format!("{}-0-2", seg), format!("{}-0-4", seg)]);
+        assert_eq!(ids(&by(&lookup, "e").unwrap()), [format!("{}-0-3", seg)]);
+        assert!(by(&lookup, "n").is_none());
+        assert_eq!(by(&lookup, "u").unwrap()["total"], 1);
+        assert_eq!(by(&lookup, "p").unwrap()["total"], 7, "phones 0003 of 50 records across parts");
+        // limit: the first ids in document order (across parts), total unchanged.
+        let g = by(&run(&ws, 20, Strategy::Auto), "g").unwrap();
+        assert_eq!(g["total"], 50);
+        assert_eq!(ids(&g).len(), 20);
+        assert_eq!(ids(&g)[..], ids(&by(&lookup, "g").unwrap())[..20]);
+        // A removed record is neither matched nor fetched.
+        let first = format!("{}-0-0", seg);
+        assert!(engine.remove(&first).unwrap());
+        assert_eq!(by(&run(&ws, 1000, Strategy::Walk), "d").unwrap()["total"], 3);
+        let many = engine.get_many(&GetManyRequest { ids: vec![format!("{}-0-1", seg), first, "x-0-0".into()], raw_record: RawRecord::Line }).unwrap();
+        assert_eq!(many[0]["url"], json!(["https://shop.example.com/x"]));
+        assert_eq!(many[1..], [Value::Null, Value::Null]);
+        engine.close();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -21,6 +21,7 @@ pub mod source;
 pub mod store;
 pub mod termdict;
 pub mod trigram;
+pub mod watch;
 
 // The binding references napi_* symbols that only the node binary provides, so it is
 // left out of `cargo test` executables.

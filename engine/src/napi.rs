@@ -10,7 +10,7 @@ use crate::engine::Engine;
 use crate::error::EngineError;
 use crate::ffi::*;
 use crate::ingest::{self, IngestOptions, Progress};
-use crate::request::{MatchWatchesRequest, ParseRequest, PasswordRequest, SearchRequest};
+use crate::request::{GetManyRequest, MatchWatchesRequest, ParseRequest, PasswordRequest, SearchRequest};
 use serde_json::{json, Value};
 use std::os::raw::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -221,6 +221,9 @@ fn run_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<String, E
     if op == "searchText" {
         return engine.search_text(&SearchRequest::from_json(&json_arg(arg)?)?);
     }
+    if op == "getManyText" {
+        return engine.get_many_text(&GetManyRequest::from_json(&json_arg(arg)?)?);
+    }
     run_json_op(engine, op, arg).map(|v| v.to_string())
 }
 
@@ -233,7 +236,8 @@ fn run_json_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<Valu
         "stats" => engine.stats(),
         "passwordCount" => engine.password_count(&PasswordRequest::from_json(&json_arg(arg)?, "hash", 1..=128)?),
         "passwordRange" => engine.password_range(&PasswordRequest::from_json(&json_arg(arg)?, "prefix", 5..=64)?),
-        "matchWatches" => engine.match_watches(&MatchWatchesRequest::from_json(&json_arg(arg)?)),
+        "matchWatches" => engine.match_watches(&MatchWatchesRequest::from_json(&json_arg(arg)?)?),
+        "getMany" => engine.get_many(&GetManyRequest::from_json(&json_arg(arg)?)?).map(Value::Array),
         "close" => {
             engine.close();
             Ok(Value::Null)

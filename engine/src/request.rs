@@ -5,6 +5,7 @@ use crate::error::{EngineError, Result};
 use crate::fields::field_index;
 use crate::query::{self, Mode, ParsedQuery};
 use crate::render::RawRecord;
+use crate::watch::Strategy;
 use serde_json::Value;
 
 /// Deepest hit a search pages to (`page × size`).
@@ -53,11 +54,7 @@ impl SearchRequest {
                 Value::Number(n) => n.as_u64(),
                 _ => Some(COUNT_CACHE_MIN_MICROS),
             },
-            raw_record: match v["rawRecord"].as_str() {
-                Some("omit") => RawRecord::Omit,
-                Some("le") => RawRecord::LawEnforcement,
-                _ => RawRecord::Line,
-            },
+            raw_record: parse_raw_record(v["rawRecord"].as_str()),
         })
     }
 }
@@ -113,22 +110,68 @@ pub struct Watch {
     pub value: String,
 }
 
+/// Record ids a watch returns at most by default (`total` counts them all).
+pub const DEFAULT_WATCH_LIMIT: usize = 1000;
+
 /// `matchWatches`: which watches match records of one segment (monitoring).
 pub struct MatchWatchesRequest {
     pub segment_id: String,
     pub watches: Vec<Watch>,
+    /// Record ids per watch at most (default 1,000); `total` counts every match.
+    pub limit: usize,
+    /// `"auto"` (default), or `"lookup"` / `"walk"` to force one strategy for exact kinds
+    /// (tests and the benchmark compare them).
+    pub strategy: Strategy,
 }
 
 impl MatchWatchesRequest {
-    pub fn from_json(v: &Value) -> MatchWatchesRequest {
+    pub fn from_json(v: &Value) -> Result<MatchWatchesRequest> {
         let text = |w: &Value, k: &str| w[k].as_str().unwrap_or("").to_string();
-        MatchWatchesRequest {
+        let limit = match &v["limit"] {
+            Value::Null => DEFAULT_WATCH_LIMIT,
+            l => l.as_u64().ok_or_else(|| EngineError::InvalidArgument("limit must be a whole number of 0 or more".into()))?.min(u32::MAX as u64) as usize,
+        };
+        let strategy = match v["strategy"].as_str() {
+            None | Some("auto") => Strategy::Auto,
+            Some("lookup") => Strategy::Lookup,
+            Some("walk") => Strategy::Walk,
+            Some(other) => return Err(EngineError::InvalidArgument(format!("unknown strategy {:?}", other))),
+        };
+        Ok(MatchWatchesRequest {
             segment_id: text(v, "segmentId"),
             watches: v["watches"]
                 .as_array()
                 .map(|a| a.iter().map(|w| Watch { id: text(w, "id"), field: text(w, "field"), value: text(w, "value") }).collect())
                 .unwrap_or_default(),
-        }
+            limit,
+            strategy,
+        })
+    }
+}
+
+/// `getMany`: entries by id, in one call.
+pub struct GetManyRequest {
+    pub ids: Vec<String>,
+    pub raw_record: RawRecord,
+}
+
+impl GetManyRequest {
+    pub fn from_json(v: &Value) -> Result<GetManyRequest> {
+        let ids = v["ids"]
+            .as_array()
+            .ok_or_else(|| EngineError::InvalidArgument("ids must be an array of strings".into()))?
+            .iter()
+            .map(|x| x.as_str().map(str::to_string).ok_or_else(|| EngineError::InvalidArgument("ids must be an array of strings".into())))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(GetManyRequest { ids, raw_record: parse_raw_record(v["rawRecord"].as_str()) })
+    }
+}
+
+fn parse_raw_record(v: Option<&str>) -> RawRecord {
+    match v {
+        Some("omit") => RawRecord::Omit,
+        Some("le") => RawRecord::LawEnforcement,
+        _ => RawRecord::Line,
     }
 }
 

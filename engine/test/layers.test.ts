@@ -19,7 +19,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['trigram'],
   ['source'],
   ['segment'],
-  ['manifest'],
+  ['manifest', 'watch'],
   ['query'],
   ['planner'],
   ['publish'],
