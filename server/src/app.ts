@@ -55,6 +55,7 @@ import { registerNotificationsRoutes } from './monitoring/notifications-routes';
 import { createMatcher } from './monitoring/matching';
 import { startSegmentWatcher } from './monitoring/segment-watcher';
 import { startDailyNotices, writeDailyNotices } from './monitoring/daily-notices';
+import { setUpDelivery } from './delivery/delivery-setup';
 
 export interface AppDeps {
   config: Config;
@@ -207,7 +208,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }, PAYMENT_EXPIRY_SWEEP_MS);
   expiry.unref();
   app.addHook('onClose', async () => clearInterval(expiry));
+  const delivery = setUpDelivery(app, { db, config, mail: deps.mail, serverSecret: deps.jwtSecret });
   app.decorate('jobProcessors', {
+    deliver: ({ deliveryId }, attempt) => delivery.process(deliveryId, attempt),
     'monitor-match': async ({ segmentId }) => void (await matcher.matchSegment(segmentId)),
     'monitor-daily': async ({ day }) => {
       const written = await writeDailyNotices(db, day, { expiryDays: config.EXPIRY_NOTICE_DAYS, lowCredits: config.LOW_CREDITS_THRESHOLD });

@@ -14,6 +14,7 @@ import { createQueueSystem } from './infra/queues';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './infra/rate-limiter';
 import { createMailService } from './mail/mail-service';
 import { loadOrCreateSecret } from './auth/secrets';
+import { webhookRetryDelays } from './delivery/deliver';
 import { openEngine, type Engine } from '../../engine/index';
 
 export interface Runtime {
@@ -40,7 +41,12 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const namespace = options.namespace ?? 'leakwell';
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
   const limiter = redis ? createRedisRateLimiter(redis, `${namespace}:rl:`) : createMemoryRateLimiter();
-  const queues = createQueueSystem({ connectionString: database.connectionString, redisUrl: config.REDIS_URL, namespace });
+  const queues = createQueueSystem({
+    connectionString: database.connectionString,
+    redisUrl: config.REDIS_URL,
+    namespace,
+    retrySchedules: { deliver: { delaysMs: webhookRetryDelays(config) } },
+  });
   const mail = createMailService({
     db: database.db,
     queues,

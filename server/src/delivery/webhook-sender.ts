@@ -63,6 +63,9 @@ export async function sendWebhook(options: {
       method: 'POST',
       dispatcher: options.dispatcher,
       signal: controller.signal,
+      // One connection per attempt: nothing idles in the pool between alerts, and every
+      // attempt connects (so passes the SSRF guard) afresh.
+      reset: true,
       headers: {
         'content-type': 'application/json',
         'user-agent': options.userAgent,

@@ -16,6 +16,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** Extra headers (an alert's List-Unsubscribe and List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
 }
 
 export interface MailService {
@@ -58,6 +60,7 @@ export function createMailService(options: {
             subject: row.subject,
             text: row.text_body,
             ...(row.html_body ? { html: row.html_body } : {}),
+            ...(row.headers ? { headers: row.headers } : {}),
           });
         } catch (error) {
           await outbox.noteDeliveryError(options.db, outboxId, String((error as Error).message));

@@ -12,12 +12,22 @@ export interface StoredMail {
   html_body: string | null;
   created_at: Date;
   sent_at: Date | null;
+  headers: Record<string, string> | null;
 }
 
-export async function insertOutboxMail(db: Db, mail: { to: string; subject: string; text: string; html?: string }): Promise<string> {
+export async function insertOutboxMail(
+  db: Db,
+  mail: { to: string; subject: string; text: string; html?: string; headers?: Record<string, string> },
+): Promise<string> {
   const row = await db
     .insertInto('outbox')
-    .values({ to_address: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html ?? null })
+    .values({
+      to_address: mail.to,
+      subject: mail.subject,
+      text_body: mail.text,
+      html_body: mail.html ?? null,
+      headers: mail.headers ? JSON.stringify(mail.headers) : null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return String(row.id);
@@ -30,7 +40,7 @@ export async function insertOutboxMail(db: Db, mail: { to: string; subject: stri
 export async function readOutbox(db: Db, filter: { id?: string; to?: string; limit?: number } = {}): Promise<StoredMail[]> {
   let query = db
     .selectFrom('outbox')
-    .select(['id', 'to_address', 'subject', 'text_body', 'html_body', 'created_at', 'sent_at'])
+    .select(['id', 'to_address', 'subject', 'text_body', 'html_body', 'created_at', 'sent_at', 'headers'])
     .orderBy('id', 'desc');
   if (filter.id !== undefined) query = query.where('id', '=', filter.id);
   if (filter.to !== undefined) query = query.where('to_address', '=', filter.to);

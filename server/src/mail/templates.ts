@@ -55,4 +55,26 @@ export const MailTemplates = {
       ['You asked to close your account. Following the link ends every session and disables your API key.', 'If it was not you, ignore this mail and change your password.'],
       { url, label: 'Close my account' },
     ),
+  /** A monitoring alert to an email channel (List-Unsubscribe headers added by the sender). */
+  monitoringAlert: (to: string, brand: string, report: { url: string; wellName: string; results: number; unsubscribeUrl: string }) =>
+    compose(
+      to,
+      brand,
+      'new results for your monitored values',
+      [
+        `Your monitoring found ${report.results} new ${report.results === 1 ? 'record' : 'records'} in ${report.wellName}.`,
+        'Open the report to see which of your monitored values they match.',
+        `To stop these alerts to this address: ${report.unsubscribeUrl}`,
+      ],
+      { url: report.url, label: 'Open the report' },
+    ),
+  /** An alert that could not be delivered to one of the user's channels after every attempt. */
+  deliveryFailed: (to: string, brand: string, channel: string, reason: string, reportUrl: string) =>
+    compose(
+      to,
+      brand,
+      'a monitoring alert could not be delivered',
+      [`An alert could not be delivered to your ${channel}: ${reason}.`, 'The report is in your dashboard; check the channel on the notification channels page.'],
+      { url: reportUrl, label: 'Open the report' },
+    ),
 };
