@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
+import { useUnreadRefresh } from '@/features/notifications/api/use-unread-refresh';
 import { useUser } from '@/features/user/api/use-user';
 import { SUPPORT_URL } from '@/lib/brand';
 import { Banner } from '../banner';
@@ -15,6 +16,7 @@ export function DashboardFrame({ title, children }: { title: string; children: R
   const [location] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const account = accountLinks(SUPPORT_URL, Boolean(user?.has_notifications));
+  useUnreadRefresh(Boolean(user));
 
   // A navigation closes the mobile menu.
   useEffect(() => setMenuOpen(false), [location]);
@@ -62,7 +64,7 @@ export function DashboardFrame({ title, children }: { title: string; children: R
             )}
             <Link href="/notifications" className="icon-button topbar-bell" aria-label="Notifications">
               <BellIcon />
-              {user?.has_notifications && <span className="nav-dot" />}
+              {user?.has_notifications && <span className="nav-dot" data-testid="bell-dot" />}
             </Link>
             <span className="desktop-only">
               <ThemeSwitch />

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { PlanChannels } from '@/features/monitoring/components/plan-channels';
 import { useUser } from '@/features/user/api/use-user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { useProducts } from '../api/use-products';
@@ -7,7 +8,7 @@ import { formatUsd, MAX_DOMAINS, planSku } from '../lib/catalogue';
 import { CouponField, PlanCard, PurchaseHeader, QuantityField, useGoToCheckout } from './purchase-parts';
 import './subscriptions.css';
 
-/** /subscriptions/monitoring: Start (free), Domain Monitoring, Enterprise Level. */
+/** /subscriptions/monitoring: Start (free), Domain Monitoring, Enterprise Level, and the notification channels. */
 export function MonitoringPlansPage() {
   usePageTitle('Monitoring Subscription');
   const { priceOf } = useProducts();
@@ -100,6 +101,7 @@ export function MonitoringPlansPage() {
           <p className="plan-sub-price muted">{formatUsd(priceOf(planSku('enterprise', true, 'monthly')))} / month, renews automatically</p>
         </PlanCard>
       </div>
+      <PlanChannels />
       <section className="card coupon-card">
         <CouponField />
       </section>
