@@ -95,7 +95,7 @@ for (const backend of BACKENDS) {
         assert.equal(payload.id, alert.reportId);
         assert.equal(payload.breach_id, alert.reportId);
         assert.equal(payload.type, 'report');
-        assert.ok(!Number.isNaN(Date.parse(payload.timestamp)));
+        assert.ok(!Number.isNaN(Date.parse(String(payload.timestamp))));
       }
       assert.equal(new Set(hook.requests.map((r) => r.headers['webhook-id'])).size, 1);
       assert.throws(() => new Webhook(newWebhookSecret()).verify(hook.requests[0]!.body, headersOf(hook.requests[0]!)));
