@@ -4,7 +4,11 @@
  *   here) accept a delivery signed by an independent Standard Webhooks signer
  *   (`standardwebhooks`) and by the page's own shell signer (openssl + curl), and refuse
  *   a changed body, a wrong secret, an old timestamp and a missing header; a retry with the
- *   same webhook-id is handled once.
+ *   same webhook-id is handled once;
+ * - every /v2/monitoring call of the docs, in each language (Node.js and cURL always, Python
+ *   with `requests`, Go when go is here), sent by its sample to a test server with a real
+ *   key, answers with exactly the documented shape (ids swapped for the user's own where a
+ *   call names one).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +20,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
+import { callSample, type CallSpec, type Language, type SampleContext } from '../../web/src/features/api-docs/lib/samples';
+import { V2_CALLS, type DocCall } from '../../web/src/features/monitoring-docs/lib/v2-calls';
 import { webhookSample } from '../../web/src/features/monitoring-docs/lib/webhook-samples';
+import { recordSegment } from '../src/monitoring/matching-repository';
+import { eventually, startTestServer, type TestServer } from './harness';
 
 const run = promisify(execFile);
 
@@ -31,6 +39,7 @@ function has(command: string, args: string[]): boolean {
 const HAS_PYTHON = has('python3', ['--version']);
 const HAS_GO = has('go', ['version']);
 const HAS_OPENSSL = has('openssl', ['version']) && has('curl', ['--version']);
+const HAS_REQUESTS = has('python3', ['-c', 'import requests']);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -194,5 +203,207 @@ describe('webhook receiver samples', () => {
     const [id, timestamp, signature] = stdout.split(' ');
     const body = JSON.parse(/^BODY='(.*)'$/m.exec(script)![1]!) as object;
     assert.equal(`v1,${signature}`, new Webhook(secret).sign(id!, new Date(Number(timestamp) * 1000), JSON.stringify(body)));
+  });
+});
+
+/** The search-entry arrays: their entries vary by record, so only their frame is checked. */
+const ENTRY_ARRAYS = new Set(['results', 'entries']);
+
+/** `actual` has the documented shape: the same keys, the same JSON types (null stands for "null or a value"). */
+function assertShape(actual: unknown, documented: unknown, where: string): void {
+  if (documented === null) return;
+  if (Array.isArray(documented)) {
+    assert.ok(Array.isArray(actual), `${where} is an array`);
+    for (const [index, item] of actual.entries()) {
+      const problems = documented.map((option) => {
+        try {
+          assertShape(item, option, `${where}[${index}]`);
+          return null;
+        } catch (error) {
+          return error;
+        }
+      });
+      if (problems.every(Boolean)) throw problems[0];
+    }
+    return;
+  }
+  if (typeof documented === 'object') {
+    assert.ok(actual !== null && typeof actual === 'object' && !Array.isArray(actual), `${where} is an object: ${JSON.stringify(actual)}`);
+    assert.deepEqual(Object.keys(actual).sort(), Object.keys(documented).sort(), `${where}'s fields`);
+    for (const [key, value] of Object.entries(documented)) {
+      const got = (actual as Record<string, unknown>)[key];
+      if (ENTRY_ARRAYS.has(key)) {
+        assert.ok(Array.isArray(got), `${where}.${key} is an array`);
+        for (const entry of got as Record<string, unknown>[]) {
+          assert.equal(typeof entry.id, 'string', `${where}.${key}[].id`);
+          assert.equal(typeof entry.database_name, 'string', `${where}.${key}[].database_name`);
+        }
+      } else {
+        assertShape(got, value, `${where}.${key}`);
+      }
+    }
+    return;
+  }
+  assert.equal(typeof actual, typeof documented, `${where}: ${JSON.stringify(actual)}`);
+}
+
+const LANGUAGES: { language: Language; skip: string | false }[] = [
+  { language: 'nodejs', skip: false },
+  { language: 'curl', skip: has('curl', ['--version']) ? false : 'curl is missing' },
+  { language: 'python', skip: HAS_REQUESTS ? false : 'python3 with requests is not installed' },
+  { language: 'golang', skip: HAS_GO ? false : 'go is not installed' },
+];
+
+let lastRun = 0;
+
+/** Runs one sample as a user would (saved to a file, run by its language) and parses what it prints. */
+async function runSample(dir: string, language: Language, context: SampleContext, call: CallSpec): Promise<unknown> {
+  // The API allows 10 requests a second per key: keep fast runs (cURL) under it.
+  const wait = lastRun + 150 - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  lastRun = Date.now();
+  const code = callSample(language, context, call);
+  const name = call.path.split('/').pop()!;
+  let stdout: string;
+  const options = { cwd: dir, timeout: 120_000 };
+  switch (language) {
+    case 'nodejs':
+      fs.writeFileSync(path.join(dir, `${name}.mjs`), code);
+      ({ stdout } = await run(process.execPath, [`${name}.mjs`], options));
+      break;
+    case 'python':
+      fs.writeFileSync(path.join(dir, `${name}.py`), code);
+      ({ stdout } = await run('python3', [`${name}.py`], options));
+      break;
+    case 'curl':
+      fs.writeFileSync(path.join(dir, `${name}.sh`), code);
+      ({ stdout } = await run('sh', [`${name}.sh`], options));
+      break;
+    case 'golang': {
+      const goDir = path.join(dir, `go-${name}`);
+      fs.mkdirSync(goDir, { recursive: true });
+      fs.writeFileSync(path.join(goDir, 'main.go'), code);
+      const env = { ...process.env, GOCACHE: path.join(dir, 'gocache'), GO111MODULE: 'off' };
+      await run('go', ['vet', 'main.go'], { ...options, cwd: goDir, env });
+      ({ stdout } = await run('go', ['run', 'main.go'], { ...options, cwd: goDir, env }));
+      break;
+    }
+  }
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    throw new Error(`${language} ${call.path} printed: ${stdout}`);
+  }
+}
+
+const v2 = (name: string): DocCall => {
+  const found = V2_CALLS.find((c) => c.path === `/v2/monitoring/${name}`);
+  assert.ok(found, name);
+  return found;
+};
+
+describe('v2 monitoring samples against a server', () => {
+  let server: TestServer;
+  let dir: string;
+  const users = new Map<Language, { id: string; key: string; taskId?: string; reportId?: string }>();
+  const context = (language: Language): SampleContext => ({
+    baseUrl: server.url,
+    header: server.runtime.config.apiKeyHeader,
+    key: users.get(language)!.key,
+  });
+
+  before(async () => {
+    server = await startTestServer({ env: { TRUSTED_PROXIES: '127.0.0.1' } });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lw-monitoring-samples-'));
+    for (const { language } of LANGUAGES) {
+      const user = await server.createUser({ enterprise: true, searchDays: 30, apiKey: true });
+      users.set(language, { id: user.id, key: user.apiKey! });
+    }
+  });
+  after(async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await server.close();
+  });
+
+  for (const { language, skip } of LANGUAGES) {
+    test(`${language}: create-task, get-tasks, get-task`, { skip }, async () => {
+      const user = users.get(language)!;
+      const created = (await runSample(dir, language, context(language), v2('create-task'))) as { id: string };
+      assertShape(created, v2('create-task').response, 'create-task');
+      user.taskId = created.id;
+      const list = (await runSample(dir, language, context(language), v2('get-tasks'))) as { tasks: { id: string; value: string }[]; total: number };
+      assertShape(list, v2('get-tasks').response, 'get-tasks');
+      assert.deepEqual(list.tasks.map((t) => [t.id, t.value]), [[created.id, 'name@example.com']]);
+      const one = await runSample(dir, language, context(language), { ...v2('get-task'), body: { id: created.id } });
+      assertShape(one, v2('get-task').response, 'get-task');
+    });
+  }
+
+  test('a data well holding the watched email makes a report for each user', async () => {
+    const records = [{ email: 'Name@Example.com', username: 'docs_sample', password: 'pw' }];
+    const segmentId = await server.ingest('Docs Sample Well', records);
+    await recordSegment(server.runtime.db, { segmentId, well: 'Docs Sample Well', records: records.length });
+    for (const [, user] of users) {
+      if (!user.taskId) continue;
+      await eventually(async () => {
+        const row = await server.runtime.db.selectFrom('monitor_reports').select('id').where('user_id', '=', user.id).executeTakeFirst();
+        return row ? (user.reportId = String(row.id)) : undefined;
+      }, 20_000);
+    }
+  });
+
+  for (const { language, skip } of LANGUAGES) {
+    test(`${language}: get-reports, get-report, update-task, delete-task`, { skip }, async () => {
+      const user = users.get(language)!;
+      const reports = (await runSample(dir, language, context(language), v2('get-reports'))) as { reports: { id: string }[] };
+      assertShape(reports, v2('get-reports').response, 'get-reports');
+      assert.deepEqual(reports.reports.map((r) => r.id), [user.reportId]);
+      const report = (await runSample(dir, language, context(language), { ...v2('get-report'), body: { id: user.reportId } })) as {
+        tasks: { id: string; results_count: number; results: { email?: string[] }[] }[];
+      };
+      assertShape(report, v2('get-report').response, 'get-report');
+      assert.equal(report.tasks[0]?.id, user.taskId);
+      assert.equal(report.tasks[0]?.results_count, 1);
+      assert.deepEqual(report.tasks[0]?.results[0]?.email, ['Name@Example.com']);
+
+      const body = { ...v2('update-task').body, id: user.taskId };
+      assertShape(await runSample(dir, language, context(language), { ...v2('update-task'), body }), v2('update-task').response, 'update-task');
+      const paused = (await runSample(dir, language, context(language), { ...v2('get-task'), body: { id: user.taskId } })) as { active: boolean };
+      assert.equal(paused.active, false);
+      assertShape(await runSample(dir, language, context(language), { ...v2('delete-task'), body: { id: user.taskId } }), v2('delete-task').response, 'delete-task');
+      const after = (await runSample(dir, language, context(language), v2('get-tasks'))) as { total: number };
+      assert.equal(after.total, 0);
+    });
+
+    test(`${language}: channels and domains`, { skip }, async () => {
+      assertShape(await runSample(dir, language, context(language), v2('update-channel')), v2('update-channel').response, 'update-channel');
+      const channels = (await runSample(dir, language, context(language), v2('get-channels'))) as { channels: { type: string; value: string }[] };
+      assertShape(channels, v2('get-channels').response, 'get-channels');
+      assert.deepEqual(channels.channels.map((c) => [c.type, c.value]), [['email', 'alerts@example.com']]);
+      assertShape(await runSample(dir, language, context(language), v2('delete-channel')), v2('delete-channel').response, 'delete-channel');
+      const none = (await runSample(dir, language, context(language), v2('get-channels'))) as { channels: unknown[] };
+      assert.deepEqual(none.channels, []);
+
+      // An enterprise account adds a domain without an id; the documented call then sets and clears it by id.
+      const { id: _slot, ...withoutId } = v2('update-domain').body!;
+      assertShape(await runSample(dir, language, context(language), { ...v2('update-domain'), body: { ...withoutId, domain: 'first.example' } }), v2('update-domain').response, 'update-domain');
+      const domains = (await runSample(dir, language, context(language), v2('get-domains'))) as { domains: { id: string; domain: string }[] };
+      assertShape(domains, v2('get-domains').response, 'get-domains');
+      assert.deepEqual(domains.domains.map((d) => d.domain), ['first.example']);
+      const id = domains.domains[0]!.id;
+      assertShape(await runSample(dir, language, context(language), { ...v2('update-domain'), body: { ...v2('update-domain').body, id } }), v2('update-domain').response, 'update-domain');
+      const renamed = (await runSample(dir, language, context(language), v2('get-domains'))) as { domains: { domain: string }[] };
+      assert.deepEqual(renamed.domains.map((d) => d.domain), ['example.com']);
+      assertShape(await runSample(dir, language, context(language), { ...v2('clear-domain'), body: { id } }), v2('clear-domain').response, 'clear-domain');
+      const cleared = (await runSample(dir, language, context(language), v2('get-domains'))) as { domains: unknown[] };
+      assert.deepEqual(cleared.domains, []);
+    });
+  }
+
+  test('every v2 monitoring call of the docs was run', () => {
+    assert.deepEqual(
+      V2_CALLS.map((c) => c.path.split('/').pop()).sort(),
+      ['clear-domain', 'create-task', 'delete-channel', 'delete-task', 'get-channels', 'get-domains', 'get-report', 'get-reports', 'get-task', 'get-tasks', 'update-channel', 'update-domain', 'update-task'],
+    );
   });
 });

@@ -109,8 +109,9 @@ export function WebhooksSection({ level }: { level: 2 | 3 }) {
       <HelpSection id="webhook-retries" title="Retries" level={sub}>
         <p>
           A delivery succeeds when your URL answers a <code>2xx</code> status within 15 seconds. Redirects are not followed: a{' '}
-          <code>3xx</code> answer is a failure. A failed delivery is tried again, with the same <code>webhook-id</code> and body,
-          up to 10 attempts in all, after these waits:
+          <code>3xx</code> answer is a failure. A failed delivery is tried again with the same <code>webhook-id</code> (the body’s{' '}
+          <code>timestamp</code> is the attempt’s), up to 10 attempts in all, after these waits (a <code>Retry-After</code> header
+          you send is honoured):
         </p>
         <p className="webhook-schedule">{WEBHOOK_RETRY_SCHEDULE.map((wait, index) => `${index + 1}. ${wait}`).join(' · ')}</p>
         <p>

@@ -33,7 +33,7 @@ const path = (name: string) => `${V2_MONITORING_BASE}/${name}`;
 const SUCCESS = { success: true };
 export const SAMPLE_TASK_ID = '1024';
 export const SAMPLE_REPORT_ID = '58211';
-export const SAMPLE_DOMAIN_ID = '17';
+export const SAMPLE_DOMAIN_ID = '3f6c1d2e-8b4a-4c7e-9f10-2a5b7c9d1e43';
 
 const ENTRY = {
   id: '4f1c2a9e0b7d',
@@ -56,12 +56,12 @@ export const V2_GROUPS: DocGroup[] = [
         method: 'POST',
         path: path('create-task'),
         body: { type: 'email', value: 'name@example.com' },
-        description: 'Start watching a value. A value you already watch (the same email in other capitals too) is refused.',
+        description: 'Start watching a value. The answer gives the new task’s id. A value you already watch (the same email in other capitals too) is refused.',
         fields: [
           ['type', 'string', 'required', 'email, username, phone or name.'],
           ['value', 'string', 'required', 'At most 256 characters. Usernames and names 4 to 64 characters; phones 4 to 15 digits, no spaces, dashes or country code.'],
         ],
-        response: SUCCESS,
+        response: { success: true, id: SAMPLE_TASK_ID },
       },
       {
         id: 'v2-get-tasks',
@@ -69,7 +69,8 @@ export const V2_GROUPS: DocGroup[] = [
         method: 'POST',
         path: path('get-tasks'),
         body: { page: 1 },
-        description: '100 tasks a page, newest first. next_page is the next page number, or null on the last page.',
+        description:
+          'Your email, username, phone and name tasks, oldest first, 100 a page. total, active and inactive count them all; max is your plan’s task limit; next_page is the next page number, or null on the last page.',
         fields: [['page', 'integer', '1', 'Page number, from 1.']],
         response: {
           tasks: [
@@ -98,6 +99,7 @@ export const V2_GROUPS: DocGroup[] = [
         description: 'One task by id. An id that is not one of your tasks answers 404.',
         fields: [['id', 'string', 'required', 'The task id from get-tasks.']],
         response: {
+          id: SAMPLE_TASK_ID,
           type: 'email',
           value: 'name@example.com',
           active: true,
@@ -111,11 +113,11 @@ export const V2_GROUPS: DocGroup[] = [
         method: 'POST',
         path: path('update-task'),
         body: { id: SAMPLE_TASK_ID, active: false },
-        description: 'Change a task’s type and value, or pause (active false) and resume (active true) it. A paused task matches nothing.',
+        description: 'Change a task’s type or value, or pause (active false) and resume (active true) it. A paused task matches nothing.',
         fields: [
           ['id', 'string', 'required', 'The task id.'],
-          ['type', 'string', 'with value', 'email, username, phone or name.'],
-          ['value', 'string', 'with type', 'The new value, checked as on create.'],
+          ['type', 'string', 'optional', 'email, username, phone or name.'],
+          ['value', 'string', 'optional', 'The new value, checked as on create.'],
           ['active', 'boolean', 'optional', 'false pauses the task, true resumes it.'],
         ],
         response: SUCCESS,
@@ -155,7 +157,7 @@ export const V2_GROUPS: DocGroup[] = [
         path: path('get-report'),
         body: { id: SAMPLE_REPORT_ID },
         description:
-          'One report: per matched task, how many records matched (results_count) and the entries themselves (the first 1,000), in the search API’s entry shape. Empty fields are left out; an entry removed since is not shown.',
+          'One report: per matched task, how many records matched (results_count) and the entries themselves (the first 1,000), in the search API’s entry shape. Empty fields are left out; an entry removed since is not shown. The entries need search access (without it results is empty and the counts stay); a task deleted since has no id.',
         fields: [['id', 'string', 'required', 'The report id from get-reports or from a webhook.']],
         response: {
           tasks: [
@@ -176,14 +178,14 @@ export const V2_GROUPS: DocGroup[] = [
     id: 'monitoring-channels',
     title: 'Notification Channels',
     intro:
-      'Where alerts go besides your inbox: email and webhook channels (SMS is set up in the dashboard). Webhooks need a Domain Monitoring or Enterprise plan.',
+      'Where alerts go besides your inbox: email, webhook and, where your plan has it, SMS (type sms; listed as phone). Webhooks need a Domain Monitoring or Enterprise plan; how many channels you may keep depends on your plan.',
     calls: [
       {
         id: 'v2-get-channels',
         title: 'List Channels',
         method: 'GET',
         path: path('get-channels'),
-        description: 'Your channels. A disabled channel has an empty value.',
+        description: 'Your channels, newest first. A disabled channel has an empty value.',
         response: {
           channels: [
             { id: '301', type: 'email', value: 'alerts@example.com', updated_at: '2025-04-23T10:20:00.000Z' },
@@ -198,10 +200,10 @@ export const V2_GROUPS: DocGroup[] = [
         path: path('update-channel'),
         body: { type: 'email', value: 'alerts@example.com' },
         description:
-          'Sets your channel of that type (adds one if you have none). An empty value disables it. A webhook URL must be http or https and reachable on the public internet. The signing secret of a new webhook is shown once, in the dashboard’s channel page.',
+          'Sets your newest channel of that type, or adds one if you have none; an empty value disables it. A webhook URL must be http or https and reach the public internet. When this call adds a webhook channel, the answer carries its signing secret (secret, starting whsec_) this once: store it to verify deliveries.',
         fields: [
-          ['type', 'string', 'required', 'email or webhook.'],
-          ['value', 'string', 'required', 'An email address or an http(s) URL; empty to disable.'],
+          ['type', 'string', 'required', 'email, webhook or sms.'],
+          ['value', 'string', 'required', 'An email address, an http(s) URL or a phone number (4 to 15 digits); empty to disable.'],
         ],
         response: SUCCESS,
       },
@@ -211,7 +213,7 @@ export const V2_GROUPS: DocGroup[] = [
         method: 'POST',
         path: path('delete-channel'),
         body: { channel: 'email' },
-        description: 'Removes a channel: by type (your channel of that type) or by id.',
+        description: 'Removes one channel by its id, or every channel of a type.',
         fields: [['channel', 'string', 'required', 'email, webhook, or a channel id from get-channels.']],
         response: SUCCESS,
       },
@@ -221,15 +223,20 @@ export const V2_GROUPS: DocGroup[] = [
     id: 'monitoring-domains',
     title: 'Domains',
     intro:
-      'Each Domain Monitoring subscription is one domain slot: the domain set in it is watched in email addresses and URLs, subdomains included. Buy slots on the Monitoring plans page.',
+      'A watched domain is matched in email addresses and URLs, subdomains included. Each Domain Monitoring subscription is one slot for a domain (buy slots on the Monitoring plans page); Enterprise accounts also add domains of their own.',
     calls: [
       {
         id: 'v2-get-domains',
         title: 'List Domains',
         method: 'GET',
         path: path('get-domains'),
-        description: 'Your domain slots and the domain each watches (empty when none is set).',
-        response: { domains: [{ id: SAMPLE_DOMAIN_ID, domain: 'example.com', updated: '2025-04-23T10:30:00.000Z' }] },
+        description: 'Your domain slots (domain null until one is set) and, for Enterprise accounts, the domains added.',
+        response: {
+          domains: [
+            { id: SAMPLE_DOMAIN_ID, domain: 'example.com', updated: '2025-04-23T10:30:00.000Z' },
+            { id: '3f6c1d2e-0000-4c7e-9f10-2a5b7c9d1e44', domain: null, updated: '2025-04-23T10:30:00.000Z' },
+          ],
+        },
       },
       {
         id: 'v2-update-domain',
@@ -237,9 +244,10 @@ export const V2_GROUPS: DocGroup[] = [
         method: 'POST',
         path: path('update-domain'),
         body: { id: SAMPLE_DOMAIN_ID, domain: 'example.com' },
-        description: 'Sets the domain a slot watches. The domain is written without a scheme or path: example.com, not https://example.com/.',
+        description:
+          'Sets the domain of a slot, written without a scheme or path: example.com, not https://example.com/. Without an id, the first empty slot is used, or (Enterprise) a domain is added.',
         fields: [
-          ['id', 'string', 'required', 'The slot id from get-domains.'],
+          ['id', 'string', 'optional', 'The id from get-domains.'],
           ['domain', 'string', 'required', 'A host name such as example.com.'],
         ],
         response: SUCCESS,
@@ -250,8 +258,8 @@ export const V2_GROUPS: DocGroup[] = [
         method: 'POST',
         path: path('clear-domain'),
         body: { id: SAMPLE_DOMAIN_ID },
-        description: 'Stops watching the slot’s domain. The slot stays yours until its subscription ends.',
-        fields: [['id', 'string', 'required', 'The slot id.']],
+        description: 'Stops watching a domain. A slot is emptied and stays yours, to be set again; a domain an Enterprise account added is deleted.',
+        fields: [['id', 'string', 'required', 'The id from get-domains.']],
         response: SUCCESS,
       },
     ],
