@@ -47,6 +47,7 @@ import { registerEventCodeRoutes } from './billing/event-code-routes';
 import { createBannerService } from './marketing/banner-service';
 import { registerBannerRoutes } from './marketing/banner-routes';
 import { registerMonitoring } from './monitoring/monitoring-routes';
+import { monitorApiV1 } from './monitor-api-v1/monitor-v1-routes';
 import { embeddedConnectionString } from './infra/embedded-postgres';
 import { createReportsService } from './monitoring/reports-service';
 import { registerReportsRoutes } from './monitoring/reports-routes';
@@ -159,6 +160,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       header: config.apiKeyHeader,
       bucket: { ratePerSecond: config.API_RATE_PER_SECOND, burst: config.API_RATE_BURST },
     }),
+  });
+  // The Monitor API V1: its own base path, bearer key guard and limits (monitor-api-v1/).
+  await app.register(monitorApiV1, {
+    prefix: '/monitor-api/v1',
+    reports,
+    limiter: deps.limiter,
+    resolveKeyHash: search.userIdForApiKeyHash,
+    bucket: { ratePerSecond: config.MONITOR_V1_RATE_PER_SECOND, burst: config.MONITOR_V1_BURST },
+    blockSeconds: config.MONITOR_V1_BLOCK_SECONDS,
   });
   registerDataWellRoutes(app, { datawells: createDataWellService(db), limiter: deps.limiter });
   registerSubscriptionsRoutes(app, { subscriptions: createSubscriptionsService(db) });
