@@ -230,8 +230,8 @@ function assertShape(actual: unknown, documented: unknown, where: string): void 
   if (typeof documented === 'object') {
     assert.ok(actual !== null && typeof actual === 'object' && !Array.isArray(actual), `${where} is an object: ${JSON.stringify(actual)}`);
     assert.deepEqual(Object.keys(actual).sort(), Object.keys(documented).sort(), `${where}'s fields`);
-    for (const [key, value] of Object.entries(documented)) {
-      const got = (actual as Record<string, unknown>)[key];
+    for (const [key, value] of Object.entries(documented as Record<string, unknown>)) {
+      const got: unknown = (actual as Record<string, unknown>)[key];
       if (ENTRY_ARRAYS.has(key)) {
         assert.ok(Array.isArray(got), `${where}.${key} is an array`);
         for (const entry of got as Record<string, unknown>[]) {
