@@ -90,7 +90,7 @@ for (const backend of backends) {
     before(async () => {
       // No timed sweep during the test (one at start only): a segment is queued by its NOTIFY,
       // or by the sweep after the listener reconnects.
-      server = await startTestServer({ redis: backend.redis, env: { MONITOR_SWEEP_MS: '3600000' } });
+      server = await startTestServer({ redis: backend.redis, env: { MONITOR_SWEEP_MS: '3600000', TRUSTED_PROXIES: '127.0.0.1' } });
       const make = async () => {
         const user = await server.createUser({ searchDays: 30, apiKey: true });
         return { id: user.id, apiKey: user.apiKey!, token: (await server.login(user.email)).token };

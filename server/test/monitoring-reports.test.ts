@@ -24,7 +24,8 @@ describe('monitoring reports', () => {
   const WATCHED = 'Shared.Person@example.com';
 
   before(async () => {
-    server = await startTestServer();
+    // Each /v2 call from its own address (helpers' freshIp), so the per-address limit stays out of the way.
+    server = await startTestServer({ env: { TRUSTED_PROXIES: '127.0.0.1' } });
     const make = async (grant: { searchDays?: number; lawEnforcement?: boolean }) => {
       const user = await server.createUser({ ...grant, apiKey: true });
       return { id: user.id, apiKey: user.apiKey!, token: (await server.login(user.email)).token };

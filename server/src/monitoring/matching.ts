@@ -41,15 +41,16 @@ export function createMatcher(deps: { db: Kysely<Database>; engine: Engine; queu
   const { db, engine, queues, log } = deps;
 
   /** The engine's matches of one batch; a segment it does not know yet is looked for once more after a refresh. */
-  async function matchBatch(segmentId: string, watches: WatchInput[]): Promise<(WatchMatch & { total?: number })[]> {
+  async function matchBatch(segmentId: string, watches: WatchInput[]): Promise<WatchMatch[]> {
+    const options = { limit: REPORT_RECORDS_PER_TASK };
     try {
-      return await engine.matchWatches(segmentId, watches);
+      return await engine.matchWatches(segmentId, watches, options);
     } catch (error) {
       if (!isUnknownSegment(error)) throw error;
       // Published by another process a moment ago: pick it up and try again. Still unknown,
       // the job fails and BullMQ retries it later.
       await engine.refresh();
-      return engine.matchWatches(segmentId, watches);
+      return engine.matchWatches(segmentId, watches, options);
     }
   }
 
@@ -68,11 +69,10 @@ export function createMatcher(deps: { db: Kysely<Database>; engine: Engine; queu
       );
       for (const match of matches) {
         const task = tasks.get(match.id);
-        const total = match.total ?? match.recordIds.length;
-        if (!task || total === 0) continue;
+        if (!task || match.total === 0) continue;
         tasksMatched++;
         const list = byUser.get(task.user_id) ?? [];
-        list.push({ taskId: task.id, kind: task.kind, value: task.value, resultsCount: total, recordIds: match.recordIds.slice(0, REPORT_RECORDS_PER_TASK) });
+        list.push({ taskId: task.id, kind: task.kind, value: task.value, resultsCount: match.total, recordIds: match.recordIds });
         byUser.set(task.user_id, list);
       }
     }

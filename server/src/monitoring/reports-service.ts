@@ -10,14 +10,12 @@ import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
 import type { Engine, Entry } from '../../../engine/index';
 import type { TaskKind } from '../common/monitoring-rules';
-import { apiEntry, dashboardEntries } from '../search/search-service';
+import { dashboardEntries } from '../search/search-service';
 import { searchActive } from '../subscriptions/plan-status';
 import { TASK_FIELD } from './matching';
 import * as repo from './reports-repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Engine reads in flight at once for one report. */
-const FETCH_CONCURRENCY = 16;
 
 /** Which wire shape a report's entries take: the dashboard search entry, or the public API entry. */
 export type ReportViewer = 'dashboard' | 'api';
@@ -41,20 +39,22 @@ export interface ReportDetail<E> {
 }
 
 export type DashboardReportEntry = ReturnType<typeof dashboardEntries>[number];
-export type ApiReportEntry = ReturnType<typeof apiEntry>;
+/** A public API entry (/v2/search's shape): no `raw_record`, or for law enforcement `{le_only, unstructured}`. */
+export type ApiReportEntry = Omit<Entry, 'raw_record'> & { raw_record?: { le_only: true; unstructured: string } };
 
 export function createReportsService(deps: { db: Kysely<Database>; engine: Engine }) {
   const { db, engine } = deps;
 
-  /** The entries still there, in the report's order (removed or vanished ones left out). */
-  async function fetchEntries(ids: string[]): Promise<Entry[]> {
-    const found: (Entry | null)[] = new Array(ids.length).fill(null);
-    let next = 0;
-    const worker = async () => {
-      for (let i = next++; i < ids.length; i = next++) found[i] = await engine.get(ids[i]!);
-    };
-    await Promise.all(Array.from({ length: Math.min(FETCH_CONCURRENCY, ids.length) }, worker));
-    return found.filter((e): e is Entry => e !== null);
+  /**
+   * The entries still there, in the report's order (removed or vanished ones left out), in
+   * one engine call: as the dashboard shows them, or as the engine renders the public API's
+   * (the same rendering as /v2/search).
+   */
+  async function entriesFor(ids: string[], viewer: ReportViewer, access: { subscribed: boolean; lawEnforcement: boolean }, kind: TaskKind) {
+    if (!access.subscribed || ids.length === 0) return [];
+    if (viewer === 'api') return JSON.parse((await engine.getManyApiText(ids, access.lawEnforcement)).entriesJson) as ApiReportEntry[];
+    const entries = (await engine.getMany(ids)).filter((e): e is Entry => e !== null);
+    return dashboardEntries(entries, access, TASK_FIELD[kind]);
   }
 
   async function listReports(userId: string, page: number, pageSize: number): Promise<{ reports: ReportSummary[]; total_reports: number }> {
@@ -85,13 +85,12 @@ export function createReportsService(deps: { db: Kysely<Database>; engine: Engin
     const access = { subscribed: searchActive(account), lawEnforcement: account.law_enforcement };
     const tasks = [];
     for (const task of report.tasks) {
-      const entries = access.subscribed ? await fetchEntries(task.record_ids) : [];
       tasks.push({
         task_id: task.task_id,
         key: task.task_kind,
         value: task.task_value,
         results_count: task.results_count,
-        entries: viewer === 'api' ? entries.map((e) => apiEntry(e, access.lawEnforcement)) : dashboardEntries(entries, access, TASK_FIELD[task.task_kind]),
+        entries: await entriesFor(task.record_ids, viewer, access, task.task_kind),
       });
     }
     return {

@@ -59,15 +59,6 @@ export function dashboardEntries(entries: Entry[], access: Pick<SearchAccess, 's
   });
 }
 
-/**
- * An entry in the public API's shape, as the engine renders /v2/search (searchApiText):
- * no `raw_record`, or for law enforcement `raw_record: {le_only: true, unstructured}`.
- */
-export function apiEntry(entry: Entry, lawEnforcement: boolean) {
-  const { raw_record, ...fields } = entry;
-  return lawEnforcement ? { ...fields, raw_record: { le_only: true, unstructured: raw_record } } : fields;
-}
-
 type AdmitOptions = { charge?: string; requireSubscription?: boolean };
 
 type SearchRequest = { query: string; type: FieldName | 'all'; mode: SearchMode; page: number; size: number; dedup: boolean };
