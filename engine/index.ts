@@ -290,8 +290,12 @@ export class Engine {
    * (`invalid_argument`).
    */
   async matchWatches(segmentId: string, watches: WatchInput[], opts: MatchWatchesOptions = {}): Promise<WatchMatch[]> {
-    const arg = JSON.stringify({ segmentId, watches, limit: opts.limit ?? 1000, strategy: opts.strategy ?? 'auto' });
-    return JSON.parse(await this.#call('matchWatches', arg)) as WatchMatch[];
+    // A header line, then the watches as [field, value] pairs (cheaper to decode than
+    // objects); the engine answers by position and the ids are put back here.
+    const head = JSON.stringify({ segmentId, limit: opts.limit ?? 1000, strategy: opts.strategy ?? 'auto' });
+    const arg = `${head}\n${JSON.stringify(watches.map((w) => [w.field, w.value]))}`;
+    const found = JSON.parse(await this.#call('matchWatches', arg)) as { i: number; total: number; recordIds: string[] }[];
+    return found.map((m) => ({ id: (watches[m.i] as WatchInput).id, total: m.total, recordIds: m.recordIds }));
   }
 
   /**

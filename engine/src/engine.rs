@@ -276,9 +276,10 @@ impl Engine {
     }
 
     /// For monitoring: which (field, value) watches match records of one segment (see
-    /// `watch.rs`). Answers `[{id, total, recordIds}]` for the watches with at least one
-    /// match, in the order given: `total` counts every matching record (removed ones left
-    /// out), `recordIds` are the first `limit` in document order.
+    /// `watch.rs`). Answers `[{i, total, recordIds}]` for the watches with at least one
+    /// match, in the order given (`i`: the watch's position): `total` counts every
+    /// matching record (removed ones left out), `recordIds` are the first `limit` in
+    /// document order.
     pub fn match_watches(&self, req: &MatchWatchesRequest) -> Result<Value> {
         let segment_id = req.segment_id.as_str();
         self.check_open()?;
@@ -296,12 +297,12 @@ impl Engine {
         let inputs: Vec<WatchInput> = req.watches.iter().map(|w| WatchInput { field: &w.field, value: &w.value }).collect();
         let found = watch::match_segment(seg, range, &inputs, &snap.removed, req.limit, req.strategy);
         let mut out = Vec::new();
-        for (w, h) in req.watches.iter().zip(found) {
+        for (i, h) in found.into_iter().enumerate() {
             if h.total == 0 {
                 continue;
             }
             let ids: Vec<Value> = h.docs.iter().map(|&(pi, d)| Value::String(format!("{}-{}-{}", seg.meta.id, pi, d))).collect();
-            out.push(json!({ "id": w.id, "total": h.total, "recordIds": ids }));
+            out.push(json!({ "i": i, "total": h.total, "recordIds": ids }));
         }
         Ok(Value::Array(out))
     }
@@ -573,7 +574,7 @@ mod tests {
     use crate::watch::Strategy;
 
     fn watches(list: &[(&str, &str, &str)]) -> Vec<Watch> {
-        list.iter().map(|&(id, field, value)| Watch { id: id.into(), field: field.into(), value: value.into() }).collect()
+        list.iter().map(|&(_, field, value)| Watch { field: field.into(), value: value.into() }).collect()
     }
 
     #[test]
@@ -606,7 +607,10 @@ mod tests {
         let lookup = run(&ws, 1000, Strategy::Lookup);
         assert_eq!(lookup, run(&ws, 1000, Strategy::Walk));
         assert_eq!(lookup, run(&ws, 1000, Strategy::Auto));
-        let by = |v: &Value, id: &str| v.as_array().unwrap().iter().find(|m| m["id"] == id).cloned();
+        let by = |v: &Value, id: &str| {
+            let i = ws.iter().position(|w| w.0 == id).unwrap();
+            v.as_array().unwrap().iter().find(|m| m["i"] == i).cloned()
+        };
         let ids = |m: &Value| m["recordIds"].as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()).collect::<Vec<_>>();
         // Records 0, 1, 2 and 4 are under example.com; record 3 is not.
         let d = by(&lookup, "d").unwrap();

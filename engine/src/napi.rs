@@ -236,7 +236,7 @@ fn run_json_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<Valu
         "stats" => engine.stats(),
         "passwordCount" => engine.password_count(&PasswordRequest::from_json(&json_arg(arg)?, "hash", 1..=128)?),
         "passwordRange" => engine.password_range(&PasswordRequest::from_json(&json_arg(arg)?, "prefix", 5..=64)?),
-        "matchWatches" => engine.match_watches(&MatchWatchesRequest::from_json(&json_arg(arg)?)?),
+        "matchWatches" => engine.match_watches(&MatchWatchesRequest::from_text(arg)?),
         "getMany" => engine.get_many(&GetManyRequest::from_json(&json_arg(arg)?)?).map(Value::Array),
         "close" => {
             engine.close();

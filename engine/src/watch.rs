@@ -43,12 +43,15 @@ pub enum Strategy {
     Walk,
 }
 
-/// Cost model, from the monitoring benchmark (BENCHMARKS.md, "Monitoring"): a lookup
-/// (binary search of the in-memory samples, then of a mapped block of up to 32 terms,
-/// each probe skipping newlines) costs about as much as walking `LOOKUP_PER_WALKED_TERM`
-/// terms (memchr for the newline, an xxh3 hash, a hash-set probe). Walk when
-/// `watched terms × LOOKUP_PER_WALKED_TERM ≥ distinct terms of the field in the part`.
-pub const LOOKUP_PER_WALKED_TERM: usize = 24;
+/// Cost model, from the monitoring benchmark (BENCHMARKS.md, "Monitoring", 1M records in
+/// two parts of about 450,000 distinct emails each): walking a table costs about 11 ns a
+/// term (memchr for the newline, an xxh3 hash, a probe of the watched set), a lookup about
+/// 0.6 µs (binary search of the in-memory samples, then of a mapped run of up to 32
+/// terms, each probe skipping newlines; lookups go in term order, so neighbours share
+/// cache lines): one lookup costs about `LOOKUP_PER_WALKED_TERM` walked terms. Measured
+/// break-even: about 8,000 email watches against 450,000 terms. Walk when
+/// `distinct watched terms × LOOKUP_PER_WALKED_TERM ≥ distinct terms of the field in the part`.
+pub const LOOKUP_PER_WALKED_TERM: usize = 50;
 
 pub fn prefer_walk(watched: usize, dict_len: usize) -> bool {
     watched.saturating_mul(LOOKUP_PER_WALKED_TERM) >= dict_len
@@ -67,13 +70,6 @@ pub struct WatchHits {
     pub docs: Vec<(usize, u32)>,
 }
 
-/// Distinct (kind, normalised term) of the watches: identical watches are matched once.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-enum Kind {
-    Exact(usize),
-    Domain,
-}
-
 type TermMap<'t> = HashMap<&'t [u8], u32, BuildHasherDefault<TermHasher>>;
 
 /// Match `watches` against the documents of `seg` whose global numbers are in `range`,
@@ -81,37 +77,30 @@ type TermMap<'t> = HashMap<&'t [u8], u32, BuildHasherDefault<TermHasher>>;
 /// `watches` (a watch with an unknown field or nothing left after normalising matches
 /// nothing).
 pub fn match_segment(seg: &Segment, range: Range<u64>, watches: &[WatchInput], removed: &KeySet, limit: usize, strategy: Strategy) -> Vec<WatchHits> {
-    // Group identical watches.
-    let mut terms: Vec<String> = Vec::new();
-    let mut group_of: Vec<Option<u32>> = Vec::with_capacity(watches.len());
-    {
-        let mut seen: HashMap<(Kind, String), u32> = HashMap::new();
-        for w in watches {
-            let g = crate::fields::field_index(w.field).and_then(|f| {
-                let kind = if f == DOMAIN { Kind::Domain } else { Kind::Exact(f) };
-                let t = normalize(f, w.value)?;
-                let next = terms.len() as u32;
-                Some(*seen.entry((kind, t.clone())).or_insert_with(|| {
-                    terms.push(t);
-                    next
-                }))
-            });
-            group_of.push(g);
-        }
-    }
-    // Per field (exact) and for domains: term -> group.
+    // Normalise, then group identical watches: per field (exact kinds) and for domains
+    // (the `domain` slot), normalised term -> group.
+    let norm: Vec<Option<(usize, String)>> = watches
+        .iter()
+        .map(|w| {
+            let f = crate::fields::field_index(w.field)?;
+            Some((f, normalize(f, w.value)?))
+        })
+        .collect();
     let mut exact: Vec<TermMap> = (0..FIELD_COUNT).map(|_| TermMap::default()).collect();
-    let mut domains: TermMap = TermMap::default();
-    for (w, g) in watches.iter().zip(&group_of) {
-        let (Some(g), Some(f)) = (g, crate::fields::field_index(w.field)) else { continue };
-        let t = terms[*g as usize].as_bytes();
-        if f == DOMAIN {
-            domains.insert(t, *g);
-        } else {
-            exact[f].insert(t, *g);
-        }
-    }
-    let mut hits: Vec<WatchHits> = vec![WatchHits::default(); terms.len()];
+    let mut groups = 0u32;
+    let group_of: Vec<Option<u32>> = norm
+        .iter()
+        .map(|n| {
+            n.as_ref().map(|(f, t)| {
+                *exact[*f].entry(t.as_bytes()).or_insert_with(|| {
+                    groups += 1;
+                    groups - 1
+                })
+            })
+        })
+        .collect();
+    let domains = std::mem::take(&mut exact[DOMAIN]);
+    let mut hits: Vec<WatchHits> = vec![WatchHits::default(); groups as usize];
     let mut docs: Vec<u32> = Vec::new();
     for (pi, part) in seg.parts.iter().enumerate() {
         let ps = seg.part_start[pi];
@@ -158,7 +147,25 @@ pub fn match_segment(seg: &Segment, range: Range<u64>, watches: &[WatchInput], r
             }
         }
     }
-    group_of.into_iter().map(|g| g.map(|g| hits[g as usize].clone()).unwrap_or_default()).collect()
+    // Each group's answer to its watches: moved to the last watch of the group, cloned for the others.
+    let mut left = vec![0u32; groups as usize];
+    for g in group_of.iter().flatten() {
+        left[*g as usize] += 1;
+    }
+    group_of
+        .into_iter()
+        .map(|g| match g {
+            None => WatchHits::default(),
+            Some(g) => {
+                left[g as usize] -= 1;
+                if left[g as usize] == 0 {
+                    std::mem::take(&mut hits[g as usize])
+                } else {
+                    hits[g as usize].clone()
+                }
+            }
+        })
+        .collect()
 }
 
 /// (group, ordinal) of every watched term present in the part's dictionary.
@@ -177,7 +184,10 @@ fn exact_matches(fi: &FieldIndex, map: &TermMap, strategy: Strategy) -> Vec<(u32
             Ok(())
         });
     } else {
-        for (t, &g) in map {
+        // In term order: consecutive lookups touch nearby parts of the table.
+        let mut sorted: Vec<(&[u8], u32)> = map.iter().map(|(t, &g)| (*t, g)).collect();
+        sorted.sort_unstable();
+        for (t, g) in sorted {
             if let Some(ord) = fi.dict.get(t) {
                 out.push((g, ord));
             }
