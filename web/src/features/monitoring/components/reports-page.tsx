@@ -32,7 +32,7 @@ export function ReportsPage() {
   const { data, isLoading } = useReports(page, REPORTS_PAGE_SIZE);
   const pages = data ? Math.max(1, Math.ceil(data.total_reports / REPORTS_PAGE_SIZE)) : 1;
 
-  // Choosing a report closes the drawer.
+  // Any change of report (a link, going back) closes the drawer too.
   useEffect(() => setDrawerOpen(false), [selectedId]);
 
   return (
@@ -49,7 +49,7 @@ export function ReportsPage() {
       </header>
 
       <div className={`reports-layout${drawerOpen ? ' drawer-open' : ''}`}>
-        <div className="reports-scrim mobile-only" aria-hidden="true" onClick={() => setDrawerOpen(false)} />
+        <div className="reports-scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />
         <aside className="card reports-list" aria-label="Reports">
           <header className="reports-list-head">
             <h2 className="card-title">Reports</h2>
@@ -71,7 +71,10 @@ export function ReportsPage() {
                   key={report.id}
                   report={report}
                   selected={report.id === selectedId}
-                  onOpen={() => navigate(`/monitoring/reports/${encodeURIComponent(report.id)}`)}
+                  onOpen={() => {
+                    setDrawerOpen(false);
+                    navigate(`/monitoring/reports/${encodeURIComponent(report.id)}`);
+                  }}
                 />
               ))}
             </ul>
