@@ -108,7 +108,7 @@ describe('daily notices', () => {
     // Everything about to end, low on both credits.
     const all = await signedIn({ searchDays: 2, searchCredits: 4 });
     await db.updateTable('users').set({ enterprise_until: soon, whois_credits: 3 }).where('id', '=', all.id).execute();
-    await db.insertInto('credit_ledger').values({ user_id: all.id, kind: 'whois', delta: 5, balance_after: 5, reason: 'purchase' }).execute();
+    for (const kind of ['search', 'whois'] as const) await db.insertInto('credit_ledger').values({ user_id: all.id, kind, delta: 5, balance_after: 5, reason: 'purchase' }).execute();
     await db.insertInto('subscriptions').values({ user_id: all.id, plan: 'domain', billing_interval: 'monthly', recurring: false, period_end: soon }).execute();
     // The same, with every setting off.
     const quiet = await signedIn({ searchDays: 2, searchCredits: 4 });
@@ -125,14 +125,15 @@ describe('daily notices', () => {
       })
       .where('id', '=', quiet.id)
       .execute();
-    await db.insertInto('credit_ledger').values({ user_id: quiet.id, kind: 'whois', delta: 5, balance_after: 5, reason: 'purchase' }).execute();
+    for (const kind of ['search', 'whois'] as const) await db.insertInto('credit_ledger').values({ user_id: quiet.id, kind, delta: 5, balance_after: 5, reason: 'purchase' }).execute();
     await db.insertInto('subscriptions').values({ user_id: quiet.id, plan: 'domain', billing_interval: 'monthly', recurring: false, period_end: soon }).execute();
     // Plans that renew, end later, or credits that are plenty (or never used): nothing.
     const calm = await signedIn({ searchDays: 30, searchCredits: 500 });
+    await db.insertInto('credit_ledger').values({ user_id: calm.id, kind: 'search', delta: 500, balance_after: 500, reason: 'purchase' }).execute();
     await db.updateTable('users').set({ search_is_recurring: true, search_subscribed_until: soon }).where('id', '=', calm.id).execute();
     await db.insertInto('subscriptions').values({ user_id: calm.id, plan: 'search', billing_interval: 'monthly', recurring: true, period_end: soon }).execute();
     await db.insertInto('subscriptions').values({ user_id: calm.id, plan: 'domain', billing_interval: 'monthly', recurring: false, period_end: new Date(Date.now() + 20 * 86_400_000) }).execute();
-    const never = await signedIn(); // free account at zero credits
+    const never = await signedIn({ searchDays: 30 }); // a subscriber who never bought credits: at zero, no notice
 
     const today = day(0);
     await writeDailyNotices(db, today, settings);

@@ -38,9 +38,8 @@ export async function writeDailyNotices(db: Kysely<Database>, day: string, setti
   const renews = (plan: string) =>
     sql`exists (select 1 from subscriptions s where s.user_id = u.id and s.plan = ${plan}::text and s.recurring and s.cancel_requested_at is null)`;
   const key = (kind: DailyNoticeKind) => sql`${kind}::text || ':' || u.id || ':' || ${day}::text`;
-  // Low-credit notices go to accounts that use credits of that kind, not to every account
-  // at zero: search credits serve the API of a search subscription; otherwise the account
-  // has bought or spent some (a ledger row).
+  // Low-credit notices go to accounts that have bought or spent credits of that kind (a
+  // ledger row), not to every account at zero.
   const usesCredits = (kind: string) => sql`exists (select 1 from credit_ledger l where l.user_id = u.id and l.kind = ${kind}::text)`;
 
   const statements: Record<DailyNoticeKind, RawBuilder<unknown>> = {
@@ -74,8 +73,7 @@ export async function writeDailyNotices(db: Kysely<Database>, day: string, setti
       select u.id, 'low-search-credits', 'Your search credits are low: ' || u.search_credits || ' left.', '/subscriptions/search-credits', ${key('low-search-credits')}
         from users u
        where u.closed_at is null and u.notify_low_search_credits and not u.elevated
-         and u.search_credits <= ${settings.lowCredits}::integer
-         and (u.search_subscribed_until > now() or ${usesCredits('search')})
+         and u.search_credits <= ${settings.lowCredits}::integer and ${usesCredits('search')}
       on conflict (dedupe_key) do nothing`,
     'low-whois-credits': sql`
       insert into notifications (user_id, type, data, link, dedupe_key)
