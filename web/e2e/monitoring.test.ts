@@ -416,6 +416,7 @@ test('reports: an ingest makes a report; list, overview with entries as text, CS
   await screenshot(phone, 'monitoring-report-mobile');
   await phone.getByRole('button', { name: 'Reports' }).click();
   await phone.locator('.reports-list').waitFor({ state: 'visible' });
+  await phone.waitForTimeout(300); // the drawer slides in for 0.2 s
   await screenshot(phone, 'monitoring-reports-drawer-mobile');
   await phone.getByTestId('report-item').click();
   await eventually(() => phone.locator('.reports-list').isVisible(), false);

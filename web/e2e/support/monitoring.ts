@@ -101,6 +101,8 @@ after(() => {
 /** A full-page screenshot named `name`.png; kept only when E2E_SCREENSHOT_DIR is set. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(shotDir, `${name}.png`);
+  // The frame's bars are fixed: a full-page shot of a scrolled page would draw them mid-page.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }

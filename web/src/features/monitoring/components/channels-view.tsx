@@ -98,8 +98,8 @@ function ChannelBlock({ kind, info, channels, loading, onSecret }: ChannelBlockP
       )}
       {newestFirst.length === 0 && !adding ? (
         <div className="channel-row" data-testid="channel-row">
-          <ChannelFacts value="" updated={null} />
-          <p className="muted channel-empty">{loading ? 'Loading…' : `No ${title.toLowerCase()} channel yet.`}</p>
+          <ChannelFacts value="" updated={null} emptyLabel="Not set" />
+          {loading && <p className="muted channel-empty">Loading…</p>}
         </div>
       ) : (
         newestFirst.map((channel) => <ChannelRow key={channel.id} channel={channel} title={title} />)
@@ -108,13 +108,13 @@ function ChannelBlock({ kind, info, channels, loading, onSecret }: ChannelBlockP
   );
 }
 
-function ChannelFacts({ value, updated, hint }: { value: string; updated: string | null; hint?: string | null }) {
+function ChannelFacts({ value, updated, hint, emptyLabel = 'Disabled' }: { value: string; updated: string | null; hint?: string | null; emptyLabel?: string }) {
   return (
     <dl className="channel-facts">
       <div>
         <dt>Value</dt>
         <dd className={value ? 'channel-value' : 'muted'} data-testid="channel-value">
-          {value || 'Disabled'}
+          {value || emptyLabel}
         </dd>
       </div>
       <div>
