@@ -25,7 +25,7 @@ export function newWebhookSecret(): string {
 }
 
 /** A queue client of the test server's own queues (same database or Redis, same namespace). */
-export function queueClient(server: TestServer): QueueSystem {
+export function queueClient(server: Pick<TestServer, 'runtime' | 'namespace'>): QueueSystem {
   const config = server.runtime.config;
   return createQueueSystem({
     connectionString: server.runtime.connectionString,
@@ -44,8 +44,11 @@ export interface Alert {
 }
 
 /** A user (or the given one) with one channel, a report and its pending delivery, queued. */
+/** What createAlert needs of a server: its database and a way to open an account. */
+export type AlertTarget = Pick<TestServer, 'runtime' | 'createUser'>;
+
 export async function createAlert(
-  server: TestServer,
+  server: AlertTarget,
   queues: QueueSystem,
   channel: { kind: 'webhook' | 'email' | 'phone'; value: string; secret?: string },
   user?: { id: string; email: string },
@@ -71,16 +74,16 @@ export async function createAlert(
   return { userId: owner.id, userEmail: owner.email, channelId: String(row.id), reportId: report.id, deliveryId: delivery.id };
 }
 
-export async function deliveryRow(server: TestServer, deliveryId: string) {
+export async function deliveryRow(server: Pick<TestServer, 'runtime'>, deliveryId: string) {
   return server.runtime.db.selectFrom('deliveries').selectAll().where('id', '=', deliveryId).executeTakeFirstOrThrow();
 }
 
-export async function attemptsOf(server: TestServer, deliveryId: string) {
+export async function attemptsOf(server: Pick<TestServer, 'runtime'>, deliveryId: string) {
   return server.runtime.db.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('n').execute();
 }
 
 /** Waits until the delivery leaves `pending`; returns its row. */
-export async function settled(server: TestServer, deliveryId: string, timeoutMs = 15_000) {
+export async function settled(server: Pick<TestServer, 'runtime'>, deliveryId: string, timeoutMs = 15_000) {
   return eventually(async () => {
     const row = await deliveryRow(server, deliveryId);
     return row.status !== 'pending' ? row : undefined;

@@ -26,7 +26,8 @@ export function createTwilioSmsProvider(db: Kysely<Database>, settings: TwilioSe
   return {
     name: 'twilio',
     async send(to, body) {
-      const form = new URLSearchParams({ To: to, Body: body, StatusCallback: settings.statusCallback });
+      // Phone channels hold digits (common/monitoring-rules.ts); Twilio wants E.164.
+      const form = new URLSearchParams({ To: to.startsWith('+') ? to : `+${to}`, Body: body, StatusCallback: settings.statusCallback });
       form.set(/^MG[0-9a-f]{32}$/i.test(settings.from) ? 'MessagingServiceSid' : 'From', settings.from);
       const response = await fetch(endpoint, {
         method: 'POST',
