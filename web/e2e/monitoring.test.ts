@@ -212,6 +212,7 @@ test('tasks: the free tier stops at 10 with the spec message', async () => {
 
   // Mobile: rows as cards, nothing wider than the screen.
   await page.setViewportSize(MOBILE);
+  await page.waitForTimeout(300); // the sidebar slides away for the narrow layout
   await tab(page, 'Email').click();
   await eventually(async () => (await values(page)).length, 10);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
@@ -313,6 +314,7 @@ test('channels: a webhook on enterprise (refused targets, the secret shown once)
   assert.deepEqual(channels.map((c) => c.key).sort(), ['phone', 'webhook']);
   await screenshot(page, 'monitoring-channels-enterprise');
   await page.setViewportSize(MOBILE);
+  await page.waitForTimeout(300); // the sidebar slides away for the narrow layout
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
   await screenshot(page, 'monitoring-channels-mobile');
   await page.context().close();
