@@ -19,7 +19,8 @@ let server: TestServer;
 
 before(async () => {
   server = await startTestServer({
-    env: { TRUSTED_PROXIES: '127.0.0.1', MONITOR_V1_BLOCK_SECONDS: '2', WEBHOOK_ALLOW_PRIVATE: 'true' },
+    // 1 request/s (burst 50 as documented) and a 4 s block keep the timing checks clear of a busy machine.
+    env: { TRUSTED_PROXIES: '127.0.0.1', MONITOR_V1_RATE_PER_SECOND: '1', MONITOR_V1_BLOCK_SECONDS: '4', WEBHOOK_ALLOW_PRIVATE: 'true' },
   });
 });
 after(() => server.close());
@@ -73,23 +74,28 @@ describe('guard', () => {
   test("burst, then 429 'Too Many Requests.' and a block that outlasts the bucket", async () => {
     const user = await apiUser();
     const burst = server.runtime.config.MONITOR_V1_BURST;
-    // All at once, so the bucket barely drains (5/s): the burst passes, the rest do not.
+    // All at once, so the bucket barely drains (1/s here): the burst passes, the rest do not.
+    const started = Date.now();
     const replies = await Promise.all(Array.from({ length: burst + 20 }, () => v1(user, 'get-user-info', { type: 'tasks' })));
+    const burstEnded = Date.now();
     const passed = replies.filter((r) => r.status === 200).length;
-    assert.ok(passed >= burst && passed <= burst + 5, `passed ${passed}`);
+    const drained = Math.ceil((burstEnded - started) / 1000) + 1;
+    assert.ok(passed >= burst && passed <= burst + drained, `passed ${passed} in ${burstEnded - started} ms`);
     const refused = replies.filter((r) => r.status === 429);
     assert.ok(refused.length >= 1);
     assert.equal(refused[0]!.body.error, 'Too Many Requests.');
     assert.ok(Number(refused[0]!.headers.get('retry-after')) >= 1);
-    // Half a second lets the bucket take two more, but the block still holds...
-    await new Promise((r) => setTimeout(r, 600));
+    // A second and a bit lets the bucket take one more, but the block (4 s from the first
+    // refusal, which came after `started`) still holds...
+    await new Promise((r) => setTimeout(r, 1100));
+    assert.ok(Date.now() - started < 4000, 'checked before the block can have ended');
     assertStatus(await v1(user, 'get-user-info', { type: 'tasks' }), 429, 'Too Many Requests.');
     // ...the same key from another address too.
     assertStatus(await v1({ ...user, ip: freshIp() }, 'get-user-info', { type: 'tasks' }), 429);
     // Another key is not blocked.
     assertStatus(await v1(await apiUser(), 'get-user-info', { type: 'tasks' }), 200);
-    // Once the block (2 s here) ends, the key works again.
-    await new Promise((r) => setTimeout(r, 2200));
+    // Once the block ends, the key works again.
+    await new Promise((r) => setTimeout(r, Math.max(0, burstEnded + 4300 - Date.now())));
     assertStatus(await v1(user, 'get-user-info', { type: 'tasks' }), 200);
   });
 
