@@ -56,7 +56,7 @@ test('the brand comes from the server and names the product', async () => {
 test('the frame highlights the section and sub-item; placeholders stand in for later pages', async () => {
   const page = await signedInPage();
   await page.goto('/monitoring/reports/12');
-  await page.getByRole('heading', { name: 'Monitoring Report', exact: true }).waitFor();
+  await page.getByRole('heading', { name: 'Monitoring Reports', exact: true }).waitFor();
   const sidebar = page.getByRole('complementary', { name: 'Main navigation' });
   assert.deepEqual(await sidebar.locator('.nav-link.active').allTextContents(), ['Monitoring']);
   assert.deepEqual(await sidebar.locator('.nav-sublink.active').allTextContents(), ['Reports']);

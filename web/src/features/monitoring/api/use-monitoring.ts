@@ -60,8 +60,11 @@ export function useReports(page: number, pageSize: number) {
 
 export function useReport(id: string | null) {
   const { token } = useSession();
+  // An unknown id (404) is said in the overview itself, without a toast.
   return useSWR(token && id ? ['/monitoring/reports/get-report', id] : null, () => getReport(id!), {
-    onError: quiet401('Could not pull info'),
+    onError: (cause) => {
+      if (!(cause instanceof ApiError && cause.status === 404)) quiet401('Could not pull info')(cause);
+    },
   });
 }
 
