@@ -8,7 +8,7 @@
  * - every /v2/monitoring call of the docs, in each language (Node.js and cURL always, Python
  *   with `requests`, Go when go is here), sent by its sample to a test server with a real
  *   key, answers with exactly the documented shape (ids swapped for the user's own where a
- *   call names one).
+ *   call names one); the same for every Monitor API V1 call (bearer key).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,6 +21,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { callSample, type CallSpec, type Language, type SampleContext } from '../../web/src/features/api-docs/lib/samples';
+import { V1_CALLS } from '../../web/src/features/monitoring-docs/lib/v1-calls';
 import { V2_CALLS, type DocCall } from '../../web/src/features/monitoring-docs/lib/v2-calls';
 import { webhookSample } from '../../web/src/features/monitoring-docs/lib/webhook-samples';
 import { recordSegment } from '../src/monitoring/matching-repository';
@@ -232,7 +233,7 @@ function assertShape(actual: unknown, documented: unknown, where: string): void 
     assert.deepEqual(Object.keys(actual).sort(), Object.keys(documented).sort(), `${where}'s fields`);
     for (const [key, value] of Object.entries(documented as Record<string, unknown>)) {
       const got: unknown = (actual as Record<string, unknown>)[key];
-      if (ENTRY_ARRAYS.has(key)) {
+      if (ENTRY_ARRAYS.has(key) && Array.isArray(value)) {
         assert.ok(Array.isArray(got), `${where}.${key} is an array`);
         for (const entry of got as Record<string, unknown>[]) {
           assert.equal(typeof entry.id, 'string', `${where}.${key}[].id`);
@@ -302,15 +303,24 @@ const v2 = (name: string): DocCall => {
   return found;
 };
 
-describe('v2 monitoring samples against a server', () => {
+const v1 = (name: string): DocCall => {
+  const found = V1_CALLS.find((c) => c.path === `/monitor-api/v1/${name}`);
+  assert.ok(found, name);
+  return found;
+};
+
+describe('v2 and V1 monitoring samples against a server', () => {
   let server: TestServer;
   let dir: string;
-  const users = new Map<Language, { id: string; key: string; taskId?: string; reportId?: string }>();
+  type SampleUser = { id: string; key: string; taskId?: string; reportId?: string };
+  const users = new Map<Language, SampleUser>();
+  const v1Users = new Map<Language, SampleUser>();
   const context = (language: Language): SampleContext => ({
     baseUrl: server.url,
     header: server.runtime.config.apiKeyHeader,
     key: users.get(language)!.key,
   });
+  const v1Context = (language: Language): SampleContext => ({ baseUrl: server.url, header: 'Authorization', key: `Bearer ${v1Users.get(language)!.key}` });
 
   before(async () => {
     server = await startTestServer({ env: { TRUSTED_PROXIES: '127.0.0.1' } });
@@ -318,6 +328,8 @@ describe('v2 monitoring samples against a server', () => {
     for (const { language } of LANGUAGES) {
       const user = await server.createUser({ enterprise: true, searchDays: 30, apiKey: true });
       users.set(language, { id: user.id, key: user.apiKey! });
+      const v1User = await server.createUser({ enterprise: true, searchDays: 30, apiKey: true });
+      v1Users.set(language, { id: v1User.id, key: v1User.apiKey! });
     }
   });
   after(async () => {
@@ -337,13 +349,23 @@ describe('v2 monitoring samples against a server', () => {
       const one = await runSample(dir, language, context(language), { ...v2('get-task'), body: { id: created.id } });
       assertShape(one, v2('get-task').response, 'get-task');
     });
+
+    test(`${language}: V1 create, get-user-info`, { skip }, async () => {
+      const user = v1Users.get(language)!;
+      const created = (await runSample(dir, language, v1Context(language), v1('create'))) as { id: string };
+      assertShape(created, v1('create').response, 'create');
+      user.taskId = created.id;
+      const info = (await runSample(dir, language, v1Context(language), v1('get-user-info'))) as { tasks: { id: string; value: string }[] };
+      assertShape(info, v1('get-user-info').response, 'get-user-info');
+      assert.deepEqual(info.tasks.map((t) => [t.id, t.value]), [[created.id, 'name@example.com']]);
+    });
   }
 
   test('a data well holding the watched email makes a report for each user', async () => {
     const records = [{ email: 'Name@Example.com', username: 'docs_sample', password: 'pw' }];
     const segmentId = await server.ingest('Docs Sample Well', records);
     await recordSegment(server.runtime.db, { segmentId, well: 'Docs Sample Well', records: records.length });
-    for (const [, user] of users) {
+    for (const user of [...users.values(), ...v1Users.values()]) {
       if (!user.taskId) continue;
       await eventually(async () => {
         const row = await server.runtime.db.selectFrom('monitor_reports').select('id').where('user_id', '=', user.id).executeTakeFirst();
@@ -375,6 +397,24 @@ describe('v2 monitoring samples against a server', () => {
       assert.equal(after.total, 0);
     });
 
+    test(`${language}: V1 get-breaches, get-breach-entries, update, delete`, { skip }, async () => {
+      const user = v1Users.get(language)!;
+      const breaches = (await runSample(dir, language, v1Context(language), v1('get-breaches'))) as { breaches: { breach_id: string }[] };
+      assertShape(breaches, v1('get-breaches').response, 'get-breaches');
+      assert.deepEqual(breaches.breaches.map((b) => b.breach_id), [user.reportId]);
+      const entries = (await runSample(dir, language, v1Context(language), { ...v1('get-breach-entries'), body: { ...v1('get-breach-entries').body, breach_id: user.reportId } })) as {
+        entries: { task_value: string; email?: string[] }[];
+      };
+      assertShape(entries, v1('get-breach-entries').response, 'get-breach-entries');
+      assert.deepEqual(entries.entries.map((e) => [e.task_value, e.email]), [['name@example.com', ['Name@Example.com']]]);
+      assertShape(await runSample(dir, language, v1Context(language), { ...v1('update'), body: { ...v1('update').body, id: user.taskId } }), v1('update').response, 'update');
+      const paused = (await runSample(dir, language, v1Context(language), v1('get-user-info'))) as { tasks: { status: string }[] };
+      assert.deepEqual(paused.tasks.map((t) => t.status), ['paused']);
+      assertShape(await runSample(dir, language, v1Context(language), { ...v1('delete'), body: { ...v1('delete').body, id: user.taskId } }), v1('delete').response, 'delete');
+      const none = (await runSample(dir, language, v1Context(language), v1('get-user-info'))) as { tasks: unknown[] };
+      assert.deepEqual(none.tasks, []);
+    });
+
     test(`${language}: channels and domains`, { skip }, async () => {
       assertShape(await runSample(dir, language, context(language), v2('update-channel')), v2('update-channel').response, 'update-channel');
       const channels = (await runSample(dir, language, context(language), v2('get-channels'))) as { channels: { type: string; value: string }[] };
@@ -400,7 +440,8 @@ describe('v2 monitoring samples against a server', () => {
     });
   }
 
-  test('every v2 monitoring call of the docs was run', () => {
+  test('every documented call was run', () => {
+    assert.deepEqual(V1_CALLS.map((c) => c.path.split('/').pop()).sort(), ['create', 'delete', 'get-breach-entries', 'get-breaches', 'get-user-info', 'update']);
     assert.deepEqual(
       V2_CALLS.map((c) => c.path.split('/').pop()).sort(),
       ['clear-domain', 'create-task', 'delete-channel', 'delete-task', 'get-channels', 'get-domains', 'get-report', 'get-reports', 'get-task', 'get-tasks', 'update-channel', 'update-domain', 'update-task'],

@@ -51,8 +51,8 @@ export function MonitoringV1DocsPage() {
       </HelpSection>
       <HelpSection id="limits" title="Limits">
         <p>
-          Up to {V1_LIMITS.perSecond} requests a second per key, with bursts of up to {V1_LIMITS.burst}. Past that, every call is
-          answered <code>429</code> for {V1_LIMITS.blockMinutes} minutes.
+          Up to {V1_LIMITS.perSecond} requests a second, with bursts of up to {V1_LIMITS.burst}, counted per key and per client
+          address. Past that, every call is answered <code>429 Too Many Requests.</code> for {V1_LIMITS.blockMinutes} minutes.
         </p>
       </HelpSection>
       <HelpSection id="errors" title="Errors">

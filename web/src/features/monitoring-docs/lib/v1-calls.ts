@@ -13,29 +13,24 @@ const path = (name: string) => `${V1_BASE}/${name}`;
 /** Spec 3 §9: 5 requests a second, bursts of 50, then a 3-minute block. */
 export const V1_LIMITS = { perSecond: 5, burst: 50, blockMinutes: 3 };
 
-/** Spec 3 §8, word for word. */
+/** Spec 3 §8 (the messages word for word). */
 export const V1_ERRORS: [status: string, meaning: string, when: string][] = [
-  ['302', 'Invalid or missing query', 'A required field is missing or has a value the call does not accept.'],
+  ['302', 'Invalid or missing query', 'A required field is missing or a value is refused (the error says which), or your plan’s maximum is reached.'],
   ['401', 'Invalid API credentials.', 'The Authorization header is missing, or its key is not your current key.'],
-  ['404', 'Method not allowed', 'The path is not one of the calls below, or the method is not POST.'],
-  ['429', 'Too Many Requests.', `More than ${V1_LIMITS.perSecond} requests a second beyond a burst of ${V1_LIMITS.burst}: every call is refused for ${V1_LIMITS.blockMinutes} minutes.`],
+  ['404', 'Method not allowed.', 'The path is not one of the calls below; also an id that is not one of yours.'],
+  ['429', 'Too Many Requests.', `More than ${V1_LIMITS.perSecond} requests a second beyond a burst of ${V1_LIMITS.burst}: every call is refused for ${V1_LIMITS.blockMinutes} minutes (Retry-After gives the seconds).`],
 ];
 
 /** Spec 3 §5, "Monitor rules documented". */
 export const V1_RULES = [
   'A name task’s value has letters and spaces only, 10 to 48 characters.',
-  'The API key is sent in lower case, as it was generated.',
-  'Domain monitoring (domain_task) is for Enterprise accounts only.',
+  'The API key is lower-case hexadecimal, as generated.',
+  'Domain monitoring (domain_task) is for Enterprise accounts, or fills a Domain Monitoring slot you bought.',
+  'Other values follow the dashboard’s rules: at most 256 characters; usernames 4 to 64 characters; phones 4 to 15 digits, no spaces, dashes or country code; webhooks http or https URLs.',
 ];
 
 const SUCCESS = { success: true };
-const ENTRY = {
-  id: '4f1c2a9e0b7d',
-  email: ['name@example.com'],
-  username: ['name'],
-  password: ['hunter2'],
-  database_name: 'Example Breach 2021',
-};
+const TIME = '2025-04-23T10:15:00.000Z';
 
 export const V1_CALLS: DocCall[] = [
   {
@@ -44,11 +39,12 @@ export const V1_CALLS: DocCall[] = [
     method: 'POST',
     path: path('create'),
     body: { create_type: 'task', key: 'email', value: 'name@example.com' },
-    description: 'Adds a task, a notification method or (Enterprise) a domain task.',
+    description:
+      'Adds a task, a notification method or a domain task; the answer gives its id. A new webhook notification method also answers its signing secret (secret, starting whsec_), this once.',
     fields: [
       ['create_type', 'string', 'required', 'task, notification_method or domain_task.'],
-      ['key', 'string', 'required', 'For a task: email, username, phone or name. For a notification method: email or webhook. For a domain task: domain.'],
-      ['value', 'string', 'required', 'The value to watch, the address or URL to notify, or the domain (without a scheme).'],
+      ['key', 'string', 'required', 'A task: email, username, phone or name. A notification method: email, sms or webhook. A domain task: domain (or leave it out).'],
+      ['value', 'string', 'required', 'The value to watch, the address, phone number or URL to notify, or the domain (a host name, no scheme).'],
     ],
     response: { success: true, id: SAMPLE_TASK_ID },
   },
@@ -57,12 +53,14 @@ export const V1_CALLS: DocCall[] = [
     title: 'Update',
     method: 'POST',
     path: path('update'),
-    body: { id: SAMPLE_TASK_ID, update_type: 'task_status', task_status: 'pause' },
-    description: 'Pauses, resumes or deletes a task.',
+    body: { id: SAMPLE_TASK_ID, update_type: 'task', task_status: 'pause' },
+    description:
+      'Pauses, resumes or deletes a task or domain task, or gives it a new value. A notification method takes a new value (empty disables it) or task_status delete.',
     fields: [
-      ['id', 'string', 'required', 'The task id.'],
-      ['update_type', 'string', 'required', 'task_status.'],
-      ['task_status', 'string', 'required', 'pause, resume or delete.'],
+      ['id', 'string', 'required', 'Its id, from create or get-user-info.'],
+      ['update_type', 'string', 'required', 'task, domain_task or notification_method.'],
+      ['task_status', 'string', 'or value', 'pause, resume or delete.'],
+      ['value', 'string', 'or task_status', 'The new value, checked as on create.'],
     ],
     response: SUCCESS,
   },
@@ -72,10 +70,10 @@ export const V1_CALLS: DocCall[] = [
     method: 'POST',
     path: path('delete'),
     body: { delete_type: 'task', id: SAMPLE_TASK_ID },
-    description: 'Removes a task, a notification method or a domain task.',
+    description: 'Removes a task, a notification method or a domain task (a Domain Monitoring slot is emptied and stays yours).',
     fields: [
       ['delete_type', 'string', 'required', 'task, notification_method or domain_task.'],
-      ['id', 'string', 'required', 'Its id, from get-user-info.'],
+      ['id', 'string', 'required', 'Its id, from create or get-user-info.'],
     ],
     response: SUCCESS,
   },
@@ -85,19 +83,14 @@ export const V1_CALLS: DocCall[] = [
     method: 'POST',
     path: path('get-user-info'),
     body: { type: 'tasks' },
-    description: 'Lists your tasks, domain tasks or notification methods.',
+    description:
+      'Lists your tasks, domain tasks or notification methods, with how many you have and your plan’s maximum. Domain tasks: { id, domain, status, updated } (domain null until a slot is set); notification methods: { id, key, value, active, created, updated }, a webhook with secret_hint (the secret’s last 4 characters), and max_webhooks beside max.',
     fields: [['type', 'string', 'required', 'tasks, domain_tasks or notification_methods.']],
     response: {
-      tasks: [
-        {
-          id: SAMPLE_TASK_ID,
-          key: 'email',
-          value: 'name@example.com',
-          task_status: 'active',
-          created: '2025-04-23T10:15:00.000Z',
-          updated: '2025-04-23T10:15:00.000Z',
-        },
-      ],
+      type: 'tasks',
+      tasks: [{ id: SAMPLE_TASK_ID, key: 'email', value: 'name@example.com', status: 'active', created: TIME, updated: TIME }],
+      total: 1,
+      max: 10,
     },
   },
   {
@@ -106,10 +99,19 @@ export const V1_CALLS: DocCall[] = [
     method: 'POST',
     path: path('get-breaches'),
     body: { page: 1 },
-    description: 'A breach is one of your reports: the tasks a newly published data well matched. Newest first; next_page is null on the last page.',
+    description:
+      'A breach is one of your reports: a newly published data well that held watched values, with the tasks it matched. Newest first, 20 a page; next_page is null on the last page.',
     fields: [['page', 'integer', '1', 'Page number, from 1.']],
     response: {
-      breaches: [{ breach_id: SAMPLE_REPORT_ID, database_name: 'Example Breach 2021', results: 1, created: '2025-04-23T11:02:41.000Z' }],
+      breaches: [
+        {
+          breach_id: SAMPLE_REPORT_ID,
+          database_name: 'Example Breach 2021',
+          results: 1,
+          created: '2025-04-23T11:02:41.000Z',
+          tasks: [{ key: 'email', value: 'name@example.com', results_count: 1 }],
+        },
+      ],
       next_page: null,
     },
   },
@@ -119,12 +121,29 @@ export const V1_CALLS: DocCall[] = [
     method: 'POST',
     path: path('get-breach-entries'),
     body: { breach_id: SAMPLE_REPORT_ID, page: 1 },
-    description: 'The entries of one breach, in the search API’s entry shape; empty fields are left out.',
+    description:
+      'The entries of one breach, 100 a page, each with the task it matched (task_type, task_value) and the search API’s entry fields; empty fields are left out. Without search access values_hidden is true and no entries are given.',
     fields: [
       ['breach_id', 'string', 'required', 'From get-breaches or from a webhook.'],
       ['page', 'integer', '1', 'Page number, from 1.'],
     ],
-    response: { page: 1, next_page: null, entries: [ENTRY] },
+    response: {
+      page: 1,
+      next_page: null,
+      total: 1,
+      values_hidden: false,
+      entries: [
+        {
+          task_type: 'email',
+          task_value: 'name@example.com',
+          id: '4f1c2a9e0b7d',
+          email: ['name@example.com'],
+          username: ['name'],
+          password: ['hunter2'],
+          database_name: 'Example Breach 2021',
+        },
+      ],
+    },
   },
 ];
 
