@@ -31,6 +31,8 @@ export type PartialProcessors = Partial<Processors> & Pick<Processors, 'mail'>;
 export interface QueueSystem {
   backend: 'postgres' | 'redis';
   enqueue<N extends QueueName>(name: N, data: JobPayloads[N], jobId: string): Promise<void>;
+  /** Many jobs of one queue in one round trip (BullMQ addBulk); the same ids rule. */
+  enqueueMany<N extends QueueName>(name: N, jobs: { data: JobPayloads[N]; jobId: string }[]): Promise<void>;
   startWorkers(processors: PartialProcessors, onFailed?: (name: QueueName, error: Error) => void): void;
   /** Closes workers first (they finish the job in hand), then queues. */
   close(): Promise<void>;
@@ -114,12 +116,12 @@ export function createQueueSystem(connection: QueueConnection): QueueSystem {
     };
   };
   const classes = makeClasses();
-  const queues = new Map<QueueName, { add: Queue['add']; close(): Promise<void> }>();
+  const queues = new Map<QueueName, { add: Queue['add']; addBulk: Queue['addBulk']; close(): Promise<void> }>();
   const workers: { close(): Promise<void> }[] = [];
   const queueFor = (name: QueueName) => {
     let queue = queues.get(name);
     if (!queue) {
-      queue = classes.queue(name) as unknown as { add: Queue['add']; close(): Promise<void> };
+      queue = classes.queue(name) as unknown as { add: Queue['add']; addBulk: Queue['addBulk']; close(): Promise<void> };
       queues.set(name, queue);
     }
     return queue;
@@ -128,6 +130,10 @@ export function createQueueSystem(connection: QueueConnection): QueueSystem {
     backend: connection.redisUrl ? 'redis' : 'postgres',
     async enqueue(name, data, jobId) {
       await queueFor(name).add(name, data, { jobId, ...jobOptionsFor(schedules[name]) });
+    },
+    async enqueueMany(name, jobs) {
+      if (jobs.length === 0) return;
+      await queueFor(name).addBulk(jobs.map(({ data, jobId }) => ({ name, data, opts: { jobId, ...jobOptionsFor(schedules[name]) } })));
     },
     startWorkers(processors, onFailed) {
       for (const name of QUEUE_NAMES) {

@@ -6,7 +6,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { TaskKind } from '../common/monitoring-rules';
-import { insertNotification } from './notifications-repository';
 
 type Db = Kysely<Database>;
 
@@ -105,61 +104,47 @@ export interface ReportTaskInput {
   recordIds: string[];
 }
 
+/** Where a report's notice points; the report id follows. */
+export const REPORT_LINK_PREFIX = '/monitoring/reports/';
+
 /**
- * One user's report of one segment, in one transaction: the report (unique per user and
- * segment), its tasks, the inbox notice and a delivery per active channel. Null when the
- * report exists already (a job run twice): nothing else is written then.
+ * One user's report of one segment, in one statement (so one transaction, one round trip):
+ * the report (unique per user and segment), its tasks, the inbox notice (its link names the
+ * report) and a delivery per active channel with a value. Null when the report exists
+ * already (a job run twice): nothing else is written then, as every part hangs on the
+ * report row this run inserted.
  */
 export async function writeReport(
   db: Db,
-  input: { userId: string; segmentId: string; well: string; tasks: ReportTaskInput[]; notice: (reportId: string, results: number) => { data: string; link: string } },
+  input: { userId: string; segmentId: string; well: string; tasks: ReportTaskInput[]; notice: (results: number) => string },
 ): Promise<string | null> {
   const results = input.tasks.reduce((sum, t) => sum + t.resultsCount, 0);
-  return db.transaction().execute(async (trx) => {
-    const report = await trx
-      .insertInto('monitor_reports')
-      .values({ user_id: input.userId, segment_id: input.segmentId, well_name: input.well, results })
-      .onConflict((oc) => oc.columns(['user_id', 'segment_id']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!report) return null;
-    await trx
-      .insertInto('monitor_report_tasks')
-      .values(
-        input.tasks.map((t) => ({
-          report_id: report.id,
-          task_id: t.taskId,
-          task_kind: t.kind,
-          task_value: t.value,
-          results_count: t.resultsCount,
-          record_ids: t.recordIds,
-        })),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    const notice = input.notice(report.id, results);
-    await insertNotification(trx, { userId: input.userId, type: 'report', data: notice.data, link: notice.link });
-    await trx
-      .insertInto('deliveries')
-      .columns(['user_id', 'report_id', 'channel_id', 'kind', 'target'])
-      .expression((eb) =>
-        eb
-          .selectFrom('notification_channels as c')
-          .select([
-            'c.user_id',
-            sql<string>`${report.id}::uuid`.as('report_id'),
-            'c.id as channel_id',
-            'c.kind',
-            'c.value as target',
-          ])
-          .where('c.user_id', '=', input.userId)
-          .where('c.active', '=', true)
-          .where('c.value', '<>', ''),
-      )
-      .onConflict((oc) => oc.columns(['report_id', 'channel_id']).doNothing())
-      .execute();
-    return report.id;
-  });
+  const tasks = JSON.stringify(
+    input.tasks.map((t) => ({ task_id: t.taskId, kind: t.kind, value: t.value, results_count: t.resultsCount, record_ids: t.recordIds })),
+  );
+  const { rows } = await sql<{ id: string }>`
+    with report as (
+      insert into monitor_reports (user_id, segment_id, well_name, results)
+      values (${input.userId}::uuid, ${input.segmentId}::text, ${input.well}::text, ${results}::integer)
+      on conflict (user_id, segment_id) do nothing
+      returning id
+    ), tasks as (
+      insert into monitor_report_tasks (report_id, task_id, task_kind, task_value, results_count, record_ids)
+      select report.id, t.task_id, t.kind, t.value, t.results_count, array(select jsonb_array_elements_text(t.record_ids))
+        from report, jsonb_to_recordset(${tasks}::jsonb) as t(task_id bigint, kind text, value text, results_count integer, record_ids jsonb)
+      on conflict do nothing
+    ), notice as (
+      insert into notifications (user_id, type, data, link)
+      select ${input.userId}::uuid, 'report', ${input.notice(results)}::text, ${REPORT_LINK_PREFIX}::text || report.id::text from report
+    ), delivered as (
+      insert into deliveries (user_id, report_id, channel_id, kind, target)
+      select c.user_id, report.id, c.id, c.kind, c.value
+        from report, notification_channels c
+       where c.user_id = ${input.userId}::uuid and c.active and c.value <> ''
+      on conflict (report_id, channel_id) do nothing
+    )
+    select id from report`.execute(db);
+  return rows[0]?.id ?? null;
 }
 
 /** The pending deliveries of one segment's reports (delivery ids). */

@@ -15,14 +15,16 @@ import * as repo from './matching-repository';
 /** Tasks sent to the engine per call (and held in memory at once). */
 export const MATCH_BATCH_SIZE = 10_000;
 /** Reports written at once (each is its own transaction). */
-const REPORT_CONCURRENCY = 4;
+const REPORT_CONCURRENCY = 8;
+/** Deliveries queued per round trip. */
+const ENQUEUE_CHUNK = 500;
 
 /** The engine field each task kind is looked up in; a domain task also matches e-mail domains and URL hosts (the engine's rule). */
 export const TASK_FIELD: Record<TaskKind, FieldName> = { username: 'username', email: 'email', phone: 'phone', name: 'name', domain: 'domain' };
 
-/** The inbox notice of a new report. */
-export function reportNotice(reportId: string, results: number, well: string): { data: string; link: string } {
-  return { data: `New monitoring report: ${results} result${results === 1 ? '' : 's'} in ${well}`, link: `/monitoring/reports/${reportId}` };
+/** The text of a new report's inbox notice (its link: `/monitoring/reports/{id}`). */
+export function reportNotice(results: number, well: string): string {
+  return `New monitoring report: ${results} result${results === 1 ? '' : 's'} in ${well}`;
 }
 
 function isUnknownSegment(error: unknown): boolean {
@@ -87,7 +89,7 @@ export function createMatcher(deps: { db: Kysely<Database>; engine: Engine; queu
           segmentId,
           well: segment.well_name,
           tasks,
-          notice: (reportId, results) => reportNotice(reportId, results, segment.well_name),
+          notice: (results) => reportNotice(results, segment.well_name),
         });
         if (id) reportsWritten++;
       }
@@ -97,7 +99,12 @@ export function createMatcher(deps: { db: Kysely<Database>; engine: Engine; queu
     // Every delivery of this segment still pending, not only the ones just written: a run
     // that crashed after its commits and before this point is repaired by the next run.
     const deliveries = await repo.pendingDeliveriesOfSegment(db, segmentId);
-    for (const deliveryId of deliveries) await queues.enqueue('deliver', { deliveryId }, `deliver-${deliveryId}`);
+    for (let i = 0; i < deliveries.length; i += ENQUEUE_CHUNK) {
+      await queues.enqueueMany(
+        'deliver',
+        deliveries.slice(i, i + ENQUEUE_CHUNK).map((deliveryId) => ({ data: { deliveryId }, jobId: `deliver-${deliveryId}` })),
+      );
+    }
     await repo.markSegmentMatched(db, segmentId, tasksMatched);
     log.info({ segment: segmentId, tasksMatched, reportsWritten, deliveriesQueued: deliveries.length }, 'segment matched');
     return { matched: true, tasksMatched, reportsWritten, deliveriesQueued: deliveries.length };

@@ -40,10 +40,16 @@ export function startSegmentWatcher(deps: {
   const enqueueMatch = (segmentId: string) => queues.enqueue('monitor-match', { segmentId }, matchJobId(segmentId));
 
   async function sweep(): Promise<void> {
-    for (const segmentId of await repo.pendingSegmentIds(db, SWEEP_LIMIT)) await enqueueMatch(segmentId);
-    for (const deliveryId of await repo.stalePendingDeliveries(db, STALE_DELIVERY_MS, SWEEP_LIMIT)) {
-      await queues.enqueue('deliver', { deliveryId }, `deliver-${deliveryId}`);
-    }
+    const segments = await repo.pendingSegmentIds(db, SWEEP_LIMIT);
+    await queues.enqueueMany(
+      'monitor-match',
+      segments.map((segmentId) => ({ data: { segmentId }, jobId: matchJobId(segmentId) })),
+    );
+    const deliveries = await repo.stalePendingDeliveries(db, STALE_DELIVERY_MS, SWEEP_LIMIT);
+    await queues.enqueueMany(
+      'deliver',
+      deliveries.map((deliveryId) => ({ data: { deliveryId }, jobId: `deliver-${deliveryId}` })),
+    );
   }
 
   let sweeping: Promise<void> | undefined;
