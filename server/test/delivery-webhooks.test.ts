@@ -9,9 +9,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { startTestServer, type TestServer } from './harness';
+import { eventually, startTestServer, type TestServer } from './harness';
 import { signWebhook } from '../src/delivery/signing';
 import { scheduledDelay } from '../src/infra/queues';
+import { matchValue } from '../src/common/monitoring-rules';
 import type { QueueSystem } from '../src/infra/queues';
 import {
   BACKENDS,
@@ -73,6 +74,27 @@ for (const backend of BACKENDS) {
       await queues.close();
       await server.close();
       for (const r of receivers) await r.close();
+    });
+
+    test('end to end: an ingest matching a watched email reaches the webhook, signed, naming the report', { timeout: 60_000 }, async () => {
+      const hook = await receiver(() => ({ status: 200 }));
+      const secret = newWebhookSecret();
+      const user = await server.createUser();
+      const db = server.runtime.db;
+      const email = `watched-${Date.now()}@example.com`;
+      await db.insertInto('monitor_tasks').values({ user_id: user.id, kind: 'email', value: email, match_value: matchValue('email', email) }).execute();
+      await db.insertInto('notification_channels').values({ user_id: user.id, kind: 'webhook', value: hook.url, secret }).execute();
+      await server.ingest('Delivery E2E Dump', [{ email, password: 'hunter2' }, { email: 'someone-else@example.org' }]);
+      const report = await eventually(() => db.selectFrom('monitor_reports').select(['id', 'results']).where('user_id', '=', user.id).executeTakeFirst(), 30_000);
+      assert.equal(report.results, 1);
+      await eventually(async () => hook.requests.length === 1, 30_000);
+      const request = hook.requests[0]!;
+      const payload = new Webhook(secret).verify(request.body, headersOf(request)) as { id: string; type: string };
+      assert.equal(payload.id, report.id);
+      assert.equal(payload.type, 'report');
+      const delivery = await db.selectFrom('deliveries').select(['id', 'status']).where('report_id', '=', report.id).executeTakeFirstOrThrow();
+      assert.equal(request.headers['webhook-id'], delivery.id);
+      assert.equal((await settled(server, delivery.id)).status, 'sent');
     });
 
     test('signed alert: verified independently, the same webhook-id on every retry, sent on the third attempt', async () => {
