@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { NOTIFICATION_PAGE_SIZES } from '@common/monitoring-rules';
 import { BellIcon, BookIcon, GlobeIcon, RadarIcon, SearchIcon, TrashIcon } from '@/components/icons';
@@ -40,6 +40,12 @@ export function NotificationsPage() {
   const pages = data ? Math.max(1, Math.ceil(data.total / perPage)) : 1;
   const chosen = rows.filter((row) => selected.has(row.id));
   const allSelected = rows.length > 0 && chosen.length === rows.length;
+
+  // Deleting the last rows of a later page goes back a page rather than showing an empty one.
+  const emptied = data !== undefined && rows.length === 0 && page > 1;
+  useEffect(() => {
+    if (emptied) setPage((current) => Math.max(1, current - 1));
+  }, [emptied]);
 
   const removeRows = async (ids: string[]) => {
     setHidden((current) => new Set([...current, ...ids]));
