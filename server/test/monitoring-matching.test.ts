@@ -219,7 +219,7 @@ for (const backend of backends) {
       assert.ok(!JSON.stringify(v2.body).includes('first-copy'));
     });
 
-    test('a lost notify only delays: the listener reconnects after its connection drops and sweeps what is pending', { timeout: 60_000 }, async () => {
+    test('a lost notify or delivery job only delays: the listener reconnects after its connection drops and sweeps what is pending', { timeout: 60_000 }, async () => {
       const { db, config } = server.runtime;
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lw-lost-notify-'));
       let lost: string;
@@ -233,8 +233,16 @@ for (const backend of backends) {
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
+      // And a delivery whose job was lost (made over a minute ago, still pending, never queued).
+      const channel = await addChannel(server, alice.id, 'email', 'alice-second@example.com');
+      const orphan = await db
+        .insertInto('deliveries')
+        .values({ user_id: alice.id, report_id: aliceReportId, channel_id: channel, kind: 'email', target: 'alice-second@example.com', created: new Date(Date.now() - 120_000) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       await new Promise((r) => setTimeout(r, 1000));
       assert.equal((await db.selectFrom('monitor_segments').select('status').where('segment_id', '=', lost).executeTakeFirst())?.status, 'pending');
+      assert.equal((await db.selectFrom('deliveries').select('status').where('id', '=', orphan.id).executeTakeFirst())?.status, 'pending');
       const killed = await sql<{ n: number }>`
         select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
          where datname = current_database() and query ilike 'LISTEN monitor_segments%'`.execute(db);
@@ -243,6 +251,10 @@ for (const backend of backends) {
       const report = await db.selectFrom('monitor_reports').select('results').where('user_id', '=', alice.id).where('segment_id', '=', lost).executeTakeFirstOrThrow();
       assert.equal(report.results, 1);
       await db.deleteFrom('monitor_reports').where('segment_id', '=', lost).execute();
+      // The sweep queued the orphan delivery too; the deliver job sent it.
+      await eventually(async () => (await db.selectFrom('deliveries').select('status').where('id', '=', orphan.id).executeTakeFirst())?.status === 'sent', 30_000);
+      await db.deleteFrom('deliveries').where('id', '=', orphan.id).execute();
+      await db.deleteFrom('notification_channels').where('id', '=', channel).execute();
     });
 
     test('a baseline segment (published before monitoring) and a replayed one are never matched', { timeout: 60_000 }, async () => {
