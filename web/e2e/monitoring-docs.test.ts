@@ -208,6 +208,16 @@ test('/documentation/api: the Monitoring API contents, the key in every language
     ['Webhooks', '#monitoring-webhooks'],
   ]);
   await checkAnchors(page, links.slice(start, start + 6).map(([, href]) => href));
+  // A link straight to the section lands on it.
+  await page.goto('/documentation/api#monitoring-webhooks');
+  await eventually(
+    () =>
+      page.evaluate(() => {
+        const top = document.getElementById('monitoring-webhooks')?.getBoundingClientRect().top ?? -1;
+        return top >= 0 && top < window.innerHeight;
+      }),
+    true,
+  );
   assert.equal(await page.locator('#monitoring-api .docs-soon').count(), 0, 'no coming-soon note left');
 
   assert.match(await sample(page, 'v2-create-task', 'python'), /YOUR_API_KEY/);
@@ -284,12 +294,14 @@ test('screenshots of the four pages at desktop and mobile width, without console
       await page.getByRole('heading', { level: 1 }).waitFor();
       await page.waitForTimeout(300);
       const file = target.replace(/^\//, '').replace(/[/#]/g, '-');
-      await page.screenshot({ path: path.join(shotDir, `${file}-${name}.png`), fullPage: !target.includes('#') });
+      await page.screenshot({ path: path.join(shotDir, `${file}-${name}.png`) });
       if (target.includes('documentation')) {
-        // Close-ups: one call with its samples, and the webhooks section.
-        const call = target.startsWith('/monitoring/documentation-v2') || target.includes('#') ? '#v2-create-task' : '#v1-create';
-        await page.locator(call).evaluate((element) => element.scrollIntoView());
-        await page.screenshot({ path: path.join(shotDir, `${file}-call-${name}.png`) });
+        // Close-ups: one call with its samples, the errors (V1) and the webhook signatures (V2).
+        const v1 = target === '/monitoring/documentation';
+        for (const section of v1 ? ['#v1-create', '#errors'] : ['#v2-create-task', '#webhook-signatures', '#webhook-retries']) {
+          await page.locator(section).evaluate((element) => element.scrollIntoView());
+          await page.screenshot({ path: path.join(shotDir, `${file}-${section.slice(1)}-${name}.png`) });
+        }
       }
       // Nothing wider than the screen.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { MonitoringV2Sections, V2_TOC } from '@/features/monitoring-docs/components/monitoring-v2-sections';
 import { useUser } from '@/features/user/api/use-user';
@@ -76,6 +76,11 @@ export function ApiDocsPage() {
   const { data: check } = useApiKeyCheck();
   const key = fullApiKey.use();
   const context: SampleContext = { baseUrl: window.location.origin, header: API_KEY_HEADER, key: key ?? KEY_PLACEHOLDER };
+  // The sections render after the browser looked for a linked #anchor (e.g. #monitoring-api): go to it now.
+  useEffect(() => {
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    if (id) document.getElementById(id)?.scrollIntoView();
+  }, []);
 
   return (
     <div className="page docs-page">

@@ -6,7 +6,7 @@ import type { DocCall, FieldRow } from '../lib/v2-calls';
 export function FieldsTable({ rows }: { rows: FieldRow[] }) {
   return (
     <div className="docs-table-scroll">
-      <table className="docs-table">
+      <table className="docs-table docs-fields">
         <thead>
           <tr>
             <th>Field</th>

@@ -113,7 +113,14 @@ export function WebhooksSection({ level }: { level: 2 | 3 }) {
           <code>timestamp</code> is the attempt’s), up to 10 attempts in all, after these waits (a <code>Retry-After</code> header
           you send is honoured):
         </p>
-        <p className="webhook-schedule">{WEBHOOK_RETRY_SCHEDULE.map((wait, index) => `${index + 1}. ${wait}`).join(' · ')}</p>
+        <ol className="webhook-schedule" aria-label="Waits before each attempt">
+          {WEBHOOK_RETRY_SCHEDULE.map((wait, index) => (
+            <li key={wait}>
+              <span className="webhook-attempt">{index + 1}</span>
+              {wait}
+            </li>
+          ))}
+        </ol>
         <p>
           After the last attempt the delivery is given up: you get a notice in your inbox and an email. An answer of{' '}
           <code>410 Gone</code> disables the webhook channel at once, without retries: set it again when your receiver is back.
