@@ -11,7 +11,7 @@ import type { Config } from './config';
 import type { Database } from './db/schema';
 import type { RateLimiter } from './infra/rate-limiter';
 import type { MailService } from './mail/mail-service';
-import type { PartialProcessors, QueueSystem } from './infra/queues';
+import type { Processors, QueueSystem } from './infra/queues';
 import { loggerOptions } from './infra/logger';
 import { registerErrorHandler } from './infra/errors';
 import { createAuthService } from './auth/auth-service';
@@ -78,7 +78,7 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     /** The processors of the app's own queues (every queue but mail); the runtime starts them. */
-    jobProcessors: Omit<PartialProcessors, 'mail'>;
+    jobProcessors: Omit<Processors, 'mail'>;
   }
 }
 

@@ -25,15 +25,13 @@ export type QueueName = keyof JobPayloads;
 export const QUEUE_NAMES: QueueName[] = ['mail', 'payment-event', 'sandbox-webhook', 'monitor-match', 'deliver', 'monitor-daily'];
 
 export type Processors = { [N in QueueName]: (data: JobPayloads[N], attempt: number) => Promise<void> };
-// TODO(issue 10, this session): back to every queue required once monitoring's processors are wired.
-export type PartialProcessors = Partial<Processors> & Pick<Processors, 'mail'>;
 
 export interface QueueSystem {
   backend: 'postgres' | 'redis';
   enqueue<N extends QueueName>(name: N, data: JobPayloads[N], jobId: string): Promise<void>;
   /** Many jobs of one queue in one round trip (BullMQ addBulk); the same ids rule. */
   enqueueMany<N extends QueueName>(name: N, jobs: { data: JobPayloads[N]; jobId: string }[]): Promise<void>;
-  startWorkers(processors: PartialProcessors, onFailed?: (name: QueueName, error: Error) => void): void;
+  startWorkers(processors: Processors, onFailed?: (name: QueueName, error: Error) => void): void;
   /** Closes workers first (they finish the job in hand), then queues. */
   close(): Promise<void>;
 }
@@ -137,8 +135,7 @@ export function createQueueSystem(connection: QueueConnection): QueueSystem {
     },
     startWorkers(processors, onFailed) {
       for (const name of QUEUE_NAMES) {
-        const processor = processors[name] as ((data: unknown, attempt: number) => Promise<void>) | undefined;
-        if (!processor) continue;
+        const processor = processors[name] as (data: unknown, attempt: number) => Promise<void>;
         const worker = classes.worker(name, (job) => processor(job.data, job.attemptsMade + 1)) as unknown as {
           on(event: 'failed' | 'error', fn: (...args: any[]) => void): void;
           close(): Promise<void>;
