@@ -60,8 +60,8 @@ interface Receiver {
 }
 
 /** Starts a sample receiver program and waits until it answers. */
-async function startReceiver(command: string, args: string[], secret: string, cwd: string): Promise<Receiver> {
-  const port = await freePort();
+async function startReceiver(command: string, args: string[], secret: string, cwd: string, port?: number): Promise<Receiver> {
+  port ??= await freePort();
   const child: ChildProcess = spawn(command, args, {
     cwd,
     env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port), GOFLAGS: '-mod=mod' },
@@ -323,7 +323,8 @@ describe('v2 and V1 monitoring samples against a server', () => {
   const v1Context = (language: Language): SampleContext => ({ baseUrl: server.url, header: 'Authorization', key: `Bearer ${v1Users.get(language)!.key}` });
 
   before(async () => {
-    server = await startTestServer({ env: { TRUSTED_PROXIES: '127.0.0.1' } });
+    // Private webhook URLs allowed: the docs' receiver listens on loopback.
+    server = await startTestServer({ env: { TRUSTED_PROXIES: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE: 'true' } });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lw-monitoring-samples-'));
     for (const { language } of LANGUAGES) {
       const user = await server.createUser({ enterprise: true, searchDays: 30, apiKey: true });
@@ -439,6 +440,50 @@ describe('v2 and V1 monitoring samples against a server', () => {
       assert.deepEqual(cleared.domains, []);
     });
   }
+
+  test('the Node.js receiver of the docs verifies a real delivery of this server', async () => {
+    const user = await server.createUser({ enterprise: true, searchDays: 30, apiKey: true });
+    const header = server.runtime.config.apiKeyHeader;
+    const post = async (name: string, body: object) => {
+      const response = await fetch(`${server.url}/v2/monitoring/${name}`, {
+        method: 'POST',
+        headers: { [header]: user.apiKey!, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const answer = (await response.json()) as Record<string, unknown>;
+      assert.equal(response.status, 200, JSON.stringify(answer));
+      return answer;
+    };
+    const port = await freePort();
+    const { secret } = (await post('update-channel', { type: 'webhook', value: `http://127.0.0.1:${port}/hooks` })) as { secret: string };
+    assert.match(secret, /^whsec_/);
+    server.markSecret(secret);
+    await post('create-task', { type: 'email', value: 'hook.receiver@example.com' });
+    const hookDir = path.join(dir, 'hook');
+    fs.mkdirSync(hookDir, { recursive: true });
+    fs.writeFileSync(path.join(hookDir, 'receiver.mjs'), webhookSample('nodejs'));
+    const receiver = await startReceiver(process.execPath, ['receiver.mjs'], secret, hookDir, port);
+    try {
+      const records = [{ email: 'hook.receiver@example.com', password: 'pw' }];
+      const segmentId = await server.ingest('Docs Webhook Well', records);
+      await recordSegment(server.runtime.db, { segmentId, well: 'Docs Webhook Well', records: records.length });
+      const printed = await eventually(async () => /new report (\S+)/.exec(receiver.output())?.[1], 20_000);
+      const { reports } = (await post('get-reports', {})) as { reports: { id: string }[] };
+      assert.deepEqual(reports.map((r) => r.id), [printed]);
+      // The receiver answered 204: the delivery is recorded as sent.
+      await eventually(async () => {
+        const row = await server.runtime.db
+          .selectFrom('deliveries')
+          .select('status')
+          .where('report_id', '=', printed)
+          .where('kind', '=', 'webhook')
+          .executeTakeFirst();
+        return row?.status === 'sent';
+      });
+    } finally {
+      await receiver.stop();
+    }
+  });
 
   test('every documented call was run', () => {
     assert.deepEqual(V1_CALLS.map((c) => c.path.split('/').pop()).sort(), ['create', 'delete', 'get-breach-entries', 'get-breaches', 'get-user-info', 'update']);
