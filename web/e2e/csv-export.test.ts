@@ -61,6 +61,7 @@ describe('report CSV', () => {
     created: '2026-11-23T10:00:00Z',
     database_name: 'Well',
     results: 3,
+    values_hidden: false,
     records: [
       {
         task_type: 'email',

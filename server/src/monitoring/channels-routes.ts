@@ -2,30 +2,36 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CHANNEL_KINDS, type ChannelKind } from '../common/monitoring-rules';
+import type { ChannelInfo, NotificationChannel } from '../common/monitoring-wire';
 import { channelView, type ChannelsService } from './channels-service';
 import { Id, Ids, Success, Value, errors } from './monitoring-routes';
+import { wireSchema } from './wire-schema';
 
-const Channel = Type.Object({
-  id: Type.String(),
-  key: Type.Unsafe<ChannelKind>(Type.String({ enum: [...CHANNEL_KINDS], description: 'phone is the SMS channel.' })),
-  value: Type.String({ description: "'' when disabled." }),
-  created: Type.String({ format: 'date-time' }),
-  updated: Type.String({ format: 'date-time' }),
-  active: Type.Boolean(),
-  secret_hint: Type.Optional(Type.String({ description: "A webhook's signing secret: its last 4 characters." })),
-  disabled_reason: Type.Optional(Type.String({ description: 'Why the system turned the channel off (e.g. the receiver answered 410).' })),
-});
-
-const KindInfo = Type.Union([
+const Channel = wireSchema<NotificationChannel>()(
   Type.Object({
-    available: Type.Boolean({ description: 'Whether one more channel of this kind can be added or turned on now.' }),
-    value: Type.String({ description: "The newest channel's value; '' when there is none or it is disabled." }),
-    id: Type.Union([Type.String(), Type.Null()]),
-    updated: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    id: Type.String(),
+    key: Type.Unsafe<ChannelKind>(Type.String({ enum: [...CHANNEL_KINDS], description: 'phone is the SMS channel.' })),
+    value: Type.String({ description: "'' when disabled." }),
+    created: Type.String({ format: 'date-time' }),
+    updated: Type.String({ format: 'date-time' }),
     active: Type.Boolean(),
+    secret_hint: Type.Optional(Type.String({ description: "A webhook's signing secret: its last 4 characters." })),
+    disabled_reason: Type.Optional(Type.String({ description: 'Why the system turned the channel off (e.g. the receiver answered 410).' })),
   }),
-  Type.Null(),
-]);
+);
+
+const KindInfo = wireSchema<ChannelInfo | null>()(
+  Type.Union([
+    Type.Object({
+      available: Type.Boolean({ description: 'Whether one more channel of this kind can be added or turned on now.' }),
+      value: Type.String({ description: "The newest channel's value; '' when there is none or it is disabled." }),
+      id: Type.Union([Type.String(), Type.Null()]),
+      updated: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      active: Type.Boolean(),
+    }),
+    Type.Null(),
+  ]),
+);
 
 const Key = Type.String({ maxLength: 32, description: 'email, sms (or phone), webhook' });
 

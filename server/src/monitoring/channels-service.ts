@@ -11,6 +11,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
 import { MONITORING_MESSAGES, channelKind, channelValueProblem, type ChannelKind } from '../common/monitoring-rules';
+import type { ChannelsInfo, NotificationChannel } from '../common/monitoring-wire';
 import { checkWebhookUrl } from '../delivery/ssrf';
 import * as repo from './channels-repository';
 import type { ChannelRow } from './channels-repository';
@@ -22,23 +23,12 @@ export const UNKNOWN_CHANNEL_KIND_MESSAGE = 'key must be one of email, sms, phon
 export const CHANNEL_NOT_FOUND = 'Channel not found';
 export const CHANNEL_KIND_FIXED_MESSAGE = "A channel's kind cannot be changed; add a new channel";
 
-export interface ChannelView {
-  id: string;
-  key: ChannelKind;
-  value: string;
-  created: string;
-  updated: string;
-  active: boolean;
-  secret_hint?: string;
-  disabled_reason?: string;
-}
-
 /** Active: it has a value and the system has not turned it off (a 410, an unsubscribe). */
 export function channelActive(row: ChannelRow): boolean {
   return row.value !== '' && row.active;
 }
 
-export function channelView(row: ChannelRow): ChannelView {
+export function channelView(row: ChannelRow): NotificationChannel {
   return {
     id: String(row.id),
     key: row.kind,
@@ -119,7 +109,7 @@ export function createChannelsService(deps: { db: Kysely<Database>; allowPrivate
      * else the newest channel of that kind (`value` '' and `id` null when there is none) and
      * `available`: whether one more can be added or turned on now.
      */
-    async info(userId: string) {
+    async info(userId: string): Promise<ChannelsInfo> {
       const tier = await readTier(db, userId);
       if (!tier) throw Errors.unauthorized();
       const [rows, usage] = await Promise.all([repo.listChannels(db, userId), readUsage(db, userId)]);

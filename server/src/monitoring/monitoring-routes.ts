@@ -9,7 +9,9 @@ import type { Kysely } from 'kysely';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Database } from '../db/schema';
 import { TASK_KINDS, type TaskKind } from '../common/monitoring-rules';
+import type { MonitoringInfo, MonitorTask, TasksPage } from '../common/monitoring-wire';
 import { createMonitoringService, taskView, type MonitoringService } from './monitoring-service';
+import { wireSchema } from './wire-schema';
 import { createChannelsService, type ChannelsService } from './channels-service';
 import { registerChannelsRoutes } from './channels-routes';
 
@@ -30,31 +32,35 @@ export const Value = Type.String({ maxLength: 4096 });
 export const Success = Type.Object({ success: Type.Literal(true) });
 
 const TaskKindSchema = Type.Unsafe<TaskKind>(Type.String({ enum: [...TASK_KINDS] }));
-const Task = Type.Object({
-  id: Type.String(),
-  key: TaskKindSchema,
-  value: Type.String(),
-  created: Type.String({ format: 'date-time' }),
-  updated: Type.String({ format: 'date-time' }),
-  active: Type.Boolean(),
-});
+const Task = wireSchema<MonitorTask>()(
+  Type.Object({
+    id: Type.String(),
+    key: TaskKindSchema,
+    value: Type.String(),
+    created: Type.String({ format: 'date-time' }),
+    updated: Type.String({ format: 'date-time' }),
+    active: Type.Boolean(),
+  }),
+);
 
-const Info = Type.Object({
-  tier: Type.Union([Type.Literal('free'), Type.Literal('standard'), Type.Literal('enterprise'), Type.Literal('elevated')]),
-  tier_label: Type.String({ description: 'Free, Standard, Enterprise or Elevated (the tier tag).' }),
-  max_notification_channels: Type.Integer({ description: 'Email and SMS channels together.' }),
-  active_notification_channels: Type.Integer({ description: 'Email and SMS channels with a value (a disabled one does not count).' }),
-  max_webhooks: Type.Integer(),
-  active_webhooks: Type.Integer(),
-  max_standard_tasks: Type.Integer(),
-  active_standard_tasks: Type.Integer({ description: 'Username, email, phone and name tasks, paused ones included.' }),
-  max_domain_tasks: Type.Integer(),
-  active_domain_tasks: Type.Integer(),
-  domain_slots: Type.Integer({ description: 'Domain slots of current domain subscriptions.' }),
-  is_enterprise: Type.Boolean(),
-  elevated: Type.Boolean(),
-  sms_available: Type.Boolean(),
-});
+const Info = wireSchema<MonitoringInfo>()(
+  Type.Object({
+    tier: Type.Union([Type.Literal('free'), Type.Literal('standard'), Type.Literal('enterprise'), Type.Literal('elevated')]),
+    tier_label: Type.String({ description: 'Free, Standard, Enterprise or Elevated (the tier tag).' }),
+    max_notification_channels: Type.Integer({ description: 'Email and SMS channels together.' }),
+    active_notification_channels: Type.Integer({ description: 'Email and SMS channels with a value (a disabled one does not count).' }),
+    max_webhooks: Type.Integer(),
+    active_webhooks: Type.Integer(),
+    max_standard_tasks: Type.Integer(),
+    active_standard_tasks: Type.Integer({ description: 'Username, email, phone and name tasks, paused ones included.' }),
+    max_domain_tasks: Type.Integer(),
+    active_domain_tasks: Type.Integer(),
+    domain_slots: Type.Integer({ description: 'Domain slots of current domain subscriptions.' }),
+    is_enterprise: Type.Boolean(),
+    elevated: Type.Boolean(),
+    sms_available: Type.Boolean(),
+  }),
+);
 
 export function registerMonitoring(app: FastifyInstance, deps: { db: Kysely<Database>; allowPrivateWebhooks: boolean }) {
   const tasks = createMonitoringService({ db: deps.db });
@@ -110,7 +116,7 @@ export function registerMonitoringRoutes(app: FastifyInstance, deps: { tasks: Mo
         activeOnly: request.body.active_only,
         page: request.body.page,
       });
-      return { tasks: rows.map(taskView), total, page, next_page };
+      return { tasks: rows.map(taskView), total, page, next_page } satisfies TasksPage;
     },
   );
 

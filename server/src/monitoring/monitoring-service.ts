@@ -18,6 +18,7 @@ import {
   tierLabel,
   type TaskKind,
 } from '../common/monitoring-rules';
+import type { MonitorTask, MonitoringInfo } from '../common/monitoring-wire';
 import * as repo from './monitoring-repository';
 import type { TaskRow } from './monitoring-repository';
 import { readTier, readUsage, type TierState } from './tiers';
@@ -28,16 +29,7 @@ export const TASK_NOT_FOUND = 'Task not found';
 export const DOMAIN_NOT_FOUND = 'Domain not found';
 
 /** A task as every dashboard call answers it. */
-export interface TaskView {
-  id: string;
-  key: TaskKind;
-  value: string;
-  created: string;
-  updated: string;
-  active: boolean;
-}
-
-export function taskView(row: TaskRow): TaskView {
+export function taskView(row: TaskRow): MonitorTask {
   return { id: String(row.id), key: row.kind, value: row.value, created: row.created.toISOString(), updated: row.updated.toISOString(), active: row.active };
 }
 
@@ -140,7 +132,7 @@ export function createMonitoringService(deps: { db: Kysely<Database> }) {
 
   const service = {
     /** GET /monitoring/info. */
-    async info(userId: string) {
+    async info(userId: string): Promise<MonitoringInfo> {
       const tier = await readTier(db, userId);
       if (!tier) throw Errors.unauthorized();
       const usage = await readUsage(db, userId);

@@ -1,18 +1,9 @@
 /** SQL of the inbox (README "Notification"): one row per notice and user. */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
+import type { NotificationType } from '../common/monitoring-wire';
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-export type NotificationType =
-  | 'report'
-  | 'delivery-failed'
-  | 'search-expiration'
-  | 'monitoring-expiration'
-  | 'enterprise-expiration'
-  | 'low-search-credits'
-  | 'low-whois-credits'
-  | 'global';
 
 export interface NewNotification {
   userId: string;

@@ -2,20 +2,24 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { NOTIFICATION_PAGE_SIZES } from '../common/monitoring-rules';
+import type { InboxNotification } from '../common/monitoring-wire';
 import type { NotificationsService } from './notifications-service';
+import { wireSchema } from './wire-schema';
 
 const ErrorBody = Type.Object({ error: Type.String() });
 const Id = Type.String({ pattern: '^[0-9]{1,18}$' });
 
-const Notification = Type.Object({
-  id: Type.String(),
-  global: Type.Boolean(),
-  seen: Type.Boolean({ description: 'As it was before this read: the page’s unseen notices are marked seen after it.' }),
-  type: Type.String(),
-  data: Type.String({ description: 'The message, plain text.' }),
-  created: Type.String({ description: 'ISO 8601.' }),
-  link: Type.Union([Type.String(), Type.Null()], { description: 'A dashboard path, e.g. /monitoring/reports/{id}.' }),
-});
+const Notification = wireSchema<InboxNotification>()(
+  Type.Object({
+    id: Type.String(),
+    global: Type.Boolean(),
+    seen: Type.Boolean({ description: 'As it was before this read: the page’s unseen notices are marked seen after it.' }),
+    type: Type.String(),
+    data: Type.String({ description: 'The message, plain text.' }),
+    created: Type.String({ description: 'ISO 8601.' }),
+    link: Type.Union([Type.String(), Type.Null()], { description: 'A dashboard path, e.g. /monitoring/reports/{id}.' }),
+  }),
+);
 
 export function registerNotificationsRoutes(app: FastifyInstance, deps: { notifications: NotificationsService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

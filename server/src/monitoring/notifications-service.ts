@@ -5,21 +5,12 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import type { NotificationsPage } from '../common/monitoring-wire';
 import * as repo from './notifications-repository';
-
-export interface Notification {
-  id: string;
-  global: boolean;
-  seen: boolean;
-  type: string;
-  data: string;
-  created: string;
-  link: string | null;
-}
 
 export function createNotificationsService(db: Kysely<Database>) {
   return {
-    async page(userId: string, page: number, perPage: number): Promise<{ notifications: Notification[]; total: number }> {
+    async page(userId: string, page: number, perPage: number): Promise<NotificationsPage> {
       const { rows, total } = await repo.listNotifications(db, userId, perPage, (page - 1) * perPage);
       await repo.markSeen(
         db,

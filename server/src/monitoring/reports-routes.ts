@@ -1,29 +1,36 @@
 /** The dashboard's report calls (spec 3 §7; shapes in README "Calls"). */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Static } from 'typebox';
 import { REPORTS_PAGE_SIZE, TASK_KINDS, type TaskKind as TaskKindName } from '../common/monitoring-rules';
 import { SearchRecord } from '../search/search-routes';
-import type { ReportsService } from './reports-service';
+import type { Report, ReportRecord as ReportRecordWire, ReportSummary as ReportSummaryWire } from '../common/monitoring-wire';
+import type { DashboardReportEntry, ReportsService } from './reports-service';
+import { wireSchema } from './wire-schema';
 
 const ErrorBody = Type.Object({ error: Type.String() });
 const TaskKind = Type.Unsafe<TaskKindName>({ type: 'string', enum: [...TASK_KINDS] });
 
-const ReportSummary = Type.Object({
-  id: Type.String(),
-  results: Type.Integer({ description: 'Matching records, every task counted.' }),
-  created: Type.String({ description: 'ISO 8601.' }),
-  database_name: Type.String({ description: 'The data well the segment belongs to.' }),
-  tasks: Type.Array(Type.Object({ key: TaskKind, value: Type.String(), results_count: Type.Integer() })),
-});
+const ReportSummary = wireSchema<ReportSummaryWire>()(
+  Type.Object({
+    id: Type.String(),
+    results: Type.Integer({ description: 'Matching records, every task counted.' }),
+    created: Type.String({ description: 'ISO 8601.' }),
+    database_name: Type.String({ description: 'The data well the segment belongs to.' }),
+    tasks: Type.Array(Type.Object({ key: TaskKind, value: Type.String(), results_count: Type.Integer() })),
+  }),
+);
 
-const ReportRecord = Type.Object({
-  task_type: TaskKind,
-  task_value: Type.String(),
-  key: TaskKind,
-  value: Type.String(),
-  results_count: Type.Integer({ description: 'Every matching record; `data` holds at most the first 1,000 still there.' }),
-  data: Type.Array(SearchRecord),
-});
+const ReportRecord = wireSchema<ReportRecordWire<Static<typeof SearchRecord>>>()(
+  Type.Object({
+    task_type: TaskKind,
+    task_value: Type.String(),
+    key: TaskKind,
+    value: Type.String(),
+    results_count: Type.Integer({ description: 'Every matching record; `data` holds at most the first 1,000 still there.' }),
+    data: Type.Array(SearchRecord),
+  }),
+);
 
 export function registerReportsRoutes(app: FastifyInstance, deps: { reports: ReportsService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -77,7 +84,7 @@ export function registerReportsRoutes(app: FastifyInstance, deps: { reports: Rep
         },
       },
     },
-    async (request) => {
+    async (request): Promise<Report<DashboardReportEntry>> => {
       const report = await deps.reports.getReport(request.user.sub, request.body.id, 'dashboard');
       return {
         id: report.id,

@@ -10,6 +10,7 @@ import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
 import type { Engine, Entry } from '../../../engine/index';
 import type { TaskKind } from '../common/monitoring-rules';
+import type { ReportsPage } from '../common/monitoring-wire';
 import { dashboardEntries } from '../search/search-service';
 import { searchActive } from '../subscriptions/plan-status';
 import { TASK_FIELD } from './matching';
@@ -19,14 +20,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Which wire shape a report's entries take: the dashboard search entry, or the public API entry. */
 export type ReportViewer = 'dashboard' | 'api';
-
-export interface ReportSummary {
-  id: string;
-  results: number;
-  created: string;
-  database_name: string;
-  tasks: { key: TaskKind; value: string; results_count: number }[];
-}
 
 export interface ReportDetail<E> {
   id: string;
@@ -57,7 +50,7 @@ export function createReportsService(deps: { db: Kysely<Database>; engine: Engin
     return dashboardEntries(entries, access, TASK_FIELD[kind]);
   }
 
-  async function listReports(userId: string, page: number, pageSize: number): Promise<{ reports: ReportSummary[]; total_reports: number }> {
+  async function listReports(userId: string, page: number, pageSize: number): Promise<ReportsPage> {
     const { rows, total } = await repo.listReports(db, userId, pageSize, (page - 1) * pageSize);
     const tasks = await repo.reportTasks(
       db,

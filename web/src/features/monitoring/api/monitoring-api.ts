@@ -3,93 +3,33 @@
  * tier and usage, tasks, notification channels and reports. Values are the user's own or,
  * in report entries, breach data: attacker-controlled text, rendered as text only.
  */
-import type { ChannelKind, MonitoringTier, TaskKind } from '@common/monitoring-rules';
+import type { ChannelKind, TaskKind } from '@common/monitoring-rules';
+import type {
+  ChannelsInfo,
+  MonitoringInfo,
+  MonitorTask,
+  NotificationChannel,
+  ReportsPage,
+  Report as WireReport,
+  ReportRecord as WireReportRecord,
+  TasksPage,
+} from '@common/monitoring-wire';
 import { api } from '@/lib/api';
 import type { SearchRecord } from '@/features/search/api/search-api';
 
-export interface MonitoringInfo {
-  tier: MonitoringTier;
-  max_notification_channels: number;
-  active_notification_channels: number;
-  max_webhooks: number;
-  active_webhooks: number;
-  max_standard_tasks: number;
-  active_standard_tasks: number;
-  max_domain_tasks: number;
-  active_domain_tasks: number;
-  is_enterprise: boolean;
-  elevated: boolean;
-  sms_available: boolean;
-}
-
-export interface MonitorTask {
-  id: string;
-  key: TaskKind;
-  value: string;
-  created: string;
-  updated: string;
-  active: boolean;
-}
-
-export interface TasksPage {
-  tasks: MonitorTask[];
-  total: number;
-  page: number;
-  next_page: number | null;
-}
-
-export interface NotificationChannel {
-  id: string;
-  key: ChannelKind;
-  /** '' for a disabled channel. */
-  value: string;
-  created: string;
-  updated: string;
-  active: boolean;
-  secret_hint?: string | null;
-  disabled_reason?: string | null;
-}
-
-/** One kind of GET /notification-channels/info: its newest channel; null when the tier lacks the kind. */
-export interface ChannelInfo {
-  available: boolean;
-  value: string | null;
-  id: string | null;
-  updated: string | null;
-}
-
-export type ChannelsInfo = Record<ChannelKind, ChannelInfo | null>;
-
-export interface ReportTaskSummary {
-  key: TaskKind;
-  value: string;
-  results_count: number;
-}
-
-export interface ReportSummary {
-  id: string;
-  results: number;
-  created: string;
-  database_name: string;
-  tasks: ReportTaskSummary[];
-}
-
-export interface ReportRecord {
-  task_type: TaskKind;
-  task_value: string;
-  key: string;
-  value: string;
-  results_count: number;
-  data: SearchRecord[];
-}
-
-export interface Report {
-  id: string;
-  created: string;
-  database_name: string;
-  results: number;
-  records: ReportRecord[];
-}
+export type {
+  ChannelInfo,
+  ChannelsInfo,
+  MonitoringInfo,
+  MonitorTask,
+  NotificationChannel,
+  ReportSummary,
+  ReportTaskSummary,
+  TasksPage,
+} from '@common/monitoring-wire';
+/** A task's records in a report; `data` holds dashboard search entries. */
+export type ReportRecord = WireReportRecord<SearchRecord>;
+export type Report = WireReport<SearchRecord>;
 
 export function getMonitoringInfo() {
   return api.get<MonitoringInfo>('/monitoring/info');
@@ -139,7 +79,7 @@ export function deleteChannels(ids: string[]) {
 }
 
 export function getReports(page: number, pageSize: number) {
-  return api.post<{ reports: ReportSummary[]; total_reports: number }>('/monitoring/reports/get-reports', { page, page_size: pageSize });
+  return api.post<ReportsPage>('/monitoring/reports/get-reports', { page, page_size: pageSize });
 }
 
 export function getReport(id: string) {
