@@ -41,6 +41,18 @@ export async function writeDailyNotices(db: Kysely<Database>, day: string, setti
   // Low-credit notices go to accounts that have bought or spent credits of that kind (a
   // ledger row), not to every account at zero.
   const usesCredits = (kind: string) => sql`exists (select 1 from credit_ledger l where l.user_id = u.id and l.kind = ${kind}::text)`;
+  /** The low-credit notice of one kind of credits (search, whois): same rule, its own columns. */
+  const lowCredits = (credit: 'search' | 'whois', label: string) => {
+    const kind = `low-${credit}-credits` as const;
+    const balance = sql.ref(`u.${credit}_credits`);
+    return sql`
+      insert into notifications (user_id, type, data, link, dedupe_key)
+      select u.id, ${kind}::text, ${`Your ${label} credits are low: `}::text || ${balance} || ' left.', ${`/subscriptions/${credit}-credits`}::text, ${key(kind)}
+        from users u
+       where u.closed_at is null and ${sql.ref(`u.notify_low_${credit}_credits`)} and not u.elevated
+         and ${balance} <= ${settings.lowCredits}::integer and ${usesCredits(credit)}
+      on conflict (dedupe_key) do nothing`;
+  };
 
   const statements: Record<DailyNoticeKind, RawBuilder<unknown>> = {
     'search-expiration': sql`
@@ -68,20 +80,8 @@ export async function writeDailyNotices(db: Kysely<Database>, day: string, setti
          and u.enterprise_until > now() and u.enterprise_until <= ${window}
          and not ${renews('enterprise')}
       on conflict (dedupe_key) do nothing`,
-    'low-search-credits': sql`
-      insert into notifications (user_id, type, data, link, dedupe_key)
-      select u.id, 'low-search-credits', 'Your search credits are low: ' || u.search_credits || ' left.', '/subscriptions/search-credits', ${key('low-search-credits')}
-        from users u
-       where u.closed_at is null and u.notify_low_search_credits and not u.elevated
-         and u.search_credits <= ${settings.lowCredits}::integer and ${usesCredits('search')}
-      on conflict (dedupe_key) do nothing`,
-    'low-whois-credits': sql`
-      insert into notifications (user_id, type, data, link, dedupe_key)
-      select u.id, 'low-whois-credits', 'Your WHOIS credits are low: ' || u.whois_credits || ' left.', '/subscriptions/whois-credits', ${key('low-whois-credits')}
-        from users u
-       where u.closed_at is null and u.notify_low_whois_credits and not u.elevated
-         and u.whois_credits <= ${settings.lowCredits}::integer and ${usesCredits('whois')}
-      on conflict (dedupe_key) do nothing`,
+    'low-search-credits': lowCredits('search', 'search'),
+    'low-whois-credits': lowCredits('whois', 'WHOIS'),
   };
   const written = {} as Record<DailyNoticeKind, number>;
   for (const [kind, statement] of Object.entries(statements) as [DailyNoticeKind, RawBuilder<unknown>][]) {

@@ -2,6 +2,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { NotificationType } from '../common/monitoring-wire';
+import { newestFirstPage } from './user-pages';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -40,20 +41,10 @@ export async function insertGlobalNotification(db: Db, message: string): Promise
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
+/** A page of the user's notices, newest first, with the whole count. */
 export async function listNotifications(db: Db, userId: string, limit: number, offset: number) {
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('notifications')
-      .select(['id', 'global', 'seen', 'type', 'data', 'created', 'link'])
-      .where('user_id', '=', userId)
-      .orderBy('created', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-    db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map((r) => ({ ...r, id: String(r.id) })), total: Number(count.n) };
+  const { rows, total } = await newestFirstPage(db, 'notifications', userId, (q) => q.select(['id', 'global', 'seen', 'type', 'data', 'created', 'link']), { limit, offset });
+  return { rows: rows.map((r) => ({ ...r, id: String(r.id) })), total };
 }
 
 export async function markSeen(db: Db, userId: string, ids: string[]): Promise<void> {

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { TaskKind } from '../common/monitoring-rules';
+import { newestFirstPage } from './user-pages';
 
 type Db = Kysely<Database>;
 
@@ -21,34 +22,30 @@ export interface ReportTaskRow {
 }
 
 /** A page of the user's reports, newest first, with the whole count. */
-export async function listReports(db: Db, userId: string, limit: number, offset: number): Promise<{ rows: ReportRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('monitor_reports')
-      .select(['id', 'created', 'well_name', 'results'])
-      .where('user_id', '=', userId)
-      .orderBy('created', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-    db.selectFrom('monitor_reports').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+export function listReports(db: Db, userId: string, limit: number, offset: number): Promise<{ rows: ReportRow[]; total: number }> {
+  return newestFirstPage(db, 'monitor_reports', userId, (q) => q.select(['id', 'created', 'well_name', 'results']), { limit, offset });
 }
 
-/** The tasks of these reports (without their record ids), in a stable order. */
-export async function reportTasks(db: Db, reportIds: string[]): Promise<ReportTaskRow[]> {
-  if (reportIds.length === 0) return [];
-  const rows = await db
+/** The query of these reports' tasks in a stable order (by report, kind, value); record ids only when the caller selects them. */
+function tasksQuery(db: Db, reportIds: string[]) {
+  return db
     .selectFrom('monitor_report_tasks')
     .select(['report_id', 'task_id', 'task_kind', 'task_value', 'results_count'])
     .where('report_id', 'in', reportIds)
     .orderBy('report_id')
     .orderBy('task_kind')
-    .orderBy('task_value')
-    .execute();
-  return rows.map((r) => ({ ...r, task_id: r.task_id === null ? null : String(r.task_id) }));
+    .orderBy('task_value');
+}
+
+/** A task's id as text; null once the task is deleted. */
+function withTextTaskId<T extends { task_id: string | null }>(row: T): T {
+  return { ...row, task_id: row.task_id === null ? null : String(row.task_id) };
+}
+
+/** The tasks of these reports (without their record ids), in a stable order. */
+export async function reportTasks(db: Db, reportIds: string[]): Promise<ReportTaskRow[]> {
+  if (reportIds.length === 0) return [];
+  return (await tasksQuery(db, reportIds).execute()).map(withTextTaskId);
 }
 
 /** One report of this user (undefined for another user's or an unknown id), with its tasks and their record ids. */
@@ -60,14 +57,8 @@ export async function findReport(db: Db, userId: string, reportId: string) {
     .where('user_id', '=', userId)
     .executeTakeFirst();
   if (!report) return undefined;
-  const tasks = await db
-    .selectFrom('monitor_report_tasks')
-    .select(['task_id', 'task_kind', 'task_value', 'results_count', 'record_ids'])
-    .where('report_id', '=', reportId)
-    .orderBy('task_kind')
-    .orderBy('task_value')
-    .execute();
-  return { ...report, tasks: tasks.map((t) => ({ ...t, task_id: t.task_id === null ? null : String(t.task_id) })) };
+  const tasks = await tasksQuery(db, [reportId]).select('record_ids').execute();
+  return { ...report, tasks: tasks.map(withTextTaskId) };
 }
 
 /** What decides how entries are shown to this user (search access, law enforcement). */
