@@ -9,6 +9,11 @@
 // `--monitoring` runs the monitoring benchmark instead (see `monitoringBench`): the corpus
 // ingested as one segment, then matchWatches of that segment with 0, 10,000 and 100,000
 // watches, and the ratio (ingest + match) / ingest.
+//
+// `--monitoring-e2e [--tasks 100000] [--users 1000] [--rounds 2]` runs it end to end through
+// the server (scripts/lib/monitoring-bench.ts): the runtime's match job writing reports in
+// PostgreSQL (DATABASE_URL's server in a scratch database, else embedded) while the corpus
+// is ingested with `runIngest`. Not run in CI.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync, rmSync, statSync, readdirSync, writeFileSync } from 'node:fs';
@@ -22,6 +27,7 @@ import pg from 'pg';
 import { type Engine, ingestFiles, openEngine, type SearchMode, type WatchInput } from '../engine/index';
 import { type CorpusInfo, FREE_MAIL, generateCorpus } from './corpus';
 import { rng } from './lib/random';
+import { monitoringE2E } from './lib/monitoring-bench';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +38,10 @@ const { values: args } = parseArgs({
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     fresh: { type: 'boolean', default: false },
     monitoring: { type: 'boolean', default: false },
+    'monitoring-e2e': { type: 'boolean', default: false },
+    tasks: { type: 'string', default: '100000' },
+    users: { type: 'string', default: '1000' },
+    rounds: { type: 'string', default: '2' },
   },
 });
 const N = Number(args.records);
@@ -469,7 +479,26 @@ async function monitoringBench(): Promise<void> {
   writeFileSync(join(dir, 'results-monitoring.md'), text + '\n');
 }
 
-(args.monitoring ? monitoringBench() : main()).catch((e: unknown) => {
+/** Monitoring end to end through the server (scripts/lib/monitoring-bench.ts). */
+async function monitoringE2EBench(): Promise<void> {
+  log(`bench --monitoring-e2e: ${N.toLocaleString('en-US')} records, ${Number(args.tasks).toLocaleString('en-US')} tasks, seed ${args.seed}, dir ${dir}`);
+  const info = await corpus();
+  const text = await monitoringE2E({
+    records: N,
+    tasks: Number(args.tasks),
+    users: Number(args.users),
+    channelEvery: 10,
+    rounds: Number(args.rounds),
+    seed: Number(args.seed),
+    dir,
+    info,
+    log,
+  });
+  console.log(text);
+  writeFileSync(join(dir, 'results-monitoring-e2e.md'), text + '\n');
+}
+
+(args['monitoring-e2e'] ? monitoringE2EBench() : args.monitoring ? monitoringBench() : main()).catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });
