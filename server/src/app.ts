@@ -57,6 +57,7 @@ import { createMatcher } from './monitoring/matching';
 import { startSegmentWatcher } from './monitoring/segment-watcher';
 import { startDailyNotices, writeDailyNotices } from './monitoring/daily-notices';
 import { setUpDelivery } from './delivery/delivery-setup';
+import { registerClientAddress } from './infra/client-address';
 
 export interface AppDeps {
   config: Config;
@@ -96,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true } },
   });
   registerErrorHandler(app);
+  registerClientAddress(app, { ipv6PrefixBits: config.IPV6_PREFIX_BITS, trustedProxies: config.trustedProxies });
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
     openapi: {

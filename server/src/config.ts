@@ -54,6 +54,7 @@ export const ConfigSchema = Type.Object({
     default: '',
     description: 'Comma-separated proxy addresses/CIDRs whose X-Forwarded-For is trusted; empty trusts none.',
   }),
+  IPV6_PREFIX_BITS: Integer(64, 32, 128, 'Per-address limits count an IPv6 client by its network of this many bits (IPv4 stays per address).'),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info', description: 'Pino log level.' },

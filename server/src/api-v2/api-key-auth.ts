@@ -34,12 +34,12 @@ export function createApiKeyGuard(deps: {
     // A key known in process: its three buckets in one limiter call (one Redis round trip).
     const known = valid ? deps.knownKeyHash?.(keyHash) : undefined;
     if (known) {
-      await limit([`api:ip:${request.ip}`, `api:key:${keyHash}`, `api:user:${known}`]);
+      await limit([`api:ip:${request.limitAddress}`, `api:key:${keyHash}`, `api:user:${known}`]);
       return known;
     }
     // A missing or unknown key still counts against its own bucket before any query, so
     // guessing is slow.
-    await limit([`api:ip:${request.ip}`, `api:key:${keyHash}`]);
+    await limit([`api:ip:${request.limitAddress}`, `api:key:${keyHash}`]);
     const userId = valid ? await deps.resolveKeyHash(keyHash) : undefined;
     if (!userId) throw Errors.invalidApiKey(deps.header);
     await limit([`api:user:${userId}`]);

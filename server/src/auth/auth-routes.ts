@@ -71,7 +71,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
     },
     async (request) => {
       const values = decode(unpackRegister, request.body as RegisterFields);
-      await auth.register(values, request.ip);
+      await auth.register(values, request.limitAddress);
       return { success: true };
     },
   );
@@ -116,7 +116,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
     },
     async (request, reply) => {
       const values = decode(unpackLogin, request.body as LoginFields);
-      const tokens = await auth.login(values, request.ip);
+      const tokens = await auth.login(values, request.limitAddress);
       setRefreshCookie(reply, tokens);
       return { auth_token: tokens.accessToken };
     },
@@ -156,7 +156,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
     },
     async (request) => {
       const { email } = decode(unpackForgot, request.body as ForgotFields);
-      await auth.forgotPassword(email, request.ip);
+      await auth.forgotPassword(email, request.limitAddress);
       return { success: true };
     },
   );

@@ -26,6 +26,6 @@ export function registerEventCodeRoutes(app: FastifyInstance, deps: { eventCodes
         },
       },
     },
-    (request) => deps.eventCodes.redeem(request.user.sub, request.body.code, request.ip),
+    (request) => deps.eventCodes.redeem(request.user.sub, request.body.code, request.limitAddress),
   );
 }

@@ -52,7 +52,7 @@ export function registerDataWellRoutes(app: FastifyInstance, deps: { datawells: 
   const tags = ['datawells'];
 
   const throttle = async (request: FastifyRequest) => {
-    const decision = await limiter.take(`datawells:${request.ip}`, REQUESTS_PER_IP);
+    const decision = await limiter.take(`datawells:${request.limitAddress}`, REQUESTS_PER_IP);
     if (!decision.allowed) throw Errors.tooManyRequests(decision.retryAfterMs);
   };
 

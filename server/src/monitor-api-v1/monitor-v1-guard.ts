@@ -61,7 +61,7 @@ export function createMonitorV1Guard(deps: {
     // Buckets are named by the key's hash: the key itself is kept nowhere.
     const keyHash = key ? hashToken(key.slice(0, 64)) : '-';
     // The key's bucket first: one client that floods fills both, and it is its key that is blocked.
-    await limit([`monitor-v1:key:${keyHash}`, `monitor-v1:ip:${request.ip}`]);
+    await limit([`monitor-v1:key:${keyHash}`, `monitor-v1:ip:${request.limitAddress}`]);
     const userId = key && API_KEY_PATTERN.test(key) ? await deps.resolveKeyHash(keyHash) : undefined;
     if (!userId) throw v1InvalidCredentials();
     return userId;
