@@ -96,6 +96,46 @@ export async function* activeTaskBatches(db: Db, batchSize: number): AsyncGenera
   }
 }
 
+/** The active tasks of open accounts as the engine needs them: per kind, the ids and normalised values (same order). */
+export interface WatchedTasks {
+  kind: TaskKind;
+  ids: string[];
+  values: string[];
+}
+
+/**
+ * Every active task of an open account, only what matching needs (id, kind, match_value),
+ * in one query that answers one row per kind: the pairs come back as one JSON text each
+ * (parsed by JSON.parse, far cheaper than 100,000 rows through the driver).
+ */
+export async function watchedTasks(db: Db): Promise<WatchedTasks[]> {
+  const { rows } = await sql<{ kind: TaskKind; tasks: [string, string][] }>`
+    select t.kind, json_agg(json_build_array(t.id::text, t.match_value)) as tasks
+      from monitor_tasks t
+      join users u on u.id = t.user_id
+     where t.active and u.closed_at is null
+     group by t.kind`.execute(db);
+  return rows.map((r) => ({ kind: r.kind, ids: r.tasks.map((p) => p[0]), values: r.tasks.map((p) => p[1]) }));
+}
+
+export interface MatchedTask {
+  id: string;
+  user_id: string;
+  kind: TaskKind;
+  value: string;
+}
+
+/** The owner and value (as entered) of the given tasks, those still active in an open account. */
+export async function matchedTaskDetails(db: Db, ids: string[]): Promise<MatchedTask[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<MatchedTask>`
+    select t.id::text as id, t.user_id, t.kind, t.value
+      from monitor_tasks t
+      join users u on u.id = t.user_id
+     where t.id = any(${ids}::bigint[]) and t.active and u.closed_at is null`.execute(db);
+  return rows;
+}
+
 export interface ReportTaskInput {
   taskId: string;
   kind: TaskKind;
@@ -107,44 +147,63 @@ export interface ReportTaskInput {
 /** Where a report's notice points; the report id follows. */
 export const REPORT_LINK_PREFIX = '/monitoring/reports/';
 
+export interface UserReportInput {
+  userId: string;
+  tasks: ReportTaskInput[];
+}
+
 /**
- * One user's report of one segment, in one statement (so one transaction, one round trip):
- * the report (unique per user and segment), its tasks, the inbox notice (its link names the
- * report) and a delivery per active channel with a value. Null when the report exists
- * already (a job run twice): nothing else is written then, as every part hangs on the
- * report row this run inserted.
+ * Several users' reports of one segment in one statement (one transaction, one round trip):
+ * per user the report (unique per user and segment), its tasks, the inbox notice (its link
+ * names the report) and a delivery per active channel with a value. Only reports this
+ * statement inserted get tasks, a notice and deliveries: a user whose report exists already
+ * (a job run twice) gets nothing new. Answers the number of reports written.
  */
-export async function writeReport(
+export async function writeReports(
   db: Db,
-  input: { userId: string; segmentId: string; well: string; tasks: ReportTaskInput[]; notice: (results: number) => string },
-): Promise<string | null> {
-  const results = input.tasks.reduce((sum, t) => sum + t.resultsCount, 0);
-  const tasks = JSON.stringify(
-    input.tasks.map((t) => ({ task_id: t.taskId, kind: t.kind, value: t.value, results_count: t.resultsCount, record_ids: t.recordIds })),
+  input: { segmentId: string; well: string; reports: UserReportInput[]; notice: (results: number) => string },
+): Promise<number> {
+  if (input.reports.length === 0) return 0;
+  const reports = JSON.stringify(
+    input.reports.map((r) => {
+      const results = r.tasks.reduce((sum, t) => sum + t.resultsCount, 0);
+      return {
+        user_id: r.userId,
+        results,
+        notice: input.notice(results),
+        tasks: r.tasks.map((t) => ({ task_id: t.taskId, kind: t.kind, value: t.value, results_count: t.resultsCount, record_ids: t.recordIds })),
+      };
+    }),
   );
-  const { rows } = await sql<{ id: string }>`
-    with report as (
+  const { rows } = await sql<{ written: string }>`
+    with input as (
+      select i.user_id, i.results, i.notice, i.tasks
+        from jsonb_to_recordset(${reports}::jsonb) as i(user_id uuid, results integer, notice text, tasks jsonb)
+    ), report as (
       insert into monitor_reports (user_id, segment_id, well_name, results)
-      values (${input.userId}::uuid, ${input.segmentId}::text, ${input.well}::text, ${results}::integer)
+      select i.user_id, ${input.segmentId}::text, ${input.well}::text, i.results from input i order by i.user_id
       on conflict (user_id, segment_id) do nothing
-      returning id
+      returning id, user_id
     ), tasks as (
       insert into monitor_report_tasks (report_id, task_id, task_kind, task_value, results_count, record_ids)
       select report.id, t.task_id, t.kind, t.value, t.results_count, array(select jsonb_array_elements_text(t.record_ids))
-        from report, jsonb_to_recordset(${tasks}::jsonb) as t(task_id bigint, kind text, value text, results_count integer, record_ids jsonb)
+        from report
+        join input i on i.user_id = report.user_id
+        cross join lateral jsonb_to_recordset(i.tasks) as t(task_id bigint, kind text, value text, results_count integer, record_ids jsonb)
       on conflict do nothing
     ), notice as (
       insert into notifications (user_id, type, data, link)
-      select ${input.userId}::uuid, 'report', ${input.notice(results)}::text, ${REPORT_LINK_PREFIX}::text || report.id::text from report
+      select report.user_id, 'report', i.notice, ${REPORT_LINK_PREFIX}::text || report.id::text
+        from report join input i on i.user_id = report.user_id
     ), delivered as (
       insert into deliveries (user_id, report_id, channel_id, kind, target)
       select c.user_id, report.id, c.id, c.kind, c.value
-        from report, notification_channels c
-       where c.user_id = ${input.userId}::uuid and c.active and c.value <> ''
+        from report join notification_channels c on c.user_id = report.user_id
+       where c.active and c.value <> ''
       on conflict (report_id, channel_id) do nothing
     )
-    select id from report`.execute(db);
-  return rows[0]?.id ?? null;
+    select count(*)::text as written from report`.execute(db);
+  return Number(rows[0]?.written ?? 0);
 }
 
 /** The pending deliveries of one segment's reports (delivery ids). */

@@ -1,8 +1,8 @@
 /**
  * The `monitor-match` job (README "Segment", "Report"): every active task against one
  * published segment, through the engine's `matchWatches` (cost follows the segment's
- * terms looked up, not a scan per task), then one report per user, each in its own
- * transaction and written once whatever the number of runs, then the deliveries queued.
+ * terms looked up, not a scan per task), then one report per user (written a few hundred
+ * users to a statement, once whatever the number of runs), then the deliveries queued.
  */
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
@@ -12,10 +12,13 @@ import { EngineError, type Engine, type FieldName, type WatchInput, type WatchMa
 import { REPORT_RECORDS_PER_TASK, type TaskKind } from '../common/monitoring-rules';
 import * as repo from './matching-repository';
 
-/** Tasks sent to the engine per call (and held in memory at once). */
-export const MATCH_BATCH_SIZE = 10_000;
-/** Reports written at once (each is its own transaction). */
-const REPORT_CONCURRENCY = 8;
+/** Watches sent to the engine per call (every active task of 100,000 goes in one call; ids are unique per call). */
+export const MATCH_BATCH_SIZE = 250_000;
+/** Users' reports per statement (one transaction each), and their tasks at most. */
+const REPORT_CHUNK_USERS = 200;
+const REPORT_CHUNK_TASKS = 2_000;
+/** Report statements running at once. */
+const REPORT_CONCURRENCY = 2;
 /** Deliveries queued per round trip. */
 const ENQUEUE_CHUNK = 500;
 
@@ -61,37 +64,57 @@ export function createMatcher(deps: { db: Kysely<Database>; engine: Engine; queu
     // Old data (baseline) raises no alert; an id the ingest never recorded is not ours.
     if (!segment || segment.status === 'baseline') return { matched: false, tasksMatched: 0, reportsWritten: 0, deliveriesQueued: 0 };
 
-    const byUser = new Map<string, repo.ReportTaskInput[]>();
-    let tasksMatched = 0;
-    for await (const batch of repo.activeTaskBatches(db, MATCH_BATCH_SIZE)) {
-      const tasks = new Map(batch.map((t) => [t.id, t]));
-      const matches = await matchBatch(
-        segmentId,
-        batch.map((t) => ({ id: t.id, field: TASK_FIELD[t.kind], value: t.match_value })),
-      );
-      for (const match of matches) {
-        const task = tasks.get(match.id);
-        if (!task || match.total === 0) continue;
-        tasksMatched++;
-        const list = byUser.get(task.user_id) ?? [];
-        list.push({ taskId: task.id, kind: task.kind, value: task.value, resultsCount: match.total, recordIds: match.recordIds });
-        byUser.set(task.user_id, list);
+    // Only id, kind and match_value of every task, in one query; the engine gets them in
+    // as few calls as possible (each call walks the segment's dictionaries once).
+    const watches: WatchInput[] = [];
+    for (const group of await repo.watchedTasks(db)) {
+      const field = TASK_FIELD[group.kind];
+      for (let i = 0; i < group.ids.length; i++) watches.push({ id: group.ids[i]!, field, value: group.values[i]! });
+    }
+    const found = new Map<string, WatchMatch>();
+    for (let i = 0; i < watches.length; i += MATCH_BATCH_SIZE) {
+      for (const match of await matchBatch(segmentId, watches.slice(i, i + MATCH_BATCH_SIZE))) {
+        if (match.total > 0) found.set(match.id, match);
       }
     }
 
+    // Owner and value as entered, for the matched tasks only (still active, account open).
+    const byUser = new Map<string, repo.ReportTaskInput[]>();
+    let tasksMatched = 0;
+    for (const task of await repo.matchedTaskDetails(db, [...found.keys()])) {
+      const match = found.get(task.id);
+      if (!match) continue;
+      tasksMatched++;
+      const list = byUser.get(task.user_id) ?? [];
+      list.push({ taskId: task.id, kind: task.kind, value: task.value, resultsCount: match.total, recordIds: match.recordIds });
+      byUser.set(task.user_id, list);
+    }
+
+    // The reports in multi-row statements, users in a fixed order (so two runs of one
+    // segment take the report rows' locks in the same order).
     let reportsWritten = 0;
-    const users = [...byUser.entries()];
+    const users = [...byUser.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const chunks: repo.UserReportInput[][] = [];
+    let chunk: repo.UserReportInput[] = [];
+    let chunkTasks = 0;
+    for (const [userId, tasks] of users) {
+      if (chunk.length > 0 && (chunk.length >= REPORT_CHUNK_USERS || chunkTasks + tasks.length > REPORT_CHUNK_TASKS)) {
+        chunks.push(chunk);
+        chunk = [];
+        chunkTasks = 0;
+      }
+      chunk.push({ userId, tasks });
+      chunkTasks += tasks.length;
+    }
+    if (chunk.length > 0) chunks.push(chunk);
     const writeNext = async (): Promise<void> => {
-      for (let next = users.pop(); next; next = users.pop()) {
-        const [userId, tasks] = next;
-        const id = await repo.writeReport(db, {
-          userId,
+      for (let next = chunks.shift(); next; next = chunks.shift()) {
+        reportsWritten += await repo.writeReports(db, {
           segmentId,
           well: segment.well_name,
-          tasks,
+          reports: next,
           notice: (results) => reportNotice(results, segment.well_name),
         });
-        if (id) reportsWritten++;
       }
     };
     await Promise.all(Array.from({ length: REPORT_CONCURRENCY }, writeNext));
