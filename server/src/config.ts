@@ -38,7 +38,7 @@ export const ConfigSchema = Type.Object({
     Type.String({ description: 'Redis for jobs and shared rate-limit state; unset uses PostgreSQL and memory.' }),
   ),
   SMTP_URL: Type.Optional(
-    Type.String({ description: 'SMTP server (smtp://user:pass@host:port); unset keeps mails in the outbox.' }),
+    Type.String({ description: 'SMTP server (smtp://user:pass@host:port); unset keeps mails in the outbox and prints their links (refused with NODE_ENV=production).' }),
   ),
   MAIL_FROM: Type.Optional(Type.String({ description: 'Sender address; default no-reply@<brand>.local.' })),
   JWT_SECRET: Type.Optional(
@@ -220,6 +220,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems = [...card.problems];
   if (raw.CRYPTO_PROVIDER === 'sandbox' && raw.NODE_ENV === 'production') {
     problems.push('CRYPTO_PROVIDER: the sandbox crypto provider takes no real payments and is refused with NODE_ENV=production; set CRYPTO_PROVIDER=btcpay or nowpayments');
+  }
+  if (!raw.SMTP_URL && raw.NODE_ENV === 'production') {
+    problems.push('SMTP_URL: without an SMTP server mails stay in the database and their one-time links are printed on the console; refused with NODE_ENV=production; set SMTP_URL');
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   const dataDir = path.resolve(raw.DATA_DIR);

@@ -12,7 +12,7 @@ import { buildApp } from './app';
 import { openDatabase } from './infra/database';
 import { createQueueSystem } from './infra/queues';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './infra/rate-limiter';
-import { createMailService } from './mail/mail-service';
+import { createMailService, outboxRetentionMs } from './mail/mail-service';
 import { loadOrCreateSecret } from './auth/secrets';
 import { webhookRetryDelays } from './delivery/deliver';
 import { openEngine, type Engine } from '../../engine/index';
@@ -53,6 +53,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     smtpUrl: config.SMTP_URL,
     from: config.mailFrom,
     console: options.mailConsole,
+    retentionMs: outboxRetentionMs(config),
   });
   let shuttingDown = false;
   let engine: Engine | undefined;

@@ -134,7 +134,22 @@ const SECRET_SHAPES: [string, RegExp][] = [
   ['JWT', /eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\./],
   ['API key', /\b[0-9a-f]{48}\b/],
   ['test password', /Secret-Pw/],
+  // A one-time link's token (reset k=, verification v=, closure and unsubscribe t=, …) in a URL.
+  ['one-time link', /[?&][A-Za-z_]{1,8}=[A-Za-z0-9_-]{32,}/],
 ];
+
+/** The tokens of the one-time links in mails (every query value long enough to be one). */
+export function oneTimeTokens(links: string[]): string[] {
+  const tokens: string[] = [];
+  for (const link of links) {
+    try {
+      for (const value of new URL(link).searchParams.values()) if (value.length >= 20) tokens.push(value);
+    } catch {
+      // Not a URL: nothing to collect.
+    }
+  }
+  return tokens;
+}
 
 export function findLeaks(logText: string, extra: string[] = []): string[] {
   const leaks = SECRET_SHAPES.filter(([, re]) => re.test(logText)).map(([name]) => name);
@@ -236,6 +251,9 @@ export async function startTestServer(
   };
   async function closeOnce() {
     openServers.delete(server);
+    // Every one-time token mailed during the test is a secret too, however it was logged.
+    const mailed = await outbox().catch(() => [] as OutboxMail[]);
+    secrets.push(...oneTimeTokens(mailed.flatMap((mail) => mail.links)));
     await runtime.close();
     await database.drop();
     fs.rmSync(config.dataDir, { recursive: true, force: true });

@@ -670,7 +670,7 @@ describe('card settings', () => {
     assert.throws(() => loadConfig({ ...paddle, PADDLE_PRICE_IDS: '[1]' }), /PADDLE_PRICE_IDS: must be a JSON object/);
     assert.throws(() => loadConfig({ ...paddle, PADDLE_PRICE_IDS: '{"gold":"pri_1"}' }), /unknown SKU gold/);
     assert.throws(() => loadConfig({ ...paddle, PADDLE_PRICE_IDS: '{"search-credits":"pri_1","whois-credits":"pri_1"}' }), /more than one SKU/);
-    const config = loadConfig({ ...paddle, NODE_ENV: 'production', CRYPTO_PROVIDER: 'btcpay', PADDLE_ENVIRONMENT: 'production', PADDLE_PRICE_IDS: '{"search-credits":"pri_1"}' });
+    const config = loadConfig({ ...paddle, NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:2525', CRYPTO_PROVIDER: 'btcpay', PADDLE_ENVIRONMENT: 'production', PADDLE_PRICE_IDS: '{"search-credits":"pri_1"}' });
     assert.deepEqual(config.card.paddle?.webhookSecrets, ['a', 'b']);
     assert.equal(config.card.paddle?.apiUrl, 'https://api.paddle.com');
     assert.equal(config.card.paddle?.toleranceSeconds, 5);

@@ -167,6 +167,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
       schema: {
         operationId: 'resetPassword',
         tags,
+        summary: '400 invalid or expired link (checked before the password is hashed); 429 too many attempts from the address.',
         body: Type.Object(
           { n: Encoded, n01: Encoded, n01a: Type.String({ maxLength: 64 }), n01b: Type.String({ maxLength: 16 }) },
           { additionalProperties: false },
@@ -175,7 +176,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
       },
     },
     async (request) => {
-      await auth.resetPassword(decode(unpackReset, request.body as ResetFields));
+      await auth.resetPassword(decode(unpackReset, request.body as ResetFields), request.limitAddress);
       return { success: true };
     },
   );
@@ -187,6 +188,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
       schema: {
         operationId: 'updatePassword',
         tags,
+        summary: '403 wrong current password; 429 after too many wrong current passwords for the account.',
         security: [{ bearer: [] }],
         body: Type.Object(
           { password: Type.String({ maxLength: 1024 }), new_password: Type.String({ maxLength: 1024 }) },

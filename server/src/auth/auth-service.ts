@@ -31,6 +31,8 @@ export interface AuthDeps {
   ipSecret: string;
   /** Told when credentials or the account change (closure, password), so nothing kept in process outlives them. */
   onAccountChanged?: (userId: string) => void;
+  /** Told when work done after answering fails (forgot-password's lookup and mail). */
+  onBackgroundError?: (error: Error) => void;
 }
 
 // Throttling. Every attempt counts against the address; failures count against the
@@ -43,6 +45,10 @@ const LOGIN_FAILURES_PER_IP_ACCOUNT = { ratePerSecond: 1 / 30, burst: 5 };
 const REGISTER_PER_IP = { ratePerSecond: 1 / 10, burst: 10 };
 const FORGOT_PER_IP = { ratePerSecond: 1 / 10, burst: 10 };
 const MAILS_PER_ACCOUNT = { ratePerSecond: 1 / 120, burst: 3 };
+// Every reset attempt counts against the address (a flood of random links is refused with
+// 429 before any lookup); wrong current passwords count against the account.
+const RESET_PER_IP = { ratePerSecond: 1 / 10, burst: 10 };
+const UPDATE_PASSWORD_FAILURES_PER_ACCOUNT = { ratePerSecond: 1 / 60, burst: 5 };
 
 export function createAuthService(deps: AuthDeps) {
   const { db, config, limiter, mail } = deps;
@@ -182,14 +188,22 @@ export function createAuthService(deps: AuthDeps) {
       if (!email) throw Errors.badRequest('Empty Email');
       if (!isValidEmail(email)) throw Errors.badRequest('Invalid email format');
       await throttle(`forgot:ip:${ip}`, FORGOT_PER_IP);
-      const user = await userRepo.findOpenUserByEmail(db, email);
-      if (!user || !(await mayMail(normalizeEmail(email)))) return;
-      await authRepo.voidOneTimeTokens(db, user.id, 'reset-password');
-      const token = await issueOneTimeLink('reset-password', user.id, config.RESET_TOKEN_TTL_MINUTES);
-      await mail.send(MailTemplates.resetPassword(user.email, brand, link(`/reset-password?k=${token}`)));
+      // The answer goes before any lookup: the request path does the same work (the address
+      // throttle above) for known and unknown emails, and the account's writes and mail
+      // happen afterwards, out of the caller's sight.
+      const work = async () => {
+        const user = await userRepo.findOpenUserByEmail(db, email);
+        if (!user || !(await mayMail(normalizeEmail(email)))) return;
+        await authRepo.voidOneTimeTokens(db, user.id, 'reset-password');
+        const token = await issueOneTimeLink('reset-password', user.id, config.RESET_TOKEN_TTL_MINUTES);
+        await mail.send(MailTemplates.resetPassword(user.email, brand, link(`/reset-password?k=${token}`)));
+      };
+      const failed = deps.onBackgroundError ?? ((error: Error) => process.stderr.write(`forgot-password: ${error.message}\n`));
+      setImmediate(() => void work().catch(failed));
     },
 
-    async resetPassword(input: { key: string; password: string }): Promise<void> {
+    async resetPassword(input: { key: string; password: string }, ip: string): Promise<void> {
+      await throttle(`reset:ip:${ip}`, RESET_PER_IP);
       const problem = passwordProblem(input.password);
       if (problem) throw Errors.badRequest(problem);
       const invalid = () => Errors.badRequest('Invalid or expired reset link');
@@ -217,10 +231,15 @@ export function createAuthService(deps: AuthDeps) {
     async updatePassword(userId: string, sessionId: string, current: string, next: string): Promise<void> {
       if (current === next) throw Errors.badRequest('Passwords are the same');
       if (passwordProblem(next)) throw Errors.badRequest("New Password doesn't meet requirements (max length 55)");
+      const failuresKey = `update-password:fail:${userId}`;
+      const failures = await limiter.take(failuresKey, UPDATE_PASSWORD_FAILURES_PER_ACCOUNT, { peek: true });
+      if (!failures.allowed) throw Errors.tooManyRequests(failures.retryAfterMs);
       const user = await userRepo.findOpenUserById(db, userId);
       if (!user || current.length > 1024 || !(await verifyPassword(user.password_hash, current))) {
+        await limiter.take(failuresKey, UPDATE_PASSWORD_FAILURES_PER_ACCOUNT);
         throw Errors.forbidden('Current password is incorrect');
       }
+      await limiter.reset(failuresKey);
       await userRepo.setPasswordHash(db, userId, await hashPassword(next));
       await authRepo.revokeUserSessions(db, userId, 'password-change', sessionId);
       deps.onAccountChanged?.(userId);

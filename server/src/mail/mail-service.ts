@@ -3,11 +3,15 @@
  * With SMTP_URL, delivery is nodemailer over SMTP (retried by the queue). Without it
  * (the embedded default), the outbox is the mailbox: the message stays stored and its
  * links are printed on the console (not the log) so a newcomer can verify an account;
- * `npm run admin -- outbox` lists it too.
+ * `npm run admin -- outbox` lists it too. That is a development convenience: with
+ * NODE_ENV=production the configuration refuses to load without SMTP_URL. Stored mails
+ * carry one-time links (reset, verification, closure, removal), so every row is purged once
+ * the longest of those links has expired (at start, then hourly).
  */
 import nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import type { Config } from '../config';
 import type { QueueSystem } from '../infra/queues';
 import * as outbox from './outbox-repository';
 
@@ -24,7 +28,21 @@ export interface MailService {
   send(mail: OutgoingMail): Promise<void>;
   /** Job processor: delivers one outbox row; idempotent. */
   deliver(outboxId: string): Promise<void>;
+  /** Deletes the mails older than the retention; returns how many. */
+  purgeExpired(): Promise<number>;
   close(): void;
+}
+
+const PURGE_INTERVAL_MS = 3_600_000;
+
+/** The longest lifetime of a one-time link a mail can carry: how long the outbox keeps a mail. */
+export function outboxRetentionMs(config: Config): number {
+  return Math.max(
+    config.VERIFY_TOKEN_TTL_HOURS * 3_600_000,
+    config.RESET_TOKEN_TTL_MINUTES * 60_000,
+    config.CLOSURE_TOKEN_TTL_MINUTES * 60_000,
+    config.ENTRY_REMOVAL_TOKEN_TTL_HOURS * 3_600_000,
+  );
 }
 
 export function extractLinks(text: string): string[] {
@@ -38,12 +56,27 @@ export function createMailService(options: {
   from: string;
   /** Where the outbox prints links when there is no SMTP server; null prints nothing. */
   console?: NodeJS.WritableStream | null;
+  /** Mails older than this are deleted (outboxRetentionMs); unset keeps them. */
+  retentionMs?: number;
+  /** Told when a periodic purge fails. */
+  onPurgeError?: (error: Error) => void;
 }): MailService {
   const transport = options.smtpUrl
     ? nodemailer.createTransport(options.smtpUrl, { connectionTimeout: 10_000, socketTimeout: 20_000 } as object)
     : undefined;
   const out = options.console === undefined ? process.stdout : options.console;
+  const { retentionMs } = options;
+  const purgeExpired = async () =>
+    retentionMs === undefined ? 0 : outbox.purgeOutboxBefore(options.db, new Date(Date.now() - retentionMs));
+  const purgeLogged = () => void purgeExpired().catch((error: Error) => options.onPurgeError?.(error));
+  let timer: NodeJS.Timeout | undefined;
+  if (retentionMs !== undefined) {
+    purgeLogged();
+    timer = setInterval(purgeLogged, PURGE_INTERVAL_MS);
+    timer.unref();
+  }
   return {
+    purgeExpired,
     async send(mail) {
       const id = await outbox.insertOutboxMail(options.db, mail);
       await options.queues.enqueue('mail', { outboxId: id }, `mail-${id}`);
@@ -73,6 +106,7 @@ export function createMailService(options: {
       await outbox.markSent(options.db, outboxId);
     },
     close() {
+      if (timer) clearInterval(timer);
       transport?.close();
     },
   };

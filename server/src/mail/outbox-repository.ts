@@ -59,3 +59,9 @@ export async function noteDeliveryError(db: Db, id: string, message: string): Pr
 export async function markSent(db: Db, id: string): Promise<void> {
   await db.updateTable('outbox').set({ sent_at: new Date(), last_error: null }).where('id', '=', id).execute();
 }
+
+/** Deletes the mails stored before `before` (their one-time links have expired); returns how many. */
+export async function purgeOutboxBefore(db: Db, before: Date): Promise<number> {
+  const result = await db.deleteFrom('outbox').where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
