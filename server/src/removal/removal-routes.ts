@@ -10,7 +10,7 @@ export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: Rem
   const common = { onRequest: [app.authenticate] };
   const tags = ['entry removal'];
   const security = [{ bearer: [] }];
-  const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
+  const errors = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody };
 
   r.post(
     '/request-entry-removal',
@@ -21,6 +21,8 @@ export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: Rem
         tags,
         security,
         summary: "Mails a single-use confirmation link to one of the entry's emails.",
+        description:
+          'Answers {"success": true} whether or not the entry exists and the email is one of its emails (a mail goes out only when both hold, at most 3 a day per address): the answer tells nothing about entries. 429 when the user or client address has sent too many requests.',
         body: Type.Object(
           {
             id: Type.String({ minLength: 1, maxLength: 128 }),
@@ -35,7 +37,7 @@ export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: Rem
       },
     },
     async (request) => {
-      await deps.removal.request(request.user.sub, request.body);
+      await deps.removal.request(request.user.sub, request.body, request.limitAddress);
       return { success: true };
     },
   );

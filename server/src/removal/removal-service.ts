@@ -15,19 +15,31 @@ import { createOneTimeToken, consumeOneTimeToken } from '../auth/auth-repository
 import { hashToken, newOpaqueToken } from '../auth/secrets';
 import { MailTemplates } from '../mail/templates';
 
-const REQUESTS_PER_USER = { ratePerSecond: 1 / 60, burst: 10 };
+// Every request counts against its user and its client address (429 when spent); a request
+// that would mail also counts against the target address, and past that bucket the mail is
+// dropped silently (a 429 there would tell that the email is in the entry).
+const REQUESTS_PER_USER_AND_ADDRESS = { ratePerSecond: 1 / 60, burst: 10 };
+const MAILS_PER_TARGET = { ratePerSecond: 3 / 86_400, burst: 3 };
 
 export function createRemovalService(deps: { db: Kysely<Database>; engine: Engine; mail: MailService; config: Config; limiter: RateLimiter }) {
   const { db, engine, config } = deps;
   return {
-    async request(userId: string, input: { id: string; email: string }): Promise<void> {
-      const decision = await deps.limiter.take(`removal:${userId}`, REQUESTS_PER_USER);
+    /**
+     * Answers the same (nothing thrown) whether the entry exists, whether the email is one of
+     * its emails and whether a mail goes out: ids are sequential, so any difference would let
+     * a caller enumerate entries and test emails against them. Only the throttles, which count
+     * every request alike, refuse. `address` is the client's rate-limit address.
+     */
+    async request(userId: string, input: { id: string; email: string }, address: string): Promise<void> {
+      const decision = await deps.limiter.takeEach([`removal:user:${userId}`, `removal:ip:${address}`], REQUESTS_PER_USER_AND_ADDRESS);
       if (!decision.allowed) throw Errors.tooManyRequests(decision.retryAfterMs);
       const entry = await engine.get(input.id);
-      if (!entry) throw Errors.notFound('Entry not found');
+      if (!entry) return;
       const email = input.email.trim().toLowerCase();
       const owned = (entry.email ?? []).find((value) => value.trim().toLowerCase() === email);
-      if (!owned || email === 'hidden') throw Errors.badRequest('That email is not part of this entry');
+      if (!owned || email === 'hidden') return;
+      // Keyed by the address's hash: target emails are kept nowhere, Redis included.
+      if (!(await deps.limiter.take(`removal:to:${hashToken(email)}`, MAILS_PER_TARGET)).allowed) return;
       const token = newOpaqueToken();
       await createOneTimeToken(db, {
         purpose: 'remove-entry',
