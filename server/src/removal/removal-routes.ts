@@ -37,7 +37,9 @@ export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: Rem
       },
     },
     async (request) => {
-      await deps.removal.request(request.user.sub, request.body, request.limitAddress);
+      await deps.removal.request(request.user.sub, request.body, request.limitAddress, (error) =>
+        request.log.error({ error: error instanceof Error ? error.message : String(error) }, 'entry removal mail failed'),
+      );
       return { success: true };
     },
   );

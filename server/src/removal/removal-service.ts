@@ -23,33 +23,38 @@ const MAILS_PER_TARGET = { ratePerSecond: 3 / 86_400, burst: 3 };
 
 export function createRemovalService(deps: { db: Kysely<Database>; engine: Engine; mail: MailService; config: Config; limiter: RateLimiter }) {
   const { db, engine, config } = deps;
+
+  async function mailLink(id: string, databaseName: string, to: string, email: string): Promise<void> {
+    // Keyed by the address's hash: target emails are kept nowhere, Redis included.
+    if (!(await deps.limiter.take(`removal:to:${hashToken(email)}`, MAILS_PER_TARGET)).allowed) return;
+    const token = newOpaqueToken();
+    await createOneTimeToken(db, {
+      purpose: 'remove-entry',
+      userId: null,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + config.ENTRY_REMOVAL_TOKEN_TTL_HOURS * 3_600_000),
+      payload: { id },
+    });
+    const url = `${config.publicUrl}/entry-removal?ref=${encodeURIComponent(id)}&v=${token}`;
+    await deps.mail.send(MailTemplates.removeEntry(to, config.BRAND, databaseName, url));
+  }
+
   return {
     /**
      * Answers the same (nothing thrown) whether the entry exists, whether the email is one of
      * its emails and whether a mail goes out: ids are sequential, so any difference would let
      * a caller enumerate entries and test emails against them. Only the throttles, which count
-     * every request alike, refuse. `address` is the client's rate-limit address.
+     * every request alike, refuse. `address` is the client's rate-limit address. The mail is
+     * written after the answer (failures go to `onMailError`), so a match answers no later
+     * than a refusal.
      */
-    async request(userId: string, input: { id: string; email: string }, address: string): Promise<void> {
+    async request(userId: string, input: { id: string; email: string }, address: string, onMailError: (error: unknown) => void): Promise<void> {
       const decision = await deps.limiter.takeEach([`removal:user:${userId}`, `removal:ip:${address}`], REQUESTS_PER_USER_AND_ADDRESS);
       if (!decision.allowed) throw Errors.tooManyRequests(decision.retryAfterMs);
       const entry = await engine.get(input.id);
-      if (!entry) return;
       const email = input.email.trim().toLowerCase();
-      const owned = (entry.email ?? []).find((value) => value.trim().toLowerCase() === email);
-      if (!owned || email === 'hidden') return;
-      // Keyed by the address's hash: target emails are kept nowhere, Redis included.
-      if (!(await deps.limiter.take(`removal:to:${hashToken(email)}`, MAILS_PER_TARGET)).allowed) return;
-      const token = newOpaqueToken();
-      await createOneTimeToken(db, {
-        purpose: 'remove-entry',
-        userId: null,
-        tokenHash: hashToken(token),
-        expiresAt: new Date(Date.now() + config.ENTRY_REMOVAL_TOKEN_TTL_HOURS * 3_600_000),
-        payload: { id: input.id },
-      });
-      const url = `${config.publicUrl}/entry-removal?ref=${encodeURIComponent(input.id)}&v=${token}`;
-      await deps.mail.send(MailTemplates.removeEntry(owned, config.BRAND, entry.database_name, url));
+      const owned = entry && email !== 'hidden' ? (entry.email ?? []).find((value) => value.trim().toLowerCase() === email) : undefined;
+      if (entry && owned) void mailLink(input.id, entry.database_name, owned, email).catch(onMailError);
     },
 
     async confirm(input: { id: string; v: string }): Promise<void> {
