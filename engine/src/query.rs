@@ -431,33 +431,108 @@ pub fn validate_regex(src: &str) -> Result<()> {
     compile_regex(src, true).map(|_| ())
 }
 
-/// Compiled regexes of recent queries. A `Regex` keeps its lazily built DFA states, so a
-/// repeated query (the next page, a refresh) skips both the compilation and the DFA warm-up.
-static REGEX_CACHE: std::sync::Mutex<Option<std::collections::HashMap<(String, bool), regex::bytes::Regex>>> = std::sync::Mutex::new(None);
+/// Compiled regexes of recent queries, so a repeated query (the next page, a refresh)
+/// skips the compilation. Bounded by entries and by bytes (issue 13, item 9): each entry is
+/// charged an upper bound of its compiled size and the least recently used entries are
+/// evicted past `REGEX_CACHE_BYTES`.
+///
+/// Callers get a clone: in regex 1.7 a clone shares the compiled programs (`Arc`) but gets
+/// its own, empty pool of per-thread lazy-DFA caches, so those caches (up to
+/// `REGEX_DFA_BYTES` per searching thread) live only as long as the search that built them
+/// and are never held by this cache. Worst case measured in engine/BENCHMARKS.md.
+struct RegexCache {
+    map: std::collections::HashMap<(String, bool), RegexCacheEntry>,
+    bytes: usize,
+    tick: u64,
+}
+
+struct RegexCacheEntry {
+    re: regex::bytes::Regex,
+    bytes: usize,
+    used: u64,
+}
+
+static REGEX_CACHE: std::sync::Mutex<Option<RegexCache>> = std::sync::Mutex::new(None);
 const REGEX_CACHE_ENTRIES: usize = 256;
+/// Byte budget of the compiled programs the cache holds (charged estimates, see `compile_sized`).
+pub const REGEX_CACHE_BYTES: usize = 32 << 20;
+/// Lazy-DFA cache limit of one regex on one searching thread (regex `dfa_size_limit`).
+const REGEX_DFA_BYTES: usize = 4 << 20;
+
+impl RegexCache {
+    fn get(&mut self, key: &(String, bool)) -> Option<regex::bytes::Regex> {
+        self.tick += 1;
+        let tick = self.tick;
+        self.map.get_mut(key).map(|e| {
+            e.used = tick;
+            e.re.clone()
+        })
+    }
+
+    fn insert(&mut self, key: (String, bool), re: regex::bytes::Regex, bytes: usize) {
+        if bytes > REGEX_CACHE_BYTES {
+            return;
+        }
+        if let Some(old) = self.map.remove(&key) {
+            self.bytes -= old.bytes;
+        }
+        while !self.map.is_empty() && (self.map.len() >= REGEX_CACHE_ENTRIES || self.bytes + bytes > REGEX_CACHE_BYTES) {
+            let lru = self.map.iter().min_by_key(|(_, e)| e.used).map(|(k, _)| k.clone()).expect("non-empty");
+            if let Some(e) = self.map.remove(&lru) {
+                self.bytes -= e.bytes;
+            }
+        }
+        self.tick += 1;
+        self.bytes += bytes;
+        self.map.insert(key, RegexCacheEntry { re, bytes, used: self.tick });
+    }
+}
+
+/// (entries, charged bytes) of the regex cache.
+pub fn regex_cache_usage() -> (usize, usize) {
+    REGEX_CACHE.lock().ok().and_then(|c| c.as_ref().map(|c| (c.map.len(), c.bytes))).unwrap_or((0, 0))
+}
 
 pub fn compile_regex(src: &str, case_insensitive: bool) -> Result<regex::bytes::Regex> {
     let key = (src.to_string(), case_insensitive);
-    if let Some(re) = REGEX_CACHE.lock().ok().and_then(|c| c.as_ref().and_then(|m| m.get(&key).cloned())) {
+    if let Some(re) = REGEX_CACHE.lock().ok().and_then(|mut c| c.as_mut().and_then(|c| c.get(&key))) {
         return Ok(re);
     }
-    let re = compile_regex_uncached(src, case_insensitive)?;
+    let (re, bytes) = compile_sized(src, case_insensitive)?;
     if let Ok(mut c) = REGEX_CACHE.lock() {
-        let m = c.get_or_insert_with(Default::default);
-        if m.len() >= REGEX_CACHE_ENTRIES {
-            m.clear();
-        }
-        m.insert(key, re.clone());
+        let c = c.get_or_insert_with(|| RegexCache { map: Default::default(), bytes: 0, tick: 0 });
+        c.insert(key, re.clone(), bytes + src.len() + 256);
     }
     Ok(re)
 }
 
-fn compile_regex_uncached(src: &str, case_insensitive: bool) -> Result<regex::bytes::Regex> {
+/// Compile with size limits doubling from 8 KiB up to `MAX_REGEX_COMPILED_BYTES`; the first
+/// limit that succeeds bounds each of the (at most three: NFA, forward and reverse DFA
+/// programs) compiled programs, so the regex is charged three times that limit. A compile
+/// over the limit stops as soon as it passes it, so the failed tries cost at most as much
+/// as the one that succeeds. regex 1.7 exposes no memory figure of its own.
+fn compile_sized(src: &str, case_insensitive: bool) -> Result<(regex::bytes::Regex, usize)> {
+    let mut limit = 8 << 10;
+    while limit < MAX_REGEX_COMPILED_BYTES {
+        match build_regex(src, case_insensitive, limit) {
+            Ok(re) => return Ok((re, 3 * limit)),
+            Err(regex::Error::CompiledTooBig(_)) => limit *= 2,
+            Err(_) => break,
+        }
+    }
+    compile_regex_uncached(src, case_insensitive).map(|re| (re, 3 * MAX_REGEX_COMPILED_BYTES))
+}
+
+fn build_regex(src: &str, case_insensitive: bool, size_limit: usize) -> std::result::Result<regex::bytes::Regex, regex::Error> {
     regex::bytes::RegexBuilder::new(src)
         .case_insensitive(case_insensitive)
-        .size_limit(MAX_REGEX_COMPILED_BYTES)
-        .dfa_size_limit(4 << 20)
+        .size_limit(size_limit)
+        .dfa_size_limit(REGEX_DFA_BYTES)
         .build()
+}
+
+fn compile_regex_uncached(src: &str, case_insensitive: bool) -> Result<regex::bytes::Regex> {
+    build_regex(src, case_insensitive, MAX_REGEX_COMPILED_BYTES)
         .map_err(|e| match e {
             regex::Error::CompiledTooBig(_) => err(
                 "regex_too_big",
@@ -607,5 +682,91 @@ mod tests {
         let started = std::time::Instant::now();
         assert_eq!(parse(&q, Mode::Exact, None).unwrap().mode, Mode::Regex);
         assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    }
+}
+
+#[cfg(test)]
+mod regex_cache_tests {
+    use super::*;
+
+    fn resident_bytes() -> usize {
+        let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+        let pages: usize = statm.split_whitespace().nth(1).and_then(|v| v.parse().ok()).unwrap_or(0);
+        pages * 4096
+    }
+
+    /// The largest `\w{k}` (Unicode word class, the costliest common class) that still
+    /// compiles under `MAX_REGEX_COMPILED_BYTES`, found by bisection.
+    fn largest_repeat(prefix: &str) -> usize {
+        let (mut lo, mut hi) = (1usize, 4096usize);
+        while lo + 1 < hi {
+            let mid = (lo + hi) / 2;
+            if build_regex(&format!("{prefix}\\w{{{mid}}}"), true, MAX_REGEX_COMPILED_BYTES).is_ok() {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    /// Issue 13, item 9: fill the cache with the largest patterns a user may send and check
+    /// that what stays resident is bounded by the byte budget, not by 256 × the size limit.
+    #[test]
+    fn regex_cache_worst_case_is_bounded_by_bytes() {
+        let k = largest_repeat("p000");
+        let before = resident_bytes();
+        let mut charged_max = 0usize;
+        for i in 0..REGEX_CACHE_ENTRIES {
+            let src = format!("p{i:03}\\w{{{k}}}");
+            assert!(src.chars().count() <= MAX_QUERY_CHARS);
+            let re = compile_regex(&src, true).expect("largest allowed pattern compiles");
+            assert!(re.is_match(format!("p{i:03}{}", "a".repeat(k)).as_bytes()));
+            drop(re);
+            charged_max = charged_max.max(regex_cache_usage().1);
+        }
+        let after = resident_bytes();
+        let (entries, bytes) = regex_cache_usage();
+        let grown = after.saturating_sub(before);
+        println!(
+            "regex cache worst case: {REGEX_CACHE_ENTRIES} patterns \\w{{{k}}} (case-insensitive) inserted; cache holds {entries} entries charged {:.1} MiB (max {:.1} MiB, budget {:.1} MiB); resident {:.1} MiB before, {:.1} MiB after (+{:.1} MiB)",
+            bytes as f64 / 1048576.0,
+            charged_max as f64 / 1048576.0,
+            REGEX_CACHE_BYTES as f64 / 1048576.0,
+            before as f64 / 1048576.0,
+            after as f64 / 1048576.0,
+            grown as f64 / 1048576.0,
+        );
+        assert!(charged_max <= REGEX_CACHE_BYTES);
+        // 32 MiB budget plus room for the other tests of this process running alongside;
+        // unbounded, 256 such patterns keep several hundred MiB resident.
+        assert!(grown <= 96 << 20, "regex cache grew the resident set by {grown} bytes");
+    }
+
+    #[test]
+    fn regex_cache_evicts_least_recently_used() {
+        let keep = "lru_keep_[a-z]+[0-9]{2}";
+        let keep_re = compile_regex(keep, false).unwrap();
+        for i in 0..(REGEX_CACHE_ENTRIES + 50) {
+            compile_regex(&format!("lru_other_{i}_[a-z]+"), false).unwrap();
+            compile_regex(keep, false).unwrap(); // touched: most recently used
+        }
+        let c = REGEX_CACHE.lock().unwrap();
+        let c = c.as_ref().unwrap();
+        assert!(c.map.len() <= REGEX_CACHE_ENTRIES);
+        assert!(c.bytes <= REGEX_CACHE_BYTES);
+        assert!(c.map.contains_key(&(keep.to_string(), false)), "the entry in use was evicted");
+        assert!(!c.map.contains_key(&("lru_other_0_[a-z]+".to_string(), false)), "the oldest entry was kept");
+        assert_eq!(c.map.values().map(|e| e.bytes).sum::<usize>(), c.bytes);
+        assert!(keep_re.is_match(b"lru_keep_abc12"));
+    }
+
+    #[test]
+    fn regex_sizes_are_charged_from_the_compiled_size() {
+        let (_, small) = compile_sized("abc[0-9]+", false).unwrap();
+        let (_, big) = compile_sized(&format!("q\\w{{{}}}", largest_repeat("q")), true).unwrap();
+        assert!(small <= 3 * (16 << 10), "small regex charged {small}");
+        assert!(big > 3 * (MAX_REGEX_COMPILED_BYTES / 2), "largest regex charged only {big}");
+        assert!(matches!(compile_sized("a(", false), Err(_)));
     }
 }
