@@ -19,9 +19,30 @@ export function signIn(token: string): void {
 
 export { endSession as signOut };
 
-// Signing out forgets every cached resource (user, profile…) without refetching.
+/** localStorage keys of per-user lists (search favourites: record ids only), removed at sign-out. */
+export const FAVOURITES_STORAGE_PREFIX = 'search-favourites:';
+
+function forgetStoredUserState(): void {
+  try {
+    for (let i = localStorage.length - 1; i >= 0; i--) {
+      const key = localStorage.key(i);
+      if (key?.startsWith(FAVOURITES_STORAGE_PREFIX)) localStorage.removeItem(key);
+    }
+  } catch {
+    // Storage blocked: nothing was stored.
+  }
+}
+
+// Signing out, or the session ending, forgets every cached resource (user, profile…) without
+// refetching, and what this browser kept for the user (issue 13, item 7).
+let signedIn = authToken.get() !== null;
 authToken.subscribe(() => {
-  if (authToken.get() === null) void mutate(() => true, undefined, { revalidate: false });
+  const token = authToken.get();
+  if (token === null) {
+    void mutate(() => true, undefined, { revalidate: false });
+    if (signedIn) forgetStoredUserState();
+  }
+  signedIn = token !== null;
 });
 
 export function useSession(): { status: SessionStatus; token: string | null } {

@@ -8,9 +8,10 @@ import { toastErrors } from '@/lib/toast-store';
 import { applyModeSuffix, isSearchType, validateSearch, type SearchType } from '@common/search-rules';
 import type { SearchRecord } from '../api/search-api';
 import { pageCount, useSearch } from '../api/use-search';
-import { useFavourites } from '../lib/favourites';
+import { isFavouriteReference, useFavourites } from '../lib/favourites';
 import { RemoveEntryModal } from './remove-entry-modal';
 import { ResultRow } from './result-row';
+import { FavouriteRow } from './favourite-row';
 import { ResultsToolbar } from './results-toolbar';
 import { InfoCards, StatsBar, SubscriptionNotice } from './search-extras';
 import { SearchForm, type SearchOptions } from './search-form';
@@ -156,7 +157,20 @@ export function SearchPage() {
         {showFavourites &&
           (favourites.length > 0 ? (
             <ul className="card results-list" data-testid="favourites-list">
-              {favourites.map((record) => row(record, `fav-${record.id}`))}
+              {favourites.map((favourite) => {
+                // Only the id is kept across visits: the record shows when a search brings it.
+                const record = isFavouriteReference(favourite) ? results.find((item) => item.id === favourite.id) : favourite;
+                return record ? (
+                  row(record, `fav-${favourite.id}`)
+                ) : (
+                  <FavouriteRow
+                    key={`fav-${favourite.id}`}
+                    id={favourite.id}
+                    databaseName={favourite.database_name}
+                    onFavourite={() => toggleFavourite(favourite)}
+                  />
+                );
+              })}
             </ul>
           ) : (
             <p className="favourites-empty muted">Star a result to keep it here.</p>
