@@ -136,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ipSecret: deps.ipSecret,
     signAccessToken: (payload) => app.jwt.sign(payload),
     onAccountChanged: meter.forget,
+    onBackgroundError: (error) => app.log.warn({ err: { message: error.message } }, 'forgot-password: the mail was not prepared'),
   });
   const users = createUserService(db, { onApiKeyChanged: meter.forget });
   await registerAuthentication(app, { secret: deps.jwtSecret, ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS, auth: () => auth });

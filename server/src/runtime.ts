@@ -54,6 +54,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     from: config.mailFrom,
     console: options.mailConsole,
     retentionMs: outboxRetentionMs(config),
+    onPurgeError: (error) => process.stderr.write(`outbox purge failed: ${error.message}\n`),
   });
   let shuttingDown = false;
   let engine: Engine | undefined;
