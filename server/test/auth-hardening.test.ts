@@ -79,12 +79,14 @@ describe('item 1: one-time links are neither kept nor printed', () => {
 describe('item 2: reset-password cannot be used to make us hash', () => {
   test('a flood of random reset links from one address is refused with 429; other addresses still get 400', async () => {
     const ip = freshIp();
+    const hashesBefore = hashingStats().started;
     const statuses: number[] = [];
     for (let i = 0; i < 14; i++) {
       statuses.push((await post('/authentication/reset-password', packReset({ key: newOpaqueToken(), password: 'Flood-Pw-4242' }), { ip })).status);
     }
     assert.deepEqual(statuses.slice(0, 10), new Array(10).fill(400), 'the first ten are checked (bad link: 400)');
     assert.deepEqual(statuses.slice(10), [429, 429, 429, 429], 'then throttled');
+    assert.equal(hashingStats().started, hashesBefore, 'a bad link is refused before any password hashing');
     const other = await post('/authentication/reset-password', packReset({ key: newOpaqueToken(), password: 'Flood-Pw-4242' }), { ip: freshIp() });
     assert.equal(other.status, 400);
   });

@@ -10,12 +10,14 @@ const POOL_SIZE = Number(process.env.UV_THREADPOOL_SIZE) || 4;
 export const HASHING_LIMIT = Math.max(1, Math.min(os.availableParallelism(), POOL_SIZE - 1));
 let hashing = 0;
 let peakHashing = 0;
+let startedHashing = 0;
 const waiting: (() => void)[] = [];
 
 async function bounded<T>(work: () => Promise<T>): Promise<T> {
   if (hashing >= HASHING_LIMIT) await new Promise<void>((resolve) => waiting.push(resolve));
   else hashing++;
   peakHashing = Math.max(peakHashing, hashing);
+  startedHashing++;
   try {
     return await work();
   } finally {
@@ -26,9 +28,9 @@ async function bounded<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Hashes running now and the most seen at once since the last reset (tests, diagnostics). */
-export function hashingStats(options: { resetPeak?: boolean } = {}): { active: number; peak: number; queued: number; limit: number } {
-  const stats = { active: hashing, peak: peakHashing, queued: waiting.length, limit: HASHING_LIMIT };
+/** Hashes running now, the most seen at once since the last reset, and how many ever started (tests, diagnostics). */
+export function hashingStats(options: { resetPeak?: boolean } = {}): { active: number; peak: number; queued: number; limit: number; started: number } {
+  const stats = { active: hashing, peak: peakHashing, queued: waiting.length, limit: HASHING_LIMIT, started: startedHashing };
   if (options.resetPeak) peakHashing = hashing;
   return stats;
 }
