@@ -105,17 +105,23 @@ export interface WatchedTasks {
 
 /**
  * Every active task of an open account, only what matching needs (id, kind, match_value),
- * in one query that answers one row per kind: the pairs come back as one JSON text each
- * (parsed by JSON.parse, far cheaper than 100,000 rows through the driver).
+ * in one query that answers one row per kind: the ids as one comma-separated text and the
+ * values as one JSON array (parsed by JSON.parse: far cheaper than 100,000 rows through
+ * the driver). Both aggregates of a group are fed the same rows in the same order.
  */
 export async function watchedTasks(db: Db): Promise<WatchedTasks[]> {
-  const { rows } = await sql<{ kind: TaskKind; tasks: [string, string][] }>`
-    select t.kind, json_agg(json_build_array(t.id::text, t.match_value)) as tasks
+  const { rows } = await sql<{ kind: TaskKind; ids: string; vals: string }>`
+    select t.kind, string_agg(t.id::text, ',') as ids, json_agg(t.match_value)::text as vals
       from monitor_tasks t
       join users u on u.id = t.user_id
      where t.active and u.closed_at is null
      group by t.kind`.execute(db);
-  return rows.map((r) => ({ kind: r.kind, ids: r.tasks.map((p) => p[0]), values: r.tasks.map((p) => p[1]) }));
+  return rows.map((r) => {
+    const ids = r.ids.split(',');
+    const values = JSON.parse(r.vals) as string[];
+    if (ids.length !== values.length) throw new Error('watchedTasks: ids and values differ in length');
+    return { kind: r.kind, ids, values };
+  });
 }
 
 export interface MatchedTask {

@@ -66,11 +66,13 @@ export function createMatcher(deps: { db: Kysely<Database>; engine: Engine; queu
 
     // Only id, kind and match_value of every task, in one query; the engine gets them in
     // as few calls as possible (each call walks the segment's dictionaries once).
+    const started = performance.now();
     const watches: WatchInput[] = [];
     for (const group of await repo.watchedTasks(db)) {
       const field = TASK_FIELD[group.kind];
       for (let i = 0; i < group.ids.length; i++) watches.push({ id: group.ids[i]!, field, value: group.values[i]! });
     }
+    const readMs = performance.now() - started;
     const found = new Map<string, WatchMatch>();
     for (let i = 0; i < watches.length; i += MATCH_BATCH_SIZE) {
       for (const match of await matchBatch(segmentId, watches.slice(i, i + MATCH_BATCH_SIZE))) {
@@ -78,6 +80,7 @@ export function createMatcher(deps: { db: Kysely<Database>; engine: Engine; queu
       }
     }
 
+    const matchMs = performance.now() - started - readMs;
     // Owner and value as entered, for the matched tasks only (still active, account open).
     const byUser = new Map<string, repo.ReportTaskInput[]>();
     let tasksMatched = 0;
@@ -90,6 +93,7 @@ export function createMatcher(deps: { db: Kysely<Database>; engine: Engine; queu
       byUser.set(task.user_id, list);
     }
 
+    const detailsMs = performance.now() - started - readMs - matchMs;
     // The reports in multi-row statements, users in a fixed order (so two runs of one
     // segment take the report rows' locks in the same order).
     let reportsWritten = 0;
@@ -109,16 +113,18 @@ export function createMatcher(deps: { db: Kysely<Database>; engine: Engine; queu
     if (chunk.length > 0) chunks.push(chunk);
     const writeNext = async (): Promise<void> => {
       for (let next = chunks.shift(); next; next = chunks.shift()) {
-        reportsWritten += await repo.writeReports(db, {
+        const written = await repo.writeReports(db, {
           segmentId,
           well: segment.well_name,
           reports: next,
           notice: (results) => reportNotice(results, segment.well_name),
         });
+        reportsWritten += written;
       }
     };
     await Promise.all(Array.from({ length: REPORT_CONCURRENCY }, writeNext));
 
+    const reportsMs = performance.now() - started - readMs - matchMs - detailsMs;
     // Every delivery of this segment still pending, not only the ones just written: a run
     // that crashed after its commits and before this point is repaired by the next run.
     const deliveries = await repo.pendingDeliveriesOfSegment(db, segmentId);
@@ -129,7 +135,8 @@ export function createMatcher(deps: { db: Kysely<Database>; engine: Engine; queu
       );
     }
     await repo.markSegmentMatched(db, segmentId, tasksMatched);
-    log.info({ segment: segmentId, tasksMatched, reportsWritten, deliveriesQueued: deliveries.length }, 'segment matched');
+    const ms = { read: Math.round(readMs), match: Math.round(matchMs), details: Math.round(detailsMs), reports: Math.round(reportsMs), total: Math.round(performance.now() - started) };
+    log.info({ segment: segmentId, tasksMatched, reportsWritten, deliveriesQueued: deliveries.length, ms }, 'segment matched');
     return { matched: true, tasksMatched, reportsWritten, deliveriesQueued: deliveries.length };
   }
 
