@@ -17,8 +17,6 @@ export function signIn(token: string): void {
   authToken.set(token);
 }
 
-export { endSession as signOut };
-
 /** localStorage keys of per-user lists (search favourites: record ids only), removed at sign-out. */
 export const FAVOURITES_STORAGE_PREFIX = 'search-favourites:';
 
@@ -31,6 +29,12 @@ function forgetStoredUserState(): void {
   } catch {
     // Storage blocked: nothing was stored.
   }
+}
+
+/** Signs out (the logout page): forgets the stored lists at once, whatever the session state. */
+export async function signOut(): Promise<void> {
+  forgetStoredUserState();
+  await endSession();
 }
 
 // Signing out, or the session ending, forgets every cached resource (user, profile…) without
