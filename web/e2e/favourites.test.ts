@@ -3,6 +3,8 @@
  * data well names only) and are forgotten at sign-out, while the feature keeps working.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { logInThroughForm, openPage, textOf } from './support/browser';
@@ -72,6 +74,10 @@ test('a favourite is stored as its id only, still listed, and forgotten at logou
   await favourites.getByTestId('result-headline').waitFor();
   assert.equal(await textOf(favourites.getByTestId('result-headline')), `#${id}`);
   assert.equal(await textOf(favourites.getByTestId('result-source')), WELL);
+  if (process.env.E2E_SCREENSHOT_DIR) {
+    fs.mkdirSync(process.env.E2E_SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(process.env.E2E_SCREENSHOT_DIR, 'favourite-by-id.png') });
+  }
   // …and in full again once a search brings the record back.
   await searchEmail(page, SECRETS[0]!);
   assert.equal(await textOf(favourites.getByTestId('result-headline')), SECRETS[0]);
