@@ -48,7 +48,6 @@ import { createBannerService } from './marketing/banner-service';
 import { registerBannerRoutes } from './marketing/banner-routes';
 import { registerMonitoring } from './monitoring/monitoring-routes';
 import { monitorApiV1 } from './monitor-api-v1/monitor-v1-routes';
-import { embeddedConnectionString } from './infra/embedded-postgres';
 import { createReportsService } from './monitoring/reports-service';
 import { registerReportsRoutes } from './monitoring/reports-routes';
 import { createNotificationsService } from './monitoring/notifications-service';
@@ -62,6 +61,8 @@ import { registerClientAddress } from './infra/client-address';
 export interface AppDeps {
   config: Config;
   db: Kysely<Database>;
+  /** The database's connection string (external or embedded): the segment watcher LISTENs on a connection of its own. */
+  connectionString: string;
   limiter: RateLimiter;
   mail: MailService;
   queues: QueueSystem;
@@ -184,7 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const matcher = createMatcher({ db, engine: deps.engine, queues: deps.queues, log: app.log });
   app.addHook('onReady', async () => {
     const watcher = startSegmentWatcher({
-      connectionString: config.DATABASE_URL ?? embeddedConnectionString(config.EMBEDDED_PG_PORT),
+      connectionString: deps.connectionString,
       db,
       queues: deps.queues,
       sweepMs: config.MONITOR_SWEEP_MS,

@@ -69,6 +69,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     const app = await buildApp({
       config,
       db: database.db,
+      connectionString: database.connectionString,
       limiter,
       mail,
       queues,
