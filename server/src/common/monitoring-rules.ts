@@ -7,6 +7,8 @@
  * Decisions where the spec is silent are in server/src/monitoring/README.md.
  */
 import { isValidEmail } from './credentials';
+// Lengths in characters (code points), counted as search queries are.
+import { queryLength } from './search-rules';
 
 export const TASK_KINDS = ['username', 'email', 'phone', 'name', 'domain'] as const;
 export type TaskKind = (typeof TASK_KINDS)[number];
@@ -84,27 +86,26 @@ export function isWebhookUrl(value: string): boolean {
   }
 }
 
-function characters(value: string): number {
-  let n = 0;
-  for (const _ of value) n++;
-  return n;
+/** An email address or a phone number (4 to 15 digits): tasks and channels check them alike. */
+function contactProblem(kind: 'email' | 'phone', value: string): string | null {
+  if (kind === 'email') return isValidEmail(value) ? null : MONITORING_MESSAGES.email;
+  return PHONE_PATTERN.test(value) ? null : MONITORING_MESSAGES.phone;
 }
 
 /** The first rule a task value breaks (spec 3 §5), or null. */
 export function taskValueProblem(kind: TaskKind, value: string): string | null {
   const v = value.trim();
   if (!v) return MONITORING_MESSAGES.empty;
-  if (characters(v) > VALUE_MAX_LENGTH) return MONITORING_MESSAGES.tooLong;
+  if (queryLength(v) > VALUE_MAX_LENGTH) return MONITORING_MESSAGES.tooLong;
   switch (kind) {
     case 'email':
-      return isValidEmail(v) ? null : MONITORING_MESSAGES.email;
     case 'phone':
-      return PHONE_PATTERN.test(v) ? null : MONITORING_MESSAGES.phone;
+      return contactProblem(kind, v);
     case 'domain':
       return normalizeDomain(v) ? null : MONITORING_MESSAGES.domain;
     case 'username':
     case 'name': {
-      const n = characters(v);
+      const n = queryLength(v);
       return n >= USERNAME_MIN_LENGTH && n <= USERNAME_MAX_LENGTH ? null : MONITORING_MESSAGES.nameLength;
     }
   }
@@ -117,12 +118,11 @@ export function taskValueProblem(kind: TaskKind, value: string): string | null {
 export function channelValueProblem(kind: ChannelKind, value: string): string | null {
   const v = value.trim();
   if (!v) return null;
-  if (characters(v) > VALUE_MAX_LENGTH) return MONITORING_MESSAGES.tooLong;
+  if (queryLength(v) > VALUE_MAX_LENGTH) return MONITORING_MESSAGES.tooLong;
   switch (kind) {
     case 'email':
-      return isValidEmail(v) ? null : MONITORING_MESSAGES.email;
     case 'phone':
-      return PHONE_PATTERN.test(v) ? null : MONITORING_MESSAGES.phone;
+      return contactProblem(kind, v);
     case 'webhook':
       return isWebhookUrl(v) ? null : MONITORING_MESSAGES.url;
   }
