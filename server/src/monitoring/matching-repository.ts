@@ -64,38 +64,6 @@ export async function markSegmentMatched(db: Db, segmentId: string, tasksMatched
     .execute();
 }
 
-export interface ActiveTask {
-  id: string;
-  user_id: string;
-  kind: TaskKind;
-  value: string;
-  match_value: string;
-}
-
-/**
- * Every active task of an open account, `batchSize` at a time in id order (keyset paging:
- * each batch is one indexed range read, so 100,000 tasks never sit in memory at once).
- */
-export async function* activeTaskBatches(db: Db, batchSize: number): AsyncGenerator<ActiveTask[]> {
-  let after = '0';
-  for (;;) {
-    const rows = await db
-      .selectFrom('monitor_tasks as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .select(['t.id', 't.user_id', 't.kind', 't.value', 't.match_value'])
-      .where('t.active', '=', true)
-      .where('u.closed_at', 'is', null)
-      .where(sql<boolean>`t.id > ${after}::bigint`)
-      .orderBy('t.id')
-      .limit(batchSize)
-      .execute();
-    if (rows.length === 0) return;
-    yield rows.map((r) => ({ ...r, id: String(r.id) }));
-    if (rows.length < batchSize) return;
-    after = String(rows[rows.length - 1]!.id);
-  }
-}
-
 /** The active tasks of open accounts as the engine needs them: per kind, the ids and normalised values (same order). */
 export interface WatchedTasks {
   kind: TaskKind;

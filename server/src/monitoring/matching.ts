@@ -30,6 +30,19 @@ export function reportNotice(results: number, well: string): string {
   return `New monitoring report: ${results} result${results === 1 ? '' : 's'} in ${well}`;
 }
 
+/**
+ * Every active task of an open account as one engine watch (id, field, normalised value),
+ * read in one query (repo.watchedTasks): the match job's first step, also timed by the bench.
+ */
+export async function activeWatches(db: Kysely<Database>): Promise<WatchInput[]> {
+  const watches: WatchInput[] = [];
+  for (const group of await repo.watchedTasks(db)) {
+    const field = TASK_FIELD[group.kind];
+    for (let i = 0; i < group.ids.length; i++) watches.push({ id: group.ids[i]!, field, value: group.values[i]! });
+  }
+  return watches;
+}
+
 function isUnknownSegment(error: unknown): boolean {
   return error instanceof EngineError && error.code === 'invalid_argument' && /unknown segment/.test(error.message);
 }
@@ -67,11 +80,7 @@ export function createMatcher(deps: { db: Kysely<Database>; engine: Engine; queu
     // Only id, kind and match_value of every task, in one query; the engine gets them in
     // as few calls as possible (each call walks the segment's dictionaries once).
     const started = performance.now();
-    const watches: WatchInput[] = [];
-    for (const group of await repo.watchedTasks(db)) {
-      const field = TASK_FIELD[group.kind];
-      for (let i = 0; i < group.ids.length; i++) watches.push({ id: group.ids[i]!, field, value: group.values[i]! });
-    }
+    const watches = await activeWatches(db);
     const readMs = performance.now() - started;
     const found = new Map<string, WatchMatch>();
     for (let i = 0; i < watches.length; i += MATCH_BATCH_SIZE) {
