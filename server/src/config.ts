@@ -129,6 +129,17 @@ export const ConfigSchema = Type.Object({
   MONITOR_V1_RATE_PER_SECOND: Integer(5, 1, 10_000, 'Monitor API V1: requests per second per key.'),
   MONITOR_V1_BURST: Integer(50, 1, 100_000, 'Monitor API V1: burst size.'),
   MONITOR_V1_BLOCK_SECONDS: Integer(180, 1, 86_400, 'Monitor API V1: how long a key that passed its limit is refused.'),
+  // WHOIS tools (server/src/whois/README.md): providers, their order, limits.
+  WHOIS_LOOKUP_PROVIDERS: Type.String({ default: 'live,local,whoisxml', pattern: '^(live|local|whoisxml)(,(live|local|whoisxml))*$', description: 'Order in which WHOIS lookups ask providers (after the cache); whoisxml is skipped without WHOISXML_API_KEY.' }),
+  WHOIS_DATA_PROVIDERS: Type.String({ default: 'local,whoisxml', pattern: '^(live|local|whoisxml)(,(live|local|whoisxml))*$', description: 'Order for history, reverse WHOIS, reverse IP/MX/NS and subdomain scans.' }),
+  WHOIS_TIMEOUT_MS: Integer(8_000, 100, 60_000, 'Time one live RDAP/WHOIS exchange (or a WhoisXML call) may take.'),
+  WHOIS_MAX_BYTES: Integer(1_048_576, 1024, 16_777_216, 'Largest RDAP, WHOIS or WhoisXML answer read; a bigger one is a provider failure.'),
+  WHOIS_PORT43: Integer(43, 1, 65535, 'TCP port of WHOIS servers (RFC 3912); another only for tests.'),
+  WHOIS_IANA_HOST: Type.String({ default: 'whois.iana.org', minLength: 1, description: 'WHOIS server asked first for the referral of a TLD without RDAP.' }),
+  WHOIS_RDAP_BOOTSTRAP_URL: Type.String({ default: 'https://data.iana.org/rdap/dns.json', pattern: '^https?://', description: 'IANA RDAP bootstrap file (RFC 9224) refreshed from here; a snapshot ships with the code.' }),
+  WHOIS_ALLOW_PRIVATE: Type.Boolean({ default: false, description: 'Allow RDAP/WHOIS servers and referrals on loopback and private addresses (tests only).' }),
+  WHOISXML_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'WhoisXML API key; enables the whoisxml provider.' })),
+  WHOISXML_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://', description: "Base URL replacing WhoisXML's hosts (one host serving every API path; a stub's in tests)." })),
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;

@@ -302,3 +302,27 @@ export function unpackSearch(fields: SearchFields): SearchValues {
     deduplicate: fields.deduplicate,
   };
 }
+
+export interface WhoisFields {
+  search_type: string; // plain: one of WHOIS_TOOLS
+  query: string; // obfuscated query text
+  qk: string; // 32-char nonce + '.' + checksum
+}
+
+/** `POST /whois` body: the query travels as a token (spec 2 §7); the tool in clear. */
+export function packWhois(values: { searchType: string; query: string }): WhoisFields {
+  const nonce = randomToken(SEARCH_NONCE_LENGTH);
+  return {
+    search_type: values.searchType,
+    query: obfuscate(values.query, nonce),
+    qk: nonce + '.' + checksum(values.query, values.searchType),
+  };
+}
+
+export function unpackWhois(fields: WhoisFields): { searchType: string; query: string } {
+  if (typeof fields.qk !== 'string' || fields.qk.length !== SEARCH_NONCE_LENGTH + 9) throw new ObfuscationError();
+  const nonce = fields.qk.slice(0, SEARCH_NONCE_LENGTH);
+  const query = deobfuscate(fields.query, nonce);
+  verify(fields.qk.slice(SEARCH_NONCE_LENGTH + 1), query, String(fields.search_type));
+  return { searchType: String(fields.search_type), query };
+}

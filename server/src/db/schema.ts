@@ -321,6 +321,66 @@ export interface SmsOutboxTable {
   updated: Generated<Date>;
 }
 
+export interface WhoisSnapshotsTable {
+  id: Generated<string>;
+  domain: string;
+  observed_at: Timestamp;
+  last_observed_at: Timestamp;
+  source: string;
+  record: ColumnType<unknown, string, string>;
+  registrar_name: string | null;
+  created_date: NullableTimestamp;
+  updated_date: NullableTimestamp;
+  expires_date: NullableTimestamp;
+  search_text: string;
+  content_sha256: Buffer;
+  is_current: Generated<boolean>;
+}
+
+export interface PdnsTable {
+  rrname_rev: string;
+  rrtype: string;
+  rdata: string;
+  first_seen: Timestamp;
+  last_seen: Timestamp;
+  count: ColumnType<string, number | string | bigint | undefined, number | string | bigint>;
+  source: string;
+}
+
+export interface SubdomainsTable {
+  name_rev: string;
+  first_seen: Timestamp;
+  last_seen: Timestamp;
+  sources: Generated<string[]>;
+}
+
+export interface WhoisIngestFilesTable {
+  sha256: string;
+  format: string;
+  name: string;
+  rows: ColumnType<string, number | string | bigint, number | string | bigint>;
+  imported_at: Generated<Date>;
+}
+
+export interface WhoisCacheTable {
+  tool: string;
+  key: string;
+  answer: ColumnType<unknown, string, string>;
+  source: string;
+  fetched_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface WhoisHoldsTable {
+  id: Generated<string>;
+  user_id: string;
+  tool: string;
+  cost: number;
+  status: Generated<'held' | 'captured' | 'refunded'>;
+  created_at: Generated<Date>;
+  settled_at: NullableTimestamp;
+}
+
 export interface Database {
   app_secrets: AppSecretsTable;
   users: UsersTable;
@@ -350,4 +410,10 @@ export interface Database {
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   sms_outbox: SmsOutboxTable;
+  whois_snapshots: WhoisSnapshotsTable;
+  pdns: PdnsTable;
+  subdomains: SubdomainsTable;
+  whois_ingest_files: WhoisIngestFilesTable;
+  whois_cache: WhoisCacheTable;
+  whois_holds: WhoisHoldsTable;
 }
