@@ -4,6 +4,8 @@
  * field names come from it: shared/design/whois.md §1), so clients written against it work.
  * Isomorphic: no Node or browser-only API.
  */
+import { normalizeDomain } from './monitoring-rules';
+import { isIPv4, isIPv6 } from './search-rules';
 
 /** Tools as the dashboard names them (`POST /whois` search_type). */
 export const WHOIS_TOOLS = [
@@ -96,48 +98,27 @@ export const WHOIS_MESSAGES = {
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
 /**
- * A domain name (spec 2 §5: labels by pattern, a top-level domain of 2 to 63 letters).
- * Lower-cased, a final dot dropped, an internationalised name turned into its ASCII
- * (punycode) form by the URL parser both Node and browsers have.
+ * A domain name (spec 2 §5: labels by pattern, a top-level domain of 2 to 63 letters):
+ * monitoring's domain rule (lower case, final dot dropped, IDN to punycode, labels by
+ * pattern) plus the WHOIS rule on the top-level domain.
  */
 export function checkDomain(input: string, emptyMessage: string = WHOIS_MESSAGES.emptyQuery): Checked<string> {
-  const trimmed = input.trim().replace(/\.$/, '');
-  if (trimmed === '') return { ok: false, message: emptyMessage };
-  if (trimmed.length > MAX_DOMAIN_LENGTH || /[\s/:@?#\\]/.test(trimmed)) return { ok: false, message: WHOIS_MESSAGES.invalidDomain };
-  let ascii: string;
-  try {
-    ascii = new URL(`http://${trimmed}/`).hostname;
-  } catch {
-    return { ok: false, message: WHOIS_MESSAGES.invalidDomain };
-  }
-  const labels = ascii.split('.');
-  if (labels.length < 2 || ascii.length > MAX_DOMAIN_LENGTH) return { ok: false, message: WHOIS_MESSAGES.invalidDomain };
-  if (!labels.every((label) => LABEL.test(label)) || !TLD.test(labels[labels.length - 1]!)) {
-    return { ok: false, message: WHOIS_MESSAGES.invalidDomain };
-  }
-  return { ok: true, value: ascii };
+  if (input.trim().replace(/\.$/, '') === '') return { ok: false, message: emptyMessage };
+  const domain = normalizeDomain(input);
+  if (!domain || !TLD.test(domain.slice(domain.lastIndexOf('.') + 1))) return { ok: false, message: WHOIS_MESSAGES.invalidDomain };
+  return { ok: true, value: domain };
 }
 
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-
-/** An IPv4 or IPv6 address, in the URL parser's canonical form (IPv6 compressed, lower case). */
+/** An IPv4 or IPv6 address (search's rules), IPv6 in the URL parser's canonical form. */
 export function checkIp(input: string): Checked<string> {
   const trimmed = input.trim();
   if (trimmed === '') return { ok: false, message: WHOIS_MESSAGES.emptyLookup };
-  if (IPV4.test(trimmed)) return { ok: true, value: trimmed };
-  if (!trimmed.includes(':') || trimmed.length > 45 || !/^[0-9a-fA-F:.]+$/.test(trimmed)) {
-    return { ok: false, message: WHOIS_MESSAGES.invalidIp };
-  }
-  try {
-    const host = new URL(`http://[${trimmed}]/`).hostname;
-    return { ok: true, value: host.slice(1, -1) };
-  } catch {
-    return { ok: false, message: WHOIS_MESSAGES.invalidIp };
-  }
+  if (isIPv4(trimmed)) return { ok: true, value: trimmed };
+  if (!isIPv6(trimmed)) return { ok: false, message: WHOIS_MESSAGES.invalidIp };
+  return { ok: true, value: new URL(`http://[${trimmed}]/`).hostname.slice(1, -1) };
 }
 
 export type ReverseWhoisMode = 'current' | 'historic';
