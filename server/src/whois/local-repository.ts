@@ -1,0 +1,112 @@
+/**
+ * Queries of the local WHOIS store (migration 0006): snapshots, passive DNS, subdomains.
+ * Every query is one index range or one trigram index scan, and every one is bounded
+ * (server/src/whois/BENCHMARKS.md has the plans' figures on 10 M passive DNS rows and
+ * 1 M snapshots).
+ */
+import { sql, type Kysely } from 'kysely';
+import type { ReverseWhoisQuery, WhoisRecord } from '../common/whois-rules';
+import type { Database } from '../db/schema';
+
+export interface StoredSnapshot {
+  record: WhoisRecord;
+  observedAt: Date;
+  lastObservedAt: Date;
+}
+
+/** The current snapshot of a domain, or null when the store never saw it. */
+export async function currentSnapshot(db: Kysely<Database>, domain: string): Promise<StoredSnapshot | null> {
+  const row = await db
+    .selectFrom('whois_snapshots')
+    .select(['record', 'observed_at', 'last_observed_at'])
+    .where('domain', '=', domain)
+    .where(sql<boolean>`is_current`)
+    .executeTakeFirst();
+  return row ? { record: row.record as WhoisRecord, observedAt: row.observed_at, lastObservedAt: row.last_observed_at } : null;
+}
+
+/** Snapshots of a domain last observed at or after `since`, newest first, at most `limit`. */
+export async function snapshotsSince(db: Kysely<Database>, domain: string, since: Date, limit: number): Promise<StoredSnapshot[]> {
+  const rows = await db
+    .selectFrom('whois_snapshots')
+    .select(['record', 'observed_at', 'last_observed_at'])
+    .where('domain', '=', domain)
+    .where('last_observed_at', '>=', since)
+    .orderBy('last_observed_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ record: r.record as WhoisRecord, observedAt: r.observed_at, lastObservedAt: r.last_observed_at }));
+}
+
+/** A LIKE pattern matching `term` anywhere, its `%`, `_` and `\` taken literally. */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Domains whose snapshot text holds every include term and none of the exclude terms
+ * (terms lower case, as checkReverseWhois leaves them; `search_text` is lower case), in
+ * domain order after `after`, at most `limit`. `current` looks at current snapshots only
+ * (the partial trigram index); `historic` at every snapshot, a domain once when any of its
+ * snapshots matches. The include terms are the trigram index's conditions; exclude terms
+ * are checked on the rows it finds (or, with no include term, on rows read in domain order
+ * until `limit` are found).
+ */
+export async function reverseWhoisDomains(
+  db: Kysely<Database>,
+  query: ReverseWhoisQuery,
+  after: string | null,
+  limit: number,
+): Promise<string[]> {
+  let select = db.selectFrom('whois_snapshots').select('domain');
+  if (query.mode === 'current') select = select.where(sql<boolean>`is_current`);
+  for (const term of query.include) select = select.where('search_text', 'like', containsPattern(term));
+  for (const term of query.exclude) select = select.where('search_text', 'not like', containsPattern(term));
+  if (after !== null) select = select.where('domain', '>', after);
+  if (query.mode === 'historic') select = select.distinct();
+  const rows = await select.orderBy('domain').limit(limit).execute();
+  return rows.map((r) => r.domain);
+}
+
+export interface SeenName {
+  /** Reversed by label, as stored. */
+  nameRev: string;
+  firstSeen: Date;
+  lastSeen: Date;
+}
+
+/**
+ * Owner names of passive DNS records of type `rrtype` whose answer is `rdata`, in
+ * reversed-name order after `afterRev`, at most `limit`: one range of `pdns_reverse`.
+ * A name occurs once: (name, type, answer) is the primary key.
+ */
+export async function namesAnswering(
+  db: Kysely<Database>,
+  rrtype: string,
+  rdata: string,
+  afterRev: string | null,
+  limit: number,
+): Promise<SeenName[]> {
+  let select = db
+    .selectFrom('pdns')
+    .select(['rrname_rev', 'first_seen', 'last_seen'])
+    .where('rrtype', '=', rrtype)
+    .where('rdata', '=', rdata);
+  if (afterRev !== null) select = select.where('rrname_rev', '>', afterRev);
+  const rows = await select.orderBy('rrname_rev').limit(limit).execute();
+  return rows.map((r) => ({ nameRev: r.rrname_rev, firstSeen: r.first_seen, lastSeen: r.last_seen }));
+}
+
+/** Names in the reversed key range `[low, high)` (names.ts subtreeRange), in key order, at most `limit`. */
+export async function namesInRange(db: Kysely<Database>, low: string, high: string, limit: number): Promise<SeenName[]> {
+  const rows = await db
+    .selectFrom('subdomains')
+    .select(['name_rev', 'first_seen', 'last_seen'])
+    .where('name_rev', '>=', low)
+    .where('name_rev', '<', high)
+    .orderBy('name_rev')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ nameRev: r.name_rev, firstSeen: r.first_seen, lastSeen: r.last_seen }));
+}
