@@ -57,6 +57,9 @@ import { startSegmentWatcher } from './monitoring/segment-watcher';
 import { startDailyNotices, writeDailyNotices } from './monitoring/daily-notices';
 import { setUpDelivery } from './delivery/delivery-setup';
 import { registerClientAddress } from './infra/client-address';
+import { createWhoisService, parseProviderOrder } from './whois/whois-service';
+import { createWhoisProviders } from './whois/providers';
+import { registerWhois } from './whois/whois-routes';
 
 export interface AppDeps {
   config: Config;
@@ -85,6 +88,7 @@ declare module 'fastify' {
 }
 
 const PAYMENT_EXPIRY_SWEEP_MS = 30_000;
+const WHOIS_SWEEP_MS = 60_000;
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db } = deps;
@@ -152,6 +156,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const reports = createReportsService({ db, engine: deps.engine });
   registerMonitoring(app, { db, allowPrivateWebhooks: config.WEBHOOK_ALLOW_PRIVATE });
+  const whois = createWhoisService({
+    db,
+    providers: createWhoisProviders(config, db),
+    lookupOrder: parseProviderOrder(config.WHOIS_LOOKUP_PROVIDERS),
+    dataOrder: parseProviderOrder(config.WHOIS_DATA_PROVIDERS),
+    // Every provider of a request together; each live exchange has WHOIS_TIMEOUT_MS of its own.
+    timeoutMs: config.WHOIS_TIMEOUT_MS * 2,
+    log: app.log,
+  });
+  registerWhois(app, { whois });
+  // Credits of requests that died mid-way come back; old holds and cache rows go.
+  const whoisSweep = setInterval(() => {
+    whois.sweep().catch((error: Error) => app.log.warn({ err: { message: error.message } }, 'WHOIS sweep failed'));
+  }, WHOIS_SWEEP_MS);
+  whoisSweep.unref();
+  app.addHook('onClose', async () => clearInterval(whoisSweep));
   // Everything under /v2 is one plugin whose onRequest hook is the API key guard.
   await app.register(v2Api, {
     prefix: '/v2',

@@ -11,6 +11,7 @@ import { formatTook, searchMode, type SearchService } from '../search/search-ser
 import { registerMonitoringV2Routes } from './monitoring-v2-routes';
 import type { ReportsService } from '../monitoring/reports-service';
 import { registerReportsV2Routes } from './reports-v2-routes';
+import { registerWhoisV2Routes } from './whois-v2-routes';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,6 +56,8 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
   if (options.reports) registerReportsV2Routes(app, { reports: options.reports });
   // Tasks, channels and domains: the services the app registered (registerMonitoring).
   if (app.hasDecorator('monitoring')) registerMonitoringV2Routes(app);
+  // WHOIS tools: the service the app registered (registerWhois).
+  if (app.hasDecorator('whois')) registerWhoisV2Routes(app);
   const security = [{ apiKey: [] }];
   const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
 

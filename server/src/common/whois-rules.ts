@@ -324,7 +324,7 @@ export type WhoisAnswer = WhoisAnswerOf[WhoisTool];
 export interface WhoisResponse<T extends WhoisTool = WhoisTool> {
   search_type: T;
   data: WhoisAnswerOf[T];
-  /** live-rdap, live-whois, local, whoisxml, cache (with the original source in `cached_from`). */
+  /** live-rdap, live-whois, local, whoisxml, or none (no provider knew the domain); a cached answer keeps its source and fetched_at. */
   source: string;
   fetched_at: string;
   remaining_credits: number;

@@ -1,0 +1,125 @@
+/**
+ * `POST /v2/whois/search` and `GET /v2/whois/credits` (spec 3; server/src/whois/README.md
+ * "Calls"). Registered inside the /v2 plugin, so the API key guard has run.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Errors } from '../infra/errors';
+import {
+  MAX_DOMAIN_LENGTH,
+  V2_WHOIS_TYPES,
+  WHOIS_MESSAGES,
+  checkDomain,
+  checkIp,
+  checkReverseWhois,
+  toolOfV2Type,
+  type Checked,
+  type V2WhoisType,
+  type WhoisQuery,
+} from '../common/whois-rules';
+import { CreditsSchema, ErrorBody, WhoisResponseSchema } from '../whois/whois-routes';
+
+const VALUE_FIELDS = ['domain', 'ip_address', 'mx_address', 'ns_address'] as const;
+type ValueField = (typeof VALUE_FIELDS)[number];
+
+/** Clients send the value of any type in any of the four fields (api-compat.md); the type's own field first. */
+const OWN_FIELD: Partial<Record<V2WhoisType, ValueField>> = { 'reverse-ip': 'ip_address', 'reverse-mx': 'mx_address', 'reverse-ns': 'ns_address' };
+
+type Body = Partial<Record<ValueField, string>> & {
+  search_type: string;
+  include?: string[];
+  exclude?: string[];
+  reverse_type?: string;
+  search_after?: string;
+  from?: string;
+};
+
+function valueOf(type: V2WhoisType, body: Body): string {
+  const own = OWN_FIELD[type];
+  const fields = own ? [own, ...VALUE_FIELDS.filter((f) => f !== own)] : VALUE_FIELDS;
+  for (const field of fields) {
+    const value = body[field];
+    if (value !== undefined && value.trim() !== '') return value;
+  }
+  return '';
+}
+
+function checkV2Query(type: V2WhoisType, body: Body): Checked<WhoisQuery> {
+  const tool = toolOfV2Type(type);
+  switch (tool) {
+    case 'reverse_whois': {
+      const terms = checkReverseWhois({
+        mode: (body.reverse_type ?? 'current') as 'current' | 'historic',
+        include: body.include ?? [],
+        exclude: body.exclude ?? [],
+      });
+      return terms.ok ? { ok: true, value: { tool, terms: terms.value } } : terms;
+    }
+    case 'reverse_ip': {
+      const ip = checkIp(valueOf(type, body));
+      return ip.ok ? { ok: true, value: { tool, ip: ip.value } } : ip;
+    }
+    case 'reverse_mx':
+    case 'reverse_ns': {
+      const host = checkDomain(valueOf(type, body), WHOIS_MESSAGES.emptyLookup);
+      return host.ok ? { ok: true, value: { tool, host: host.value } } : host;
+    }
+    default: {
+      const domain = checkDomain(valueOf(type, body), tool === 'subdomain_scan' ? WHOIS_MESSAGES.emptyLookup : WHOIS_MESSAGES.emptyQuery);
+      return domain.ok ? { ok: true, value: { tool, domain: domain.value } } : domain;
+    }
+  }
+}
+
+export function registerWhoisV2Routes(app: FastifyInstance) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const security = [{ apiKey: [] }];
+  const tags = ['public api v2'];
+  const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, 503: ErrorBody };
+  const Value = Type.String({ maxLength: MAX_DOMAIN_LENGTH + 2 });
+  // Terms are checked by checkReverseWhois (its messages); the schema only bounds the body.
+  const Terms = Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 64 });
+
+  r.post(
+    '/whois/search',
+    {
+      schema: {
+        operationId: 'v2WhoisSearch',
+        tags,
+        security,
+        summary: 'Run a WHOIS tool. 1 WHOIS credit per request; whois-history 25. Reverse lookups page by `from` (300 names a page).',
+        body: Type.Object(
+          {
+            search_type: Type.String({ maxLength: 32, description: V2_WHOIS_TYPES.join(', ') }),
+            domain: Type.Optional(Value),
+            ip_address: Type.Optional(Value),
+            mx_address: Type.Optional(Value),
+            ns_address: Type.Optional(Value),
+            include: Type.Optional(Terms),
+            exclude: Type.Optional(Terms),
+            reverse_type: Type.Optional(Type.String({ maxLength: 16, description: 'current (default) or historic' })),
+            search_after: Type.Optional(Type.String({ maxLength: 512, description: "Reverse WHOIS: the previous answer's nextPageSearchAfter." })),
+            from: Type.Optional(Type.String({ maxLength: MAX_DOMAIN_LENGTH, description: 'Reverse IP/MX/NS: the last name of the previous page.' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: WhoisResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const body = request.body as Body;
+      if (!(V2_WHOIS_TYPES as readonly string[]).includes(body.search_type)) throw Errors.badRequest(WHOIS_MESSAGES.invalidSearchType);
+      const type = body.search_type as V2WhoisType;
+      const query = checkV2Query(type, body);
+      if (!query.ok) throw Errors.badRequest(query.message);
+      const answer = await app.whois.run(request.apiKeyUserId, query.value, { searchAfter: body.search_after ?? null, from: body.from ?? null });
+      return { search_type: type, ...answer };
+    },
+  );
+
+  r.get(
+    '/whois/credits',
+    { schema: { operationId: 'v2WhoisCredits', tags, security, summary: 'WHOIS credits left.', response: { 200: CreditsSchema, ...errors } } },
+    async (request) => ({ whois_credits: await app.whois.credits(request.apiKeyUserId) }),
+  );
+}
