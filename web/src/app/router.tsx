@@ -11,6 +11,7 @@ import { SIGN_IN_PATHS } from '@/features/auth/redirect';
 import { TosPrivacyPage } from '@/features/legal/components/tos-privacy-page';
 import { EntryRemovalPage } from '@/features/search/components/entry-removal-page';
 import { SearchPage } from '@/features/search/components/search-page';
+import { WhoisPage } from '@/features/whois/components/whois-page';
 import { CheckoutPage } from '@/features/checkout/components/checkout-page';
 import { CryptoCheckoutPage } from '@/features/checkout/components/crypto-checkout-page';
 import { ThankYouPage } from '@/features/checkout/components/thank-you-page';
@@ -36,9 +37,7 @@ import { NotFoundPage } from './pages/not-found-page';
 import { TestPage } from './pages/test-page';
 
 /** Signed-in pages of later issues: framed placeholders until their feature lands. */
-const UPCOMING_PAGES: { path: string; title: string }[] = [
-  { path: '/whois', title: 'WHOIS' },
-];
+const UPCOMING_PAGES: { path: string; title: string }[] = [];
 
 /** One pattern for every sign-in view, so switching views keeps the screen mounted. */
 const SIGN_IN_PATTERN = new RegExp(`^(?:${SIGN_IN_PATHS.join('|')})/?$`);
@@ -82,6 +81,11 @@ export function AppRouter() {
       <Route path="/search">
         <Protected title="Search">
           <SearchPage />
+        </Protected>
+      </Route>
+      <Route path="/whois">
+        <Protected title="WHOIS">
+          <WhoisPage />
         </Protected>
       </Route>
       <Route path="/entry-removal">
