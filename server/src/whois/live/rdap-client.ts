@@ -5,7 +5,8 @@
  * Answers are read up to a byte cap; the exchange ends with the caller's signal.
  */
 import { request, type Dispatcher } from 'undici';
-import { ProviderError, type ProviderFailure } from '../provider';
+import { ProviderError } from '../provider';
+import { exchangeFailure, readJsonObject, statusFailure } from './http-json';
 
 export interface RdapFetchOptions {
   dispatcher: Dispatcher;
@@ -14,40 +15,9 @@ export interface RdapFetchOptions {
 }
 
 /** A domain object, or 404: the authoritative server does not know the name. */
-export type RdapResult = { found: true; object: unknown } | { found: false };
+export type RdapResult = { found: true; object: Record<string, unknown> } | { found: false };
 
 const MAX_REDIRECTS = 3;
-
-function failure(reason: ProviderFailure, message: string): ProviderError {
-  return new ProviderError('live', reason, message);
-}
-
-/** True when an error (or its cause, as undici wraps them) is the SSRF guard's refusal. */
-function isRefusal(error: unknown): boolean {
-  for (let e = error as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (e.code === 'ESSRF') return true;
-  }
-  return false;
-}
-
-/** The host of an RDAP URL, for messages (never the path, which holds the query). */
-function hostOf(url: URL): string {
-  return url.host;
-}
-
-async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number, host: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let received = 0;
-  for await (const chunk of body) {
-    received += (chunk as Buffer).length;
-    if (received > maxBytes) {
-      body.destroy();
-      throw failure('too-large', `RDAP server ${host}: answer over ${maxBytes} bytes`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
 
 /**
  * GETs one RDAP URL (following up to MAX_REDIRECTS redirects to http(s) URLs): 200 → the
@@ -57,7 +27,7 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
 export async function fetchRdap(start: URL, opts: RdapFetchOptions): Promise<RdapResult> {
   let url = start;
   for (let hop = 0; ; hop++) {
-    const host = hostOf(url);
+    const host = `RDAP server ${url.host}`;
     let response: Dispatcher.ResponseData;
     try {
       response = await request(url, {
@@ -67,43 +37,28 @@ export async function fetchRdap(start: URL, opts: RdapFetchOptions): Promise<Rda
         headers: { accept: 'application/rdap+json, application/json;q=0.9' },
       });
     } catch (error) {
-      if (opts.signal.aborted) throw failure('timeout', `RDAP server ${host}: out of time`);
-      if (isRefusal(error)) throw failure('refused', `RDAP server ${host}: ${(error as Error).message}`);
-      throw failure('network', `RDAP server ${host}: ${(error as { code?: string }).code ?? (error as Error).message}`);
+      throw exchangeFailure('live', error, opts.signal, host);
     }
     const { statusCode, headers, body } = response;
     body.on('error', () => {}); // destroying an unread body emits one; the outcome is decided below
     try {
       if (statusCode >= 300 && statusCode < 400 && statusCode !== 304) {
         const location = typeof headers.location === 'string' ? headers.location : undefined;
-        const next = location === undefined ? null : URL.canParse(location, url.href) ? new URL(location, url) : null;
-        if (!next || !/^https?:$/.test(next.protocol)) throw failure('unparseable', `RDAP server ${host}: redirect without a usable location`);
-        if (hop >= MAX_REDIRECTS) throw failure('unparseable', `RDAP server ${host}: more than ${MAX_REDIRECTS} redirects`);
+        const next = location !== undefined && URL.canParse(location, url.href) ? new URL(location, url) : null;
+        if (!next || !/^https?:$/.test(next.protocol)) throw new ProviderError('live', 'unparseable', `${host}: redirect without a usable location`);
+        if (hop >= MAX_REDIRECTS) throw new ProviderError('live', 'unparseable', `${host}: more than ${MAX_REDIRECTS} redirects`);
         url = next;
         continue;
       }
       if (statusCode === 404) return { found: false };
-      if (statusCode === 401 || statusCode === 403) throw failure('auth', `RDAP server ${host}: HTTP ${statusCode}`);
-      if (statusCode === 429) throw failure('http-429', `RDAP server ${host}: HTTP 429`);
-      if (statusCode >= 500) throw failure('http-5xx', `RDAP server ${host}: HTTP ${statusCode}`);
-      if (statusCode !== 200) throw failure('unparseable', `RDAP server ${host}: HTTP ${statusCode}`);
-      const length = Number(headers['content-length']);
-      if (Number.isFinite(length) && length > opts.maxBytes) throw failure('too-large', `RDAP server ${host}: answer over ${opts.maxBytes} bytes`);
-      const raw = await readCapped(body, opts.maxBytes, host);
-      let object: unknown;
-      try {
-        object = JSON.parse(raw.toString('utf8'));
-      } catch {
-        throw failure('unparseable', `RDAP server ${host}: the answer is not JSON`);
-      }
-      if (typeof object !== 'object' || object === null || Array.isArray(object)) throw failure('unparseable', `RDAP server ${host}: the answer is not a JSON object`);
-      return { found: true, object };
+      const failed = statusFailure('live', statusCode, host);
+      if (failed) throw failed;
+      if (statusCode !== 200) throw new ProviderError('live', 'unparseable', `${host}: HTTP ${statusCode}`);
+      return { found: true, object: await readJsonObject('live', response, opts.maxBytes, host) };
     } catch (error) {
-      if (error instanceof ProviderError) throw error;
-      if (opts.signal.aborted) throw failure('timeout', `RDAP server ${host}: out of time`);
-      throw failure('network', `RDAP server ${host}: ${(error as { code?: string }).code ?? (error as Error).message}`);
+      throw exchangeFailure('live', error, opts.signal, host);
     } finally {
-      // Whatever was not read (a redirect's or an error's body) is dropped, not left open.
+      // Whatever was not read (a redirect's, an error's, an oversized body) is dropped, not left open.
       if (!body.destroyed) body.destroy();
     }
   }
@@ -113,8 +68,8 @@ export async function fetchRdap(start: URL, opts: RdapFetchOptions): Promise<Rda
  * The registrar's RDAP URL of a thin registry's answer: the first `links` member with
  * rel `related`, an http(s) href to a domain object and an RDAP (or no) media type.
  */
-export function relatedDomainLink(object: unknown, self: URL): URL | null {
-  const links = (object as { links?: unknown }).links;
+export function relatedDomainLink(object: Record<string, unknown>, self: URL): URL | null {
+  const links = object.links;
   if (!Array.isArray(links)) return null;
   for (const link of links.slice(0, 100)) {
     const { rel, href, type } = (link ?? {}) as { rel?: unknown; href?: unknown; type?: unknown };

@@ -1,0 +1,62 @@
+/**
+ * What the RDAP client and the WhoisXML adapter do alike with an HTTP answer: the status
+ * as a provider failure, the body read up to a byte cap and parsed as a JSON object.
+ * Messages name the server's host, never the URL (its path or query holds the query, and
+ * WhoisXML's the API key).
+ */
+import type { Dispatcher } from 'undici';
+import { ProviderError, type ProviderName } from '../provider';
+
+/** 401/403 → 'auth', 429 → 'http-429', 5xx → 'http-5xx'; null for any other status. */
+export function statusFailure(provider: ProviderName, statusCode: number, host: string): ProviderError | null {
+  if (statusCode === 401 || statusCode === 403) return new ProviderError(provider, 'auth', `${host}: HTTP ${statusCode}`);
+  if (statusCode === 429) return new ProviderError(provider, 'http-429', `${host}: HTTP 429`);
+  if (statusCode >= 500) return new ProviderError(provider, 'http-5xx', `${host}: HTTP ${statusCode}`);
+  return null;
+}
+
+/**
+ * The body as a JSON object: 'too-large' past `maxBytes` (by Content-Length, or while
+ * reading, which then stops), 'unparseable' when it is no JSON object.
+ */
+export async function readJsonObject(
+  provider: ProviderName,
+  response: Dispatcher.ResponseData,
+  maxBytes: number,
+  host: string,
+): Promise<Record<string, unknown>> {
+  const tooLarge = () => new ProviderError(provider, 'too-large', `${host}: answer over ${maxBytes} bytes`);
+  const length = Number(response.headers['content-length']);
+  if (Number.isFinite(length) && length > maxBytes) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of response.body) {
+    received += (chunk as Buffer).length;
+    if (received > maxBytes) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new ProviderError(provider, 'unparseable', `${host}: the answer is not JSON`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProviderError(provider, 'unparseable', `${host}: the answer is not a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+/** True when an error (or a cause of it, as undici wraps them) is the SSRF guard's refusal. */
+export function isRefusal(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e.code === 'ESSRF') return true;
+  }
+  return false;
+}
+
+/** A failed exchange (no HTTP answer) as a provider failure: out of time, refused, or network. */
+export function exchangeFailure(provider: ProviderName, error: unknown, signal: AbortSignal, host: string): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (signal.aborted) return new ProviderError(provider, 'timeout', `${host}: out of time`);
+  if (isRefusal(error)) return new ProviderError(provider, 'refused', `${host}: ${(error as Error).message}`);
+  return new ProviderError(provider, 'network', `${host}: ${(error as { code?: string }).code ?? (error as Error).message}`);
+}
