@@ -545,3 +545,10 @@ test('WHOIS text: ccTLD spellings, bounded lists, dates kept as given', () => {
   assert.equal(odd.estimatedDomainAge, undefined);
   assert.equal(parseWhoisText('% nothing useful\n', 'a.com').record.domainAvailability, 'UNDETERMINED');
 });
+
+test('WHOIS text: what PostgreSQL cannot keep (NUL, lone surrogates, control characters) never reaches a field', () => {
+  const { record } = parseWhoisText('Registrar: Evil\u0000 Registrar\u0007\r\nRegistrant Organization: Bad \ud800 Org\r\nCreation Date: 2001-03-04\r\n', 'a.com');
+  assert.equal(record.registrarName, 'Evil  Registrar');
+  assert.equal(record.registrant?.organization, 'Bad \ufffd Org');
+  assert.doesNotMatch(JSON.stringify(record), /\\u0000|\\ud800|\\u0007/);
+});

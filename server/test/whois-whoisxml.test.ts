@@ -142,6 +142,13 @@ describe('every tool: request and mapping', () => {
     });
   });
 
+  test('WHOIS: NUL, control characters and lone surrogates are replaced (PostgreSQL keeps neither)', async () => {
+    reply = (_req, res) => json(res, { WhoisRecord: { registrarName: 'Evil\u0000Registrar\u001b[31m', registrant: { organization: 'Org \ud800' } } });
+    const answer = await provider().whois!('example-shop.test', call());
+    assert.equal(answer?.data.registrarName, 'Evil Registrar [31m');
+    assert.equal(answer?.data.registrant?.organization, 'Org \ufffd');
+  });
+
   test('WHOIS of a name nobody holds: an answer with MISSING_WHOIS_DATA (AVAILABLE)', async () => {
     reply = (_req, res) => json(res, { WhoisRecord: { domainName: 'free-name.test', dataError: 'MISSING_WHOIS_DATA', parseCode: 0 } });
     const answer = await provider().whois!('free-name.test', call());

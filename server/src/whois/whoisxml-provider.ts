@@ -37,6 +37,7 @@ import {
 } from '../common/whois-rules';
 import { ProviderError, type CallOptions, type ProviderAnswer, type ReverseKind, type WhoisProvider } from './provider';
 import { exchangeFailure, readJsonObject, statusFailure } from './live/http-json';
+import { storableText } from './live/storable-text';
 
 export interface WhoisXmlOptions {
   apiKey: string;
@@ -87,7 +88,7 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
 function str(v: unknown, max = MAX_TEXT): string | undefined {
   if (typeof v !== 'string') return undefined;
-  const t = v.trim();
+  const t = storableText(v).trim();
   return t === '' || t.length > max ? undefined : t;
 }
 function int(v: unknown): number | undefined {
@@ -256,7 +257,7 @@ export function createWhoisXmlProvider(options: WhoisXmlOptions): WhoisXmlProvid
 
   async function call(api: Api, params: Record<string, string | null>, signal: AbortSignal, body?: Obj): Promise<Obj> {
     const url = whoisXmlUrl(api, options.baseUrl);
-    const host = `WhoisXML ${api}`;
+    const label = `WhoisXML ${api}`;
     const callSignal = AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]);
     let response: Dispatcher.ResponseData;
     try {
@@ -274,19 +275,19 @@ export function createWhoisXmlProvider(options: WhoisXmlOptions): WhoisXmlProvid
         response = await request(url, { method: 'GET', dispatcher: agent, signal: callSignal, headers: { accept: 'application/json' } });
       }
     } catch (error) {
-      throw exchangeFailure('whoisxml', error, callSignal, host);
+      throw exchangeFailure('whoisxml', error, callSignal, label);
     }
     response.body.on('error', () => {});
     try {
-      const failed = statusFailure('whoisxml', response.statusCode, host);
+      const failed = statusFailure('whoisxml', response.statusCode, label);
       if (failed) throw failed;
-      if (response.statusCode !== 200) throw new ProviderError('whoisxml', 'unparseable', `${host}: HTTP ${response.statusCode}`);
-      const answer = await readJsonObject('whoisxml', response, options.maxBytes, host);
+      if (response.statusCode !== 200) throw new ProviderError('whoisxml', 'unparseable', `${label}: HTTP ${response.statusCode}`);
+      const answer = await readJsonObject('whoisxml', response, options.maxBytes, label);
       const error = bodyError(api, answer);
       if (error) throw error;
       return answer;
     } catch (error) {
-      throw exchangeFailure('whoisxml', error, callSignal, host);
+      throw exchangeFailure('whoisxml', error, callSignal, label);
     } finally {
       if (!response.body.destroyed) response.body.destroy();
     }

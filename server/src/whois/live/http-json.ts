@@ -1,17 +1,17 @@
 /**
  * What the RDAP client and the WhoisXML adapter do alike with an HTTP answer: the status
  * as a provider failure, the body read up to a byte cap and parsed as a JSON object.
- * Messages name the server's host, never the URL (its path or query holds the query, and
+ * Messages start with `label` (naming the server or the API), never the URL (its path or query holds the query, and
  * WhoisXML's the API key).
  */
 import type { Dispatcher } from 'undici';
 import { ProviderError, type ProviderName } from '../provider';
 
 /** 401/403 → 'auth', 429 → 'http-429', 5xx → 'http-5xx'; null for any other status. */
-export function statusFailure(provider: ProviderName, statusCode: number, host: string): ProviderError | null {
-  if (statusCode === 401 || statusCode === 403) return new ProviderError(provider, 'auth', `${host}: HTTP ${statusCode}`);
-  if (statusCode === 429) return new ProviderError(provider, 'http-429', `${host}: HTTP 429`);
-  if (statusCode >= 500) return new ProviderError(provider, 'http-5xx', `${host}: HTTP ${statusCode}`);
+export function statusFailure(provider: ProviderName, statusCode: number, label: string): ProviderError | null {
+  if (statusCode === 401 || statusCode === 403) return new ProviderError(provider, 'auth', `${label}: HTTP ${statusCode}`);
+  if (statusCode === 429) return new ProviderError(provider, 'http-429', `${label}: HTTP 429`);
+  if (statusCode >= 500) return new ProviderError(provider, 'http-5xx', `${label}: HTTP ${statusCode}`);
   return null;
 }
 
@@ -23,9 +23,9 @@ export async function readJsonObject(
   provider: ProviderName,
   response: Dispatcher.ResponseData,
   maxBytes: number,
-  host: string,
+  label: string,
 ): Promise<Record<string, unknown>> {
-  const tooLarge = () => new ProviderError(provider, 'too-large', `${host}: answer over ${maxBytes} bytes`);
+  const tooLarge = () => new ProviderError(provider, 'too-large', `${label}: answer over ${maxBytes} bytes`);
   const length = Number(response.headers['content-length']);
   if (Number.isFinite(length) && length > maxBytes) throw tooLarge();
   const chunks: Buffer[] = [];
@@ -39,9 +39,9 @@ export async function readJsonObject(
   try {
     value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    throw new ProviderError(provider, 'unparseable', `${host}: the answer is not JSON`);
+    throw new ProviderError(provider, 'unparseable', `${label}: the answer is not JSON`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProviderError(provider, 'unparseable', `${host}: the answer is not a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProviderError(provider, 'unparseable', `${label}: the answer is not a JSON object`);
   return value as Record<string, unknown>;
 }
 
@@ -54,9 +54,9 @@ export function isRefusal(error: unknown): boolean {
 }
 
 /** A failed exchange (no HTTP answer) as a provider failure: out of time, refused, or network. */
-export function exchangeFailure(provider: ProviderName, error: unknown, signal: AbortSignal, host: string): ProviderError {
+export function exchangeFailure(provider: ProviderName, error: unknown, signal: AbortSignal, label: string): ProviderError {
   if (error instanceof ProviderError) return error;
-  if (signal.aborted) return new ProviderError(provider, 'timeout', `${host}: out of time`);
-  if (isRefusal(error)) return new ProviderError(provider, 'refused', `${host}: ${(error as Error).message}`);
-  return new ProviderError(provider, 'network', `${host}: ${(error as { code?: string }).code ?? (error as Error).message}`);
+  if (signal.aborted) return new ProviderError(provider, 'timeout', `${label}: out of time`);
+  if (isRefusal(error)) return new ProviderError(provider, 'refused', `${label}: ${(error as Error).message}`);
+  return new ProviderError(provider, 'network', `${label}: ${(error as { code?: string }).code ?? (error as Error).message}`);
 }

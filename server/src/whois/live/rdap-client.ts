@@ -27,7 +27,7 @@ const MAX_REDIRECTS = 3;
 export async function fetchRdap(start: URL, opts: RdapFetchOptions): Promise<RdapResult> {
   let url = start;
   for (let hop = 0; ; hop++) {
-    const host = `RDAP server ${url.host}`;
+    const label = `RDAP server ${url.host}`;
     let response: Dispatcher.ResponseData;
     try {
       response = await request(url, {
@@ -37,7 +37,7 @@ export async function fetchRdap(start: URL, opts: RdapFetchOptions): Promise<Rda
         headers: { accept: 'application/rdap+json, application/json;q=0.9' },
       });
     } catch (error) {
-      throw exchangeFailure('live', error, opts.signal, host);
+      throw exchangeFailure('live', error, opts.signal, label);
     }
     const { statusCode, headers, body } = response;
     body.on('error', () => {}); // destroying an unread body emits one; the outcome is decided below
@@ -45,18 +45,18 @@ export async function fetchRdap(start: URL, opts: RdapFetchOptions): Promise<Rda
       if (statusCode >= 300 && statusCode < 400 && statusCode !== 304) {
         const location = typeof headers.location === 'string' ? headers.location : undefined;
         const next = location !== undefined && URL.canParse(location, url.href) ? new URL(location, url) : null;
-        if (!next || !/^https?:$/.test(next.protocol)) throw new ProviderError('live', 'unparseable', `${host}: redirect without a usable location`);
-        if (hop >= MAX_REDIRECTS) throw new ProviderError('live', 'unparseable', `${host}: more than ${MAX_REDIRECTS} redirects`);
+        if (!next || !/^https?:$/.test(next.protocol)) throw new ProviderError('live', 'unparseable', `${label}: redirect without a usable location`);
+        if (hop >= MAX_REDIRECTS) throw new ProviderError('live', 'unparseable', `${label}: more than ${MAX_REDIRECTS} redirects`);
         url = next;
         continue;
       }
       if (statusCode === 404) return { found: false };
-      const failed = statusFailure('live', statusCode, host);
+      const failed = statusFailure('live', statusCode, label);
       if (failed) throw failed;
-      if (statusCode !== 200) throw new ProviderError('live', 'unparseable', `${host}: HTTP ${statusCode}`);
-      return { found: true, object: await readJsonObject('live', response, opts.maxBytes, host) };
+      if (statusCode !== 200) throw new ProviderError('live', 'unparseable', `${label}: HTTP ${statusCode}`);
+      return { found: true, object: await readJsonObject('live', response, opts.maxBytes, label) };
     } catch (error) {
-      throw exchangeFailure('live', error, opts.signal, host);
+      throw exchangeFailure('live', error, opts.signal, label);
     } finally {
       // Whatever was not read (a redirect's, an error's, an oversized body) is dropped, not left open.
       if (!body.destroyed) body.destroy();

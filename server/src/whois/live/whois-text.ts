@@ -7,6 +7,7 @@
 import { checkDomain, domainAgeDays, type WhoisContact, type WhoisRecord } from '../../common/whois-rules';
 import { normaliseHost } from '../names';
 import { referralHost } from './port43';
+import { storableText } from './storable-text';
 
 const MAX_LINES = 5000;
 const MAX_VALUE = 500;
@@ -113,8 +114,9 @@ export function parseWhoisText(text: string, domain: string, fetchedAt: Date = n
   const contacts: Record<ContactRole, WhoisContact> = { registrant: {}, administrativeContact: {}, technicalContact: {} };
   let redacted = false;
 
-  const lines = text.split(/\r?\n/, MAX_LINES);
-  for (const line of lines) {
+  const lines = text.split('\n', MAX_LINES);
+  for (const raw of lines) {
+    const line = storableText(raw);
     if (/^\s*>>>/.test(line)) break;
     const match = /^\s*([A-Za-z][A-Za-z0-9 /_.-]{0,60}?)\s*\.*:\s*(.*?)\s*$/.exec(line);
     if (!match) continue;
