@@ -9,6 +9,11 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { Kysely, PostgresDialect } from 'kysely';
+import type { Database } from '../src/db/schema';
+import { createPool, migrateToLatest } from '../src/infra/database';
+import { recordSnapshot } from '../src/whois/snapshots';
+import { createTestDatabase } from './harness';
 import { ProviderError } from '../src/whois/provider';
 import { createLiveProvider, isReservedDomain, type LiveProvider, type LiveProviderOptions } from '../src/whois/live/live-provider';
 import { checkBootstrap, rdapBaseLookup, shippedRdapBaseFor } from '../src/whois/live/bootstrap';
@@ -551,4 +556,23 @@ test('WHOIS text: what PostgreSQL cannot keep (NUL, lone surrogates, control cha
   assert.equal(record.registrarName, 'Evil  Registrar');
   assert.equal(record.registrant?.organization, 'Bad \ufffd Org');
   assert.doesNotMatch(JSON.stringify(record), /\\u0000|\\ud800|\\u0007/);
+});
+
+test('a live answer from hostile bytes is kept as a snapshot in PostgreSQL (as the service does)', async () => {
+  const database = await createTestDatabase();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(database.url, { max: 1 }) }) });
+  try {
+    await migrateToLatest(db);
+    IANA.reply = () => IANA_COM_REFER;
+    REGISTRY.reply = () => Buffer.concat([Buffer.from(FULL_REGISTRAR.replace('Jane Doe', 'Jane\u0000Doe')), Buffer.from([0xff, 0xfe, 0x0a]), Buffer.from('Registrant City: \u001b[2J\n')]);
+    const answer = await provider().whois!(DOMAIN, call());
+    assert.ok(answer);
+    await recordSnapshot(db, answer.data, answer.source, answer.fetchedAt);
+    const row = await db.selectFrom('whois_snapshots').select(['domain', 'source', 'is_current']).where('domain', '=', DOMAIN).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { domain: DOMAIN, source: 'live-whois', is_current: true });
+    assert.equal(answer.data.registrant?.name, 'Jane Doe');
+  } finally {
+    await db.destroy();
+    await database.drop();
+  }
 });
