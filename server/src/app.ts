@@ -156,9 +156,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const reports = createReportsService({ db, engine: deps.engine });
   registerMonitoring(app, { db, allowPrivateWebhooks: config.WEBHOOK_ALLOW_PRIVATE });
+  const whoisProviders = createWhoisProviders(config, db);
+  app.addHook('onClose', () => whoisProviders.close());
   const whois = createWhoisService({
     db,
-    providers: createWhoisProviders(config, db),
+    providers: whoisProviders.providers,
     lookupOrder: parseProviderOrder(config.WHOIS_LOOKUP_PROVIDERS),
     dataOrder: parseProviderOrder(config.WHOIS_DATA_PROVIDERS),
     // Every provider of a request together; each live exchange has WHOIS_TIMEOUT_MS of its own.
