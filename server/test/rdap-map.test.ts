@@ -152,7 +152,7 @@ test('hostile values are bounded: long strings dropped, bad dates and hosts igno
       status: Array.from({ length: 500 }, (_, i) => `status ${i}`),
       events: [{ eventAction: 'registration', eventDate: 'yesterday-ish' }],
       nameservers: [{ ldhName: 'x'.repeat(2000) }, { ldhName: 'not a host' }, { ldhName: 'ns.example.org', ipAddresses: { v4: ['999.1.1.1', '198.51.100.7'] } }],
-      entities: [{ roles: ['registrant'], vcardArray: vcard(['fn', {}, 'text', 'y'.repeat(1001)], ['org', {}, 'text', 'Fine Org']) }],
+      entities: [{ roles: ['registrant'], vcardArray: vcard(['fn', {}, 'text', 'y'.repeat(1001)], ['org', {}, 'text', 'Fine\u0000\nOrg']) }],
       __proto__: { polluted: true },
     },
     FETCHED,

@@ -64,9 +64,11 @@ function isObject(value: Json | undefined): value is JsonObject {
 function arrayOf(value: Json | undefined): Json[] {
   return Array.isArray(value) ? value : [];
 }
+/** A string value, control characters (NUL included) turned into spaces, trimmed; empty → undefined. */
 function text(value: Json | undefined): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const trimmed = value.trim();
+  // eslint-disable-next-line no-control-regex
+  const trimmed = value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   return trimmed === '' ? undefined : trimmed;
 }
 
@@ -74,6 +76,11 @@ function text(value: Json | undefined): string | undefined {
 // Redaction (RFC 9537, and the ICANN profile's "REDACTED FOR PRIVACY" placeholders)
 
 const REDACTED = /\b(?:redacted|withheld|not disclosed|data protected)\b/i;
+
+/** True for a redaction placeholder ("REDACTED FOR PRIVACY", "Data Protected"…): WHOIS CSV and text use them too. */
+export function isRedactedValue(value: string): boolean {
+  return REDACTED.test(value);
+}
 
 /** A shown value, or undefined when absent, empty or a redaction placeholder. */
 function shown(value: string | undefined): string | undefined {

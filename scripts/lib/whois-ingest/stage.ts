@@ -1,0 +1,230 @@
+/**
+ * Where parsed rows go: buffered as COPY text, copied into temporary staging tables
+ * (pg-copy-streams), then merged into the store by one INSERT … SELECT … ON CONFLICT per
+ * table and batch:
+ * - pdns: first_seen the least, last_seen the greatest, count the sum;
+ * - subdomains: every owner name (and MX/NS/CNAME target) of pdns rows and every name
+ *   given alone, first/last seen merged the same way, the source added to `sources`;
+ * - whois_snapshots: one row per (domain, content), the observation window widened, then
+ *   the current snapshot of each domain of the batch brought up to date (snapshots.ts).
+ * Everything runs on one connection inside the caller's transaction.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Kysely } from 'kysely';
+import type pg from 'pg';
+import pgCopy from 'pg-copy-streams';
+import type { Database } from '../../../server/src/db/schema';
+import { refreshCurrent, type SnapshotRow } from '../../../server/src/whois/snapshots';
+
+/** Rows (or bytes of COPY text) per batch: bounded memory, few statements. */
+export const BATCH_ROWS = 100_000;
+export const BATCH_BYTES = 32 << 20;
+/** A name keeps at most this many sources. */
+const MAX_SOURCES = 32;
+/** refreshCurrent takes its domains as parameters: at most this many a call. */
+const REFRESH_CHUNK = 5_000;
+
+/** COPY text format: backslash, tab, newline and carriage return escaped; NUL (never valid in text) dropped. */
+export function copyText(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\\\t\n\r\u0000]/.test(value) ? value.replace(/\u0000/g, '').replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!) : value;
+}
+function copyNullable(value: string | null): string {
+  return value === null ? '\\N' : copyText(value);
+}
+function copyDate(value: Date | null): string {
+  return value === null ? '\\N' : value.toISOString();
+}
+
+export interface StagedCounts {
+  /** Rows given to the stage (before merging duplicates). */
+  pdns: number;
+  names: number;
+  snapshots: number;
+}
+
+export class Stage {
+  private pdnsLines: string[] = [];
+  private nameLines: string[] = [];
+  private snapshotLines: string[] = [];
+  private snapshotDomains = new Set<string>();
+  private bytes = 0;
+  private inflight: Promise<void> = Promise.resolve();
+  readonly counts: StagedCounts = { pdns: 0, names: 0, snapshots: 0 };
+
+  private constructor(
+    private readonly client: pg.PoolClient,
+    private readonly db: Kysely<Database>,
+    private readonly source: string,
+  ) {}
+
+  /** Creates the staging tables (dropped at the end of the transaction). */
+  static async open(client: pg.PoolClient, db: Kysely<Database>, source: string): Promise<Stage> {
+    // Sorting and grouping a batch in memory; a lost commit on a crash only means importing the file again.
+    await client.query(`set local work_mem = '128MB'`);
+    await client.query('set local synchronous_commit = off');
+    await client.query(`
+      create temp table whois_stage_pdns (
+        rrname_rev text collate "C" not null, rrtype text collate "C" not null, rdata text collate "C" not null,
+        first_seen float8 not null, last_seen float8 not null, count bigint not null, target_rev text collate "C"
+      ) on commit drop`);
+    await client.query(`create temp table whois_stage_names (name_rev text collate "C" not null, first_seen float8 not null, last_seen float8 not null) on commit drop`);
+    await client.query(`
+      create temp table whois_stage_snapshots (
+        domain text not null, observed_at timestamptz not null, source text not null, record text not null,
+        registrar_name text, created_date timestamptz, updated_date timestamptz, expires_date timestamptz,
+        search_text text not null, content_sha256 bytea not null
+      ) on commit drop`);
+    return new Stage(client, db, source);
+  }
+
+  /**
+   * A passive DNS row: names reversed (names.ts), times in epoch seconds. `targetRev`: the
+   * reversed MX/NS/CNAME target, also kept as a name seen.
+   */
+  addPdns(rrnameRev: string, rrtype: string, rdata: string, first: number, last: number, count: number, targetRev: string | null): void {
+    const line = `${rrnameRev}\t${rrtype}\t${copyText(rdata)}\t${first}\t${last}\t${count}\t${copyNullable(targetRev)}\n`;
+    this.pdnsLines.push(line);
+    this.bytes += line.length;
+    this.counts.pdns++;
+  }
+
+  /** A host name seen from `first` to `last` (epoch seconds), reversed. */
+  addName(nameRev: string, first: number, last: number): void {
+    const line = `${nameRev}\t${first}\t${last}\n`;
+    this.nameLines.push(line);
+    this.bytes += line.length;
+    this.counts.names++;
+  }
+
+  addSnapshot(row: SnapshotRow): void {
+    const line =
+      [
+        copyText(row.domain),
+        row.observed_at.toISOString(),
+        copyText(row.source),
+        copyText(row.record),
+        copyNullable(row.registrar_name),
+        copyDate(row.created_date),
+        copyDate(row.updated_date),
+        copyDate(row.expires_date),
+        copyText(row.search_text),
+        `\\\\x${row.content_sha256.toString('hex')}`,
+      ].join('\t') + '\n';
+    this.snapshotLines.push(line);
+    this.snapshotDomains.add(row.domain);
+    this.bytes += line.length;
+    this.counts.snapshots++;
+  }
+
+  get full(): boolean {
+    return this.pdnsLines.length + this.nameLines.length + this.snapshotLines.length >= BATCH_ROWS || this.bytes >= BATCH_BYTES;
+  }
+
+  /**
+   * Starts merging what is buffered, after the previous batch is merged: parsing the next
+   * batch overlaps with PostgreSQL merging this one (one batch in flight, so at most two
+   * batches in memory). A failure surfaces at the next flush or at finish.
+   */
+  async flush(): Promise<void> {
+    await this.inflight;
+    const batch = {
+      pdns: this.pdnsLines,
+      names: this.nameLines,
+      snapshots: this.snapshotLines,
+      domains: [...this.snapshotDomains],
+    };
+    this.pdnsLines = [];
+    this.nameLines = [];
+    this.snapshotLines = [];
+    this.snapshotDomains = new Set();
+    this.bytes = 0;
+    this.inflight = this.merge(batch);
+    this.inflight.catch(() => {}); // observed by the next await of it
+  }
+
+  /** Merges what is left and waits until everything is in the store. */
+  async finish(): Promise<void> {
+    await this.flush();
+    await this.inflight;
+  }
+
+  private async merge(batch: { pdns: string[]; names: string[]; snapshots: string[]; domains: string[] }): Promise<void> {
+    const { pdns, names, snapshots, domains } = batch;
+    if (pdns.length === 0 && names.length === 0 && snapshots.length === 0) return;
+    if (pdns.length > 0) await this.copy('whois_stage_pdns (rrname_rev, rrtype, rdata, first_seen, last_seen, count, target_rev)', pdns);
+    if (names.length > 0) await this.copy('whois_stage_names (name_rev, first_seen, last_seen)', names);
+    if (pdns.length > 0) await this.mergePdns();
+    if (pdns.length > 0 || names.length > 0) await this.mergeNames(pdns.length > 0, names.length > 0);
+    if (snapshots.length > 0) {
+      await this.copy(
+        'whois_stage_snapshots (domain, observed_at, source, record, registrar_name, created_date, updated_date, expires_date, search_text, content_sha256)',
+        snapshots,
+      );
+      await this.mergeSnapshots(domains);
+    }
+    await this.client.query('truncate whois_stage_pdns, whois_stage_names, whois_stage_snapshots');
+  }
+
+  private async copy(target: string, lines: string[]): Promise<void> {
+    const stream = this.client.query(pgCopy.from(`copy ${target} from stdin`));
+    // Chunks of ~1,000 lines: one write per chunk, never one huge string.
+    function* chunks(): Generator<string> {
+      for (let i = 0; i < lines.length; i += 1000) yield lines.slice(i, i + 1000).join('');
+    }
+    await pipeline(Readable.from(chunks()), stream);
+  }
+
+  private async mergePdns(): Promise<void> {
+    await this.client.query(
+      `insert into pdns as p (rrname_rev, rrtype, rdata, first_seen, last_seen, count, source)
+       select rrname_rev, rrtype, rdata, to_timestamp(min(first_seen)), to_timestamp(max(last_seen)), sum(count)::bigint, $1
+       from whois_stage_pdns group by rrname_rev, rrtype, rdata order by rrname_rev, rrtype, rdata
+       on conflict (rrname_rev, rrtype, rdata) do update set
+         first_seen = least(p.first_seen, excluded.first_seen),
+         last_seen = greatest(p.last_seen, excluded.last_seen),
+         count = p.count + excluded.count`,
+      [this.source],
+    );
+  }
+
+  private async mergeNames(fromPdns: boolean, alone: boolean): Promise<void> {
+    const parts = [
+      ...(fromPdns
+        ? [
+            'select rrname_rev as name_rev, first_seen, last_seen from whois_stage_pdns',
+            'select target_rev, first_seen, last_seen from whois_stage_pdns where target_rev is not null',
+          ]
+        : []),
+      ...(alone ? ['select name_rev, first_seen, last_seen from whois_stage_names'] : []),
+    ];
+    await this.client.query(
+      `insert into subdomains as s (name_rev, first_seen, last_seen, sources)
+       select name_rev, to_timestamp(min(first_seen)), to_timestamp(max(last_seen)), array[$1::text]
+       from (${parts.join(' union all ')}) seen group by name_rev order by name_rev
+       on conflict (name_rev) do update set
+         first_seen = least(s.first_seen, excluded.first_seen),
+         last_seen = greatest(s.last_seen, excluded.last_seen),
+         sources = case when $1 = any(s.sources) or cardinality(s.sources) >= ${MAX_SOURCES} then s.sources else s.sources || excluded.sources end`,
+      [this.source],
+    );
+  }
+
+  private async mergeSnapshots(domains: string[]): Promise<void> {
+    await this.client.query(
+      `insert into whois_snapshots as w (domain, observed_at, last_observed_at, source, record, registrar_name,
+         created_date, updated_date, expires_date, search_text, content_sha256)
+       select distinct on (domain, content_sha256) domain,
+         min(observed_at) over same, max(observed_at) over same, source, record::jsonb, registrar_name,
+         created_date, updated_date, expires_date, search_text, content_sha256
+       from whois_stage_snapshots
+       window same as (partition by domain, content_sha256)
+       order by domain, content_sha256, observed_at
+       on conflict (domain, content_sha256) do update set
+         observed_at = least(w.observed_at, excluded.observed_at),
+         last_observed_at = greatest(w.last_observed_at, excluded.last_observed_at)`,
+    );
+    for (let i = 0; i < domains.length; i += REFRESH_CHUNK) await refreshCurrent(this.db, domains.slice(i, i + REFRESH_CHUNK));
+  }
+}

@@ -1,0 +1,209 @@
+// Operator CLI: import WHOIS and DNS data into the local WHOIS store (migration 0006), which
+// answers WHOIS history, reverse WHOIS, reverse IP/MX/NS and subdomain scans.
+//
+//   npm run whois-ingest -- --format pdns|rdap|zone|whoisxml-csv|crtsh|subfinder
+//        [--source NAME] [--observed-at ISO] [--report FILE] [--dry-run] FILE...
+//   npm run whois-ingest -- --samples      (the fictitious sample files of samples/whois)
+//
+// Works whether or not the server runs (server/src/db/cli-database.ts).
+
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { withDatabase } from '../server/src/db/cli-database';
+import { embeddedConnectionString } from '../server/src/infra/embedded-postgres';
+import {
+  WHOIS_FORMATS,
+  ingestSamples,
+  ingestWhoisFiles,
+  sourceName,
+  type WhoisFormat,
+  type WhoisIngestProgress,
+  type WhoisIngestResult,
+} from './lib/whois-ingest/index';
+
+const USAGE = `usage: npm run whois-ingest -- --format FORMAT [--source NAME] [--observed-at ISO]
+       [--report FILE] [--dry-run] FILE...
+       npm run whois-ingest -- --samples
+formats:
+  pdns          passive DNS common output format, NDJSON (rrname, rrtype, rdata, time_first, time_last, count)
+  rdap          one RFC 9083 domain object per line
+  zone          RFC 1035 zone file; import consecutive files of a zone in order, each with its --observed-at
+  whoisxml-csv  WhoisXML API's CSV database download (a header row, then one domain a row)
+  crtsh         crt.sh JSON output (?output=json)
+  subfinder     subfinder -oJ JSONL ({host, source, input}), or one host per line
+FILE: a path, or - for standard input; gzip is recognised by its magic bytes.
+--source NAME       kept with the rows (default: the format)
+--observed-at ISO   time of records that carry none (zone, subfinder; default: the file's
+                    modification time, now for standard input); rdap, whoisxml-csv, crtsh and pdns
+                    records keep their own times
+--report FILE       every bad line (file:line: reason: text); the summary shows the first ones
+--dry-run           read, check and merge, then roll back
+A file already imported (same sha256, standard input included) is skipped: importing it
+again changes nothing. Lines longer than 1 MiB are bad lines.`;
+
+export class UsageError extends Error {}
+
+export interface WhoisIngestCliOptions {
+  samples: boolean;
+  format: WhoisFormat;
+  files: string[];
+  source?: string;
+  observedAt?: Date;
+  report?: string;
+  dryRun: boolean;
+}
+
+export function parseWhoisIngestArgs(argv: string[]): WhoisIngestCliOptions {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      format: { type: 'string' },
+      source: { type: 'string' },
+      'observed-at': { type: 'string' },
+      report: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      samples: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) throw new UsageError('');
+  if (values.samples) {
+    if (positionals.length > 0 || values.format) throw new UsageError('--samples takes no --format and no FILE');
+    return { samples: true, format: 'pdns', files: [], dryRun: values['dry-run'] ?? false, report: values.report };
+  }
+  if (!values.format) throw new UsageError('--format is required');
+  if (!(WHOIS_FORMATS as readonly string[]).includes(values.format)) throw new UsageError(`--format must be one of ${WHOIS_FORMATS.join(', ')}`);
+  const format = values.format as WhoisFormat;
+  if (positionals.length === 0) throw new UsageError('no input FILE given (- for standard input)');
+  if (positionals.filter((f) => f === '-').length > 1) throw new UsageError('standard input (-) can be given once');
+  let observedAt: Date | undefined;
+  if (values['observed-at'] !== undefined) {
+    const ms = Date.parse(values['observed-at']);
+    if (!/^\d{4}-\d\d-\d\d/.test(values['observed-at']) || Number.isNaN(ms)) throw new UsageError('--observed-at must be an ISO 8601 date or time');
+    observedAt = new Date(ms);
+  }
+  try {
+    sourceName(format, values.source);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  return { samples: false, format, files: positionals, source: values.source, observedAt, report: values.report, dryRun: values['dry-run'] ?? false };
+}
+
+function human(n: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i++;
+  }
+  return `${n.toFixed(i ? 1 : 0)} ${units[i]}`;
+}
+
+/** A progress bar on a terminal, a plain line every few seconds otherwise (stderr). */
+export function progressReporter(out: NodeJS.WriteStream = process.stderr): (p: WhoisIngestProgress) => void {
+  let start = Date.now();
+  let file = '';
+  let lastPlain = 0;
+  return (p) => {
+    if (p.file !== file) {
+      file = p.file;
+      start = Date.now();
+    }
+    const secs = (Date.now() - start) / 1000;
+    const rate = secs > 0 ? p.records / secs : 0;
+    const frac = p.bytesTotal > 0 ? Math.min(1, p.bytesRead / p.bytesTotal) : 0;
+    const text = `${p.file}: ${p.records.toLocaleString('en-US')} records  ${Math.round(rate).toLocaleString('en-US')}/s  ${human(p.bytesRead)}/${human(p.bytesTotal)}  bad ${p.badLines}`;
+    if (out.isTTY) {
+      const width = 24;
+      const filled = Math.round(frac * width);
+      out.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(frac * 100).toFixed(0).padStart(3)}%  ${text}\x1b[K`);
+      if (p.done) out.write('\n');
+    } else if (p.done || Date.now() - lastPlain >= 5000) {
+      lastPlain = Date.now();
+      out.write(`whois-ingest: ${(frac * 100).toFixed(0)}% ${text}\n`);
+    }
+  };
+}
+
+export function summary(result: WhoisIngestResult): string {
+  const lines: string[] = [];
+  for (const f of result.files) {
+    const rate = f.records / Math.max(f.elapsedMs / 1000, 0.001);
+    const staged = [
+      f.staged.pdns ? `${f.staged.pdns.toLocaleString('en-US')} passive DNS rows` : '',
+      f.staged.names ? `${f.staged.names.toLocaleString('en-US')} names` : '',
+      f.staged.snapshots ? `${f.staged.snapshots.toLocaleString('en-US')} WHOIS records` : '',
+    ].filter(Boolean);
+    const what =
+      f.status === 'already imported'
+        ? 'already imported (same sha256): nothing changed'
+        : f.status === 'failed'
+          ? `failed, nothing kept from it: ${f.error}`
+          : `${f.status}: ${f.records.toLocaleString('en-US')} records (${staged.join(', ') || 'nothing to keep'}), ${f.badLines} bad, ` +
+            `${(f.elapsedMs / 1000).toFixed(1)} s, ${Math.round(rate).toLocaleString('en-US')} records/s`;
+    lines.push(`${f.path} [${f.format}${f.gzip ? ', gzip' : ''}]: ${what}`);
+  }
+  lines.push(`total: ${result.records.toLocaleString('en-US')} records, ${result.badLines} bad lines, ${(result.elapsedMs / 1000).toFixed(1)} s`);
+  if (result.badLines > 0) {
+    lines.push('bad lines:');
+    for (const b of result.badSamples) lines.push(`  ${b.file}:${b.line}: ${b.reason}: ${JSON.stringify(b.text)}`);
+    if (result.badLines > result.badSamples.length) lines.push(`  … ${result.badLines - result.badSamples.length} more${result.reportPath ? '' : ' (--report FILE lists them all)'}`);
+    if (result.reportPath) lines.push(`report: ${result.reportPath}`);
+  }
+  return lines.join('\n');
+}
+
+/** A pool on the database the CLI opened: DATABASE_URL, or the embedded server on the port it really runs on. */
+async function poolOn(db: Parameters<Parameters<typeof withDatabase>[0]>[0], databaseUrl: string | undefined): Promise<pg.Pool> {
+  if (databaseUrl) return new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const { rows } = await sql<{ port: number }>`select inet_server_port() as port`.execute(db);
+  return new pg.Pool({ connectionString: embeddedConnectionString(Number(rows[0]!.port)), max: 2 });
+}
+
+async function main(): Promise<void> {
+  let opts: WhoisIngestCliOptions;
+  try {
+    opts = parseWhoisIngestArgs(process.argv.slice(2));
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      if (e instanceof Error && e.message) console.error(`whois-ingest: ${e.message}`);
+      console.error(USAGE);
+      process.exit(e instanceof UsageError && e.message === '' ? 0 : 2);
+    }
+    throw e;
+  }
+  const results = await withDatabase(async (db, config) => {
+    const pool = await poolOn(db, config.DATABASE_URL);
+    try {
+      const onProgress = progressReporter();
+      if (opts.samples) return await ingestSamples(pool, { onProgress, reportPath: opts.report, dryRun: opts.dryRun });
+      return [
+        await ingestWhoisFiles(pool, {
+          format: opts.format,
+          files: opts.files,
+          source: opts.source,
+          observedAt: opts.observedAt,
+          reportPath: opts.report,
+          dryRun: opts.dryRun,
+          onProgress,
+        }),
+      ];
+    } finally {
+      await pool.end();
+    }
+  });
+  for (const r of results) console.log(summary(r));
+  if (results.some((r) => r.files.some((f) => f.status === 'failed'))) process.exit(1);
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isMain) {
+  main().catch((e: unknown) => {
+    console.error(`whois-ingest: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  });
+}
