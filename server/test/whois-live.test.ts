@@ -294,14 +294,25 @@ describe('port-43 WHOIS', () => {
     assert.equal(REGISTRAR.connections, 0);
   });
 
-  test('a registrar hop that fails leaves the registry record', async () => {
+  test('an answer that is neither a record nor "no match" (a rate-limit notice) is a failure, not a charged answer', async () => {
+    IANA.reply = () => IANA_COM_REFER;
+    REGISTRY.reply = () => 'WHOIS LIMIT EXCEEDED - SEE WWW.NIC.COM FOR DETAILS\r\n';
+    const error = await failureOf(provider().whois!(DOMAIN, call()));
+    assert.equal(error.reason, 'unparseable');
+  });
+
+  test('a registrar hop that fails, or answers no record, leaves the registry record', async () => {
     IANA.reply = () => IANA_COM_REFER;
     REGISTRY.reply = () => THIN_REGISTRY;
-    REGISTRAR.reply = () => Buffer.alloc(64 * 1024 + 1, 'x');
-    const answer = await provider().whois!(DOMAIN, call());
-    assert.equal(answer?.data.registrarName, 'Widget Registrar, Inc.');
-    assert.equal(answer?.data.registrant, undefined);
-    assert.equal(answer?.data.registryData?.whoisServer, 'whois.nic.com');
+    for (const registrarReply of [Buffer.alloc(64 * 1024 + 1, 'x'), 'Rate limit exceeded\r\n', `No match for ${DOMAIN}\r\n`]) {
+      REGISTRAR.reply = () => registrarReply;
+      const answer = await provider().whois!(DOMAIN, call());
+      assert.equal(answer?.data.registrarName, 'Widget Registrar, Inc.');
+      assert.equal(answer?.data.domainAvailability, 'UNAVAILABLE');
+      assert.equal(answer?.data.registrant, undefined);
+      assert.equal(answer?.data.registryData?.whoisServer, 'whois.nic.com');
+    }
+    assert.equal(REGISTRAR.queries.length, 3);
   });
 
   test('a slow server: ProviderError timeout within WHOIS_TIMEOUT_MS and a little', async () => {
@@ -329,8 +340,10 @@ describe('port-43 WHOIS', () => {
     REGISTRY.reply = () => Buffer.alloc(4096 + 1, 'a');
     const error = await failureOf(provider({ maxBytes: 4096 }).whois!(DOMAIN, call()));
     assert.equal(error.reason, 'too-large');
-    REGISTRY.reply = () => Buffer.alloc(4096, 'a');
-    assert.ok(await provider({ maxBytes: 4096 }).whois!(DOMAIN, call()), 'exactly the cap is read');
+    const exactly = FULL_REGISTRAR + '%'.repeat(4096 - Buffer.byteLength(FULL_REGISTRAR) - 1) + '\n';
+    assert.equal(Buffer.byteLength(exactly), 4096);
+    REGISTRY.reply = () => exactly;
+    assert.equal((await provider({ maxBytes: 4096 }).whois!(DOMAIN, call()))?.data.registrant?.name, 'Jane Doe', 'exactly the cap is read');
   });
 
   test('referrals to private addresses are refused unless WHOIS_ALLOW_PRIVATE: no connection is made', async () => {

@@ -105,12 +105,14 @@ export function createLiveProvider(options: LiveProviderOptions): LiveProvider {
 
     const registry = parseWhoisText(await exchange(registryHost, domain), domain, fetchedAt);
     if (registry.record.dataError === 'MISSING_WHOIS_DATA') return registry.record;
+    // Neither a record nor "no match" (a rate-limit notice, an empty answer): no answer to charge for.
+    if (registry.record.domainAvailability === 'UNDETERMINED') throw new ProviderError('live', 'unparseable', `WHOIS server ${registryHost}: no record in the answer`);
     const registryRecord = { ...registry.record, registryData: registryDataOf(registry.record, registryHost) };
     const registrarHost = registry.registrarWhoisServer;
     if (!registrarHost || registrarHost === registryHost) return registryRecord;
     try {
       const registrar = parseWhoisText(await exchange(registrarHost, domain), domain, fetchedAt);
-      if (registrar.record.dataError === 'MISSING_WHOIS_DATA') return registryRecord;
+      if (registrar.record.domainAvailability !== 'UNAVAILABLE') return registryRecord;
       return merged(registrar.record, registryRecord);
     } catch (error) {
       if (error instanceof ProviderError) return registryRecord; // a registrar hop that fails (refused, down, slow) leaves the registry's record
