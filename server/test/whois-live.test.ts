@@ -584,6 +584,14 @@ test('a live answer from hostile bytes is kept as a snapshot in PostgreSQL (as t
     const row = await db.selectFrom('whois_snapshots').select(['domain', 'source', 'is_current']).where('domain', '=', DOMAIN).executeTakeFirstOrThrow();
     assert.deepEqual(row, { domain: DOMAIN, source: 'live-whois', is_current: true });
     assert.equal(answer.data.registrant?.name, 'Jane Doe');
+
+    // RDAP: JSON escapes of NUL and of a lone surrogate (jsonb refuses both)
+    rdapHandler = (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/rdap+json' }).end(JSON.stringify(rdapDomain({ ldhName: 'red-widgets.com' })).replace('Widget Registrar, Inc.', 'Widget\\u0000Registrar \\ud800'));
+    const rdap = await provider({ rdapBaseFor: () => rdapBase }).whois!('red-widgets.com', call());
+    assert.equal(rdap?.data.registrarName, 'Widget Registrar \ufffd');
+    await recordSnapshot(db, rdap!.data, rdap!.source, rdap!.fetchedAt);
+    assert.equal((await db.selectFrom('whois_snapshots').select('source').where('domain', '=', 'red-widgets.com').executeTakeFirstOrThrow()).source, 'live-rdap');
   } finally {
     await db.destroy();
     await database.drop();

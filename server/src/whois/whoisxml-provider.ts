@@ -37,7 +37,6 @@ import {
 } from '../common/whois-rules';
 import { ProviderError, type CallOptions, type ProviderAnswer, type ReverseKind, type WhoisProvider } from './provider';
 import { exchangeFailure, readJsonObject, statusFailure } from './live/http-json';
-import { storableText } from './live/storable-text';
 
 export interface WhoisXmlOptions {
   apiKey: string;
@@ -88,7 +87,7 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
 function str(v: unknown, max = MAX_TEXT): string | undefined {
   if (typeof v !== 'string') return undefined;
-  const t = storableText(v).trim();
+  const t = v.trim();
   return t === '' || t.length > max ? undefined : t;
 }
 function int(v: unknown): number | undefined {

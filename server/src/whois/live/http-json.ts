@@ -6,6 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { ProviderError, type ProviderName } from '../provider';
+import { storableText } from './storable-text';
 
 /** 401/403 → 'auth', 429 → 'http-429', 5xx → 'http-5xx'; null for any other status. */
 export function statusFailure(provider: ProviderName, statusCode: number, label: string): ProviderError | null {
@@ -17,7 +18,9 @@ export function statusFailure(provider: ProviderName, statusCode: number, label:
 
 /**
  * The body as a JSON object: 'too-large' past `maxBytes` (by Content-Length, or while
- * reading, which then stops), 'unparseable' when it is no JSON object.
+ * reading, which then stops), 'unparseable' when it is no JSON object. Every string in it
+ * is made storable (storable-text.ts: a "\u0000" or a lone "\ud800" escape would make the
+ * snapshot's insert fail).
  */
 export async function readJsonObject(
   provider: ProviderName,
@@ -37,7 +40,7 @@ export async function readJsonObject(
   }
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8'), (_key, v: unknown) => (typeof v === 'string' ? storableText(v) : v));
   } catch {
     throw new ProviderError(provider, 'unparseable', `${label}: the answer is not JSON`);
   }

@@ -6,6 +6,7 @@
  */
 import { checkDomain, domainAgeDays, type WhoisContact, type WhoisRecord } from '../../common/whois-rules';
 import { normaliseHost } from '../names';
+import { isRedactedValue } from '../rdap-map';
 import { referralHost } from './port43';
 import { storableText } from './storable-text';
 
@@ -52,8 +53,6 @@ const CONTACT_FIELD_OF: Record<string, keyof WhoisContact> = {
 
 /** Lines saying the domain is not registered (RIPE-style `%` comments included). */
 const NOT_FOUND = /^[%#\s]*(?:no match(?: for)?\b|not found\b|no data found|no entries found|no object found|domain not found|object does not exist|the queried object does not exist|status:\s*(?:free|available)\b)/im;
-/** A placeholder instead of a value: the record is redacted (MASKED_WHOIS_DATA). */
-const REDACTED = /\b(?:redacted|withheld|not disclosed|data protected)\b/i;
 
 export interface ParsedWhois {
   record: WhoisRecord;
@@ -129,7 +128,7 @@ export function parseWhoisText(text: string, domain: string, fetchedAt: Date = n
       const role = ROLE_OF[contact[1]!]!;
       const field = CONTACT_FIELD_OF[contact[2]!];
       if (!field) continue;
-      if (REDACTED.test(value)) {
+      if (isRedactedValue(value)) {
         if (role === 'registrant') redacted = true;
         continue;
       }
@@ -163,7 +162,7 @@ export function parseWhoisText(text: string, domain: string, fetchedAt: Date = n
   const registrant = contactOf('registrant');
   const administrativeContact = contactOf('administrativeContact');
   const technicalContact = contactOf('technicalContact');
-  const registrarName = single.registrar !== undefined && !REDACTED.test(single.registrar) ? single.registrar : undefined;
+  const registrarName = single.registrar !== undefined && !isRedactedValue(single.registrar) ? single.registrar : undefined;
 
   const record = withoutUndefined<WhoisRecord>({
     domainName: domain,
