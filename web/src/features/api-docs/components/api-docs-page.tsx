@@ -17,6 +17,7 @@ import {
 import { ApiChecklist } from './api-checklist';
 import { ApiKeyControl } from './api-key-control';
 import { CodeBlock, CodeTabs } from './code-tabs';
+import { WHOIS_TOC, WhoisApiSections } from './whois-api-section';
 import './api-docs.css';
 
 const TOC: { id: string; title: string; children: { id: string; title: string }[] }[] = [
@@ -40,7 +41,7 @@ const TOC: { id: string; title: string; children: { id: string; title: string }[
     ],
   },
   { id: 'monitoring-api', title: 'Monitoring API', children: V2_TOC },
-  { id: 'whois-api', title: 'WHOIS API', children: [] },
+  { id: 'whois-api', title: 'WHOIS API', children: WHOIS_TOC },
 ];
 
 const ERRORS = [
@@ -230,7 +231,7 @@ export function ApiDocsPage() {
             <MonitoringV2Sections context={context} level={3} />
           </Section>
           <Section id="whois-api" title="WHOIS API">
-            <p className="docs-soon">Coming soon: WHOIS search and credits.</p>
+            <WhoisApiSections context={context} />
           </Section>
         </article>
       </div>

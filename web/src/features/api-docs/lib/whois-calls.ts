@@ -1,0 +1,214 @@
+/**
+ * The public API v2's WHOIS calls as documented on /documentation/api (spec 3 §7; contract:
+ * server/src/whois/README.md "Calls"; answers are WhoisXML API's shapes, wrapped with the
+ * source and the balance). Each call's body is the sample's body; each response is the
+ * documented answer. server/test/whois-docs-samples.test.ts runs the samples made from these
+ * against a server and checks every answer against the documented one (it imports this file,
+ * hence the rules by a relative path rather than @common). No React here.
+ */
+import {
+  HISTORY_COST,
+  LOOKUP_PAGE_ROWS,
+  MAX_REVERSE_TERMS,
+  REVERSE_WHOIS_MAX_RESULTS,
+  V2_WHOIS_TYPES,
+  WHOIS_MESSAGES,
+  type V2WhoisType,
+} from '../../../../../server/src/common/whois-rules';
+import type { DocCall, FieldRow } from '../../monitoring-docs/lib/v2-calls';
+
+export const WHOIS_SEARCH_PATH = '/v2/whois/search';
+export const WHOIS_CREDITS_PATH = '/v2/whois/credits';
+
+/** The values the samples look up: reserved names and a documentation address (RFC 2606, RFC 5737). */
+export const SAMPLE_DOMAIN = 'example.com';
+export const SAMPLE_IP = '203.0.113.10';
+export const SAMPLE_MX = 'mail.example.com';
+export const SAMPLE_NS = 'ns1.example.com';
+export const SAMPLE_TERM = 'example corp';
+
+/** A subdomain scan answers every name at once, up to WhoisXML's cap. */
+const SUBDOMAIN_ROWS = 10_000;
+const FETCHED_AT = '2025-04-23T10:15:00.000Z';
+const answer = (searchType: V2WhoisType, data: unknown, remaining: number) => ({
+  search_type: searchType,
+  data,
+  source: 'local',
+  fetched_at: FETCHED_AT,
+  remaining_credits: remaining,
+});
+
+const CONTACT = { organization: 'Example Corp', state: 'CA', country: 'UNITED STATES', countryCode: 'US' };
+const HISTORY_CONTACT = { name: 'Domain Administrator', organization: 'Example Corp', state: 'CA', country: 'UNITED STATES', countryCode: 'US', email: 'hostmaster@example.com' };
+
+/** A WHOIS record as the API answers it (spec 2 §3). */
+export const WHOIS_RECORD_EXAMPLE = {
+  domainName: SAMPLE_DOMAIN,
+  registrarName: 'Example Registrar, Inc.',
+  contactEmail: 'hostmaster@example.com',
+  createdDate: '1995-08-14T04:00:00Z',
+  createdDateNormalized: '1995-08-14 04:00:00 UTC',
+  updatedDate: '2024-08-14T07:01:34Z',
+  expiresDate: '2025-08-13T04:00:00Z',
+  estimatedDomainAge: 10845,
+  domainAvailability: 'UNAVAILABLE',
+  status: ['clientDeleteProhibited', 'clientTransferProhibited'],
+  ips: [SAMPLE_IP],
+  nameServers: { hostNames: [SAMPLE_NS, 'ns2.example.com'], ips: ['203.0.113.53'] },
+  registrant: CONTACT,
+  administrativeContact: CONTACT,
+  technicalContact: CONTACT,
+  registryData: {
+    registrarName: 'Example Registrar, Inc.',
+    whoisServer: 'whois.example-registrar.test',
+    createdDate: '1995-08-14T04:00:00Z',
+    updatedDate: '2024-08-14T07:01:34Z',
+    expiresDate: '2025-08-13T04:00:00Z',
+    status: ['clientDeleteProhibited', 'clientTransferProhibited'],
+    nameServers: { hostNames: [SAMPLE_NS, 'ns2.example.com'] },
+  },
+};
+
+const HISTORY_RECORD = {
+  domainName: SAMPLE_DOMAIN,
+  registrarName: 'Example Registrar, Inc.',
+  whoisServer: 'whois.example-registrar.test',
+  createdDateRaw: '1995-08-14T04:00:00Z',
+  updatedDateRaw: '2024-08-14T07:01:34Z',
+  expiresDateRaw: '2025-08-13T04:00:00Z',
+  createdDateISO8601: '1995-08-14T04:00:00.000Z',
+  updatedDateISO8601: '2024-08-14T07:01:34.000Z',
+  expiresDateISO8601: '2025-08-13T04:00:00.000Z',
+  audit: { createdDate: '2024-08-15T00:00:00.000Z', updatedDate: '2025-04-23T10:15:00.000Z' },
+  nameServers: [SAMPLE_NS, 'ns2.example.com'],
+  status: ['clientDeleteProhibited', 'clientTransferProhibited'],
+  registrantContact: HISTORY_CONTACT,
+  administrativeContact: HISTORY_CONTACT,
+  technicalContact: HISTORY_CONTACT,
+};
+
+const ROWS = [
+  { name: SAMPLE_DOMAIN, first_seen: 1651363200, last_visit: 1745400000 },
+  { name: 'example.net', first_seen: 1659312000, last_visit: 1745310000 },
+];
+
+const TYPE_FIELD: FieldRow = ['search_type', 'string', 'required', `One of ${V2_WHOIS_TYPES.join(', ')}.`];
+const DOMAIN_FIELD: FieldRow = ['domain', 'string', 'required', 'A domain name, such as example.com (IDNs as typed or in punycode).'];
+const FROM_FIELD: FieldRow = [
+  'from',
+  'string',
+  'optional',
+  `The next page: the last name of the previous page. A page holds up to ${LOOKUP_PAGE_ROWS} rows; each page costs 1 credit.`,
+];
+
+/** One call per search_type, then the balance. */
+export const WHOIS_CALLS: DocCall[] = [
+  {
+    id: 'whois-lookup',
+    title: 'WHOIS',
+    method: 'POST',
+    path: WHOIS_SEARCH_PATH,
+    body: { search_type: 'whois', domain: SAMPLE_DOMAIN },
+    description:
+      'The WHOIS record of a domain: registrar, dates, age in days, status, addresses, name servers, contacts and the registry’s own data. 1 credit. A record the registry redacts or does not have carries dataError: MASKED_WHOIS_DATA, IN_COMPLETE_DATA or MISSING_WHOIS_DATA (not registered; domainAvailability is then AVAILABLE).',
+    fields: [TYPE_FIELD, DOMAIN_FIELD],
+    response: answer('whois', WHOIS_RECORD_EXAMPLE, 99),
+  },
+  {
+    id: 'whois-history',
+    title: 'WHOIS History',
+    method: 'POST',
+    path: WHOIS_SEARCH_PATH,
+    body: { search_type: 'whois-history', domain: SAMPLE_DOMAIN },
+    description: `Every WHOIS record kept for a domain over the last 10 years, each with when it was first and last seen (audit). ${HISTORY_COST} credits; refused with 403 below ${HISTORY_COST}.`,
+    fields: [TYPE_FIELD, DOMAIN_FIELD],
+    response: answer('whois-history', { recordsCount: 1, records: [HISTORY_RECORD] }, 74),
+  },
+  {
+    id: 'whois-reverse',
+    title: 'Reverse WHOIS',
+    method: 'POST',
+    path: WHOIS_SEARCH_PATH,
+    body: { search_type: 'reverse-whois', include: [SAMPLE_TERM], exclude: ['privacy'], reverse_type: 'current' },
+    description: `Domains whose WHOIS records mention every include term and none of the exclude terms (names, organisations, emails, states, countries, name servers; any case). Up to ${REVERSE_WHOIS_MAX_RESULTS.toLocaleString('en-US')} domains in one answer, 1 credit; when more match, nextPageSearchAfter is set: send it as search_after for the next ones.`,
+    fields: [
+      TYPE_FIELD,
+      ['include', 'string[]', 'one side required', `Up to ${MAX_REVERSE_TERMS} terms a domain’s record must contain.`],
+      ['exclude', 'string[]', 'optional', `Up to ${MAX_REVERSE_TERMS} terms it must not contain.`],
+      ['reverse_type', 'string', 'current', 'current: the current record of each domain; historic: every record kept.'],
+      ['search_after', 'string', 'optional', 'nextPageSearchAfter of the previous answer.'],
+    ],
+    response: answer('reverse-whois', { domainsCount: 2, domainsList: [SAMPLE_DOMAIN, 'example.net'], nextPageSearchAfter: null }, 98),
+  },
+  {
+    id: 'whois-reverse-ip',
+    title: 'Reverse IP',
+    method: 'POST',
+    path: WHOIS_SEARCH_PATH,
+    body: { search_type: 'reverse-ip', ip_address: SAMPLE_IP },
+    description: 'Domains seen resolving to an IPv4 or IPv6 address, with when each was first and last seen (seconds since 1970). 1 credit.',
+    fields: [TYPE_FIELD, ['ip_address', 'string', 'required', 'An IPv4 or IPv6 address (domain is accepted too).'], FROM_FIELD],
+    response: answer('reverse-ip', { current_page: '0', size: 2, result: ROWS }, 97),
+  },
+  {
+    id: 'whois-reverse-mx',
+    title: 'Reverse MX',
+    method: 'POST',
+    path: WHOIS_SEARCH_PATH,
+    body: { search_type: 'reverse-mx', mx_address: SAMPLE_MX },
+    description: 'Domains whose mail is handled by a mail server. 1 credit.',
+    fields: [TYPE_FIELD, ['mx_address', 'string', 'required', 'The mail server’s host name (domain is accepted too).'], FROM_FIELD],
+    response: answer('reverse-mx', { current_page: '0', size: 2, result: ROWS }, 96),
+  },
+  {
+    id: 'whois-reverse-ns',
+    title: 'Reverse NS',
+    method: 'POST',
+    path: WHOIS_SEARCH_PATH,
+    body: { search_type: 'reverse-ns', ns_address: SAMPLE_NS },
+    description: 'Domains served by a name server. 1 credit.',
+    fields: [TYPE_FIELD, ['ns_address', 'string', 'required', 'The name server’s host name (domain is accepted too).'], FROM_FIELD],
+    response: answer('reverse-ns', { current_page: '0', size: 2, result: ROWS }, 95),
+  },
+  {
+    id: 'whois-subdomains',
+    title: 'Subdomain Scan',
+    method: 'POST',
+    path: WHOIS_SEARCH_PATH,
+    body: { search_type: 'subdomain-scan', domain: SAMPLE_DOMAIN },
+    description: `Host names seen under a domain, up to ${SUBDOMAIN_ROWS.toLocaleString('en-US')} in one answer, with when each was first and last seen (seconds since 1970). 1 credit.`,
+    fields: [TYPE_FIELD, DOMAIN_FIELD],
+    response: answer(
+      'subdomain-scan',
+      {
+        search: SAMPLE_DOMAIN,
+        result: {
+          count: 2,
+          records: [
+            { domain: `mail.${SAMPLE_DOMAIN}`, firstSeen: 1651363200, lastSeen: 1745400000 },
+            { domain: `www.${SAMPLE_DOMAIN}`, firstSeen: 1651363200, lastSeen: 1745400000 },
+          ],
+        },
+      },
+      94,
+    ),
+  },
+];
+
+export const WHOIS_CREDITS_CALL: DocCall = {
+  id: 'whois-credits-call',
+  title: 'Credit Balance',
+  method: 'GET',
+  path: WHOIS_CREDITS_PATH,
+  description: 'Your WHOIS credit balance. Free.',
+  response: { whois_credits: 94 },
+};
+
+/** WHOIS errors: the status, what it means, and the `error` text where it is always the same. */
+export const WHOIS_ERRORS: [status: string, meaning: string, error: string | null][] = [
+  ['400', `A missing or malformed value; the text says which, e.g. "${WHOIS_MESSAGES.invalidDomain}" or "${WHOIS_MESSAGES.emptyReverseWhois}".`, null],
+  ['401', 'The key header is missing or not a current key.', null],
+  ['403', 'Insufficient credits: your WHOIS credits are below the call’s cost. Nothing was taken.', WHOIS_MESSAGES.creditsRequired],
+  ['429', 'Too many requests: wait for the seconds given in the Retry-After header.', null],
+  ['503', 'No source could answer right now; no credits were taken.', WHOIS_MESSAGES.unavailable],
+];
