@@ -562,6 +562,8 @@ test('WHOIS text: ccTLD spellings, bounded lists, dates kept as given', () => {
   assert.equal(odd.createdDateNormalized, undefined);
   assert.equal(odd.estimatedDomainAge, undefined);
   assert.equal(parseWhoisText('% nothing useful\n', 'a.com').record.domainAvailability, 'UNDETERMINED');
+  const proto = parseWhoisText('Registrar: X\nRegistrant constructor: a\nRegistrant __proto__: b\nRegistrant toString: c\nRegistrant Name: N\n', 'a.com').record;
+  assert.deepEqual(proto.registrant, { name: 'N' });
 });
 
 test('WHOIS text: what PostgreSQL cannot keep (NUL, lone surrogates, control characters) never reaches a field', () => {

@@ -16,7 +16,6 @@ const MAX_LIST = 32;
 
 /** Keys (lower case, spaces collapsed) of each field, in the spellings registries use. */
 const KEYS = {
-  domain: ['domain name', 'domain'],
   registrar: ['registrar', 'sponsoring registrar', 'registrar name'],
   whoisServer: ['registrar whois server', 'whois server'],
   created: ['creation date', 'created', 'created on', 'created date', 'registered on', 'registered', 'registration date', 'registration time', 'domain registration date'],
@@ -37,19 +36,20 @@ const ROLE_OF: Record<string, ContactRole> = {
   tech: 'technicalContact',
   technical: 'technicalContact',
 };
-const CONTACT_FIELD_OF: Record<string, keyof WhoisContact> = {
-  name: 'name',
-  organization: 'organization',
-  organisation: 'organization',
-  org: 'organization',
-  'state/province': 'state',
-  state: 'state',
-  province: 'state',
-  country: 'country',
-  'country code': 'countryCode',
-  email: 'email',
-  'e-mail': 'email',
-};
+/** A Map, not an object: a key from the text ("Registrant constructor") must find nothing. */
+const CONTACT_FIELD_OF = new Map<string, keyof WhoisContact>([
+  ['name', 'name'],
+  ['organization', 'organization'],
+  ['organisation', 'organization'],
+  ['org', 'organization'],
+  ['state/province', 'state'],
+  ['state', 'state'],
+  ['province', 'state'],
+  ['country', 'country'],
+  ['country code', 'countryCode'],
+  ['email', 'email'],
+  ['e-mail', 'email'],
+]);
 
 /** Lines saying the domain is not registered (RIPE-style `%` comments included). */
 const NOT_FOUND = /^[%#\s]*(?:no match(?: for)?\b|not found\b|no data found|no entries found|no object found|domain not found|object does not exist|the queried object does not exist|status:\s*(?:free|available)\b)/im;
@@ -126,7 +126,7 @@ export function parseWhoisText(text: string, domain: string, fetchedAt: Date = n
     const contact = /^(registrant|admin|administrative|tech|technical)(?: contact)? (.+)$/.exec(key);
     if (contact) {
       const role = ROLE_OF[contact[1]!]!;
-      const field = CONTACT_FIELD_OF[contact[2]!];
+      const field = CONTACT_FIELD_OF.get(contact[2]!);
       if (!field) continue;
       if (isRedactedValue(value)) {
         if (role === 'registrant') redacted = true;
