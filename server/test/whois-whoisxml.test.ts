@@ -294,6 +294,8 @@ describe('failures', () => {
   test('an error in a 200 body: by its code (403 → auth), otherwise a failure all the same', async () => {
     await everyToolFails('auth', (_req, res) => json(res, { code: 403, messages: 'Access restricted. Check credits balance or enter the correct API key.' }));
     await everyToolFails('unparseable', (_req, res) => json(res, { ErrorMessage: { errorCode: 'WHOIS_01', msg: 'domainName is invalid' } }));
+    await everyToolFails('unparseable', (_req, res) => json(res, { ErrorMessage: { errorCode: 'APIKEY_429', msg: 'not a status' } }));
+    await everyToolFails('http-429', (_req, res) => json(res, { code: '429', messages: 'Too many requests' }));
   });
 
   test('429: http-429; 5xx: http-5xx', async () => {

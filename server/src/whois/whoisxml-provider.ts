@@ -240,15 +240,16 @@ function listOf<T>(v: unknown, max: number, item: (x: unknown) => T | undefined)
 
 /**
  * An error in a 200 answer: `{ErrorMessage: {errorCode, msg}}` (WHOIS API) or
- * `{code, messages}` (the others). Its code, when numeric, names the failure like a status.
+ * `{code, messages}` (the others). A numeric code names the failure like an HTTP status;
+ * any other error (WHOIS_01, a bad parameter) is 'unparseable'.
  */
 function bodyError(api: Api, body: Obj): ProviderError | null {
   const whoisError = obj(body.ErrorMessage);
   const code = whoisError ? whoisError.errorCode : body.code;
   if (!whoisError && code === undefined && body.messages === undefined) return null;
-  const numeric = Number(typeof code === 'string' ? code.replace(/\D/g, '') : code);
+  const numeric = typeof code === 'number' || (typeof code === 'string' && /^\d{3}$/.test(code)) ? Number(code) : 0;
   const label = typeof code === 'string' || typeof code === 'number' ? String(code).slice(0, 40) : 'unknown';
-  return statusFailure('whoisxml', Number.isFinite(numeric) ? numeric : 0, `WhoisXML ${api}: error ${label}`) ?? new ProviderError('whoisxml', 'unparseable', `WhoisXML ${api}: error ${label}`);
+  return statusFailure('whoisxml', numeric, `WhoisXML ${api}: error ${label}`) ?? new ProviderError('whoisxml', 'unparseable', `WhoisXML ${api}: error ${label}`);
 }
 
 export function createWhoisXmlProvider(options: WhoisXmlOptions): WhoisXmlProvider {
