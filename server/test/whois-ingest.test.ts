@@ -320,6 +320,18 @@ describe('files', () => {
     );
   });
 
+  test('a missing file fails alone: the files after it are imported', async () => {
+    const good = write('after-missing.jsonl', 'after.missing.example.test\n');
+    const r = await ingestWhoisFiles(pool, { format: 'subfinder', files: [path.join(scratch, 'nope.jsonl'), good] });
+    assert.deepEqual(
+      r.files.map((f) => [f.status, f.error]),
+      [
+        ['failed', 'no such file'],
+        ['imported', undefined],
+      ],
+    );
+  });
+
   test('a dry run keeps nothing; the same file imported at once by two processes is imported once', async () => {
     const file = write('twice.jsonl', ['{"host":"a.twice.example.test","source":"x"}', 'b.twice.example.test', ''].join('\n'));
     const dry = await ingestWhoisFiles(pool, { format: 'subfinder', files: [file], dryRun: true });

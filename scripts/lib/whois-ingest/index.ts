@@ -18,7 +18,7 @@ import { crtshParser, subfinderParser } from './formats/names';
 import { pdnsParser } from './formats/pdns';
 import { rdapParser, whoisxmlCsvParser } from './formats/snapshots';
 import { zoneParser } from './formats/zone';
-import { LineSplitter, MAX_LINE_BYTES, openInput, sha256OfFile, spoolStdin } from './input';
+import { LineSplitter, MAX_LINE_BYTES, openInput, sha256OfFile, spoolStdin, type OpenedInput } from './input';
 import { Stage, type StagedCounts } from './stage';
 
 export const WHOIS_FORMATS = ['pdns', 'rdap', 'zone', 'whoisxml-csv', 'crtsh', 'subfinder'] as const;
@@ -141,10 +141,21 @@ class Report {
   }
 }
 
+function emptyResult(shown: string, format: WhoisFormat): WhoisFileResult {
+  return { path: shown, format, status: 'imported', gzip: false, sha256: '', records: 0, badLines: 0, staged: { pdns: 0, names: 0, snapshots: 0 }, elapsedMs: 0 };
+}
+
 async function ingestOne(pool: pg.Pool, file: string, shown: string, o: WhoisIngestOptions, source: string, report: Report): Promise<WhoisFileResult> {
   const started = Date.now();
-  const sha256 = await sha256OfFile(file);
-  const input = openInput(file);
+  let sha256: string;
+  let input: OpenedInput;
+  try {
+    sha256 = await sha256OfFile(file);
+    input = openInput(file);
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e);
+    return { ...emptyResult(shown, o.format), status: 'failed', error: why, elapsedMs: Date.now() - started };
+  }
   const result: WhoisFileResult = {
     path: shown,
     format: o.format,
