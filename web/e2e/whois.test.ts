@@ -1,6 +1,7 @@
 /**
- * Spec 2 /whois against the real server and a local store filled with fictitious `.test`
- * names (support/whois.ts): every tab answers from the store, the balance goes down by the
+ * Spec 2 /whois against the real server and a local store holding the sample files of
+ * samples/whois and fictitious `e2e-*.test` names (support/whois.ts): every tab answers from
+ * the samples and from the store, the balance goes down by the
  * spec's costs (1, history 25) and follows each answer's remaining_credits, history is
  * refused below 25 credits without a call, the credits toast (its link, its 3.3 s), the
  * spec's validation messages before sending, reverse WHOIS paged by 20, lookups by
@@ -27,6 +28,7 @@ import {
   HISTORY_DOMAIN,
   HOSTILE_ORG,
   IP_HOSTS,
+  loadWhoisSamples,
   MAIL_DOMAINS,
   MAIL_HOST,
   MASKED_DOMAIN,
@@ -35,12 +37,16 @@ import {
   PRIVACY_DOMAINS,
   RETAIL_DOMAINS,
   RETAIL_TERM,
+  SAMPLE,
   seedWhoisStore,
   SHARED_IP,
   SUBDOMAINS,
 } from './support/whois';
 
-const suite = useServerAndBrowser(({ server }) => seedWhoisStore(server));
+const suite = useServerAndBrowser(async ({ server }) => {
+  await loadWhoisSamples(server);
+  await seedWhoisStore(server);
+});
 
 const open = (credits: number, viewport?: typeof MOBILE) =>
   signInTo(suite.server, suite.browser, '/whois', { verified: true, ...(credits > 0 ? { whoisCredits: credits } : {}) }, viewport);
@@ -86,7 +92,7 @@ test('every tab answers from the local store; the balance goes down by 1 a looku
 
   // WHOIS: the current record, its age in days, hostile text as text.
   await tab(page, 'WHOIS').click();
-  await queryInput(page).fill('Acme-Widgets.TEST');
+  await queryInput(page).fill('E2E-Widgets.TEST');
   await lookUp(page);
   await eventually(() => textOf(page.getByTestId('whois-domain')), HISTORY_DOMAIN);
   const facts = page.getByTestId('whois-facts');
@@ -94,7 +100,7 @@ test('every tab answers from the local store; the balance goes down by 1 a looku
   const age = domainAgeDays('2016-02-29T12:00:00Z')!;
   assert.match(await textOf(facts), new RegExp(`Domain age${age.toLocaleString('en-US')} days`));
   assert.equal(await textOf(page.getByTestId('whois-availability')), 'Registered');
-  assert.deepEqual(await page.getByTestId('whois-name-servers').locator('li').allTextContents(), [NAME_SERVER, 'ns2.acme-widgets.test']);
+  assert.deepEqual(await page.getByTestId('whois-name-servers').locator('li').allTextContents(), [NAME_SERVER, 'ns2.e2e-widgets.test']);
   await page.getByRole('region', { name: 'Registrant' }).getByText(HOSTILE_ORG, { exact: true }).waitFor();
   assert.equal(await page.evaluate(() => (window as unknown as { __whoisXss?: number }).__whoisXss), undefined, 'no markup ran');
   assert.equal(await page.locator('.whois-record img').count(), 0);
@@ -165,6 +171,38 @@ test('every tab answers from the local store; the balance goes down by 1 a looku
   assert.equal(sent.length, calls);
   // The server agrees with the balance shown.
   assert.deepEqual(await call(suite.server, token, '/user/whois-credits'), { whois_credits: 9 });
+  await page.context().close();
+});
+
+test('after loading samples/whois, every tab answers from the samples', async () => {
+  const { page } = await open(40);
+  await eventually(() => balance(page), '40');
+  await lookUpOn(page, 'WHOIS', 'whois', SAMPLE.domain);
+  assert.equal(await textOf(page.getByTestId('whois-domain')), SAMPLE.domain);
+  assert.match(await textOf(page.getByTestId('whois-facts')), /Registrar\S/);
+  assert.match(await textOf(page.getByTestId('whois-source')), /^Local store · /);
+  await lookUpOn(page, 'WHOIS', 'whois', SAMPLE.masked);
+  assert.equal(await textOf(page.getByTestId('whois-data-error')), DATA_ERROR_TEXT.MASKED_WHOIS_DATA);
+
+  await lookUpOn(page, 'WHOIS History', 'whois_history', SAMPLE.domain);
+  assert.ok((await page.getByTestId('whois-history-record').count()) >= SAMPLE.historyVersions, 'every version kept');
+
+  await tab(page, 'Reverse WHOIS').click();
+  await page.locator('input[name="include-terms"]').fill(SAMPLE.term);
+  await lookUp(page);
+  await eventually(async () => (await texts(page, 'reverse-whois-domain')).includes(SAMPLE.domain), true);
+
+  for (const [label, tool, value, name] of [
+    ['Reverse IP', 'reverse_ip', SAMPLE.ip, SAMPLE.domain],
+    ['Reverse MX', 'reverse_mx', SAMPLE.mx, SAMPLE.domain],
+    ['Reverse NS', 'reverse_ns', SAMPLE.ns, SAMPLE.domain],
+    ['Subdomain Scan', 'subdomain_scan', SAMPLE.domain, SAMPLE.subdomain],
+  ] as const) {
+    await lookUpOn(page, label, tool, value);
+    await page.locator('select[name="lookup-page-size"]').selectOption('100');
+    assert.ok((await lookupNames(page)).includes(name), `${label} ${value} finds ${name}`);
+  }
+  await eventually(() => balance(page), String(40 - 7 - HISTORY_COST));
   await page.context().close();
 });
 
@@ -261,14 +299,14 @@ test('validation messages before sending; dataError text; "No results found."; t
 
   // Reverse WHOIS over current records finds nothing for an old owner; historic finds it.
   await tab(page, 'Reverse WHOIS').click();
-  await page.locator('input[name="include-terms"]').fill('Acme Widgets Inc');
+  await page.locator('input[name="include-terms"]').fill('E2E Widgets Inc');
   await page.locator('input[name="exclude-terms"]').fill('');
   await lookUp(page);
   await eventually(() => textOf(results(page, 'reverse_whois').getByTestId('whois-empty').locator('h2')), WHOIS_MESSAGES.noResults);
   await page.getByRole('radio', { name: 'Historic' }).click();
   await lookUp(page);
   await eventually(() => texts(page, 'reverse-whois-domain'), [HISTORY_DOMAIN]);
-  assert.equal(await textOf(page.getByTestId('whois-query-echo')), 'historic:acme widgets inc:');
+  assert.equal(await textOf(page.getByTestId('whois-query-echo')), 'historic:e2e widgets inc:');
 
   // An empty scan.
   await lookUpOn(page, 'Subdomain Scan', 'subdomain_scan', 'nothing-here.test');

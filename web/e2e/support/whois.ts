@@ -1,31 +1,55 @@
 /**
  * The WHOIS local store filled for browser tests (migration 0006 tables), with fictitious
- * `.test` names only: snapshots kept as the server keeps them (whois/snapshots.ts
+ * names only: the sample files of samples/whois loaded by the ingest command's own code
+ * (`npm run whois-ingest -- --samples`), and beside them a set of `e2e-*.test` names sized
+ * for the screen's paging: snapshots kept as the server keeps them (whois/snapshots.ts
  * recordSnapshot), passive DNS and subdomain rows written as the ingest writes them (names
  * reversed by label, MX/NS answers as the bare host).
  */
+import type * as WhoisIngest from '../../../scripts/lib/whois-ingest/index';
 import type * as Snapshots from '../../../server/src/whois/snapshots';
 import type { WhoisRecord } from '../../../server/src/common/whois-rules';
 import type { TestServer } from './server';
 
 const SNAPSHOTS_URL = new URL('../../../server/src/whois/snapshots.ts', import.meta.url).href;
+const INGEST_URL = new URL('../../../scripts/lib/whois-ingest/index.ts', import.meta.url).href;
 
-export const HISTORY_DOMAIN = 'acme-widgets.test';
+/** Values of samples/whois (see its README) the screen is tried with. */
+export const SAMPLE = {
+  domain: 'acme-widgets.test',
+  historyVersions: 3,
+  masked: 'hollow-pine.test',
+  term: 'acme widgets',
+  ip: '192.0.2.10',
+  mx: 'mx1.mailhost.example.net',
+  ns: 'ns1.dnshost.example.org',
+  subdomain: 'www.acme-widgets.test',
+};
+
+/** Loads every sample file as `npm run whois-ingest -- --samples` does. */
+export async function loadWhoisSamples(server: TestServer): Promise<void> {
+  const { ingestSamples } = (await import(INGEST_URL)) as typeof WhoisIngest;
+  const results = await ingestSamples(server.runtime.config.DATABASE_URL!);
+  const failed = results.flatMap((result) => result.files).filter((file) => file.status === 'failed');
+  if (failed.length) throw new Error(`samples not loaded: ${JSON.stringify(failed)}`);
+}
+
+export const HISTORY_DOMAIN = 'e2e-widgets.test';
 export const MASKED_DOMAIN = 'masked-owner.test';
 /** Reverse WHOIS: RETAIL_DOMAINS name the term; PRIVACY_DOMAINS of them also name 'privacy'. */
 export const RETAIL_TERM = 'globex retail';
 export const RETAIL_DOMAINS = Array.from({ length: 25 }, (_, i) => `shop-${String(i + 1).padStart(2, '0')}.test`);
 export const PRIVACY_DOMAINS = RETAIL_DOMAINS.slice(0, 2);
 /** Reverse IP: this many hosts answer A with SHARED_IP. */
-export const SHARED_IP = '192.0.2.10';
-export const IP_HOSTS = Array.from({ length: 60 }, (_, i) => `host-${String(i + 1).padStart(2, '0')}.acme-widgets.test`);
-export const MAIL_HOST = 'mx.acme-widgets.test';
-export const MAIL_DOMAINS = ['acme-widgets.test', 'globex.test', 'initech.test'];
-export const NAME_SERVER = 'ns1.acme-widgets.test';
-export const NS_DOMAINS = ['acme-widgets.test', 'globex.test', 'initech.test', 'umbrella.test'];
-export const SUBDOMAINS = ['api.acme-widgets.test', 'mail.acme-widgets.test', 'www.acme-widgets.test'];
+export const SHARED_IP = '198.51.100.77';
+export const IP_HOSTS = Array.from({ length: 60 }, (_, i) => `host-${String(i + 1).padStart(2, '0')}.e2e-widgets.test`);
+export const MAIL_HOST = 'mx.e2e-widgets.test';
+export const MAIL_DOMAINS = ['e2e-widgets.test', 'e2e-globex.test', 'e2e-initech.test'];
+export const NAME_SERVER = 'ns1.e2e-widgets.test';
+export const NS_DOMAINS = ['e2e-widgets.test', 'e2e-globex.test', 'e2e-initech.test', 'e2e-umbrella.test'];
+export const SUBDOMAINS = ['api.e2e-widgets.test', 'mail.e2e-widgets.test', 'www.e2e-widgets.test'];
 /** Hostile text in a record: it must show as text. */
-export const HOSTILE_ORG = '<img src=x onerror="window.__whoisXss=1">Acme & Co';
+export const HOSTILE_ORG = '<img src=x onerror="window.__whoisXss=1">E2E & Co';
 
 const reversed = (name: string) => name.split('.').reverse().join('.');
 
@@ -41,11 +65,11 @@ function record(domain: string, registrar: string, organization: string, created
     expiresDate: '2030-01-01T00:00:00Z',
     domainAvailability: 'UNAVAILABLE',
     status: ['clientTransferProhibited'],
-    ips: ['192.0.2.10'],
-    nameServers: { hostNames: [NAME_SERVER, 'ns2.acme-widgets.test'] },
+    ips: ['198.51.100.77'],
+    nameServers: { hostNames: [NAME_SERVER, 'ns2.e2e-widgets.test'] },
     registrant: contact,
     administrativeContact: contact,
-    technicalContact: { ...contact, organization: 'Acme Hosting' },
+    technicalContact: { ...contact, organization: 'E2E Hosting' },
     registryData: { registrarName: registrar, whoisServer: 'whois.registrar.test' },
   };
 }
@@ -57,8 +81,8 @@ export async function seedWhoisStore(server: TestServer): Promise<void> {
 
   // Three versions of one domain, observed years apart: history lists them newest first.
   const versions: [registrar: string, organization: string, updated: string, observed: string][] = [
-    ['First Registrar Ltd', 'Acme Widgets Inc', '2017-03-01T00:00:00Z', '2017-03-02T00:00:00Z'],
-    ['Second Registrar GmbH', 'Acme Widgets Inc', '2021-06-01T00:00:00Z', '2021-06-02T00:00:00Z'],
+    ['First Registrar Ltd', 'E2E Widgets Inc', '2017-03-01T00:00:00Z', '2017-03-02T00:00:00Z'],
+    ['Second Registrar GmbH', 'E2E Widgets Inc', '2021-06-01T00:00:00Z', '2021-06-02T00:00:00Z'],
     ['Third Registrar LLC', HOSTILE_ORG, '2025-01-01T00:00:00Z', '2025-01-02T00:00:00Z'],
   ];
   for (const [registrar, organization, updated, observed] of versions) {
