@@ -132,7 +132,7 @@ export const ConfigSchema = Type.Object({
   // WHOIS tools (server/src/whois/README.md): providers, their order, limits.
   WHOIS_LOOKUP_PROVIDERS: Type.String({ default: 'live,local,whoisxml', pattern: '^(live|local|whoisxml)(,(live|local|whoisxml))*$', description: 'Order in which WHOIS lookups ask providers (after the cache); whoisxml is skipped without WHOISXML_API_KEY.' }),
   WHOIS_DATA_PROVIDERS: Type.String({ default: 'local,whoisxml', pattern: '^(live|local|whoisxml)(,(live|local|whoisxml))*$', description: 'Order for history, reverse WHOIS, reverse IP/MX/NS and subdomain scans.' }),
-  WHOIS_TIMEOUT_MS: Integer(8_000, 100, 60_000, 'Time one live RDAP/WHOIS exchange (or a WhoisXML call) may take.'),
+  WHOIS_TIMEOUT_MS: Integer(8_000, 100, 60_000, 'Time one live lookup (RDAP and port-43 referrals together) or one WhoisXML call may take.'),
   WHOIS_MAX_BYTES: Integer(1_048_576, 1024, 16_777_216, 'Largest RDAP, WHOIS or WhoisXML answer read; a bigger one is a provider failure.'),
   WHOIS_PORT43: Integer(43, 1, 65535, 'TCP port of WHOIS servers (RFC 3912); another only for tests.'),
   WHOIS_IANA_HOST: Type.String({ default: 'whois.iana.org', minLength: 1, description: 'WHOIS server asked first for the referral of a TLD without RDAP.' }),
