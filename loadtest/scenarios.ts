@@ -1,0 +1,167 @@
+/**
+ * The load scenarios of issue 13 as data: what the driver (driver.ts, autocannon in a child
+ * process) is asked to run, what it reports, and the checks on the report. The same
+ * scenarios for k6 are the `*.k6.js` scripts next to this file.
+ *
+ *   api-keys   many keys, each at its limit (rate per second of API_RATE_PER_SECOND, evenly
+ *              spaced), on POST /v2/search: zero 429, zero 5xx, sustained keys × rate.
+ *   dashboard  users sign in (POST /authentication/login, each sign-in from its own
+ *              address) and search (POST /search): zero 429, zero 5xx.
+ *   one-key    100 connections on one key, as fast as they go: every request above the
+ *              bucket gets 429 with Retry-After, and the key gets exactly rate × seconds +
+ *              burst answers (± one second's worth); zero 5xx.
+ */
+
+export const SCENARIOS = ['api-keys', 'dashboard', 'one-key'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export type DriverJob =
+  | {
+      scenario: 'api-keys';
+      url: string;
+      header: string;
+      body: string;
+      /** One per customer; each key also gets its own client address. */
+      keys: string[];
+      ratePerKey: number;
+      seconds: number;
+    }
+  | {
+      scenario: 'dashboard';
+      url: string;
+      users: { email: string; password: string }[];
+      /** Exact email searches, chosen in turn. */
+      emails: string[];
+      searchesPerSignIn: number;
+      seconds: number;
+    }
+  | {
+      scenario: 'one-key';
+      url: string;
+      header: string;
+      body: string;
+      key: string;
+      connections: number;
+      seconds: number;
+    }
+  | {
+      /** Plain throughput (the floor comparison): keys in turn, no pacing. */
+      scenario: 'throughput';
+      url: string;
+      path: string;
+      header: string;
+      body: string;
+      keys: string[];
+      connections: number;
+      seconds: number;
+    };
+
+/** Answers of one kind of request (search, sign-in, …). */
+export interface Tally {
+  requests: number;
+  '2xx': number;
+  '429': number;
+  /** Of the 429: refused by the per-account limit on searches at once (not a leaky bucket). */
+  concurrency429: number;
+  /** 4xx other than 429. */
+  '4xx': number;
+  '5xx': number;
+  other: number;
+  /** 429 answers without a usable Retry-After (whole seconds ≥ 1). */
+  noRetryAfter: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export interface DriverReport {
+  /** Wall time from the first request to the end of the run. */
+  seconds: number;
+  /** By request kind: `search` for the API scenarios; `sign-in` and `search` for the dashboard. */
+  kinds: Record<string, Tally>;
+  /** 2xx answers per key or user, in the order given. */
+  acceptedPerIdentity: number[];
+  /** 2xx answers per whole second of the run (by the time their request was sent). */
+  acceptedPerSecond: number[];
+  /** Connection errors and timeouts seen by the load tool. */
+  errors: number;
+  timeouts: number;
+  /** One example of each unexpected status (body cut short), for the operator. */
+  samples: string[];
+}
+
+export interface Verdict {
+  lines: string[];
+  failures: string[];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;
+}
+
+const pad = (text: string | number, width: number) => String(text).padStart(width);
+
+export function formatTally(kind: string, tally: Tally, seconds: number): string {
+  return (
+    `  ${kind.padEnd(8)} ${pad((tally.requests / seconds).toFixed(0), 6)} req/s` +
+    `  p50 ${pad(tally.p50.toFixed(1), 6)} ms  p99 ${pad(tally.p99.toFixed(1), 6)} ms` +
+    `  2xx ${pad(tally['2xx'], 6)}  429 ${pad(tally['429'], 6)}  4xx ${pad(tally['4xx'], 4)}  5xx ${pad(tally['5xx'], 4)}` +
+    (tally.concurrency429 ? `  (429 for searches at once: ${tally.concurrency429})` : '') +
+    (tally.other ? `  other ${tally.other}` : '')
+  );
+}
+
+function common(report: DriverReport, failures: string[], lines: string[]) {
+  for (const [kind, tally] of Object.entries(report.kinds)) {
+    if (tally.concurrency429) {
+      lines.push(`  ${kind}: ${tally.concurrency429} of the 429 are the per-account limit on searches at once, on requests the leaky bucket let through`);
+    }
+    if (tally['5xx']) failures.push(`${tally['5xx']} × 5xx on ${kind}`);
+    if (tally.other) failures.push(`${tally.other} answers on ${kind} with an unexpected status`);
+  }
+  if (report.errors) failures.push(`${report.errors} connection errors (${report.timeouts} timeouts)`);
+}
+
+/** Checks a scenario's report against its expectation; `bucket` is the public API's leaky bucket. */
+export function judge(scenario: ScenarioName, report: DriverReport, bucket: { ratePerSecond: number; burst: number }): Verdict {
+  const failures: string[] = [];
+  const lines = Object.entries(report.kinds).map(([kind, tally]) => formatTally(kind, tally, report.seconds));
+  common(report, failures, lines);
+  const search = report.kinds.search;
+  if (!search) return { lines, failures: [...failures, 'no search answers'] };
+  if (scenario === 'api-keys') {
+    const keys = report.acceptedPerIdentity.length;
+    const target = keys * bucket.ratePerSecond;
+    // Sustained: the median of the whole seconds, without the first and the last (ramp-up
+    // and the end, where the staggered connections start and stop).
+    const sustained = median(report.acceptedPerSecond.slice(1, -1));
+    lines.push(`  sustained ${sustained} accepted req/s (median second) for ${keys} keys at ${bucket.ratePerSecond}/s each: target ${target}/s`);
+    const least = Math.min(...report.acceptedPerIdentity);
+    const most = Math.max(...report.acceptedPerIdentity);
+    lines.push(`  per key: ${least}–${most} accepted in ${report.seconds.toFixed(1)} s (${(least / report.seconds).toFixed(1)}–${(most / report.seconds).toFixed(1)} req/s)`);
+    if (search['429']) failures.push(`${search['429']} × 429 although no key passed its limit`);
+    if (search['4xx']) failures.push(`${search['4xx']} × 4xx (not 429) on searches that should pass`);
+    // The load tool on a shared machine may fall a little short; far short proves nothing.
+    if (sustained < 0.9 * target) failures.push(`sustained ${sustained} req/s, below 90% of ${target}/s`);
+  } else if (scenario === 'dashboard') {
+    for (const [kind, tally] of Object.entries(report.kinds)) {
+      if (tally['429']) failures.push(`${tally['429']} × 429 on ${kind} although every sign-in came from its own address`);
+      if (tally['4xx']) failures.push(`${tally['4xx']} × 4xx (not 429) on ${kind}`);
+    }
+    if (!report.kinds['sign-in']?.['2xx']) failures.push('no successful sign-in');
+  } else {
+    const expected = bucket.ratePerSecond * report.seconds + bucket.burst;
+    const accepted = search['2xx'];
+    const tolerance = bucket.ratePerSecond;
+    lines.push(
+      `  accepted ${accepted} vs bucket ${bucket.ratePerSecond}/s × ${report.seconds.toFixed(2)} s + burst ${bucket.burst} = ${expected.toFixed(0)} (± ${tolerance})`,
+    );
+    lines.push(`  accepted per second: ${report.acceptedPerSecond.join(' ')}`);
+    if (Math.abs(accepted - expected) > tolerance) failures.push(`accepted ${accepted}, expected ${expected.toFixed(0)} ± ${tolerance}`);
+    if (!search['429']) failures.push('no 429 although the key was far above its limit');
+    if (search.noRetryAfter) failures.push(`${search.noRetryAfter} × 429 without Retry-After`);
+    if (search['4xx']) failures.push(`${search['4xx']} × 4xx (not 429)`);
+  }
+  return { lines, failures };
+}
