@@ -206,7 +206,10 @@ export class Stage {
        on conflict (name_rev) do update set
          first_seen = least(s.first_seen, excluded.first_seen),
          last_seen = greatest(s.last_seen, excluded.last_seen),
-         sources = case when $1 = any(s.sources) or cardinality(s.sources) >= ${MAX_SOURCES} then s.sources else s.sources || excluded.sources end`,
+         sources = case when $1 = any(s.sources) or cardinality(s.sources) >= ${MAX_SOURCES} then s.sources else s.sources || excluded.sources end
+       -- a name seen again within what is known is left alone (no new row version, no WAL)
+       where excluded.first_seen < s.first_seen or excluded.last_seen > s.last_seen
+         or not ($1 = any(s.sources) or cardinality(s.sources) >= ${MAX_SOURCES})`,
       [this.source],
     );
   }
@@ -223,7 +226,8 @@ export class Stage {
        order by domain, content_sha256, observed_at
        on conflict (domain, content_sha256) do update set
          observed_at = least(w.observed_at, excluded.observed_at),
-         last_observed_at = greatest(w.last_observed_at, excluded.last_observed_at)`,
+         last_observed_at = greatest(w.last_observed_at, excluded.last_observed_at)
+       where excluded.observed_at < w.observed_at or excluded.last_observed_at > w.last_observed_at`,
     );
     for (let i = 0; i < domains.length; i += REFRESH_CHUNK) await refreshCurrent(this.db, domains.slice(i, i + REFRESH_CHUNK));
   }
