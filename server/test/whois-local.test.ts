@@ -9,7 +9,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { REVERSE_WHOIS_MAX_RESULTS, domainAgeDays, type ReverseLookupAnswer, type WhoisRecord } from '../src/common/whois-rules';
 import type { Database } from '../src/db/schema';
 import { createPool, migrateToLatest } from '../src/infra/database';
-import { createLocalProvider, normaliseIp } from '../src/whois/local-provider';
+import { createLocalProvider, normaliseIp, planTerms } from '../src/whois/local-provider';
 import { containsPattern } from '../src/whois/local-repository';
 import { reverseName } from '../src/whois/names';
 import type { WhoisProvider } from '../src/whois/provider';
@@ -107,6 +107,22 @@ describe('local WHOIS provider', () => {
     assert.deepEqual(await run(['back\\slash']), ['backslash.test']);
     assert.deepEqual(await run(['\\']), ['backslash.test']);
     assert.equal(containsPattern('a%b_c\\'), '%a\\%b\\_c\\\\%');
+  });
+
+  test('reverse WHOIS plan: rare terms looked up in the index, common and short ones checked on the rows found', () => {
+    const sample = [...Array(90).fill('godaddy\nunited states'), ...Array(9).fill('acme ltd\nunited states'), 'acme ltd\njane@acme.test'];
+    assert.deepEqual(planTerms({ mode: 'current', include: ['godaddy', 'jane@acme.test', 'acme ltd', 'united states'], exclude: ['x'] }, sample), {
+      mode: 'current',
+      indexed: ['jane@acme.test'],
+      checked: ['godaddy', 'acme ltd', 'united states'],
+      exclude: ['x'],
+    });
+    // Only common terms: the rarest of them still narrows the rows.
+    assert.deepEqual(planTerms({ mode: 'historic', include: ['united states', 'godaddy'], exclude: [] }, sample).indexed, ['godaddy']);
+    // No trigram in "us" or "a.b": the index cannot help, every term is checked.
+    assert.deepEqual(planTerms({ mode: 'current', include: ['us', 'a.b'], exclude: [] }, sample), { mode: 'current', indexed: [], checked: ['us', 'a.b'], exclude: [] });
+    // Without a sample every term counts as rare.
+    assert.deepEqual(planTerms({ mode: 'current', include: ['godaddy', 'acme'], exclude: [] }, []).indexed, ['godaddy', 'acme']);
   });
 
   test('reverse WHOIS: at most 10,000 domains, nextPageSearchAfter continues after the last', async () => {

@@ -11,11 +11,21 @@ import {
   REVERSE_WHOIS_MAX_RESULTS,
   domainAgeDays,
   type LookupRow,
+  type ReverseWhoisQuery,
   type WhoisRecord,
 } from '../common/whois-rules';
 import type { Database } from '../db/schema';
 import { normaliseHost, reverseName, subtreeRange } from './names';
-import { currentSnapshot, namesAnswering, namesInRange, reverseWhoisDomains, snapshotsSince, type SeenName } from './local-repository';
+import {
+  currentSnapshot,
+  namesAnswering,
+  namesInRange,
+  reverseWhoisDomains,
+  sampleSearchTexts,
+  snapshotsSince,
+  type SeenName,
+  type TermPlan,
+} from './local-repository';
 import { ProviderError, type CallOptions, type ProviderAnswer, type ReverseKind, type WhoisProvider } from './provider';
 import { historyRecordOf } from './snapshots';
 
@@ -34,6 +44,32 @@ export const HISTORY_MAX_RECORDS = 1000;
 export function normaliseIp(ip: string): { rrtype: 'A' | 'AAAA'; rdata: string } {
   const address = ipaddr.parse(ip.trim());
   return { rrtype: address.kind() === 'ipv4' ? 'A' : 'AAAA', rdata: address.toString() };
+}
+
+/**
+ * Reverse WHOIS terms are looked up in the trigram index only when they are rare: a common
+ * term ("godaddy", "united states") has trigrams in a third of the records, and the index
+ * reads all of their entries, which costs far more than checking the term on the few rows
+ * the rare terms find (BENCHMARKS.md: 4+4 terms 136 ms → see there). How common a term is
+ * comes from a sample of current texts, taken again every hour. The sample only chooses
+ * the plan: the answer is the same either way.
+ */
+const TERM_SAMPLE_SIZE = 2000;
+const TERM_SAMPLE_TTL_MS = 3_600_000;
+/** A term in more than this share of the sample is common. */
+const COMMON_TERM_SHARE = 0.02;
+/** pg_trgm finds a LIKE pattern's trigrams in its runs of 3 or more letters or digits; a term without one cannot use the index. */
+const INDEXABLE = /[\p{L}\p{N}]{3}/u;
+
+/** The rare include terms go to the index (the rarest one at least, when it can), the others are checked. */
+export function planTerms(query: ReverseWhoisQuery, sample: readonly string[]): TermPlan {
+  const share = (term: string) => (sample.length === 0 ? 0 : sample.filter((text) => text.includes(term)).length / sample.length);
+  const ranked = query.include
+    .filter((term) => INDEXABLE.test(term))
+    .map((term) => ({ term, share: share(term) }))
+    .sort((a, b) => a.share - b.share);
+  const indexed = ranked.filter((r, i) => i === 0 || r.share <= COMMON_TERM_SHARE).map((r) => r.term);
+  return { mode: query.mode, indexed, checked: query.include.filter((t) => !indexed.includes(t)), exclude: query.exclude };
 }
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -65,6 +101,15 @@ async function guarded<T>(options: CallOptions, query: () => Promise<T>): Promis
 export function createLocalProvider(db: Kysely<Database>): WhoisProvider {
   const answer = <T>(data: T, fetchedAt: Date = new Date()): ProviderAnswer<T> => ({ data, source: 'local', fetchedAt });
 
+  let termSample: { texts: Promise<string[]>; takenAt: number } | null = null;
+  /** The sample of current texts; a failed sample is an empty one (every term then counts as rare). */
+  const currentSample = (): Promise<string[]> => {
+    if (!termSample || Date.now() - termSample.takenAt > TERM_SAMPLE_TTL_MS) {
+      termSample = { texts: sampleSearchTexts(db, TERM_SAMPLE_SIZE).catch(() => []), takenAt: Date.now() };
+    }
+    return termSample.texts;
+  };
+
   return {
     name: 'local',
 
@@ -88,7 +133,8 @@ export function createLocalProvider(db: Kysely<Database>): WhoisProvider {
      * is `nextPageSearchAfter`, and passing it back continues after it.
      */
     async reverseWhois(query, searchAfter, options) {
-      const found = await guarded(options, () => reverseWhoisDomains(db, query, searchAfter, REVERSE_WHOIS_MAX_RESULTS + 1));
+      const terms = planTerms(query, query.include.length > 1 ? await currentSample() : []);
+      const found = await guarded(options, () => reverseWhoisDomains(db, terms, searchAfter, REVERSE_WHOIS_MAX_RESULTS + 1));
       const domainsList = found.slice(0, REVERSE_WHOIS_MAX_RESULTS);
       const more = found.length > REVERSE_WHOIS_MAX_RESULTS;
       return answer({ domainsCount: domainsList.length, domainsList, nextPageSearchAfter: more ? domainsList[domainsList.length - 1]! : null });

@@ -44,29 +44,48 @@ export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** Reverse WHOIS terms, the include terms split by how they are looked for. */
+export interface TermPlan {
+  mode: ReverseWhoisQuery['mode'];
+  /** Include terms the trigram index looks up (at least one, unless there are none). */
+  indexed: string[];
+  /** Include terms checked on the rows the index found (common ones: looking them up costs more than checking). */
+  checked: string[];
+  exclude: string[];
+}
+
 /**
  * Domains whose snapshot text holds every include term and none of the exclude terms
  * (terms lower case, as checkReverseWhois leaves them; `search_text` is lower case), in
  * domain order after `after`, at most `limit`. `current` looks at current snapshots only
  * (the partial trigram index); `historic` at every snapshot, a domain once when any of its
- * snapshots matches. The include terms are the trigram index's conditions; exclude terms
- * are checked on the rows it finds (or, with no include term, on rows read in domain order
- * until `limit` are found).
+ * snapshots matches. The `indexed` terms are the trigram index's conditions; `checked` and
+ * exclude terms are checked on the rows it finds (`search_text || ''` keeps a checked term
+ * out of the index condition), or, with no indexed term, on rows read in domain order
+ * until `limit` are found.
  */
-export async function reverseWhoisDomains(
-  db: Kysely<Database>,
-  query: ReverseWhoisQuery,
-  after: string | null,
-  limit: number,
-): Promise<string[]> {
+export async function reverseWhoisDomains(db: Kysely<Database>, terms: TermPlan, after: string | null, limit: number): Promise<string[]> {
   let select = db.selectFrom('whois_snapshots').select('domain');
-  if (query.mode === 'current') select = select.where(sql<boolean>`is_current`);
-  for (const term of query.include) select = select.where('search_text', 'like', containsPattern(term));
-  for (const term of query.exclude) select = select.where('search_text', 'not like', containsPattern(term));
+  if (terms.mode === 'current') select = select.where(sql<boolean>`is_current`);
+  for (const term of terms.indexed) select = select.where('search_text', 'like', containsPattern(term));
+  for (const term of terms.checked) select = select.where(sql<boolean>`(search_text || '') like ${containsPattern(term)}`);
+  for (const term of terms.exclude) select = select.where('search_text', 'not like', containsPattern(term));
   if (after !== null) select = select.where('domain', '>', after);
-  if (query.mode === 'historic') select = select.distinct();
+  if (terms.mode === 'historic') select = select.distinct();
   const rows = await select.orderBy('domain').limit(limit).execute();
   return rows.map((r) => r.domain);
+}
+
+/**
+ * About `size` texts of current snapshots, read from random pages (TABLESAMPLE SYSTEM):
+ * what the provider estimates how common a reverse WHOIS term is from.
+ */
+export async function sampleSearchTexts(db: Kysely<Database>, size: number): Promise<string[]> {
+  const { rows: stats } = await sql<{ rows: number }>`select greatest(reltuples, 0)::float8 as rows from pg_class where oid = 'whois_snapshots'::regclass`.execute(db);
+  const percent = Math.min(100, (100 * 2 * size) / Math.max(1, stats[0]?.rows ?? 0));
+  const { rows } = await sql<{ search_text: string }>`
+    select search_text from whois_snapshots tablesample system (${sql.lit(percent)}) where is_current limit ${size}`.execute(db);
+  return rows.map((r) => r.search_text);
 }
 
 export interface SeenName {
