@@ -80,6 +80,8 @@ test('page outline: contents, update note', async () => {
     'Domains',
     'Webhooks',
     'WHOIS API',
+    'Search',
+    'Credits',
   ]);
   await page.getByText('Updated April 23, 2025').waitFor();
   // The header name comes from the brand, without spaces.
