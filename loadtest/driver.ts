@@ -39,9 +39,12 @@ class Recorder {
   lastSentAt = -Infinity;
   /** Sends (of answered requests) by send time, in whole seconds from the first. */
   readonly sent: { at: number; ok: boolean }[] = [];
+  /** Send times (ms from the first) of each identity's search requests. */
+  readonly sentByIdentity: number[][];
 
   constructor(identities: number) {
     this.accepted = new Array<number>(identities).fill(0);
+    this.sentByIdentity = Array.from({ length: identities }, () => []);
   }
 
   record(state: ClientState, latencyMs: number, body?: string) {
@@ -56,6 +59,7 @@ class Recorder {
     this.firstSentAt = Math.min(this.firstSentAt, sentAt);
     this.lastSentAt = Math.max(this.lastSentAt, sentAt);
     this.sent.push({ at: sentAt, ok: state.status >= 200 && state.status < 300 });
+    if (state.kind === 'search') this.sentByIdentity[state.identity]!.push(sentAt);
     this.latencies.get(state.kind)!.push(latencyMs);
     const status = state.status;
     if (status >= 200 && status < 300) {
@@ -96,7 +100,8 @@ class Recorder {
       const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
       kinds[kind] = { ...tally, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 };
     }
-    return { seconds, kinds, acceptedPerIdentity: this.accepted, acceptedPerSecond: this.acceptedPerSecond(), errors: this.errors, timeouts: this.timeouts, samples: [...this.samples.values()] };
+    const sendTimes = this.sentByIdentity.map((times) => times.sort((a, b) => a - b).map((t) => Math.round((t - this.firstSentAt) * 10) / 10));
+    return { seconds, kinds, acceptedPerIdentity: this.accepted, acceptedPerSecond: this.acceptedPerSecond(), sendTimes, errors: this.errors, timeouts: this.timeouts, samples: [...this.samples.values()] };
   }
 }
 

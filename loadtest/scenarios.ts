@@ -83,6 +83,8 @@ export interface DriverReport {
   acceptedPerIdentity: number[];
   /** 2xx answers per whole second of the run (by the time their request was sent). */
   acceptedPerSecond: number[];
+  /** Per key or user: when each search was sent (ms from the first request, ascending). */
+  sendTimes: number[][];
   /** Connection errors and timeouts seen by the load tool. */
   errors: number;
   timeouts: number;
@@ -93,6 +95,24 @@ export interface DriverReport {
 export interface Verdict {
   lines: string[];
   failures: string[];
+}
+
+/**
+ * How many of these sends (ms, ascending) a leaky bucket would refuse if it saw them when
+ * they were sent: 0 means the client kept to the limit, so a 429 from the bucket comes from
+ * the server deciding later than the request was sent (the GCRA of infra/rate-limiter.ts).
+ */
+export function refusedAtSendTimes(times: number[], bucket: { ratePerSecond: number; burst: number }): number {
+  const interval = 1000 / bucket.ratePerSecond;
+  const limit = interval * bucket.burst;
+  let tat = -Infinity;
+  let refused = 0;
+  for (const now of times) {
+    const newTat = Math.max(tat, now) + interval;
+    if (newTat - now > limit) refused++;
+    else tat = newTat;
+  }
+  return refused;
 }
 
 function median(values: number[]): number {
@@ -140,7 +160,16 @@ export function judge(scenario: ScenarioName, report: DriverReport, bucket: { ra
     const least = Math.min(...report.acceptedPerIdentity);
     const most = Math.max(...report.acceptedPerIdentity);
     lines.push(`  per key: ${least}–${most} accepted in ${report.seconds.toFixed(1)} s (${(least / report.seconds).toFixed(1)}–${(most / report.seconds).toFixed(1)} req/s)`);
-    if (search['429']) failures.push(`${search['429']} × 429 although no key passed its limit`);
+    const overSent = report.sendTimes.reduce((sum, times) => sum + refusedAtSendTimes(times, bucket), 0);
+    lines.push(
+      overSent
+        ? `  the load tool itself sent ${overSent} requests above a key's bucket (by send time)`
+        : `  by send time every key kept to its bucket (a bucket at the client would refuse none)`,
+    );
+    const bucket429 = search['429'] - search.concurrency429;
+    if (bucket429) lines.push(`  ${bucket429} × 429 from the leaky bucket: decided later than sent (server latency p99 ${search.p99.toFixed(0)} ms)`);
+    if (overSent) failures.push(`the load tool sent ${overSent} requests above a key's limit: the run shows nothing about 429s`);
+    else if (search['429']) failures.push(`${search['429']} × 429 although no key passed its limit`);
     if (search['4xx']) failures.push(`${search['4xx']} × 4xx (not 429) on searches that should pass`);
     // The load tool on a shared machine may fall a little short; far short proves nothing.
     if (sustained < 0.9 * target) failures.push(`sustained ${sustained} req/s, below 90% of ${target}/s`);

@@ -1,0 +1,64 @@
+// The load scenarios' checks: the client-side bucket agrees with the server's limiter, and
+// the verdicts fail where they must.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createMemoryRateLimiter } from '../server/src/infra/rate-limiter';
+import { judge, refusedAtSendTimes, type DriverReport, type Tally } from './scenarios';
+
+const bucket = { ratePerSecond: 10, burst: 10 };
+
+test('refusedAtSendTimes refuses what the server limiter refuses at the same times', async () => {
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (let run = 0; run < 50; run++) {
+    const times: number[] = [];
+    let t = 1000;
+    for (let i = 0; i < 200; i++) times.push((t += Math.floor(random() * (run % 2 ? 150 : 60))));
+    let now = 0;
+    const limiter = createMemoryRateLimiter(() => now);
+    let refused = 0;
+    for (const at of times) {
+      now = at;
+      if (!(await limiter.take('k', bucket)).allowed) refused++;
+    }
+    assert.equal(refusedAtSendTimes(times, bucket), refused, `run ${run}`);
+  }
+  // Evenly spaced at the rate: none; a burst of burst + 1 at once: one.
+  assert.equal(refusedAtSendTimes(Array.from({ length: 100 }, (_, i) => i * 100), bucket), 0);
+  assert.equal(refusedAtSendTimes(new Array<number>(11).fill(5), bucket), 1);
+});
+
+const tally = (over: Partial<Tally>): Tally => ({ requests: 0, '2xx': 0, '429': 0, concurrency429: 0, '4xx': 0, '5xx': 0, other: 0, noRetryAfter: 0, p50: 1, p99: 2, max: 3, ...over });
+const report = (over: Partial<DriverReport>): DriverReport => ({
+  seconds: 10,
+  kinds: {},
+  acceptedPerIdentity: [],
+  acceptedPerSecond: [],
+  sendTimes: [],
+  errors: 0,
+  timeouts: 0,
+  samples: [],
+  ...over,
+});
+
+test('api-keys: passes at the limit, fails on a 429, a 5xx or a short rate', () => {
+  const even = Array.from({ length: 100 }, (_, i) => i * 100);
+  const ok = report({ kinds: { search: tally({ requests: 200, '2xx': 200 }) }, acceptedPerIdentity: [100, 100], acceptedPerSecond: new Array<number>(10).fill(20), sendTimes: [even, even] });
+  assert.deepEqual(judge('api-keys', ok, bucket).failures, []);
+  const limited = { ...ok, kinds: { search: tally({ requests: 200, '2xx': 199, '429': 1 }) } };
+  assert.match(judge('api-keys', limited, bucket).failures.join(), /429 although no key passed/);
+  const failing = { ...ok, kinds: { search: tally({ requests: 200, '2xx': 199, '5xx': 1 }) } };
+  assert.match(judge('api-keys', failing, bucket).failures.join(), /5xx/);
+  const slow = { ...ok, acceptedPerSecond: new Array<number>(10).fill(15) };
+  assert.match(judge('api-keys', slow, bucket).failures.join(), /below 90%/);
+  const pushy = { ...ok, sendTimes: [even, new Array<number>(11).fill(0)] };
+  assert.match(judge('api-keys', pushy, bucket).failures.join(), /load tool sent 1/);
+});
+
+test('one-key: the accepted count must be the bucket’s, and every 429 carries Retry-After', () => {
+  const at = (accepted: number, over: Partial<Tally> = {}) => report({ seconds: 15, kinds: { search: tally({ requests: 5000, '2xx': accepted, '429': 5000 - accepted, ...over }) } });
+  assert.deepEqual(judge('one-key', at(160), bucket).failures, []);
+  assert.match(judge('one-key', at(145), bucket).failures.join(), /expected 160 ± 10/);
+  assert.match(judge('one-key', at(171), bucket).failures.join(), /expected 160 ± 10/);
+  assert.match(judge('one-key', at(160, { noRetryAfter: 2 }), bucket).failures.join(), /without Retry-After/);
+});
