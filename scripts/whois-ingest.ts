@@ -169,10 +169,14 @@ async function main(): Promise<void> {
   try {
     opts = parseWhoisIngestArgs(process.argv.slice(2));
   } catch (e) {
+    if (e instanceof UsageError && e.message === '') {
+      console.log(USAGE); // --help
+      process.exit(0);
+    }
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      if (e instanceof Error && e.message) console.error(`whois-ingest: ${e.message}`);
+      console.error(`whois-ingest: ${(e as Error).message}`);
       console.error(USAGE);
-      process.exit(e instanceof UsageError && e.message === '' ? 0 : 2);
+      process.exit(2);
     }
     throw e;
   }

@@ -156,17 +156,7 @@ async function ingestOne(pool: pg.Pool, file: string, shown: string, o: WhoisIng
     const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e);
     return { ...emptyResult(shown, o.format), status: 'failed', error: why, elapsedMs: Date.now() - started };
   }
-  const result: WhoisFileResult = {
-    path: shown,
-    format: o.format,
-    status: 'imported',
-    gzip: input.gzip,
-    sha256,
-    records: 0,
-    badLines: 0,
-    staged: { pdns: 0, names: 0, snapshots: 0 },
-    elapsedMs: 0,
-  };
+  const result: WhoisFileResult = { ...emptyResult(shown, o.format), gzip: input.gzip, sha256 };
   const progress = (done: boolean) =>
     o.onProgress?.({ file: shown, bytesRead: input.bytesRead(), bytesTotal: input.bytesTotal, records: result.records, badLines: result.badLines, done });
   const client = await pool.connect();
@@ -234,7 +224,8 @@ async function ingestOne(pool: pg.Pool, file: string, shown: string, o: WhoisIng
     result.status = 'failed';
     result.error = e instanceof Error ? e.message : String(e);
   } finally {
-    client.release();
+    // After a failure the connection may be mid-COPY or broken: it is closed, not reused.
+    client.release(result.status === 'failed');
   }
   result.elapsedMs = Date.now() - started;
   progress(true);
