@@ -84,6 +84,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     queues.startWorkers({ mail: ({ outboxId }) => mail.deliver(outboxId), ...app.jobProcessors }, (name, error) =>
       app.log.warn({ queue: name, err: { message: error.message } }, 'job failed'),
     );
+    await queues.ready();
     return {
       app,
       db: database.db,

@@ -44,7 +44,8 @@ function isDatabaseUnavailable(error: unknown): boolean {
     code === '57P01' || // admin shutdown
     code === '08006' ||
     code === '08001' ||
-    /timeout exceeded when trying to connect|Connection terminated/i.test(message)
+    code === 'ECONNRESET' ||
+    /timeout exceeded when trying to connect|Connection terminated|Query read timeout/i.test(message)
   );
 }
 

@@ -6,6 +6,7 @@
  */
 import { Queue, Worker, createPostgresBackend, withBackend, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
+import { SafeClient } from './database';
 
 export interface JobPayloads {
   /** Deliver one outbox row (mail). */
@@ -32,6 +33,13 @@ export interface QueueSystem {
   /** Many jobs of one queue in one round trip (BullMQ addBulk); the same ids rule. */
   enqueueMany<N extends QueueName>(name: N, jobs: { data: JobPayloads[N]; jobId: string }[]): Promise<void>;
   startWorkers(processors: Processors, onFailed?: (name: QueueName, error: Error) => void): void;
+  /**
+   * Opens every queue and waits until it and every started worker reached its backend.
+   * The PostgreSQL backend remembers a failed first connection for good (that queue's
+   * calls fail from then on; a worker spins on the failure and starves the event loop),
+   * so a process whose queues did not come up must not start: this throws instead.
+   */
+  ready(): Promise<void>;
   /** Closes workers first (they finish the job in hand), then queues. */
   close(): Promise<void>;
 }
@@ -106,7 +114,8 @@ export function createQueueSystem(connection: QueueConnection): QueueSystem {
       };
     }
     const pg = withBackend(createPostgresBackend);
-    const pgConnection = { connectionString: connection.connectionString, schema: namespace, migrate: true, max: 4 };
+    // SafeClient: a connection lost mid-query fails that query instead of ending the process.
+    const pgConnection = { connectionString: connection.connectionString, schema: namespace, migrate: true, max: 4, Client: SafeClient };
     return {
       queue: (name: string) => new pg.Queue(name, { connection: pgConnection, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
       worker: (name: QueueName, fn: (job: { data: any; attemptsMade: number }) => Promise<void>) =>
@@ -114,12 +123,13 @@ export function createQueueSystem(connection: QueueConnection): QueueSystem {
     };
   };
   const classes = makeClasses();
-  const queues = new Map<QueueName, { add: Queue['add']; addBulk: Queue['addBulk']; close(): Promise<void> }>();
-  const workers: { close(): Promise<void> }[] = [];
+  type QueueHandle = { add: Queue['add']; addBulk: Queue['addBulk']; waitUntilReady(): Promise<unknown>; close(): Promise<void> };
+  const queues = new Map<QueueName, QueueHandle>();
+  const workers: { waitUntilReady(): Promise<unknown>; close(): Promise<void> }[] = [];
   const queueFor = (name: QueueName) => {
     let queue = queues.get(name);
     if (!queue) {
-      queue = classes.queue(name) as unknown as { add: Queue['add']; addBulk: Queue['addBulk']; close(): Promise<void> };
+      queue = classes.queue(name) as unknown as QueueHandle;
       queues.set(name, queue);
     }
     return queue;
@@ -138,6 +148,7 @@ export function createQueueSystem(connection: QueueConnection): QueueSystem {
         const processor = processors[name] as (data: unknown, attempt: number) => Promise<void>;
         const worker = classes.worker(name, (job) => processor(job.data, job.attemptsMade + 1)) as unknown as {
           on(event: 'failed' | 'error', fn: (...args: any[]) => void): void;
+          waitUntilReady(): Promise<unknown>;
           close(): Promise<void>;
         };
         worker.on('failed', (_job: unknown, error: Error) => onFailed?.(name, error));
@@ -145,6 +156,9 @@ export function createQueueSystem(connection: QueueConnection): QueueSystem {
         worker.on('error', (error: Error) => onFailed?.(name, error));
         workers.push(worker);
       }
+    },
+    async ready() {
+      await Promise.all([...QUEUE_NAMES.map((name) => queueFor(name).waitUntilReady()), ...workers.map((w) => w.waitUntilReady())]);
     },
     async close() {
       await Promise.all(workers.map((w) => w.close()));
