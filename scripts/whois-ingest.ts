@@ -7,6 +7,7 @@
 //
 // Works whether or not the server runs (server/src/db/cli-database.ts).
 
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -38,7 +39,8 @@ FILE: a path, or - for standard input; gzip is recognised by its magic bytes.
 --observed-at ISO   time of records that carry none (zone, subfinder; default: the file's
                     modification time, now for standard input); rdap, whoisxml-csv, crtsh and pdns
                     records keep their own times
---report FILE       every bad line (file:line: reason: text); the summary shows the first ones
+--report FILE       every bad line (file:line: reason: text) is appended to FILE; the summary
+                    shows the first ones
 --dry-run           read, check and merge, then roll back
 A file already imported (same sha256, standard input included) is skipped: importing it
 again changes nothing. Lines longer than 1 MiB are bad lines.`;
@@ -145,7 +147,8 @@ export function summary(result: WhoisIngestResult): string {
           ? `failed, nothing kept from it: ${f.error}`
           : `${f.status}: ${f.records.toLocaleString('en-US')} records (${staged.join(', ') || 'nothing to keep'}), ${f.badLines} bad, ` +
             `${(f.elapsedMs / 1000).toFixed(1)} s, ${Math.round(rate).toLocaleString('en-US')} records/s`;
-    lines.push(`${f.path} [${f.format}${f.gzip ? ', gzip' : ''}]: ${what}`);
+    const shown = path.isAbsolute(f.path) && !path.relative(process.cwd(), f.path).startsWith('..') ? path.relative(process.cwd(), f.path) : f.path;
+    lines.push(`${shown} [${f.format}${f.gzip ? ', gzip' : ''}]: ${what}`);
   }
   lines.push(`total: ${result.records.toLocaleString('en-US')} records, ${result.badLines} bad lines, ${(result.elapsedMs / 1000).toFixed(1)} s`);
   if (result.badLines > 0) {
@@ -155,6 +158,18 @@ export function summary(result: WhoisIngestResult): string {
     if (result.reportPath) lines.push(`report: ${result.reportPath}`);
   }
   return lines.join('\n');
+}
+
+/** One result for several imports (--samples imports each sample file with its format). */
+export function combined(results: WhoisIngestResult[]): WhoisIngestResult {
+  return {
+    files: results.flatMap((r) => r.files),
+    records: results.reduce((n, r) => n + r.records, 0),
+    badLines: results.reduce((n, r) => n + r.badLines, 0),
+    badSamples: results.flatMap((r) => r.badSamples).slice(0, 20),
+    reportPath: results.find((r) => r.reportPath)?.reportPath ?? null,
+    elapsedMs: results.reduce((n, r) => n + r.elapsedMs, 0),
+  };
 }
 
 /** A pool on the database the CLI opened: DATABASE_URL, or the embedded server on the port it really runs on. */
@@ -200,7 +215,7 @@ async function main(): Promise<void> {
       await pool.end();
     }
   });
-  for (const r of results) console.log(summary(r));
+  console.log(summary(combined(results)));
   if (results.some((r) => r.files.some((f) => f.status === 'failed'))) process.exit(1);
 }
 

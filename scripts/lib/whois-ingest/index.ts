@@ -47,7 +47,7 @@ export interface WhoisIngestOptions {
   source?: string;
   /** Time of records that carry none (zone, subfinder; rdap/csv/crt.sh without theirs); default the file's mtime, stdin now. */
   observedAt?: Date;
-  /** Every bad line (file:line: reason: text) goes to this file. */
+  /** Every bad line (file:line: reason: text) is appended to this file. */
   reportPath?: string;
   /** Parse and merge, then roll back: nothing is kept. */
   dryRun?: boolean;
@@ -130,7 +130,7 @@ class Report {
     const text = bad.text.slice(0, 160);
     if (this.samples.length < BAD_SAMPLES) this.samples.push({ ...bad, text });
     if (this.path === null || this.written >= MAX_REPORT_ENTRIES) return;
-    this.fd ??= fs.openSync(this.path, 'w');
+    this.fd ??= fs.openSync(this.path, 'a');
     fs.writeSync(this.fd, `${bad.file}:${bad.line}: ${bad.reason}: ${JSON.stringify(text)}\n`);
     if (++this.written === MAX_REPORT_ENTRIES) fs.writeSync(this.fd, `(report truncated after ${MAX_REPORT_ENTRIES} entries; the count is still exact)\n`);
   }
