@@ -25,6 +25,8 @@ interface ClientState {
   retryAfter: string | undefined;
   /** A 429 from the per-account limit on searches at once, not from a leaky bucket. */
   concurrency: boolean;
+  /** A 2xx search answer without the record searched for. */
+  noHit: boolean;
 }
 
 class Recorder {
@@ -37,7 +39,7 @@ class Recorder {
   /** When the first and the last answered request were sent (performance.now()). */
   firstSentAt = Infinity;
   lastSentAt = -Infinity;
-  /** Sends (of answered requests) by send time, in whole seconds from the first. */
+  /** Every answered request: when it was sent (performance.now()) and whether it got a 2xx. */
   readonly sent: { at: number; ok: boolean }[] = [];
   /** Send times (ms from the first) of each identity's search requests. */
   readonly sentByIdentity: number[][];
@@ -50,7 +52,7 @@ class Recorder {
   record(state: ClientState, latencyMs: number, body?: string) {
     let tally = this.tallies.get(state.kind);
     if (!tally) {
-      tally = { requests: 0, '2xx': 0, '429': 0, concurrency429: 0, '4xx': 0, '5xx': 0, other: 0, noRetryAfter: 0 };
+      tally = { requests: 0, '2xx': 0, noHit: 0, '429': 0, concurrency429: 0, '4xx': 0, '5xx': 0, other: 0, noRetryAfter: 0 };
       this.tallies.set(state.kind, tally);
       this.latencies.set(state.kind, []);
     }
@@ -64,7 +66,8 @@ class Recorder {
     const status = state.status;
     if (status >= 200 && status < 300) {
       tally['2xx']++;
-      this.accepted[state.identity]!++;
+      if (state.noHit) tally.noHit++;
+      if (state.kind === 'search') this.accepted[state.identity]!++;
     } else if (status === 429) {
       tally['429']++;
       if (state.concurrency) tally.concurrency429++;
@@ -112,7 +115,7 @@ function header(headers: Headers | undefined, name: string): string | undefined 
   return undefined;
 }
 
-/** Client addresses from documentation-free private space: 10.<scenario>.<hi>.<lo>. */
+/** A virtual client's address, private (RFC 1918): 10.<scenario>.<hi>.<lo>. */
 function address(block: number, n: number): string {
   return `10.${block}.${(n >> 8) & 255}.${n & 255}`;
 }
@@ -133,7 +136,7 @@ async function run(
             {
               ...options,
               setupClient(client) {
-                const state: ClientState = { kind: 'search', identity: 0, status: 0, retryAfter: undefined, concurrency: false };
+                const state: ClientState = { kind: 'search', identity: 0, status: 0, retryAfter: undefined, concurrency: false, noHit: false };
                 states.set(client, state);
                 setup(client, state, lane, index++);
               },
@@ -156,19 +159,28 @@ async function run(
 const lastBodies = new WeakMap<object, string>();
 
 /** A request whose answer is noted in the client's state (status, Retry-After). */
-function noted(state: ClientState, client: autocannon.Client, request: Request, kind: string, identity: number, also?: (status: number, body: string) => void): Request {
+function noted(
+  state: ClientState,
+  client: autocannon.Client,
+  request: Request,
+  kind: string,
+  identity: number,
+  also?: (status: number, body: string, context: { token?: string }) => void,
+): Request {
   return {
     ...request,
-    onResponse(status, body, _context, headers) {
+    onResponse(status, body, context, headers) {
       state.kind = kind;
       state.identity = identity;
       state.status = status;
       state.retryAfter = header(headers as Headers, 'retry-after');
       // The search concurrency refusal names itself ("Too many searches at once: …").
       state.concurrency = status === 429 && /at once/i.test(body);
+      // Every search asks for one record that exists: an answer without it is no answer.
+      state.noHit = kind === 'search' && status === 200 && !/"total(_results)?":[1-9]/.test(body);
       if (status >= 300 && status !== 429) lastBodies.set(client, body);
       else lastBodies.delete(client);
-      also?.(status, body);
+      also?.(status, body, context);
     },
   };
 }
@@ -218,12 +230,10 @@ async function dashboard(job: Extract<DriverJob, { scenario: 'dashboard' }>): Pr
         },
         'sign-in',
         index,
+        (status, body, context) => {
+          if (status === 200) context.token = (JSON.parse(body) as { auth_token: string }).auth_token;
+        },
       );
-      const signInOnResponse = signIn.onResponse as (status: number, body: string, context: object, headers: Headers) => void;
-      signIn.onResponse = (status, body, context, headers) => {
-        signInOnResponse(status, body, context, headers as Headers);
-        if (status === 200) (context as { token?: string }).token = (JSON.parse(body) as { auth_token: string }).auth_token;
-      };
       const search = noted(
         state,
         client,

@@ -28,7 +28,7 @@ test('refusedAtSendTimes refuses what the server limiter refuses at the same tim
   assert.equal(refusedAtSendTimes(new Array<number>(11).fill(5), bucket), 1);
 });
 
-const tally = (over: Partial<Tally>): Tally => ({ requests: 0, '2xx': 0, '429': 0, concurrency429: 0, '4xx': 0, '5xx': 0, other: 0, noRetryAfter: 0, p50: 1, p99: 2, max: 3, ...over });
+const tally = (over: Partial<Tally>): Tally => ({ requests: 0, '2xx': 0, noHit: 0, '429': 0, concurrency429: 0, '4xx': 0, '5xx': 0, other: 0, noRetryAfter: 0, p50: 1, p99: 2, max: 3, ...over });
 const report = (over: Partial<DriverReport>): DriverReport => ({
   seconds: 10,
   kinds: {},
@@ -51,6 +51,8 @@ test('api-keys: passes at the limit, fails on a 429, a 5xx or a short rate', () 
   assert.match(judge('api-keys', failing, bucket).failures.join(), /5xx/);
   const slow = { ...ok, acceptedPerSecond: new Array<number>(10).fill(15) };
   assert.match(judge('api-keys', slow, bucket).failures.join(), /below 90%/);
+  const empty = { ...ok, kinds: { search: tally({ requests: 200, '2xx': 200, noHit: 3 }) } };
+  assert.match(judge('api-keys', empty, bucket).failures.join(), /3 search answers on search without the record/);
   const pushy = { ...ok, sendTimes: [even, new Array<number>(11).fill(0)] };
   assert.match(judge('api-keys', pushy, bucket).failures.join(), /load tool sent 1/);
 });

@@ -60,6 +60,8 @@ export type DriverJob =
 export interface Tally {
   requests: number;
   '2xx': number;
+  /** Of the 2xx searches: answers without the record searched for (every search asks for one that exists). */
+  noHit: number;
   '429': number;
   /** Of the 429: refused by the per-account limit on searches at once (not a leaky bucket). */
   concurrency429: number;
@@ -79,7 +81,7 @@ export interface DriverReport {
   seconds: number;
   /** By request kind: `search` for the API scenarios; `sign-in` and `search` for the dashboard. */
   kinds: Record<string, Tally>;
-  /** 2xx answers per key or user, in the order given. */
+  /** 2xx search answers per key or user, in the order given. */
   acceptedPerIdentity: number[];
   /** 2xx answers per whole second of the run (by the time their request was sent). */
   acceptedPerSecond: number[];
@@ -139,6 +141,7 @@ function common(report: DriverReport, failures: string[], lines: string[]) {
     }
     if (tally['5xx']) failures.push(`${tally['5xx']} × 5xx on ${kind}`);
     if (tally.other) failures.push(`${tally.other} answers on ${kind} with an unexpected status`);
+    if (tally.noHit) failures.push(`${tally.noHit} search answers on ${kind} without the record searched for`);
   }
   if (report.errors) failures.push(`${report.errors} connection errors (${report.timeouts} timeouts)`);
 }
