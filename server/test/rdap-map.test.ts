@@ -152,7 +152,7 @@ test('hostile values are bounded: long strings dropped, bad dates and hosts igno
       status: Array.from({ length: 500 }, (_, i) => `status ${i}`),
       events: [{ eventAction: 'registration', eventDate: 'yesterday-ish' }],
       nameservers: [{ ldhName: 'x'.repeat(2000) }, { ldhName: 'not a host' }, { ldhName: 'ns.example.org', ipAddresses: { v4: ['999.1.1.1', '198.51.100.7'] } }],
-      entities: [{ roles: ['registrant'], vcardArray: vcard(['fn', {}, 'text', 'y'.repeat(1001)], ['org', {}, 'text', 'Fine\u0000\nOrg']) }],
+      entities: [{ roles: ['registrant'], vcardArray: vcard(['fn', {}, 'text', 'y'.repeat(1001)], ['org', {}, 'text', 'Fine\u0000\nOrg'], ['email', {}, 'text', 'lone\ud800@example.test']) }],
       __proto__: { polluted: true },
     },
     FETCHED,
@@ -161,7 +161,8 @@ test('hostile values are bounded: long strings dropped, bad dates and hosts igno
   assert.equal(record.estimatedDomainAge, undefined);
   assert.ok(record.status!.length <= 32);
   assert.deepEqual(record.nameServers, { hostNames: ['ns.example.org'], ips: ['198.51.100.7'] });
-  assert.deepEqual(record.registrant, { organization: 'Fine Org' });
+  // NUL and lone surrogates cannot be stored (text, jsonb): spaces and U+FFFD.
+  assert.deepEqual(record.registrant, { organization: 'Fine Org', email: 'lone\ufffd@example.test' });
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
 
   let deep: unknown = 'bottom';

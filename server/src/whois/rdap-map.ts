@@ -15,6 +15,7 @@ import {
   type WhoisRecord,
 } from '../common/whois-rules';
 import { normaliseHost } from './names';
+import { storableText } from './live/storable-text';
 
 /** Thrown when the input is not an RDAP domain object; the caller reports or skips it. */
 export class RdapMapError extends Error {
@@ -64,11 +65,10 @@ function isObject(value: Json | undefined): value is JsonObject {
 function arrayOf(value: Json | undefined): Json[] {
   return Array.isArray(value) ? value : [];
 }
-/** A string value, control characters (NUL included) turned into spaces, trimmed; empty → undefined. */
+/** A string value as it can be stored (control characters to spaces, lone surrogates to U+FFFD), trimmed; empty → undefined. */
 function text(value: Json | undefined): string | undefined {
   if (typeof value !== 'string') return undefined;
-  // eslint-disable-next-line no-control-regex
-  const trimmed = value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const trimmed = storableText(value).trim();
   return trimmed === '' ? undefined : trimmed;
 }
 
