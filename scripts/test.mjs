@@ -21,7 +21,7 @@ function findTests(dir) {
 const only = process.argv.slice(2);
 const files = only.length
   ? only.map((f) => path.resolve(f))
-  : ['server/test', 'engine/test', 'scripts/test'].flatMap((d) => findTests(path.join(ROOT, d))).sort();
+  : ['server/test', 'engine/test', 'scripts/test', 'loadtest'].flatMap((d) => findTests(path.join(ROOT, d))).sort();
 const child = spawn(
   process.execPath,
   ['--import', 'tsx', '--import', './server/test/setup.ts', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files],
