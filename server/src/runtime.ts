@@ -11,7 +11,7 @@ import type { Database } from './db/schema';
 import { buildApp } from './app';
 import { openDatabase } from './infra/database';
 import { createQueueSystem } from './infra/queues';
-import { createMemoryRateLimiter, createRedisRateLimiter } from './infra/rate-limiter';
+import { createFailSafeRateLimiter, createMemoryRateLimiter } from './infra/rate-limiter';
 import { createMailService, outboxRetentionMs } from './mail/mail-service';
 import { loadOrCreateSecret } from './auth/secrets';
 import { webhookRetryDelays } from './delivery/deliver';
@@ -40,7 +40,14 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const database = await openDatabase(config, (line) => process.stderr.write(`[postgres] ${line}\n`));
   const namespace = options.namespace ?? 'leakwell';
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
-  const limiter = redis ? createRedisRateLimiter(redis, `${namespace}:rl:`) : createMemoryRateLimiter();
+  // Rate limits outlive a Redis outage: kept in memory meanwhile (said once in the log).
+  const limiterLog = (message: string) => process.stderr.write(`${message}\n`);
+  const limiter = redis
+    ? createFailSafeRateLimiter(redis, `${namespace}:rl:`, {
+        onFallback: (reason) => limiterLog(`rate limits kept in memory while Redis is unavailable (${reason})`),
+        onRecovered: () => limiterLog('rate limits back in Redis'),
+      })
+    : createMemoryRateLimiter();
   const queues = createQueueSystem({
     connectionString: database.connectionString,
     redisUrl: config.REDIS_URL,

@@ -121,3 +121,53 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'rl:'): RateLimite
     },
   };
 }
+
+/**
+ * The shared limiter in Redis, failing safe: while Redis is not connected, or a call fails
+ * or takes longer than `timeoutMs`, the same buckets are kept in this process's memory.
+ * Limits keep applying (per instance rather than shared) instead of every limited request
+ * failing with a 500 or waiting for Redis; back in Redis once it answers again.
+ */
+export function createFailSafeRateLimiter(
+  redis: Redis,
+  prefix: string,
+  options: { timeoutMs?: number; onFallback?: (reason: string) => void; onRecovered?: () => void } = {},
+): RateLimiter {
+  const shared = createRedisRateLimiter(redis, prefix);
+  const local = createMemoryRateLimiter();
+  const timeoutMs = options.timeoutMs ?? 500;
+  let degraded = false;
+  const fallBack = (reason: string) => {
+    if (!degraded) options.onFallback?.(reason);
+    degraded = true;
+  };
+  async function run<T>(call: (limiter: RateLimiter) => Promise<T>): Promise<T> {
+    if (redis.status !== 'ready') {
+      fallBack(`Redis ${redis.status}`);
+      return call(local);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
+      });
+      const result = await Promise.race([call(shared), timeout]);
+      if (degraded) options.onRecovered?.();
+      degraded = false;
+      return result;
+    } catch (error) {
+      fallBack((error as Error).message);
+      return call(local);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return {
+    take: (key, bucket, takeOptions) => run((limiter) => limiter.take(key, bucket, takeOptions)),
+    takeEach: (keys, bucket) => run((limiter) => limiter.takeEach(keys, bucket)),
+    async reset(key) {
+      await local.reset(key);
+      await run((limiter) => limiter.reset(key));
+    },
+  };
+}
