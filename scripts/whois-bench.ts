@@ -3,7 +3,7 @@
 // with 4 include and 4 exclude terms in ≤ 50 ms (median, warm), through the local provider.
 //
 //   npm run bench:whois -- [--database-url postgres://postgres@127.0.0.1:5432/postgres]
-//        [--scale 1] [--runs 200] [--regenerate | --regenerate-snapshots] [--explain] [--drop]
+//        [--scale 1] [--runs 200] [--regenerate | --regenerate-snapshots] [--explain] [--only <class>] [--drop]
 //
 // Creates (or reuses) the database `whois_bench` on that server, runs the migrations,
 // generates the data in SQL (skipped when it is already there, unless --regenerate), then
@@ -32,6 +32,7 @@ const { values: args } = parseArgs({
     'regenerate-snapshots': { type: 'boolean', default: false },
     explain: { type: 'boolean', default: false },
     drop: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const DB_NAME = 'whois_bench';
@@ -424,7 +425,7 @@ async function main() {
       select relname as table, reltuples::bigint as rows, pg_size_pretty(pg_total_relation_size(oid)) as size
       from pg_class where relname in ('pdns', 'subdomains', 'whois_snapshots') order by relname`.execute(db);
 
-    const classes = await queryClasses(db);
+    const classes = (await queryClasses(db)).filter((c) => !args.only || c.name.includes(args.only));
     log(`warm-up: every class ${RUNS} times`);
     for (const c of classes) for (let i = 0; i < RUNS; i++) await c.run(i);
 

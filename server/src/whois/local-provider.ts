@@ -49,8 +49,8 @@ export function normaliseIp(ip: string): { rrtype: 'A' | 'AAAA'; rdata: string }
 /**
  * Reverse WHOIS terms are looked up in the trigram index only when they are rare: a common
  * term ("godaddy", "united states") has trigrams in a third of the records, and the index
- * reads all of their entries, which costs far more than checking the term on the few rows
- * the rare terms find (BENCHMARKS.md: 4+4 terms 136 ms → see there). How common a term is
+ * reads long lists of entries for them, which costs more than checking the term on the few
+ * rows the rare terms find (BENCHMARKS.md: 62 → 46 ms for 4+4 terms). How common a term is
  * comes from a sample of current texts, taken again every hour. The sample only chooses
  * the plan: the answer is the same either way.
  */
@@ -72,12 +72,10 @@ export function planTerms(query: ReverseWhoisQuery, sample: readonly string[]): 
   return { mode: query.mode, indexed, checked: query.include.filter((t) => !indexed.includes(t)), exclude: query.exclude };
 }
 
-const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
-
 const lookupRow = (seen: SeenName): LookupRow => ({
   name: reverseName(seen.nameRev),
-  first_seen: epochSeconds(seen.firstSeen),
-  last_visit: epochSeconds(seen.lastSeen),
+  first_seen: seen.firstSeen,
+  last_visit: seen.lastSeen,
 });
 
 /** A stored record with its age as of now (the store keeps records without it). */
@@ -156,7 +154,7 @@ export function createLocalProvider(db: Kysely<Database>): WhoisProvider {
     async subdomains(domain, options) {
       const { low, high } = subtreeRange(domain);
       const seen = await guarded(options, () => namesInRange(db, low, high, SUBDOMAIN_MAX_ROWS));
-      const records = seen.map((s) => ({ domain: reverseName(s.nameRev), firstSeen: epochSeconds(s.firstSeen), lastSeen: epochSeconds(s.lastSeen) }));
+      const records = seen.map((s) => ({ domain: reverseName(s.nameRev), firstSeen: s.firstSeen, lastSeen: s.lastSeen }));
       return answer({ search: normaliseHost(domain), result: { count: records.length, records } });
     },
   };
