@@ -1,6 +1,7 @@
 // Typed wrapper around the native search engine (engine/src, built to engine/build/engine.node).
-// The only module the server imports from engine/. Every native call runs on the libuv
-// thread pool and returns a Promise; arguments and answers cross as one JSON string each.
+// The only module the server imports from engine/. Every native call runs on the engine's
+// own threads (never libuv's pool, which argon2 and file I/O use; ARCHITECTURE.md,
+// "Threads") and returns a Promise; arguments and answers cross as one JSON string each.
 // Loading only loads: the addon is built by `npm run build:engine` (and by `npm start` and
 // `npm test` before they run), never here.
 
@@ -156,6 +157,8 @@ export class EngineError extends Error {
 }
 
 interface Native {
+  configure(threads: number): string;
+  poolStats(): string;
   open(dir: string): Promise<object>;
   call(handle: object, op: string, arg: string): Promise<string>;
   parse(arg: string): Promise<string>;
@@ -286,7 +289,7 @@ export class Engine {
    * order given, only those with at least one match. Removed records are never matched.
    * The cost grows with the segment's distinct terms, not with the number of watches
    * (100,000 watches against 1M records: engine/BENCHMARKS.md, "Monitoring"). Runs on
-   * the libuv pool, off the event loop. An unknown segment is an `EngineError`
+   * the engine's heavy lane, off the event loop. An unknown segment is an `EngineError`
    * (`invalid_argument`).
    */
   async matchWatches(segmentId: string, watches: WatchInput[], opts: MatchWatchesOptions = {}): Promise<WatchMatch[]> {
@@ -348,9 +351,34 @@ export class Engine {
   }
 }
 
-export async function openEngine(indexDir: string): Promise<Engine> {
+export interface EngineThreadOptions {
+  /**
+   * Threads of the quick lane and of the heavy lane each (ARCHITECTURE.md, "Threads");
+   * default max(2, cores). The process's first engine call starts them: later values are
+   * ignored (the count in effect is answered by `enginePoolStats`).
+   */
+  threads?: number;
+}
+
+/** Per lane of the engine's threads: threads, calls running, calls waiting, calls done. */
+export interface EngineLaneStats {
+  lane: 'quick' | 'heavy' | 'bulk';
+  threads: number;
+  busy: number;
+  queued: number;
+  done: number;
+}
+
+/** The engine's lanes now (empty before the first engine call starts them). */
+export async function enginePoolStats(): Promise<EngineLaneStats[]> {
+  const n = await loadNative();
+  return JSON.parse(n.poolStats()) as EngineLaneStats[];
+}
+
+export async function openEngine(indexDir: string, options: EngineThreadOptions = {}): Promise<Engine> {
   const n = await loadNative();
   try {
+    if (options.threads !== undefined) n.configure(options.threads);
     return new Engine(await n.open(indexDir), n, indexDir);
   } catch (e) {
     throw translate(e);

@@ -1,5 +1,6 @@
 //! Hand-written Node-API declarations (the subset this addon uses), checked against
-//! /usr/include/node/js_native_api.h and node_api.h (Node-API version 8, Node >= 12.22).
+//! /usr/include/node/js_native_api.h and node_api.h (Node-API version 8, Node >= 12.22;
+//! threadsafe functions are version 4, instance data version 6).
 //! The symbols are resolved by the node binary when it loads the addon, so the cdylib is
 //! linked with them left undefined.
 #![allow(non_camel_case_types)]
@@ -10,7 +11,7 @@ pub type napi_env = *mut c_void;
 pub type napi_value = *mut c_void;
 pub type napi_callback_info = *mut c_void;
 pub type napi_deferred = *mut c_void;
-pub type napi_async_work = *mut c_void;
+pub type napi_threadsafe_function = *mut c_void;
 pub type napi_ref = *mut c_void;
 pub type napi_status = i32;
 
@@ -19,9 +20,11 @@ pub const NAPI_AUTO_LENGTH: usize = usize::MAX;
 
 pub type napi_callback = unsafe extern "C" fn(env: napi_env, info: napi_callback_info) -> napi_value;
 pub type napi_finalize = unsafe extern "C" fn(env: napi_env, data: *mut c_void, hint: *mut c_void);
-pub type napi_async_execute_callback = unsafe extern "C" fn(env: napi_env, data: *mut c_void);
-pub type napi_async_complete_callback =
-    unsafe extern "C" fn(env: napi_env, status: napi_status, data: *mut c_void);
+pub type napi_threadsafe_function_call_js =
+    unsafe extern "C" fn(env: napi_env, js_callback: napi_value, context: *mut c_void, data: *mut c_void);
+
+// napi_threadsafe_function_call_mode
+pub const NAPI_TSFN_NONBLOCKING: i32 = 0;
 
 // napi_valuetype
 pub const NAPI_STRING: i32 = 4;
@@ -80,17 +83,25 @@ extern "C" {
     ) -> napi_status;
     pub fn napi_resolve_deferred(env: napi_env, deferred: napi_deferred, resolution: napi_value) -> napi_status;
     pub fn napi_reject_deferred(env: napi_env, deferred: napi_deferred, rejection: napi_value) -> napi_status;
-    pub fn napi_create_async_work(
+    pub fn napi_create_threadsafe_function(
         env: napi_env,
+        func: napi_value,
         async_resource: napi_value,
         async_resource_name: napi_value,
-        execute: napi_async_execute_callback,
-        complete: napi_async_complete_callback,
-        data: *mut c_void,
-        result: *mut napi_async_work,
+        max_queue_size: usize,
+        initial_thread_count: usize,
+        thread_finalize_data: *mut c_void,
+        thread_finalize_cb: napi_finalize,
+        context: *mut c_void,
+        call_js_cb: napi_threadsafe_function_call_js,
+        result: *mut napi_threadsafe_function,
     ) -> napi_status;
-    pub fn napi_queue_async_work(env: napi_env, work: napi_async_work) -> napi_status;
-    pub fn napi_delete_async_work(env: napi_env, work: napi_async_work) -> napi_status;
+    pub fn napi_call_threadsafe_function(func: napi_threadsafe_function, data: *mut c_void, is_blocking: i32) -> napi_status;
+    pub fn napi_ref_threadsafe_function(env: napi_env, func: napi_threadsafe_function) -> napi_status;
+    pub fn napi_unref_threadsafe_function(env: napi_env, func: napi_threadsafe_function) -> napi_status;
+    pub fn napi_set_instance_data(env: napi_env, data: *mut c_void, finalize_cb: napi_finalize, finalize_hint: *mut c_void) -> napi_status;
+    pub fn napi_get_instance_data(env: napi_env, data: *mut *mut c_void) -> napi_status;
+    pub fn napi_get_value_double(env: napi_env, value: napi_value, result: *mut f64) -> napi_status;
     pub fn napi_create_external(
         env: napi_env,
         data: *mut c_void,

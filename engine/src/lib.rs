@@ -11,6 +11,7 @@ pub mod keys;
 pub mod manifest;
 pub mod merge;
 pub mod planner;
+pub mod pool;
 pub mod postings;
 pub mod publish;
 pub mod query;

@@ -1,22 +1,26 @@
 //! The Node-API surface. Every entry point runs inside `catch_unwind` and checks every
-//! napi status; work is queued on the libuv thread pool (`napi_create_async_work`) and
-//! answered through a Promise, so nothing here blocks the event loop. Arguments and
-//! answers cross as JSON strings: one string each way per call.
+//! napi status; work is queued on the engine's own threads (`pool.rs`, never libuv's pool,
+//! which argon2 and file I/O need) and answered through a Promise, settled on the JS
+//! thread through a threadsafe function, so nothing here blocks the event loop. Arguments
+//! and answers cross as JSON strings: one string each way per call.
 //!
-//! Exports: `open(dir)`, `call(handle, op, json)`, `parse(json)`,
-//! `ingest(json, progress: Float64Array)`, `version()`.
+//! Exports: `configure(threads)`, `poolStats()`, `open(dir)`, `call(handle, op, json)`,
+//! `parse(json)`, `ingest(json, progress: Float64Array)`, `merge(json)`, `version()`.
 
 use crate::engine::Engine;
 use crate::error::EngineError;
 use crate::ffi::*;
 use crate::ingest::{self, IngestOptions, Progress};
+use crate::planner::{self, Plan, TermPlan};
+use crate::pool;
+use crate::query;
 use crate::request::{GetManyRequest, MatchWatchesRequest, ParseRequest, PasswordRequest, SearchRequest};
 use serde_json::{json, Value};
 use std::os::raw::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 type NapiResult<T> = std::result::Result<T, String>;
 
@@ -90,17 +94,61 @@ enum Output {
 }
 
 type Task = Box<dyn FnOnce() -> std::result::Result<Output, EngineError> + Send>;
+/// Run on a quick thread before the task: true moves the task to the heavy lane.
+type Route = Box<dyn FnOnce() -> bool + Send>;
 
-struct AsyncCall {
-    work: napi_async_work,
-    deferred: napi_deferred,
-    task: Option<Task>,
-    result: Option<std::result::Result<Output, EngineError>>,
-    keep: Option<napi_ref>,
+/// Per Node environment: the threadsafe function through which pool threads hand finished
+/// calls back to that environment's JS thread, and how many calls are in flight.
+struct Sink {
+    /// `None` once Node has finalized the function (environment torn down): a call
+    /// finishing later is dropped on its thread instead of touching freed memory. The lock
+    /// is held around `napi_call_threadsafe_function`, so the finalizer waits for it.
+    tsfn: Mutex<Option<TsfnHandle>>,
+    /// Only touched on the JS thread. The function is ref'd (keeps the event loop alive)
+    /// while this is above zero, like a pending libuv work request would.
+    pending: AtomicUsize,
 }
 
-unsafe extern "C" fn execute(_env: napi_env, data: *mut c_void) {
-    let call = &mut *(data as *mut AsyncCall);
+#[derive(Clone, Copy)]
+struct TsfnHandle(napi_threadsafe_function);
+unsafe impl Send for TsfnHandle {}
+
+/// One call: created on the JS thread, run on a pool thread, settled on the JS thread.
+struct AsyncCall {
+    deferred: napi_deferred,
+    task: Option<Task>,
+    route: Option<Route>,
+    result: Option<std::result::Result<Output, EngineError>>,
+    keep: Option<napi_ref>,
+    sink: Arc<Sink>,
+}
+
+// The napi handles it carries (deferred, reference) are only used on the JS thread, in
+// `settle`; pool threads only run the task and move the box.
+unsafe impl Send for AsyncCall {}
+
+/// On a pool thread: route, run, hand back.
+fn execute(mut call: Box<AsyncCall>) {
+    if let Some(route) = call.route.take() {
+        if catch_unwind(AssertUnwindSafe(route)).unwrap_or(false) {
+            // The planner says it scans: off the quick lane. The job is moved through a
+            // slot so that, if the heavy lane cannot take it, it runs here instead.
+            let slot = Arc::new(Mutex::new(Some(call)));
+            let moved = Arc::clone(&slot);
+            let job: pool::Job = Box::new(move || {
+                if let Some(c) = moved.lock().ok().and_then(|mut s| s.take()) {
+                    execute(c);
+                }
+            });
+            if pool::submit(pool::Lane::Heavy, job).is_ok() {
+                return;
+            }
+            match slot.lock().ok().and_then(|mut s| s.take()) {
+                Some(c) => call = c,
+                None => return,
+            }
+        }
+    }
     let task = call.task.take();
     call.result = Some(match task {
         None => Err(EngineError::Internal("task ran twice".into())),
@@ -109,25 +157,39 @@ unsafe extern "C" fn execute(_env: napi_env, data: *mut c_void) {
             Err(p) => Err(EngineError::Internal(panic_message(p))),
         },
     });
+    deliver(call);
+}
+
+/// Queue the finished call for its environment's JS thread (or drop it if that is gone).
+fn deliver(call: Box<AsyncCall>) {
+    let sink = Arc::clone(&call.sink);
+    let guard = sink.tsfn.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(f) = *guard {
+        let raw = Box::into_raw(call);
+        let st = unsafe { napi_call_threadsafe_function(f.0, raw as *mut c_void, NAPI_TSFN_NONBLOCKING) };
+        if st != NAPI_OK {
+            // Closing: the environment is going away, nobody awaits the answer.
+            drop(unsafe { Box::from_raw(raw) });
+        }
+    }
 }
 
 unsafe extern "C" fn finalize_engine(_env: napi_env, data: *mut c_void, _hint: *mut c_void) {
     let _ = catch_unwind(|| drop(Box::from_raw(data as *mut Arc<Engine>)));
 }
 
-unsafe fn settle(env: napi_env, status: napi_status, call: &mut AsyncCall) -> NapiResult<()> {
+unsafe fn settle(env: napi_env, call: &mut AsyncCall) -> NapiResult<()> {
     if let Some(r) = call.keep.take() {
         check!(napi_delete_reference(env, r));
     }
-    let result = call.result.take().unwrap_or_else(|| {
-        Err(EngineError::Internal(format!("async work did not run (status {})", status)))
-    });
+    let result = call.result.take().unwrap_or_else(|| Err(EngineError::Internal("the call did not run".into())));
     match result {
         Ok(Output::Json(s)) => {
             let v = make_string(env, &s)?;
             check!(napi_resolve_deferred(env, call.deferred, v));
         }
         Ok(Output::Engine(e)) => {
+            // Externals are created here, on the JS thread.
             let raw = Box::into_raw(Box::new(e)) as *mut c_void;
             let mut v = ptr::null_mut();
             let st = napi_create_external(env, raw, finalize_engine, ptr::null_mut(), &mut v);
@@ -145,9 +207,17 @@ unsafe fn settle(env: napi_env, status: napi_status, call: &mut AsyncCall) -> Na
     Ok(())
 }
 
-unsafe extern "C" fn complete(env: napi_env, status: napi_status, data: *mut c_void) {
+/// The threadsafe function's callback, on the JS thread (`env` is null when Node drains
+/// the queue of an environment being torn down: then only memory is freed).
+unsafe extern "C" fn complete(env: napi_env, _js_cb: napi_value, _context: *mut c_void, data: *mut c_void) {
+    if data.is_null() {
+        return;
+    }
     let mut call = Box::from_raw(data as *mut AsyncCall);
-    let r = catch_unwind(AssertUnwindSafe(|| settle(env, status, &mut call)));
+    if env.is_null() {
+        return;
+    }
+    let r = catch_unwind(AssertUnwindSafe(|| settle(env, &mut call)));
     let msg = match r {
         Ok(Ok(())) => None,
         Ok(Err(m)) => Some(m),
@@ -159,10 +229,70 @@ unsafe extern "C" fn complete(env: napi_env, status: napi_status, data: *mut c_v
             napi_reject_deferred(env, call.deferred, v);
         }
     }
-    napi_delete_async_work(env, call.work);
+    let sink = &call.sink;
+    if sink.pending.fetch_sub(1, Ordering::Relaxed) == 1 {
+        if let Some(f) = *sink.tsfn.lock().unwrap_or_else(|p| p.into_inner()) {
+            napi_unref_threadsafe_function(env, f.0);
+        }
+    }
 }
 
-unsafe fn queue(env: napi_env, name: &str, task: Task, keep: Option<napi_value>) -> NapiResult<napi_value> {
+/// Node finalizes the threadsafe function with its environment: no call may use it after.
+unsafe extern "C" fn finalize_tsfn(_env: napi_env, data: *mut c_void, _hint: *mut c_void) {
+    let sink = Box::from_raw(data as *mut Arc<Sink>);
+    *sink.tsfn.lock().unwrap_or_else(|p| p.into_inner()) = None;
+}
+
+unsafe extern "C" fn finalize_instance(_env: napi_env, data: *mut c_void, _hint: *mut c_void) {
+    drop(Box::from_raw(data as *mut Arc<Sink>));
+}
+
+/// Once per environment, when the module is registered.
+unsafe fn create_sink(env: napi_env) -> NapiResult<()> {
+    let sink = Arc::new(Sink { tsfn: Mutex::new(None), pending: AtomicUsize::new(0) });
+    let name = make_string(env, "engine.complete")?;
+    let finalize_data = Box::into_raw(Box::new(Arc::clone(&sink)));
+    let mut f = ptr::null_mut();
+    let st = napi_create_threadsafe_function(
+        env,
+        ptr::null_mut(),
+        ptr::null_mut(),
+        name,
+        0,
+        1,
+        finalize_data as *mut c_void,
+        finalize_tsfn,
+        ptr::null_mut(),
+        complete,
+        &mut f,
+    );
+    if st != NAPI_OK {
+        drop(Box::from_raw(finalize_data));
+        return Err(format!("napi_create_threadsafe_function failed with status {}", st));
+    }
+    // Idle, it must not keep the process alive.
+    check!(napi_unref_threadsafe_function(env, f));
+    *sink.tsfn.lock().unwrap_or_else(|p| p.into_inner()) = Some(TsfnHandle(f));
+    let data = Box::into_raw(Box::new(sink));
+    let st = napi_set_instance_data(env, data as *mut c_void, finalize_instance, ptr::null_mut());
+    if st != NAPI_OK {
+        drop(Box::from_raw(data));
+        return Err(format!("napi_set_instance_data failed with status {}", st));
+    }
+    Ok(())
+}
+
+unsafe fn queue(env: napi_env, lane: pool::Lane, task: Task, route: Option<Route>, keep: Option<napi_value>) -> NapiResult<napi_value> {
+    let mut data = ptr::null_mut();
+    check!(napi_get_instance_data(env, &mut data));
+    if data.is_null() {
+        return Err("the engine binding is not initialised in this environment".into());
+    }
+    let sink = Arc::clone(&*(data as *const Arc<Sink>));
+    let tsfn = match *sink.tsfn.lock().unwrap_or_else(|p| p.into_inner()) {
+        Some(f) => f,
+        None => return Err("the environment is shutting down".into()),
+    };
     let mut deferred = ptr::null_mut();
     let mut promise = ptr::null_mut();
     check!(napi_create_promise(env, &mut deferred, &mut promise));
@@ -172,20 +302,24 @@ unsafe fn queue(env: napi_env, name: &str, task: Task, keep: Option<napi_value>)
         check!(napi_create_reference(env, v, 1, &mut r));
         keep_ref = Some(r);
     }
-    let call = Box::into_raw(Box::new(AsyncCall { work: ptr::null_mut(), deferred, task: Some(task), result: None, keep: keep_ref }));
-    let res_name = make_string(env, name)?;
-    let mut work = ptr::null_mut();
-    let st = napi_create_async_work(env, ptr::null_mut(), res_name, execute, complete, call as *mut c_void, &mut work);
-    if st != NAPI_OK {
-        drop(Box::from_raw(call));
-        return Err(format!("napi_create_async_work failed with status {}", st));
+    let call = Box::new(AsyncCall { deferred, task: Some(task), route, result: None, keep: keep_ref, sink: Arc::clone(&sink) });
+    if sink.pending.fetch_add(1, Ordering::Relaxed) == 0 {
+        napi_ref_threadsafe_function(env, tsfn.0);
     }
-    (*call).work = work;
-    let st = napi_queue_async_work(env, work);
-    if st != NAPI_OK {
-        napi_delete_async_work(env, work);
-        drop(Box::from_raw(call));
-        return Err(format!("napi_queue_async_work failed with status {}", st));
+    // The call is moved through a slot so that, if the pool cannot take it, it is taken back
+    // here and its Promise rejected instead of hanging.
+    let slot = Arc::new(Mutex::new(Some(call)));
+    let moved = Arc::clone(&slot);
+    let job: pool::Job = Box::new(move || {
+        if let Some(c) = moved.lock().ok().and_then(|mut s| s.take()) {
+            execute(c);
+        }
+    });
+    if let Err(m) = pool::submit(lane, job) {
+        if let Some(mut c) = slot.lock().ok().and_then(|mut s| s.take()) {
+            c.result = Some(Err(EngineError::Internal(m)));
+            complete(env, ptr::null_mut(), ptr::null_mut(), Box::into_raw(c) as *mut c_void);
+        }
     }
     Ok(promise)
 }
@@ -213,7 +347,7 @@ unsafe extern "C" fn js_open(env: napi_env, info: napi_callback_info) -> napi_va
     guard(env, || {
         let a = args(env, info, 1)?;
         let dir = string_arg(env, a[0])?;
-        queue(env, "engine.open", Box::new(move || Ok(Output::Engine(Arc::new(Engine::open(std::path::Path::new(&dir))?)))), None)
+        queue(env, pool::Lane::Quick, Box::new(move || Ok(Output::Engine(Arc::new(Engine::open(std::path::Path::new(&dir))?)))), None, None)
     })
 }
 
@@ -246,6 +380,62 @@ fn run_json_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<Valu
     }
 }
 
+/// Which lane a call runs on. A search starts on the quick lane with a routing step that
+/// parses and plans it there (the regex compiled by it is cached for the search itself) and
+/// moves it to the heavy lane when the plan scans terms (regexes, wildcards other than a
+/// prefix); exact lookups and prefixes stay. A query that does not parse stays too (it
+/// fails at once).
+fn lane_of(op: &str, arg: &str) -> (pool::Lane, Option<Route>) {
+    match op {
+        "search" | "searchText" => {
+            let arg = arg.to_string();
+            (pool::Lane::Quick, Some(Box::new(move || search_scans(&arg))))
+        }
+        "matchWatches" => (pool::Lane::Heavy, None),
+        _ => (pool::Lane::Quick, None),
+    }
+}
+
+fn search_scans(arg: &str) -> bool {
+    let Ok(req) = json_arg(arg).and_then(|v| SearchRequest::from_json(&v)) else { return false };
+    let Ok(parsed) = query::parse(&req.query, req.mode, req.default_field) else { return false };
+    planner::plan(&parsed).map(|p| plan_scans(&p)).unwrap_or(false)
+}
+
+fn plan_scans(p: &Plan) -> bool {
+    match p {
+        Plan::Term(TermPlan::Scan { .. }) => true,
+        Plan::Term(_) => false,
+        Plan::And(v) | Plan::Or(v) => v.iter().any(plan_scans),
+    }
+}
+
+/// `configure(threads)`: the quick and heavy lanes' threads (0: the default, max(2, cores)),
+/// effective only before the first call starts the pool. Answers `{threads}` in effect.
+unsafe extern "C" fn js_configure(env: napi_env, info: napi_callback_info) -> napi_value {
+    guard(env, || {
+        let a = args(env, info, 1)?;
+        let mut n = 0f64;
+        check!(napi_get_value_double(env, a[0], &mut n));
+        if !(n.is_finite() && n >= 0.0 && n.fract() == 0.0) {
+            return Err("threads must be a whole number".into());
+        }
+        let threads = pool::configure(if n == 0.0 { None } else { Some(n as usize) })?;
+        make_string(env, &json!({ "threads": threads }).to_string())
+    })
+}
+
+/// `poolStats()`: per lane, its threads, running and queued calls, calls done.
+unsafe extern "C" fn js_pool_stats(env: napi_env, _info: napi_callback_info) -> napi_value {
+    guard(env, || {
+        let lanes: Vec<Value> = pool::stats()
+            .iter()
+            .map(|s| json!({ "lane": s.lane.name(), "threads": s.threads, "busy": s.busy, "queued": s.queued, "done": s.done }))
+            .collect();
+        make_string(env, &Value::Array(lanes).to_string())
+    })
+}
+
 unsafe extern "C" fn js_call(env: napi_env, info: napi_callback_info) -> napi_value {
     guard(env, || {
         let a = args(env, info, 3)?;
@@ -262,8 +452,8 @@ unsafe extern "C" fn js_call(env: napi_env, info: napi_callback_info) -> napi_va
         let engine = Arc::clone(&*(raw as *const Arc<Engine>));
         let op = string_arg(env, a[1])?;
         let arg = string_arg(env, a[2])?;
-        let name = format!("engine.{}", op);
-        queue(env, &name, Box::new(move || run_op(&engine, &op, &arg).map(Output::Json)), None)
+        let (lane, route) = lane_of(&op, &arg);
+        queue(env, lane, Box::new(move || run_op(&engine, &op, &arg).map(Output::Json)), route, None)
     })
 }
 
@@ -277,7 +467,7 @@ unsafe extern "C" fn js_parse(env: napi_env, info: napi_callback_info) -> napi_v
     guard(env, || {
         let a = args(env, info, 1)?;
         let arg = string_arg(env, a[0])?;
-        queue(env, "engine.parse", Box::new(move || parse_only(&arg).map(|v| Output::Json(v.to_string()))), None)
+        queue(env, pool::Lane::Quick, Box::new(move || parse_only(&arg).map(|v| Output::Json(v.to_string()))), None, None)
     })
 }
 
@@ -343,7 +533,7 @@ unsafe extern "C" fn js_ingest(env: napi_env, info: napi_callback_info) -> napi_
             sink.publish(&progress, true);
             r.map(|v| Output::Json(v.to_string()))
         });
-        queue(env, "engine.ingest", task, Some(a[1]))
+        queue(env, pool::Lane::Bulk, task, None, Some(a[1]))
     })
 }
 
@@ -356,7 +546,7 @@ unsafe extern "C" fn js_merge(env: napi_env, info: napi_callback_info) -> napi_v
             let dir = v["indexDir"].as_str().ok_or_else(|| EngineError::InvalidArgument("indexDir is required".into()))?.to_string();
             crate::merge::run(std::path::Path::new(&dir), &crate::merge::MergeOptions::from_json(&v)).map(|v| Output::Json(v.to_string()))
         });
-        queue(env, "engine.merge", task, None)
+        queue(env, pool::Lane::Bulk, task, None, None)
     })
 }
 
@@ -377,6 +567,9 @@ unsafe fn export(env: napi_env, exports: napi_value, name: &str, f: napi_callbac
 #[no_mangle]
 pub unsafe extern "C" fn napi_register_module_v1(env: napi_env, exports: napi_value) -> napi_value {
     guard(env, || {
+        create_sink(env)?;
+        export(env, exports, "configure", js_configure)?;
+        export(env, exports, "poolStats", js_pool_stats)?;
         export(env, exports, "open", js_open)?;
         export(env, exports, "call", js_call)?;
         export(env, exports, "parse", js_parse)?;

@@ -128,7 +128,7 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
       if (!hash) throw Errors.badRequest('Send sha256_hashed_password or hash');
       // Stored hashed_password values plus the SHA-256 and SHA-1 of plaintext passwords
       // (derived at ingest): one exact lookup per table, a record found both ways counted once.
-      return { results_found: (await search.passwordCount(hash)).total };
+      return { results_found: (await search.passwordCount(request.apiKeyUserId, hash)).total };
     },
   );
 
@@ -156,7 +156,7 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
       const prefix = request.body.prefix.toLowerCase();
       // Stored hashed_password values and the SHA-256 and SHA-1 of plaintext passwords with
       // this prefix, counted in the engine (the derived hashes are in no entry).
-      const { suffixes, truncated } = await search.passwordRange(prefix);
+      const { suffixes, truncated } = await search.passwordRange(request.apiKeyUserId, prefix);
       return { prefix, suffixes, truncated };
     },
   );

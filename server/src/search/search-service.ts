@@ -12,6 +12,7 @@ import { DASHBOARD_MAX_PAGE, DASHBOARD_PAGE_SIZE, MESSAGES, applyModeSuffix, isS
 import { refundSearchCredit } from '../credits/credits-repository';
 import * as repo from './search-repository';
 import type { SearchMeter } from './search-meter';
+import { SearchConcurrency } from './concurrency';
 
 export interface SearchAccess {
   subscribed: boolean;
@@ -63,8 +64,22 @@ type AdmitOptions = { charge?: string; requireSubscription?: boolean };
 
 type SearchRequest = { query: string; type: FieldName | 'all'; mode: SearchMode; page: number; size: number; dedup: boolean };
 
-export function createSearchService(deps: { db: Kysely<Database>; engine: Engine; config: Config; meter: SearchMeter }) {
+/** Searches one account may run at once when the configuration does not say (SEARCH_CONCURRENCY_PER_USER). */
+export const DEFAULT_SEARCH_CONCURRENCY_PER_USER = 2;
+
+export function createSearchService(deps: {
+  db: Kysely<Database>;
+  engine: Engine;
+  config: Config;
+  meter: SearchMeter;
+  /** Searches one account may run at once; default the configuration's SEARCH_CONCURRENCY_PER_USER, else 2. */
+  concurrencyPerUser?: number;
+}) {
   const { db, engine, config, meter } = deps;
+  const configured = (config as Partial<Record<'SEARCH_CONCURRENCY_PER_USER', number>>).SEARCH_CONCURRENCY_PER_USER;
+  // Every search and password check of an account takes a slot first: over the cap it is
+  // refused (429) before anything is counted, charged or sent to the engine.
+  const concurrency = new SearchConcurrency(deps.concurrencyPerUser ?? configured ?? DEFAULT_SEARCH_CONCURRENCY_PER_USER);
 
   /**
    * Counts the search and applies the abuse rules; with `charge`, also takes one credit
@@ -122,8 +137,8 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
    * the SHA-256 / SHA-1 of their plaintext password (derived at ingest), each counted once;
    * and every such hash with a 5-hex prefix (k-anonymity). Removed entries are left out.
    */
-  const passwordCount = (hash: string) => engine.passwordCount(hash).catch(asRequestError);
-  const passwordRange = (prefix: string) => engine.passwordRange(prefix).catch(asRequestError);
+  const passwordCount = (userId: string, hash: string) => concurrency.run(userId, () => engine.passwordCount(hash).catch(asRequestError));
+  const passwordRange = (userId: string, prefix: string) => concurrency.run(userId, () => engine.passwordRange(prefix).catch(asRequestError));
 
   /** The query's and the paging's own checks: the engine's, as the search makes them. */
   async function check(request: SearchRequest) {
@@ -152,7 +167,11 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
     );
   }
 
-  async function admitThen<T>(userId: string, request: SearchRequest, options: AdmitOptions, runSearch: (access: SearchAccess) => Promise<T>) {
+  function admitThen<T>(userId: string, request: SearchRequest, options: AdmitOptions, runSearch: (access: SearchAccess) => Promise<T>) {
+    return concurrency.run(userId, () => admitThenRun(userId, request, options, runSearch));
+  }
+
+  async function admitThenRun<T>(userId: string, request: SearchRequest, options: AdmitOptions, runSearch: (access: SearchAccess) => Promise<T>) {
     const access = await admit(userId, request, options);
     try {
       return { access, result: await runSearch(access) };
@@ -182,6 +201,8 @@ export function createSearchService(deps: { db: Kysely<Database>; engine: Engine
     run,
     passwordCount,
     passwordRange,
+    /** Searches running now (of one account, or accounts with one running). */
+    runningSearches: (userId?: string) => concurrency.running(userId),
 
     async dashboard(userId: string, input: { query: string; type: string; page: number; regex: boolean; wildcard: boolean; deduplicate: boolean }) {
       if (!isSearchType(input.type)) throw Errors.badRequest('Unknown search type');

@@ -1,0 +1,203 @@
+/**
+ * Test 14 (issue 13, item 3): while expensive queries run, cheap searches, logins and the
+ * event loop stay responsive; and one account cannot hold more than its share of searches.
+ *
+ * Expensive: regexes without a literal the planner could narrow to, whose automaton the
+ * lazy DFA cannot hold (a bounded repetition between character classes), over 150,000
+ * distinct 160-byte terms: more than a second each here. Eight accounts keep one each in
+ * flight for the whole measurement (every query text different, so no count is remembered).
+ * Cheap: exact dashboard searches and logins, sent one at a time, first with the server
+ * idle, then under that load, the same number of each; their p99 under load must stay
+ * within 2× of idle, and the event loop delay (measured in this process, where the server
+ * runs) under 20 ms. Before the engine had its own threads, the regexes filled libuv's pool
+ * (4 threads) that argon2 and every search also wait for: cheap p99 went from milliseconds
+ * to seconds.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { packLogin, packSearch } from '../src/common/obfuscation';
+import { TEST_PASSWORD, startTestServer, type TestServer } from './harness';
+import { call, callV2, freshIp } from './helpers';
+
+const RECORDS = 150_000;
+const TERM_BYTES = 160;
+const HEAVY_USERS = 8;
+// The machine is shared (2 cores, other suites running): a comparison is repeated when the
+// neighbours' load made it fail; the old code fails every attempt by orders of magnitude.
+const ATTEMPTS = 3;
+const SEARCH_SAMPLES = 150;
+const LOGIN_SAMPLES = 30;
+/** A measurement stops collecting past this (the old code took seconds per cheap search). */
+const PHASE_LIMIT_MS = 30_000;
+
+let server: TestServer;
+
+/** Deterministic lower-case text (a linear congruential generator). */
+function corpus(): object[] {
+  let seed = 42;
+  const letter = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return String.fromCharCode(97 + (seed % 26));
+  };
+  return Array.from({ length: RECORDS }, (_, i) => ({
+    email: `user${i}@example.com`,
+    company: Array.from({ length: TERM_BYTES }, letter).join(''),
+  }));
+}
+
+/** A different text for every call (the engine remembers counts per query text). */
+let heavyCount = 0;
+function heavyQuery(): string {
+  const n = heavyCount++;
+  return `company:/[a-m][a-z]{${30 + (n % 20)}}[n-z][a-c][d-k][w-z][a-b]{1,${1 + Math.floor(n / 20)}}/`;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+async function timed(fn: () => Promise<number>): Promise<number> {
+  const start = performance.now();
+  const status = await fn();
+  const ms = performance.now() - start;
+  assert.equal(status, 200);
+  return ms;
+}
+
+before(async () => {
+  server = await startTestServer({ env: { TRUSTED_PROXIES: '127.0.0.1', SEARCH_TIME_BUDGET_MS: '60000', API_RATE_BURST: '1000', API_RATE_PER_SECOND: '1000' } });
+  await server.ingest('Starvation Corpus', corpus());
+});
+
+after(() => server.close());
+
+describe('search under heavy queries (test 14)', () => {
+  test('while 8 expensive queries run, cheap searches and logins keep their p99 (≤ 2× idle) and the event loop its delay (< 20 ms)', async () => {
+    const searcher = await server.createUser({ searchDays: 30 });
+    const { token } = await server.login(searcher.email);
+    const loginUser = await server.createUser();
+    let n = 0;
+    const cheapSearch = () =>
+      timed(async () => {
+        const i = (n++ * 7919) % RECORDS;
+        const reply = await call(server.url, 'POST', '/search', {
+          token,
+          body: packSearch({ query: `user${i}@example.com`, type: 'email', page: 1, regex: false, wildcard: false, deduplicate: true }),
+        });
+        assert.equal(reply.body.total_results, 1);
+        return reply.status;
+      });
+    const login = () =>
+      timed(async () => {
+        const reply = await call(server.url, 'POST', '/authentication/login', {
+          ip: freshIp(),
+          body: packLogin({ email: loginUser.email, password: TEST_PASSWORD, remember: false }),
+        });
+        server.markSecret(reply.body.auth_token ?? '');
+        return reply.status;
+      });
+    /** The same requests every time, one at a time: cheap searches with a login every fifth; and the loop's delay meanwhile. */
+    const measure = async () => {
+      const searches: number[] = [];
+      const logins: number[] = [];
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      const deadline = performance.now() + PHASE_LIMIT_MS;
+      for (let i = 0; i < SEARCH_SAMPLES && performance.now() < deadline; i++) {
+        searches.push(await cheapSearch());
+        if (i % 5 === 0 && logins.length < LOGIN_SAMPLES) logins.push(await login());
+      }
+      delay.disable();
+      return { search: percentile(searches, 99), login: percentile(logins, 99), loop: delay.percentile(99) / 1e6, loopMax: delay.max / 1e6, samples: searches.length + logins.length };
+    };
+
+    // Warm up (JIT, connections, the corpus's pages in memory), then the idle figures.
+    for (let i = 0; i < 20; i++) await cheapSearch();
+    for (let i = 0; i < 3; i++) await login();
+
+    const heavyUsers = await Promise.all(Array.from({ length: HEAVY_USERS }, () => server.createUser({ searchDays: 30, searchCredits: 10_000, apiKey: true })));
+    const failures: string[] = [];
+    const passes: string[] = [];
+    let gross = false;
+    for (let attempt = 1; attempt <= ATTEMPTS && passes.length === 0 && !gross; attempt++) {
+      const idle = await measure();
+
+      // Eight expensive queries in flight for the whole measurement, from eight accounts.
+      let loading = true;
+      let heavyDone = 0;
+      let heavyMs = 0;
+      let inFlight = 0;
+      const workers = heavyUsers.map(async (user) => {
+        while (loading) {
+          inFlight++;
+          const start = performance.now();
+          const reply = await callV2(server, user.apiKey, { query: heavyQuery(), regex: true, size: 10 });
+          inFlight--;
+          assert.equal(reply.status, 200, JSON.stringify(reply.body));
+          heavyDone++;
+          heavyMs = Math.max(heavyMs, performance.now() - start);
+        }
+      });
+      // Every query queued or running before measuring.
+      while (inFlight < HEAVY_USERS) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 300));
+      const loaded = await measure();
+      const stillRunning = inFlight;
+      loading = false;
+      await Promise.all(workers);
+
+      const line =
+        `attempt ${attempt}: cheap search p99 idle ${idle.search.toFixed(1)} ms, loaded ${loaded.search.toFixed(1)} ms; ` +
+        `login p99 idle ${idle.login.toFixed(1)} ms, loaded ${loaded.login.toFixed(1)} ms; event loop delay p99 idle ${idle.loop.toFixed(1)} ms, loaded ${loaded.loop.toFixed(1)} ms (max ${loaded.loopMax.toFixed(1)} ms); ` +
+        `${heavyDone} expensive queries answered, the slowest in ${heavyMs.toFixed(0)} ms, ${stillRunning} in flight at the end; ${loaded.samples} of ${SEARCH_SAMPLES + LOGIN_SAMPLES} requests in ${PHASE_LIMIT_MS / 1000} s`;
+      console.log(`# ${line}`);
+      assert.equal(stillRunning, HEAVY_USERS, 'the expensive queries ran for the whole measurement');
+      // The loop's delay must stay under 20 ms; on a machine so loaded that it is already
+      // above that idle, under 2× its idle figure.
+      const ok = loaded.search <= 2 * idle.search && loaded.login <= 2 * idle.login && loaded.loop < Math.max(20, 2 * idle.loop);
+      (ok ? passes : failures).push(line);
+      // Noise from neighbours is retried; starvation (10× and more) is not.
+      gross = loaded.search > 10 * idle.search || loaded.login > 10 * idle.login;
+      assert.ok(heavyMs >= 1000, `the expensive queries are expensive (slowest ${heavyMs.toFixed(0)} ms)`);
+    }
+    assert.ok(passes.length > 0, `no attempt kept the latencies:\n${failures.join('\n')}`);
+  });
+
+  test("a third search at once of one account gets 429 (Retry-After: 1) and is neither counted nor charged; other accounts are not held up", async () => {
+    const user = await server.createUser({ searchDays: 30, searchCredits: 10, apiKey: true });
+    const other = await server.createUser({ searchDays: 30, searchCredits: 10, apiKey: true });
+    const { token } = await server.login(user.email);
+    const counts = async () => {
+      const row = await server.runtime.db.selectFrom('users').select('search_credits').where('id', '=', user.id).executeTakeFirstOrThrow();
+      const searched = await server.runtime.db.selectFrom('search_counts').select((eb) => eb.fn.sum<number>('searches').as('n')).where('user_id', '=', user.id).executeTakeFirst();
+      return { credits: row.search_credits, searches: Number(searched?.n ?? 0) };
+    };
+    const slow = [callV2(server, user.apiKey, { query: heavyQuery(), regex: true, size: 1 }), callV2(server, user.apiKey, { query: heavyQuery(), regex: true, size: 1 })];
+    await new Promise((r) => setTimeout(r, 200));
+    const third = await callV2(server, user.apiKey, { query: 'user1@example.com' });
+    assert.equal(third.status, 429);
+    assert.equal(third.headers.get('retry-after'), '1');
+    assert.match(third.body.error, /Too many searches at once: at most 2 per account/);
+    const dashboard = await call(server.url, 'POST', '/search', {
+      token,
+      body: packSearch({ query: 'user1@example.com', type: 'email', page: 1, regex: false, wildcard: false, deduplicate: true }),
+    });
+    assert.equal(dashboard.status, 429, 'the dashboard shares the cap');
+    assert.match(dashboard.body.error, /at most 2 per account/);
+    const password = await callV2(server, user.apiKey, { hash: 'a'.repeat(64) }, { path: '/v2/search-password' });
+    assert.equal(password.status, 429, 'password checks share the cap');
+    // Another account searches meanwhile.
+    assert.equal((await callV2(server, other.apiKey, { query: 'user2@example.com' })).status, 200);
+    const done = await Promise.all(slow);
+    assert.deepEqual(done.map((r) => r.status), [200, 200]);
+    // The flush of in-memory counts and charges (SEARCH_FLUSH_MS) is waited for.
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.deepEqual(await counts(), { credits: 8, searches: 2 }, 'only the two searches that ran were counted and charged');
+    // The slots are given back: the account searches again.
+    const again = await callV2(server, user.apiKey, { query: 'user1@example.com' });
+    assert.equal(again.status, 200);
+    assert.equal(again.body.balance, 7);
+  });
+});
