@@ -50,14 +50,14 @@ export function normaliseIp(ip: string): { rrtype: 'A' | 'AAAA'; rdata: string }
  * Reverse WHOIS terms are looked up in the trigram index only when they are rare: a common
  * term ("godaddy", "united states") has trigrams in a third of the records, and the index
  * reads long lists of entries for them, which costs more than checking the term on the few
- * rows the rare terms find (BENCHMARKS.md: 62 → 46 ms for 4+4 terms). How common a term is
+ * rows the rare terms find (BENCHMARKS.md: 4+4 terms 62 → 25 ms). How common a term is
  * comes from a sample of current texts, taken again every hour. The sample only chooses
  * the plan: the answer is the same either way.
  */
 const TERM_SAMPLE_SIZE = 2000;
 const TERM_SAMPLE_TTL_MS = 3_600_000;
 /** A term in more than this share of the sample is common. */
-const COMMON_TERM_SHARE = 0.02;
+const COMMON_TERM_SHARE = 0.005;
 /** pg_trgm finds a LIKE pattern's trigrams in its runs of 3 or more letters or digits; a term without one cannot use the index. */
 const INDEXABLE = /[\p{L}\p{N}]{3}/u;
 
