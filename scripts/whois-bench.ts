@@ -455,7 +455,7 @@ async function main() {
 
     console.log(`\nWHOIS local store, ${new Date().toISOString()}`);
     console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB; PostgreSQL ${versionRows[0]!.server_version}`);
-    console.log(`rows: ${sizes.rows.map((r) => `${r.table} ${Number(r.rows).toLocaleString()} (${r.size})`).join(', ')}`);
+    console.log(`rows (planner estimates) and sizes: ${sizes.rows.map((r) => `${r.table} ${Number(r.rows).toLocaleString()} (${r.size})`).join(', ')}`);
     if (generationSeconds !== null) console.log(`generation: ${generationSeconds.toFixed(0)} s`);
     console.log(`\n${RUNS} warm runs a class, through the local provider (node-pg round trip included)\n`);
     console.log('| class | median | p95 | max | rows (median / max) | target |');
