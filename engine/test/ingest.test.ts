@@ -237,6 +237,7 @@ test('search runs during an ingest, off the event loop; a new segment is served 
     await ingesting;
     h.disable();
     const duringIngest = h.max / 1e6;
+    await e.refresh();
     const heavyDelay = monitorEventLoopDelay({ resolution: 5 });
     heavyDelay.enable();
     // Heavy queries on the thread pool: regexes with no literal the trigrams or memmem can use,

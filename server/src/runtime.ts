@@ -66,7 +66,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   let shuttingDown = false;
   let engine: Engine | undefined;
   try {
-    engine = await openEngine(config.indexDir);
+    engine = await openEngine(config.indexDir, config.ENGINE_THREADS > 0 ? { threads: config.ENGINE_THREADS } : {});
     // Segments published by the ingest CLI (another process) are served without a restart.
     engine.autoRefresh(1000);
     const [jwtSecret, ipSecret] = [

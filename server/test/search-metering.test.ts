@@ -12,7 +12,7 @@ import { eventually, startTestServer, type TestServer } from './harness';
 import { call, callV2 } from './helpers';
 
 let server: TestServer;
-const FAST = { API_RATE_BURST: '1000', API_RATE_PER_SECOND: '1000' };
+const FAST = { API_RATE_BURST: '1000', API_RATE_PER_SECOND: '1000', SEARCH_CONCURRENCY_PER_USER: '1000' };
 
 before(async () => {
   server = await startTestServer({ env: FAST });

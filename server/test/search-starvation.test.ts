@@ -67,7 +67,7 @@ async function timed(fn: () => Promise<number>): Promise<number> {
 }
 
 before(async () => {
-  server = await startTestServer({ env: { TRUSTED_PROXIES: '127.0.0.1', SEARCH_TIME_BUDGET_MS: '60000', API_RATE_BURST: '1000', API_RATE_PER_SECOND: '1000' } });
+  server = await startTestServer({ env: { TRUSTED_PROXIES: '127.0.0.1', SEARCH_TIME_BUDGET_MS: '60000', API_RATE_BURST: '1000', API_RATE_PER_SECOND: '1000', SEARCH_CONCURRENCY_WAIT_MS: '0' } });
   await server.ingest('Starvation Corpus', corpus());
 });
 
@@ -175,18 +175,21 @@ describe('search under heavy queries (test 14)', () => {
       return { credits: row.search_credits, searches: Number(searched?.n ?? 0) };
     };
     const slow = [callV2(server, user.apiKey, { query: heavyQuery(), regex: true, size: 1 }), callV2(server, user.apiKey, { query: heavyQuery(), regex: true, size: 1 })];
-    await new Promise((r) => setTimeout(r, 200));
-    const third = await callV2(server, user.apiKey, { query: 'user1@example.com' });
+    await new Promise((r) => setTimeout(r, 20));
+    // Over the cap a search is refused once SEARCH_CONCURRENCY_WAIT_MS passed (0 on this server: at once).
+    const [third, dashboard, password] = await Promise.all([
+      callV2(server, user.apiKey, { query: 'user1@example.com' }),
+      call(server.url, 'POST', '/search', {
+        token,
+        body: packSearch({ query: 'user1@example.com', type: 'email', page: 1, regex: false, wildcard: false, deduplicate: true }),
+      }),
+      callV2(server, user.apiKey, { hash: 'a'.repeat(64) }, { path: '/v2/search-password' }),
+    ]);
     assert.equal(third.status, 429);
     assert.equal(third.headers.get('retry-after'), '1');
     assert.match(third.body.error, /Too many searches at once: at most 2 per account/);
-    const dashboard = await call(server.url, 'POST', '/search', {
-      token,
-      body: packSearch({ query: 'user1@example.com', type: 'email', page: 1, regex: false, wildcard: false, deduplicate: true }),
-    });
     assert.equal(dashboard.status, 429, 'the dashboard shares the cap');
     assert.match(dashboard.body.error, /at most 2 per account/);
-    const password = await callV2(server, user.apiKey, { hash: 'a'.repeat(64) }, { path: '/v2/search-password' });
     assert.equal(password.status, 429, 'password checks share the cap');
     // Another account searches meanwhile.
     assert.equal((await callV2(server, other.apiKey, { query: 'user2@example.com' })).status, 200);
@@ -199,5 +202,17 @@ describe('search under heavy queries (test 14)', () => {
     const again = await callV2(server, user.apiKey, { query: 'user1@example.com' });
     assert.equal(again.status, 200);
     assert.equal(again.body.balance, 7);
+  });
+
+  test('a burst of quick searches of one account (what the API rate limit allows) waits for slots and is served', async () => {
+    // A second instance with the default wait for a slot (SEARCH_CONCURRENCY_WAIT_MS).
+    const patient = await startTestServer({ env: { API_RATE_BURST: '10', API_RATE_PER_SECOND: '10' }, shareWith: server });
+    try {
+      const user = await patient.createUser({ searchDays: 30, searchCredits: 20, apiKey: true });
+      const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => callV2(patient, user.apiKey, { query: `user${i + 1}@example.com` }, { ip: '198.51.100.9' })));
+      assert.deepEqual(replies.map((r) => r.status), Array(10).fill(200));
+    } finally {
+      await patient.close();
+    }
   });
 });

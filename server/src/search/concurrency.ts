@@ -1,48 +1,113 @@
 /**
  * Searches running at once per account (issue 13: a few users' heavy queries must not take
- * every engine thread). In process only: with several server instances a user may run
- * this many searches on each (see the README's settings).
+ * every engine thread). A search over the cap waits a short while for one of the account's
+ * slots (first come, first served), so that a burst the API's rate limit allows (quick
+ * searches sent together) is served rather than refused; a search still without a slot
+ * after `waitMs`, or arriving when `maxWaiting` already wait, gets 429. In process only:
+ * with several server instances a user may run this many searches on each (see the
+ * README's settings).
  */
 import { AppError } from '../infra/errors';
 
-export class SearchConcurrency {
-  readonly #running = new Map<string, number>();
+interface Waiter {
+  admit: () => void;
+}
+interface Slots {
+  running: number;
+  waiting: Waiter[];
+}
 
-  /**
-   * @param perUser searches one account may run at once
-   * @param maxAccounts accounts with a search running, at most (a bound on the map: past
-   *   it every new account is refused until one finishes; far above any real load)
-   */
-  constructor(
-    readonly perUser: number,
-    readonly maxAccounts = 100_000,
-  ) {
+export interface ConcurrencyOptions {
+  /** Searches one account may run at once. */
+  perUser: number;
+  /** How long a search over the cap waits for a slot (0: refused at once). */
+  waitMs: number;
+  /** Searches of one account waiting at once, at most. */
+  maxWaiting?: number;
+  /** Accounts with a search running, at most (a bound on the map; far above any real load). */
+  maxAccounts?: number;
+}
+
+export class SearchConcurrency {
+  readonly #slots = new Map<string, Slots>();
+  readonly perUser: number;
+  readonly #waitMs: number;
+  readonly #maxWaiting: number;
+  readonly #maxAccounts: number;
+
+  constructor(options: ConcurrencyOptions) {
+    const { perUser, waitMs } = options;
     if (!Number.isInteger(perUser) || perUser < 1) throw new Error(`searches per user must be a whole number of 1 or more, not ${perUser}`);
+    if (!Number.isInteger(waitMs) || waitMs < 0) throw new Error(`the wait for a search slot must be a whole number of milliseconds, not ${waitMs}`);
+    this.perUser = perUser;
+    this.#waitMs = waitMs;
+    this.#maxWaiting = options.maxWaiting ?? 32;
+    this.#maxAccounts = options.maxAccounts ?? 100_000;
   }
 
-  /** Runs `work` in one of the account's slots, or throws 429 (Retry-After: 1) when they are all taken. */
-  async run<T>(userId: string, work: () => Promise<T>): Promise<T> {
-    const running = this.#running.get(userId) ?? 0;
-    if (running >= this.perUser || (running === 0 && this.#running.size >= this.maxAccounts)) {
-      throw new AppError(
-        429,
-        'SEARCH_CONCURRENCY',
-        `Too many searches at once: at most ${this.perUser} per account run at the same time. Wait for one to finish and try again.`,
-        { 'retry-after': '1' },
-      );
+  #refusal(): AppError {
+    return new AppError(
+      429,
+      'SEARCH_CONCURRENCY',
+      `Too many searches at once: at most ${this.perUser} per account run at the same time. Wait for one to finish and try again.`,
+      { 'retry-after': '1' },
+    );
+  }
+
+  /** Takes a slot now, or after waiting for one; throws 429 when none comes in time. */
+  async #acquire(userId: string): Promise<void> {
+    let slots = this.#slots.get(userId);
+    if (!slots) {
+      if (this.#slots.size >= this.#maxAccounts) throw this.#refusal();
+      slots = { running: 0, waiting: [] };
+      this.#slots.set(userId, slots);
     }
-    this.#running.set(userId, running + 1);
+    if (slots.running < this.perUser) {
+      slots.running++;
+      return;
+    }
+    if (this.#waitMs === 0 || slots.waiting.length >= this.#maxWaiting) throw this.#refusal();
+    const own = slots;
+    await new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        admit: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        own.waiting.splice(own.waiting.indexOf(waiter), 1);
+        reject(this.#refusal());
+      }, this.#waitMs);
+      own.waiting.push(waiter);
+    });
+  }
+
+  /** A finished search hands its slot to the first waiting one, or gives it back. */
+  #release(userId: string): void {
+    const slots = this.#slots.get(userId);
+    if (!slots) return;
+    const next = slots.waiting.shift();
+    if (next) {
+      next.admit();
+      return;
+    }
+    slots.running--;
+    if (slots.running <= 0) this.#slots.delete(userId);
+  }
+
+  /** Runs `work` in one of the account's slots, or throws 429 (Retry-After: 1) when none frees in time. */
+  async run<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    await this.#acquire(userId);
     try {
       return await work();
     } finally {
-      const left = (this.#running.get(userId) ?? 1) - 1;
-      if (left > 0) this.#running.set(userId, left);
-      else this.#running.delete(userId);
+      this.#release(userId);
     }
   }
 
   /** Searches running now for one account, or accounts with a search running (tests, diagnostics). */
   running(userId?: string): number {
-    return userId === undefined ? this.#running.size : (this.#running.get(userId) ?? 0);
+    return userId === undefined ? this.#slots.size : (this.#slots.get(userId)?.running ?? 0);
   }
 }

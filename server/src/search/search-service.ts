@@ -64,22 +64,17 @@ type AdmitOptions = { charge?: string; requireSubscription?: boolean };
 
 type SearchRequest = { query: string; type: FieldName | 'all'; mode: SearchMode; page: number; size: number; dedup: boolean };
 
-/** Searches one account may run at once when the configuration does not say (SEARCH_CONCURRENCY_PER_USER). */
-export const DEFAULT_SEARCH_CONCURRENCY_PER_USER = 2;
-
 export function createSearchService(deps: {
   db: Kysely<Database>;
   engine: Engine;
   config: Config;
   meter: SearchMeter;
-  /** Searches one account may run at once; default the configuration's SEARCH_CONCURRENCY_PER_USER, else 2. */
-  concurrencyPerUser?: number;
 }) {
   const { db, engine, config, meter } = deps;
-  const configured = (config as Partial<Record<'SEARCH_CONCURRENCY_PER_USER', number>>).SEARCH_CONCURRENCY_PER_USER;
-  // Every search and password check of an account takes a slot first: over the cap it is
-  // refused (429) before anything is counted, charged or sent to the engine.
-  const concurrency = new SearchConcurrency(deps.concurrencyPerUser ?? configured ?? DEFAULT_SEARCH_CONCURRENCY_PER_USER);
+  // Every search and password check of an account takes a slot first: over the cap it waits
+  // SEARCH_CONCURRENCY_WAIT_MS for one, then is refused (429) before anything is counted,
+  // charged or sent to the engine.
+  const concurrency = new SearchConcurrency({ perUser: config.SEARCH_CONCURRENCY_PER_USER, waitMs: config.SEARCH_CONCURRENCY_WAIT_MS });
 
   /**
    * Counts the search and applies the abuse rules; with `charge`, also takes one credit
