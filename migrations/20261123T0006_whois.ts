@@ -53,16 +53,20 @@ export async function up(db: Kysely<any>): Promise<void> {
       source text not null,
       primary key (rrname_rev, rrtype, rdata)
     )`.execute(db);
-  await sql`create index pdns_reverse on pdns (rrtype, rdata, rrname_rev)`.execute(db);
+  // first/last seen ride in the index: a reverse lookup never reads the table (a popular
+  // address with 30,000 names: 650 ms from the table, 2.5 ms index-only; BENCHMARKS.md).
+  await sql`create index pdns_reverse on pdns (rrtype, rdata, rrname_rev) include (first_seen, last_seen)`.execute(db);
 
   // Every host name seen (from passive DNS, zone files, certificate logs, subdomain
   // tools), reversed like pdns: a subdomain scan is one range scan.
   await sql`
     create table subdomains (
-      name_rev text collate "C" primary key,
+      name_rev text collate "C" not null,
       first_seen timestamptz not null,
       last_seen timestamptz not null,
-      sources text[] not null default '{}'
+      sources text[] not null default '{}',
+      -- index-only subdomain scans, as pdns_reverse
+      primary key (name_rev) include (first_seen, last_seen)
     )`.execute(db);
 
   // Files already imported, by content: importing the same file again changes nothing.
