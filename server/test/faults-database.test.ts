@@ -191,7 +191,7 @@ describe('test 34: PostgreSQL down or slow during traffic', () => {
     console.log(`# slow: ${JSON.stringify(figures)} recovered in ${recoveredMs} ms`);
   });
 
-  test('the logs hold no stack for a client and the server never answered 500', () => {
+  test('the server never answered 500 during the faults', () => {
     const logs = server.logs();
     assert.ok(!/"statusCode":500/.test(logs), 'no 500 answered during the faults');
   });

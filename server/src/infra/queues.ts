@@ -34,8 +34,8 @@ export interface QueueSystem {
   enqueueMany<N extends QueueName>(name: N, jobs: { data: JobPayloads[N]; jobId: string }[]): Promise<void>;
   startWorkers(processors: Processors, onFailed?: (name: QueueName, error: Error) => void): void;
   /**
-   * Opens every queue and waits until it and every started worker reached its backend.
-   * The PostgreSQL backend remembers a failed first connection for good (that queue's
+   * Opens every queue and, on PostgreSQL, waits until it and every started worker reached
+   * the database. That backend remembers a failed first connection for good (the queue's
    * calls fail from then on; a worker spins on the failure and starves the event loop),
    * so a process whose queues did not come up must not start: this throws instead.
    */
@@ -43,6 +43,9 @@ export interface QueueSystem {
   /** Closes workers first (they finish the job in hand), then queues. */
   close(): Promise<void>;
 }
+
+/** How long closing waits for the workers (their jobs in hand) before cutting their connections; below server.ts's 20 s. */
+const WORKER_CLOSE_GRACE_MS = 10_000;
 
 const DEFAULT_JOB_OPTIONS: JobsOptions = {
   attempts: 6,
@@ -158,10 +161,23 @@ export function createQueueSystem(connection: QueueConnection): QueueSystem {
       }
     },
     async ready() {
-      await Promise.all([...QUEUE_NAMES.map((name) => queueFor(name).waitUntilReady()), ...workers.map((w) => w.waitUntilReady())]);
+      const all = [...QUEUE_NAMES.map(queueFor), ...workers];
+      // On Redis, ioredis reconnects by itself and BullMQ follows: nothing to wait for here
+      // (a Redis still down must not keep the server from starting).
+      if (!connection.redisUrl) await Promise.all(all.map((handle) => handle.waitUntilReady()));
     },
     async close() {
-      await Promise.all(workers.map((w) => w.close()));
+      // After Redis restarted, an idle worker's close can wait for ever (BullMQ; close(true)
+      // returns that same promise, and cutting its connections makes it spin). Past the
+      // grace period closing goes on without it: the process is about to exit, and a job
+      // still in hand is retried elsewhere (at least once).
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, WORKER_CLOSE_GRACE_MS);
+        timer.unref();
+      });
+      await Promise.race([Promise.all(workers.map((w) => w.close())), graceOver]);
+      clearTimeout(timer);
       await Promise.all([...queues.values()].map((q) => q.close()));
       await Promise.all(redisClients.map((c) => c.quit().catch(() => c.disconnect())));
     },
