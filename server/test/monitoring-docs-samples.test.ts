@@ -12,31 +12,21 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
-import { callSample, type CallSpec, type Language, type SampleContext } from '../../web/src/features/api-docs/lib/samples';
+import { type CallSpec, type Language, type SampleContext } from '../../web/src/features/api-docs/lib/samples';
 import { V1_CALLS } from '../../web/src/features/monitoring-docs/lib/v1-calls';
 import { V2_CALLS, type DocCall } from '../../web/src/features/monitoring-docs/lib/v2-calls';
 import { webhookSample } from '../../web/src/features/monitoring-docs/lib/webhook-samples';
 import { recordSegment } from '../src/monitoring/matching-repository';
 import { eventually, startTestServer, type TestServer } from './harness';
+import { has, run, sampleRunner } from './doc-samples';
 
-const run = promisify(execFile);
-
-function has(command: string, args: string[]): boolean {
-  try {
-    execFileSync(command, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 const HAS_PYTHON = has('python3', ['--version']);
 const HAS_GO = has('go', ['version']);
 const HAS_OPENSSL = has('openssl', ['version']) && has('curl', ['--version']);
@@ -255,47 +245,9 @@ const LANGUAGES: { language: Language; skip: string | false }[] = [
   { language: 'golang', skip: HAS_GO ? false : 'go is not installed' },
 ];
 
-let lastRun = 0;
-
-/** Runs one sample as a user would (saved to a file, run by its language) and parses what it prints. */
-async function runSample(dir: string, language: Language, context: SampleContext, call: CallSpec): Promise<unknown> {
-  // The API allows 10 requests a second per key: keep fast runs (cURL) under it.
-  const wait = lastRun + 150 - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  lastRun = Date.now();
-  const code = callSample(language, context, call);
-  const name = call.path.split('/').pop()!;
-  let stdout: string;
-  const options = { cwd: dir, timeout: 120_000 };
-  switch (language) {
-    case 'nodejs':
-      fs.writeFileSync(path.join(dir, `${name}.mjs`), code);
-      ({ stdout } = await run(process.execPath, [`${name}.mjs`], options));
-      break;
-    case 'python':
-      fs.writeFileSync(path.join(dir, `${name}.py`), code);
-      ({ stdout } = await run('python3', [`${name}.py`], options));
-      break;
-    case 'curl':
-      fs.writeFileSync(path.join(dir, `${name}.sh`), code);
-      ({ stdout } = await run('sh', [`${name}.sh`], options));
-      break;
-    case 'golang': {
-      const goDir = path.join(dir, `go-${name}`);
-      fs.mkdirSync(goDir, { recursive: true });
-      fs.writeFileSync(path.join(goDir, 'main.go'), code);
-      const env = { ...process.env, GOCACHE: path.join(dir, 'gocache'), GO111MODULE: 'off' };
-      await run('go', ['vet', 'main.go'], { ...options, cwd: goDir, env });
-      ({ stdout } = await run('go', ['run', 'main.go'], { ...options, cwd: goDir, env }));
-      break;
-    }
-  }
-  try {
-    return JSON.parse(stdout);
-  } catch {
-    throw new Error(`${language} ${call.path} printed: ${stdout}`);
-  }
-}
+const runNamed = sampleRunner();
+/** Runs one sample, named after the last part of its path. */
+const runSample = (dir: string, language: Language, context: SampleContext, call: CallSpec) => runNamed(dir, language, context, call, call.path.split('/').pop()!);
 
 const v2 = (name: string): DocCall => {
   const found = V2_CALLS.find((c) => c.path === `/v2/monitoring/${name}`);

@@ -8,12 +8,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { callSample, type CallSpec, type Language, type SampleContext } from '../../web/src/features/api-docs/lib/samples';
+import { type Language, type SampleContext } from '../../web/src/features/api-docs/lib/samples';
 import {
   SAMPLE_DOMAIN,
   SAMPLE_IP,
@@ -29,24 +27,10 @@ import { V2_WHOIS_TYPES, WHOIS_MESSAGES, whoisCost, toolOfV2Type, type V2WhoisTy
 import { reverseName } from '../src/whois/names';
 import { recordSnapshot } from '../src/whois/snapshots';
 import { startTestServer, type TestServer } from './harness';
+import { sampleLanguages, sampleRunner } from './doc-samples';
 
-const run = promisify(execFile);
-
-function has(command: string, args: string[]): boolean {
-  try {
-    execFileSync(command, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const LANGUAGES: { language: Language; skip: string | false }[] = [
-  { language: 'nodejs', skip: false },
-  { language: 'curl', skip: has('curl', ['--version']) ? false : 'curl is missing' },
-  { language: 'python', skip: has('python3', ['-c', 'import requests']) ? false : 'python3 with requests is not installed' },
-  { language: 'golang', skip: has('go', ['version']) ? false : 'go is not installed' },
-];
+const LANGUAGES = sampleLanguages();
+const runSample = sampleRunner();
 
 /**
  * `actual` is described by `documented`: an object holds only documented fields, each of
@@ -70,47 +54,6 @@ function assertDocumented(actual: unknown, documented: unknown, where: string): 
     return;
   }
   assert.equal(typeof actual, typeof documented, `${where}: ${JSON.stringify(actual)}`);
-}
-
-let lastRun = 0;
-
-/** Runs one sample as a user would (saved to a file, run by its language) and parses what it prints. */
-async function runSample(dir: string, language: Language, context: SampleContext, call: CallSpec, name: string): Promise<unknown> {
-  // The API allows 10 requests a second per key: keep fast runs (cURL) under it.
-  const wait = lastRun + 150 - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  lastRun = Date.now();
-  const code = callSample(language, context, call);
-  const options = { cwd: dir, timeout: 120_000 };
-  let stdout: string;
-  switch (language) {
-    case 'nodejs':
-      fs.writeFileSync(path.join(dir, `${name}.mjs`), code);
-      ({ stdout } = await run(process.execPath, [`${name}.mjs`], options));
-      break;
-    case 'python':
-      fs.writeFileSync(path.join(dir, `${name}.py`), code);
-      ({ stdout } = await run('python3', [`${name}.py`], options));
-      break;
-    case 'curl':
-      fs.writeFileSync(path.join(dir, `${name}.sh`), code);
-      ({ stdout } = await run('sh', [`${name}.sh`], options));
-      break;
-    case 'golang': {
-      const goDir = path.join(dir, `go-${name}`);
-      fs.mkdirSync(goDir, { recursive: true });
-      fs.writeFileSync(path.join(goDir, 'main.go'), code);
-      const env = { ...process.env, GOCACHE: path.join(dir, 'gocache'), GO111MODULE: 'off' };
-      await run('go', ['vet', 'main.go'], { ...options, cwd: goDir, env });
-      ({ stdout } = await run('go', ['run', 'main.go'], { ...options, cwd: goDir, env }));
-      break;
-    }
-  }
-  try {
-    return JSON.parse(stdout);
-  } catch {
-    throw new Error(`${language} ${name} printed: ${stdout}`);
-  }
 }
 
 const typeOf = (call: DocCall) => (call.body as { search_type: V2WhoisType }).search_type;
