@@ -40,6 +40,9 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const database = await openDatabase(config, (line) => process.stderr.write(`[postgres] ${line}\n`));
   const namespace = options.namespace ?? 'leakwell';
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  // ioredis reconnects by itself; without a listener it prints every failed attempt. The
+  // limiter says once that it keeps limits in memory meanwhile.
+  redis?.on('error', () => {});
   // Rate limits outlive a Redis outage: kept in memory meanwhile (said once in the log).
   const limiterLog = (message: string) => process.stderr.write(`${message}\n`);
   const limiter = redis
