@@ -248,6 +248,32 @@ describe('sandbox card provider', () => {
     assert.equal((await ledger(server, user.id)).length, 1);
   });
 
+  test('an event stored whose job was never enqueued (the enqueue failed) is applied when the provider delivers it again', async () => {
+    const user = await signedIn(server);
+    const opened = await checkout(server, user.token, 'search-credits', 40);
+    const event = {
+      event_id: `evt_test_${randomUUID().replace(/-/g, '')}`,
+      event_type: 'transaction.completed',
+      occurred_at: new Date().toISOString(),
+      data: { id: `txn_test_${randomUUID()}`, status: 'completed', origin: 'web', subscription_id: null, custom_data: { checkout_id: opened.checkout_id }, items: [{ price: { id: 'pri_sandbox_search-credits' }, quantity: 40 }] },
+    };
+    // What the first delivery left when its enqueue failed: the row, no job.
+    await db(server)
+      .insertInto('payment_events')
+      .values({ provider: 'sandbox', event_id: event.event_id, event_type: event.event_type, occurred_at: new Date(event.occurred_at), payload: JSON.stringify(event) })
+      .execute();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await payment(server, opened.checkout_id)).status, 'pending');
+    assert.equal((await deliver(server, 'sandbox', event, { secret })).status, 200);
+    await eventually(async () => (await payment(server, opened.checkout_id)).status === 'paid');
+    assert.equal((await userRow(server, user.id)).search_credits, 40);
+    // Delivered once more after it was applied: nothing changes.
+    assert.equal((await deliver(server, 'sandbox', event, { secret })).status, 200);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await userRow(server, user.id)).search_credits, 40);
+    assert.equal((await ledger(server, user.id)).length, 1);
+  });
+
   test('test 19: a refund before its purchase, a renewal before its purchase: retried until the purchase lands, right end state', async () => {
     const user = await signedIn(server);
     // Refund first: the transaction is unknown until the purchase arrives; the job retries.

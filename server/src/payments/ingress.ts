@@ -58,11 +58,15 @@ export function createPaymentIngress(deps: { db: Kysely<Database>; queues: Queue
           occurred_at: event.occurredAt,
           payload: JSON.stringify(event.payload),
         })
-        .onConflict((oc) => oc.constraint('payment_events_provider_event_key').doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      // A duplicate delivery: already stored, and its job already enqueued (or done).
-      if (!row) continue;
+        // A duplicate delivery changes nothing but returns the stored row (a no-op update):
+        // when the first delivery stored the event and then failed to enqueue it, the
+        // provider's retry enqueues it now.
+        .onConflict((oc) => oc.constraint('payment_events_provider_event_key').doUpdateSet((eb) => ({ provider: eb.ref('excluded.provider') })))
+        .returning(['id', 'processed_at'])
+        .executeTakeFirstOrThrow();
+      // Already applied: nothing to do. Otherwise (re-)enqueue: the job id is the same, so a
+      // job still queued is not doubled, and the job checks processed_at itself.
+      if (row.processed_at) continue;
       // Deterministic per stored event. Not `provider:eventId`: BullMQ on Redis refuses a custom
       // id with ':' (and event ids are the provider's text).
       await deps.queues.enqueue('payment-event', { eventRowId: String(row.id) }, `${provider.name}-event-${row.id}`);
