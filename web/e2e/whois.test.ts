@@ -331,6 +331,8 @@ test('/documentation/api: the WHOIS API section (Search, Credits), samples in fo
   const { page } = await open(0);
   await page.goto('/documentation/api#whois-api');
   const toc = page.getByRole('navigation', { name: 'Table of contents' });
+  // The contents render after the page's data: read them once the last entry is there.
+  await toc.locator('a[href="#whois-credits"]').waitFor();
   const links = await toc.getByRole('link').evaluateAll((all) => all.map((a) => [a.textContent?.trim(), a.getAttribute('href')]));
   const start = links.findIndex(([title]) => title === 'WHOIS API');
   assert.deepEqual(links.slice(start), [
