@@ -297,7 +297,7 @@ export interface LookupRow {
   first_seen: number;
   last_visit: number;
 }
-/** Reverse IP/MX/NS (WhoisXML): a page of LOOKUP_PAGE_ROWS ordered by name; `from` = the last name for the next. */
+/** Reverse IP/MX/NS (WhoisXML): a page of LOOKUP_PAGE_ROWS in reversed-name order (a domain's names together); `from` = the last name for the next. */
 export interface ReverseLookupAnswer {
   current_page: string;
   size: number;
