@@ -18,6 +18,7 @@ import { createSandboxProvider } from '../server/src/payments/card/sandbox-provi
 import { createEventCode, eventCodeProblem, parseGrant, type EventCodeGrant } from '../server/src/billing/event-code-service';
 import { bannerMarkupProblem, createBannerService } from '../server/src/marketing/banner-service';
 import { insertGlobalNotification } from '../server/src/monitoring/notifications-repository';
+import { UsageError } from './lib/cli';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -70,8 +71,6 @@ Grant options:
   --api-key             generate a new API key and print it (shown once)
   --json                print {id, email[, api_key]} as JSON
 `;
-
-class UsageError extends Error {}
 
 const GLOBAL_NOTICE_MAX_LENGTH = 2000;
 

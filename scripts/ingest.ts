@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { UsageError, duration, humanBytes, progressWriter } from './lib/cli';
 import { FIELD_NAMES, type FieldName, type IngestFormat, type IngestProgress, type IngestResult, ingestFiles, mergeIndex } from '../engine/index';
 
 const USAGE = `usage: npm run ingest -- --well NAME [--format auto|jsonl|csv|combo] [--date YYYY-MM-DD]
@@ -94,43 +95,16 @@ export function parseIngestArgs(argv: string[]): IngestCliOptions {
   };
 }
 
-export class UsageError extends Error {}
-
-function human(n: number): string {
-  const u = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let i = 0;
-  while (n >= 1024 && i < u.length - 1) {
-    n /= 1024;
-    i++;
-  }
-  return `${n.toFixed(i ? 1 : 0)} ${u[i]}`;
-}
-
-function duration(s: number): string {
-  if (!Number.isFinite(s) || s < 0) return '--:--';
-  const m = Math.floor(s / 60);
-  return `${String(m).padStart(2, '0')}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
-}
-
 /** A progress bar on a terminal, a plain line every few seconds otherwise. */
 export function progressReporter(out: NodeJS.WriteStream = process.stderr): (p: IngestProgress) => void {
   const start = Date.now();
-  let lastPlain = 0;
+  const write = progressWriter(out, 'ingest');
   return (p) => {
     const secs = (Date.now() - start) / 1000;
     const rate = secs > 0 ? p.records / secs : 0;
     const frac = p.bytesTotal > 0 ? Math.min(1, p.bytesRead / p.bytesTotal) : 0;
     const eta = frac > 0 ? secs / frac - secs : NaN;
-    const text = `${p.records.toLocaleString('en-US')} records  ${Math.round(rate).toLocaleString('en-US')} rec/s  ${human(p.bytesRead)}/${human(p.bytesTotal)}  bad ${p.badLines}  ETA ${duration(eta)}`;
-    if (out.isTTY) {
-      const width = 24;
-      const filled = Math.round(frac * width);
-      out.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(frac * 100).toFixed(0).padStart(3)}%  ${text}\x1b[K`);
-      if (p.done) out.write('\n');
-    } else if (p.done || Date.now() - lastPlain >= 5000) {
-      lastPlain = Date.now();
-      out.write(`ingest: ${(frac * 100).toFixed(0)}% ${text}\n`);
-    }
+    write(frac, `${p.records.toLocaleString('en-US')} records  ${Math.round(rate).toLocaleString('en-US')} rec/s  ${humanBytes(p.bytesRead)}/${humanBytes(p.bytesTotal)}  bad ${p.badLines}  ETA ${duration(eta)}`, p.done);
   };
 }
 

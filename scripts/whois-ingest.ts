@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { withDatabase } from '../server/src/db/cli-database';
+import { UsageError, humanBytes, progressWriter } from './lib/cli';
 import { embeddedConnectionString } from '../server/src/infra/embedded-postgres';
 import {
   WHOIS_FORMATS,
@@ -45,7 +46,6 @@ FILE: a path, or - for standard input; gzip is recognised by its magic bytes.
 A file already imported (same sha256, standard input included) is skipped: importing it
 again changes nothing. Lines longer than 1 MiB are bad lines.`;
 
-export class UsageError extends Error {}
 
 export interface WhoisIngestCliOptions {
   samples: boolean;
@@ -95,21 +95,11 @@ export function parseWhoisIngestArgs(argv: string[]): WhoisIngestCliOptions {
   return { samples: false, format, files: positionals, source: values.source, observedAt, report: values.report, dryRun: values['dry-run'] ?? false };
 }
 
-function human(n: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let i = 0;
-  while (n >= 1024 && i < units.length - 1) {
-    n /= 1024;
-    i++;
-  }
-  return `${n.toFixed(i ? 1 : 0)} ${units[i]}`;
-}
-
 /** A progress bar on a terminal, a plain line every few seconds otherwise (stderr). */
 export function progressReporter(out: NodeJS.WriteStream = process.stderr): (p: WhoisIngestProgress) => void {
   let start = Date.now();
   let file = '';
-  let lastPlain = 0;
+  const write = progressWriter(out, 'whois-ingest');
   return (p) => {
     if (p.file !== file) {
       file = p.file;
@@ -118,16 +108,7 @@ export function progressReporter(out: NodeJS.WriteStream = process.stderr): (p: 
     const secs = (Date.now() - start) / 1000;
     const rate = secs > 0 ? p.records / secs : 0;
     const frac = p.bytesTotal > 0 ? Math.min(1, p.bytesRead / p.bytesTotal) : 0;
-    const text = `${p.file}: ${p.records.toLocaleString('en-US')} records  ${Math.round(rate).toLocaleString('en-US')}/s  ${human(p.bytesRead)}/${human(p.bytesTotal)}  bad ${p.badLines}`;
-    if (out.isTTY) {
-      const width = 24;
-      const filled = Math.round(frac * width);
-      out.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(frac * 100).toFixed(0).padStart(3)}%  ${text}\x1b[K`);
-      if (p.done) out.write('\n');
-    } else if (p.done || Date.now() - lastPlain >= 5000) {
-      lastPlain = Date.now();
-      out.write(`whois-ingest: ${(frac * 100).toFixed(0)}% ${text}\n`);
-    }
+    write(frac, `${p.file}: ${p.records.toLocaleString('en-US')} records  ${Math.round(rate).toLocaleString('en-US')}/s  ${humanBytes(p.bytesRead)}/${humanBytes(p.bytesTotal)}  bad ${p.badLines}`, p.done);
   };
 }
 
