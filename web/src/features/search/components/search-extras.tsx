@@ -1,5 +1,6 @@
 import { Link } from 'wouter';
 import { BookIcon, CardIcon, InfoIcon, LockIcon } from '@/components/icons';
+import { HelpCards, type HelpCard } from '@/components/help-cards';
 import type { SearchResponse } from '../api/search-api';
 
 const numbers = new Intl.NumberFormat('en-US');
@@ -45,22 +46,12 @@ export function SubscriptionNotice() {
   );
 }
 
-const CARDS = [
+const CARDS: HelpCard[] = [
   { href: '/documentation/search-guide', title: 'Search Guide', text: 'Fields, wildcards, regex and filters', icon: BookIcon },
   { href: '/documentation/faq', title: 'FAQ', text: 'Answers to common questions', icon: InfoIcon },
   { href: '/subscriptions', title: 'Subscriptions', text: 'Plans, credits and your API key', icon: CardIcon },
 ];
 
 export function InfoCards() {
-  return (
-    <nav className="tile-grid tile-grid-3 search-info" aria-label="Help">
-      {CARDS.map(({ href, title, text, icon: Icon }) => (
-        <Link key={href} href={href} className="tile">
-          <Icon />
-          <span className="tile-title">{title}</span>
-          <span className="tile-text">{text}</span>
-        </Link>
-      ))}
-    </nav>
-  );
+  return <HelpCards cards={CARDS} className="search-info" />;
 }

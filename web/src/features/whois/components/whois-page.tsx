@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { HISTORY_COST, WHOIS_TAB_LABELS, WHOIS_TOOLS, type WhoisTool } from '@common/whois-rules';
 import { BookIcon, CardIcon, GlobeIcon, InfoIcon } from '@/components/icons';
+import { HelpCards, type HelpCard } from '@/components/help-cards';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { toastErrors } from '@/lib/toast-store';
 import { useWhois } from '../api/use-whois';
@@ -89,22 +90,12 @@ export function WhoisPage() {
   );
 }
 
-const CARDS = [
+const CARDS: HelpCard[] = [
   { href: '/documentation/search-guide', title: 'Search Guide', text: 'How queries and lookups work', icon: BookIcon },
   { href: '/documentation/faq', title: 'FAQ', text: 'Answers to common questions', icon: InfoIcon },
   { href: '/subscriptions/whois-credits', title: 'WHOIS Credits', text: `One credit a lookup; history ${HISTORY_COST}`, icon: CardIcon },
 ];
 
 function InfoCards() {
-  return (
-    <nav className="tile-grid tile-grid-3 whois-info" aria-label="Help">
-      {CARDS.map(({ href, title, text, icon: Icon }) => (
-        <Link key={href} href={href} className="tile">
-          <Icon />
-          <span className="tile-title">{title}</span>
-          <span className="tile-text">{text}</span>
-        </Link>
-      ))}
-    </nav>
-  );
+  return <HelpCards cards={CARDS} className="whois-info" />;
 }
