@@ -9,9 +9,8 @@ import {
   MAX_DOMAIN_LENGTH,
   V2_WHOIS_TYPES,
   WHOIS_MESSAGES,
-  checkDomain,
-  checkIp,
   checkReverseWhois,
+  checkWhoisQuery,
   toolOfV2Type,
   type Checked,
   type V2WhoisType,
@@ -44,31 +43,16 @@ function valueOf(type: V2WhoisType, body: Body): string {
   return '';
 }
 
+/** The same rules as the dashboard's query text (checkWhoisQuery); reverse WHOIS from its fields. */
 function checkV2Query(type: V2WhoisType, body: Body): Checked<WhoisQuery> {
   const tool = toolOfV2Type(type);
-  switch (tool) {
-    case 'reverse_whois': {
-      const terms = checkReverseWhois({
-        mode: (body.reverse_type ?? 'current') as 'current' | 'historic',
-        include: body.include ?? [],
-        exclude: body.exclude ?? [],
-      });
-      return terms.ok ? { ok: true, value: { tool, terms: terms.value } } : terms;
-    }
-    case 'reverse_ip': {
-      const ip = checkIp(valueOf(type, body));
-      return ip.ok ? { ok: true, value: { tool, ip: ip.value } } : ip;
-    }
-    case 'reverse_mx':
-    case 'reverse_ns': {
-      const host = checkDomain(valueOf(type, body), WHOIS_MESSAGES.emptyLookup);
-      return host.ok ? { ok: true, value: { tool, host: host.value } } : host;
-    }
-    default: {
-      const domain = checkDomain(valueOf(type, body), tool === 'subdomain_scan' ? WHOIS_MESSAGES.emptyLookup : WHOIS_MESSAGES.emptyQuery);
-      return domain.ok ? { ok: true, value: { tool, domain: domain.value } } : domain;
-    }
-  }
+  if (tool !== 'reverse_whois') return checkWhoisQuery(tool, valueOf(type, body));
+  const terms = checkReverseWhois({
+    mode: (body.reverse_type ?? 'current') as 'current' | 'historic',
+    include: body.include ?? [],
+    exclude: body.exclude ?? [],
+  });
+  return terms.ok ? { ok: true, value: { tool, terms: terms.value } } : terms;
 }
 
 export function registerWhoisV2Routes(app: FastifyInstance) {
