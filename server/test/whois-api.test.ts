@@ -218,6 +218,16 @@ describe('/v2/whois', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  test('the WHOIS calls are documented with their security', async () => {
+    const paths = (await call(server.url, 'GET', '/openapi.json')).body.paths;
+    assert.deepEqual(paths['/whois'].post.security, [{ bearer: [] }]);
+    assert.deepEqual(paths['/user/whois-credits'].get.security, [{ bearer: [] }]);
+    assert.deepEqual(paths['/v2/whois/search'].post.security, [{ apiKey: [] }]);
+    assert.deepEqual(paths['/v2/whois/credits'].get.security, [{ apiKey: [] }]);
+  });
+});
+
 describe('holds', () => {
   test('the sweeper refunds a hold left open by a dead request, once', async () => {
     const user = await signedIn(30);
