@@ -180,8 +180,8 @@ export class Stage {
     await this.client.query(
       `insert into pdns as p (rrname_rev, rrtype, rdata, first_seen, last_seen, count, source)
        select rrname_rev, rrtype, rdata, to_timestamp(min(first_seen)), to_timestamp(max(last_seen)), sum(count)::bigint, $1
-       from whois_stage_pdns group by rrname_rev, rrtype, rdata order by rrname_rev, rrtype, rdata
-       on conflict (rrname_rev, rrtype, rdata) do update set
+       from whois_stage_pdns group by rrtype, rdata, rrname_rev order by rrtype, rdata, rrname_rev
+       on conflict (rrtype, rdata, rrname_rev) do update set
          first_seen = least(p.first_seen, excluded.first_seen),
          last_seen = greatest(p.last_seen, excluded.last_seen),
          count = p.count + excluded.count`,

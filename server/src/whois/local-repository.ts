@@ -101,8 +101,8 @@ const lastSeenSeconds = sql<number>`floor(extract(epoch from last_seen))::int8`.
 
 /**
  * Owner names of passive DNS records of type `rrtype` whose answer is `rdata`, in
- * reversed-name order after `afterRev`, at most `limit`: one range of `pdns_reverse`.
- * A name occurs once: (name, type, answer) is the primary key.
+ * reversed-name order after `afterRev`, at most `limit`: one range of the primary key
+ * (rrtype, rdata, rrname_rev), so a name occurs once (migration 0007).
  */
 export async function namesAnswering(
   db: Kysely<Database>,
