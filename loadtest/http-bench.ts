@@ -7,8 +7,10 @@
  *   npm run loadtest                                   the three scenarios (all)
  *   npm run loadtest -- --scenario api-keys|dashboard|one-key|all [--seconds 15]
  *        [--keys 50] [--users 20] [--clients 100] [--searches-per-sign-in 10] [--records 20000]
- *   npm run loadtest -- --scenario floor [--seconds 10] [--connections 32]
+ *   npm run loadtest -- --scenario floor [--seconds 10] [--connections 32] [--rounds 1]
  *        [--customers 200] [--records 100000] [--tool autocannon|wrk]
+ *        requests/s of /v2/search against a bare Fastify server's (the floor) under load,
+ *        then the latency of each on one connection; met or missed for both targets
  *   npm run loadtest -- --scenario serve [--port 3000] [--fixtures /tmp/lw-k6/fixtures.json]
  *        starts the same server with the same accounts and keys, writes them for the k6
  *        scripts (*.k6.js), prints the k6 commands and serves until interrupted
@@ -33,7 +35,7 @@ import { hashPassword } from '../server/src/auth/passwords';
 import { applyGrant, insertUser } from '../server/src/users/user-repository';
 import { createUserService } from '../server/src/users/user-service';
 import { ingestRecords } from '../scripts/lib/ingest-records';
-import { SCENARIOS, judge, formatTally, type DriverJob, type DriverReport, type ScenarioName } from './scenarios';
+import { SCENARIOS, judge, floorVerdict, formatTally, type DriverJob, type DriverReport, type FloorRound, type ScenarioName, type Tally } from './scenarios';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -47,6 +49,7 @@ const { values } = parseArgs({
     records: { type: 'string' },
     connections: { type: 'string', default: '32' },
     customers: { type: 'string', default: '200' },
+    rounds: { type: 'string', default: '1' },
     tool: { type: 'string', default: 'autocannon' },
     port: { type: 'string', default: '3000' },
     fixtures: { type: 'string', default: path.join(os.tmpdir(), 'lw-k6', 'fixtures.json') },
@@ -77,6 +80,7 @@ const clientCount = count('clients', values.clients, 1, 1000);
 const searchesPerSignIn = count('searches-per-sign-in', values['searches-per-sign-in'], 1, 10_000);
 const connections = count('connections', values.connections, 1, 10_000);
 const customers = count('customers', values.customers, 1, 100_000);
+const rounds = count('rounds', values.rounds, 1, 100);
 if (floorRun && values.tool !== 'autocannon' && values.tool !== 'wrk') {
   process.stderr.write('--tool must be autocannon or wrk\n');
   process.exit(2);
@@ -141,7 +145,8 @@ const config = loadConfig({
   ...(floorRun ? { API_RATE_PER_SECOND: '10000', API_RATE_BURST: '100000' } : {}),
 });
 const bucket = { ratePerSecond: config.API_RATE_PER_SECOND, burst: config.API_RATE_BURST };
-const runtime = await startRuntime(config, { mailConsole: null, logStream: fs.createWriteStream('/dev/null') });
+// Its own namespace: rate-limit keys and queues in a shared Redis are this run's alone.
+const runtime = await startRuntime(config, { mailConsole: null, logStream: fs.createWriteStream('/dev/null'), namespace: `loadtest-${process.pid}` });
 const url = `http://127.0.0.1:${port}`;
 const out = (line: string) => process.stdout.write(line + '\n');
 let failed = false;
@@ -166,34 +171,46 @@ async function floorComparison() {
     const keys: string[] = [];
     for (let i = 0; i < customers; i++) keys.push((await customer(true)).key);
     const floorUrl = `http://127.0.0.1:${floorPort}`;
-    const measure = async (target: 'floor' | 'search') => {
-      if (values.tool === 'wrk') {
-        return target === 'floor'
-          ? wrk(`${floorUrl}/rows`, { LW_BODY: '{}' })
-          : wrk(`${url}/v2/search`, { LW_BODY: searchBody, LW_HEADER: config.apiKeyHeader, LW_KEYS: keys.join(',') });
+    /** Requests/s with `conns` connections (its tally printed), or with wrk the requests/s alone. */
+    const measure = async (target: 'floor' | 'search', conns = connections): Promise<{ rps: number; tally?: Tally }> => {
+      if (values.tool === 'wrk' && conns === connections) {
+        return {
+          rps:
+            target === 'floor'
+              ? await wrk(`${floorUrl}/rows`, { LW_BODY: '{}' })
+              : await wrk(`${url}/v2/search`, { LW_BODY: searchBody, LW_HEADER: config.apiKeyHeader, LW_KEYS: keys.join(',') }),
+        };
       }
       const job: DriverJob =
         target === 'floor'
-          ? { scenario: 'throughput', url: floorUrl, path: '/rows', header: '', body: '{}', keys: [], connections, seconds }
-          : { scenario: 'throughput', url, path: '/v2/search', header: config.apiKeyHeader, body: searchBody, keys, connections, seconds };
+          ? { scenario: 'throughput', url: floorUrl, path: '/rows', header: '', body: '{}', keys: [], connections: conns, seconds }
+          : { scenario: 'throughput', url, path: '/v2/search', header: config.apiKeyHeader, body: searchBody, keys, connections: conns, seconds };
       const report = await drive(job);
       const tally = report.kinds.search!;
-      out(formatTally(target, tally, report.seconds));
-      if (tally['2xx'] !== tally.requests || report.errors) throw new Error(`error answers from ${target}: ${report.samples.join('; ')}`);
-      return tally.requests / report.seconds;
+      out(formatTally(`${target}${conns === 1 ? ' ×1' : ''}`, tally, report.seconds));
+      if (tally['2xx'] !== tally.requests || tally.noHit || report.errors) throw new Error(`error answers from ${target}: ${report.samples.join('; ')}`);
+      return { rps: tally.requests / report.seconds, tally };
     };
-    // Warm both, then measure side by side.
+    // Warm both, then measure side by side: throughput under load, then one request at a
+    // time (the latency a request adds, without queueing behind the others).
     await measure('floor');
     await measure('search');
-    const floorRps = await measure('floor');
-    const searchRps = await measure('search');
-    const ratio = searchRps / floorRps;
+    const measured: FloorRound[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const load = os.loadavg()[0]!.toFixed(1);
+      const floorRps = (await measure('floor')).rps;
+      const searchRps = (await measure('search')).rps;
+      const floorLatency = (await measure('floor', 1)).tally!;
+      const searchLatency = (await measure('search', 1)).tally!;
+      out(`  (round ${round + 1}: load average ${load} at its start, ${os.loadavg()[0]!.toFixed(1)} at its end)`);
+      measured.push({ floorRps, searchRps, floorLatency, searchLatency });
+    }
+    const verdict = floorVerdict(measured);
     out(
       [
-        `machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB; ${values.tool} ${connections} connections, ${seconds} s; ${customers} API keys; ${config.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}${config.REDIS_URL ? ', REDIS_URL' : ''}`,
-        `Fastify floor, 20-row JSON reply   ${floorRps.toFixed(0).padStart(8)} req/s`,
-        `POST /v2/search exact, 20 rows     ${searchRps.toFixed(0).padStart(8)} req/s`,
-        `ratio ${(ratio * 100).toFixed(1)}% of the floor (target ≥ 50%): ${ratio >= 0.5 ? 'met' : 'NOT met'}`,
+        `machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${values.tool} ${connections} connections (latency: autocannon, 1 connection), ${seconds} s each; ${customers} API keys; ${recordCount} records; ${config.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}${config.REDIS_URL ? ', REDIS_URL (limits in Redis)' : ', limits in memory'}`,
+        'Fastify floor: a 20-row JSON reply; /v2/search: an exact email query with one hit (size 20)',
+        ...verdict.lines,
       ].join('\n'),
     );
   } finally {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMemoryRateLimiter } from '../server/src/infra/rate-limiter';
-import { judge, refusedAtSendTimes, type DriverReport, type Tally } from './scenarios';
+import { floorVerdict, judge, refusedAtSendTimes, type DriverReport, type Tally } from './scenarios';
 
 const bucket = { ratePerSecond: 10, burst: 10 };
 
@@ -63,4 +63,24 @@ test('one-key: the accepted count must be the bucket’s, and every 429 carries 
   assert.match(judge('one-key', at(145), bucket).failures.join(), /expected 160 ± 10/);
   assert.match(judge('one-key', at(171), bucket).failures.join(), /expected 160 ± 10/);
   assert.match(judge('one-key', at(160, { noRetryAfter: 2 }), bucket).failures.join(), /without Retry-After/);
+});
+
+test('floor comparison: both targets judged on the medians of the rounds, with every figure printed', () => {
+  const round = (searchRps: number, searchP50: number) => ({
+    floorRps: 10_000,
+    searchRps,
+    floorLatency: { p50: 0.05, p99: 0.2 },
+    searchLatency: { p50: searchP50, p99: 1.5 },
+  });
+  const met = floorVerdict([round(4000, 0.9), round(5500, 0.3), round(6000, 0.25)]);
+  assert.equal(met.ratioMet, true);
+  assert.equal(met.latencyMet, true);
+  assert.match(met.lines.join('\n'), /round 1: floor +10000 req\/s, search +4000 req\/s, ratio 40\.0%/);
+  assert.match(met.lines.join('\n'), /at 55\.0% of the floor \(median of 3 rounds; target ≥ 50%\): met/);
+  assert.match(met.lines.join('\n'), /adds 0\.25 ms at p50 \(1\.30 ms at p99\).*: met/);
+  const missed = floorVerdict([round(4900, 0.56)]);
+  assert.equal(missed.ratioMet, false);
+  assert.equal(missed.latencyMet, false);
+  assert.match(missed.lines.join('\n'), /49\.0% of the floor \(one round; target ≥ 50%\): missed/);
+  assert.match(missed.lines.join('\n'), /adds 0\.51 ms at p50.*: missed/);
 });

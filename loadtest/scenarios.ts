@@ -134,6 +134,44 @@ export function formatTally(kind: string, tally: Tally, seconds: number): string
   );
 }
 
+/** The targets of the floor comparison (issue 14, item 5). */
+export const FLOOR_TARGETS = {
+  /** `/v2/search` requests/s over the floor's, at the same number of connections. */
+  ratio: 0.5,
+  /** A search's p50 latency minus the floor's, one connection (no queueing), in ms. */
+  addedP50Ms: 0.5,
+};
+
+/** One side-by-side round of the floor comparison: throughput under load, then latency on one connection. */
+export interface FloorRound {
+  floorRps: number;
+  searchRps: number;
+  floorLatency: Pick<Tally, 'p50' | 'p99'>;
+  searchLatency: Pick<Tally, 'p50' | 'p99'>;
+}
+
+/** Each round's ratio and added latency, their medians, and met or missed for both targets (on the medians). */
+export function floorVerdict(rounds: FloorRound[]): { lines: string[]; ratioMet: boolean; latencyMet: boolean } {
+  const ms = (n: number) => `${n.toFixed(2)} ms`;
+  const lines = rounds.map(
+    (r, i) =>
+      `  round ${i + 1}: floor ${pad(r.floorRps.toFixed(0), 6)} req/s, search ${pad(r.searchRps.toFixed(0), 6)} req/s, ratio ${(100 * (r.searchRps / r.floorRps)).toFixed(1)}%; ` +
+      `one connection: floor p50 ${ms(r.floorLatency.p50)} p99 ${ms(r.floorLatency.p99)}, search p50 ${ms(r.searchLatency.p50)} p99 ${ms(r.searchLatency.p99)}, ` +
+      `added p50 ${ms(r.searchLatency.p50 - r.floorLatency.p50)} p99 ${ms(r.searchLatency.p99 - r.floorLatency.p99)}`,
+  );
+  const ratio = median(rounds.map((r) => r.searchRps / r.floorRps));
+  const addedP50 = median(rounds.map((r) => r.searchLatency.p50 - r.floorLatency.p50));
+  const addedP99 = median(rounds.map((r) => r.searchLatency.p99 - r.floorLatency.p99));
+  const ratioMet = ratio >= FLOOR_TARGETS.ratio;
+  const latencyMet = addedP50 <= FLOOR_TARGETS.addedP50Ms;
+  const of = rounds.length > 1 ? `median of ${rounds.length} rounds` : 'one round';
+  lines.push(
+    `throughput: /v2/search at ${(100 * ratio).toFixed(1)}% of the floor (${of}; target ≥ ${100 * FLOOR_TARGETS.ratio}%): ${ratioMet ? 'met' : 'missed'}`,
+    `latency: a one-hit exact search adds ${ms(addedP50)} at p50 (${ms(addedP99)} at p99) over the floor (${of}; target ≤ ${ms(FLOOR_TARGETS.addedP50Ms)} at p50): ${latencyMet ? 'met' : 'missed'}`,
+  );
+  return { lines, ratioMet, latencyMet };
+}
+
 function common(report: DriverReport, failures: string[], lines: string[]) {
   for (const [kind, tally] of Object.entries(report.kinds)) {
     if (tally.concurrency429) {
