@@ -10,6 +10,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import net from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { registerCleanup } from './cleanups';
 import { sql } from 'kysely';
@@ -269,6 +271,61 @@ export async function startTestServer(
   }
   openServers.add(server);
   return server;
+}
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything the process wrote (stdout and stderr). */
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM, then SIGKILL if it has not exited within `graceMs` (idempotent). */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * The real server process (`server/src/server.ts`, as `npm start` runs it) on a free port
+ * with only `env` (plus PATH and HOME) as its environment; resolves once /readyz answers
+ * 200. Stopped by the root cleanup if the test has not stopped it.
+ */
+export async function startServerProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ServerProcess> {
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/server.ts')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  let stopping: Promise<void> | undefined;
+  const stop = (graceMs = 25_000) =>
+    (stopping ??= (async () => {
+      if (!running()) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    })());
+  registerCleanup(() => stop());
+  const url = `http://127.0.0.1:${port}`;
+  const ready = async () => {
+    try {
+      return (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) })).status === 200;
+    } catch {
+      return false;
+    }
+  };
+  const started = await Promise.race([eventually(ready, readyTimeoutMs).catch(() => false), exited.then(() => false)]);
+  if (!started) {
+    await stop(0);
+    throw new Error(`the server process did not start: ${output.slice(-2000)}`);
+  }
+  return { url, child, output: () => output, exited, stop };
 }
 
 /** Waits for any condition with polling; for asynchronous effects (jobs, mail). */
