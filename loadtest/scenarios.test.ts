@@ -78,6 +78,8 @@ test('floor comparison: both targets judged on the medians of the rounds, with e
   assert.match(met.lines.join('\n'), /round 1: floor +10000 req\/s, search +4000 req\/s, ratio 40\.0%/);
   assert.match(met.lines.join('\n'), /at 55\.0% of the floor \(median of 3 rounds; target ≥ 50%\): met/);
   assert.match(met.lines.join('\n'), /adds 0\.25 ms at p50 \(1\.30 ms at p99\).*: met/);
+  // Two rounds: the mean of both, not the better one.
+  assert.match(floorVerdict([round(4000, 0.3), round(6000, 0.3)]).lines.join('\n'), /at 50\.0% of the floor \(median of 2 rounds/);
   const missed = floorVerdict([round(4900, 0.56)]);
   assert.equal(missed.ratioMet, false);
   assert.equal(missed.latencyMet, false);

@@ -159,9 +159,15 @@ export function floorVerdict(rounds: FloorRound[]): { lines: string[]; ratioMet:
       `one connection: floor p50 ${ms(r.floorLatency.p50)} p99 ${ms(r.floorLatency.p99)}, search p50 ${ms(r.searchLatency.p50)} p99 ${ms(r.searchLatency.p99)}, ` +
       `added p50 ${ms(r.searchLatency.p50 - r.floorLatency.p50)} p99 ${ms(r.searchLatency.p99 - r.floorLatency.p99)}`,
   );
-  const ratio = median(rounds.map((r) => r.searchRps / r.floorRps));
-  const addedP50 = median(rounds.map((r) => r.searchLatency.p50 - r.floorLatency.p50));
-  const addedP99 = median(rounds.map((r) => r.searchLatency.p99 - r.floorLatency.p99));
+  // The middle value, or the mean of the two middle ones (an even number of rounds favours neither).
+  const middle = (values: number[]) => {
+    const sorted = [...values].sort((x, y) => x - y);
+    const half = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[half]! : (sorted[half - 1]! + sorted[half]!) / 2;
+  };
+  const ratio = middle(rounds.map((r) => r.searchRps / r.floorRps));
+  const addedP50 = middle(rounds.map((r) => r.searchLatency.p50 - r.floorLatency.p50));
+  const addedP99 = middle(rounds.map((r) => r.searchLatency.p99 - r.floorLatency.p99));
   const ratioMet = ratio >= FLOOR_TARGETS.ratio;
   const latencyMet = addedP50 <= FLOOR_TARGETS.addedP50Ms;
   const of = rounds.length > 1 ? `median of ${rounds.length} rounds` : 'one round';
