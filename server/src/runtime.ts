@@ -16,6 +16,7 @@ import { createMailService, outboxRetentionMs } from './mail/mail-service';
 import { loadOrCreateSecret } from './auth/secrets';
 import { webhookRetryDelays } from './delivery/deliver';
 import { openEngine, type Engine } from '../../engine/index';
+import { sharedBatchReserve } from './search/search-meter';
 
 export interface Runtime {
   app: FastifyInstance;
@@ -91,6 +92,15 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       webDistDir: options.webDistDir,
       namespace,
     });
+    // With Redis, more instances may meter one account: below this reserve, searches on the
+    // others could pass its credits or daily limit before this one sees them (search-meter.ts).
+    const reserveNeeded = sharedBatchReserve({ burst: config.API_RATE_BURST, ratePerSecond: config.API_RATE_PER_SECOND }, config.SEARCH_FLUSH_MS);
+    if (config.REDIS_URL && config.SEARCH_BATCH_RESERVE < reserveNeeded) {
+      app.log.warn(
+        { SEARCH_BATCH_RESERVE: config.SEARCH_BATCH_RESERVE, needed: reserveNeeded },
+        'SEARCH_BATCH_RESERVE is below API_RATE_BURST + API_RATE_PER_SECOND × (1 s + 2 × SEARCH_FLUSH_MS): with several instances an account may search past its credits',
+      );
+    }
     queues.startWorkers({ mail: ({ outboxId }) => mail.deliver(outboxId), ...app.jobProcessors }, (name, error) =>
       app.log.warn({ queue: name, err: { message: error.message } }, 'job failed'),
     );

@@ -14,6 +14,8 @@
  * has written what this account still had pending. Changes made on this instance (key
  * replaced, account closed, password changed) `forget` the snapshot at once; changes made
  * elsewhere (another instance, the admin CLI) are seen at the next write, within 1 s.
+ * With several instances, each counts only its own usage in memory: the reserve must cover
+ * what the others may serve meanwhile (`sharedBatchReserve`).
  * A crash loses at most the pending usage: searches not counted and credits not charged,
  * always in the customer's favour. Only counts are kept, never queries.
  */
@@ -24,6 +26,16 @@ import * as repo from './search-repository';
 
 /** A snapshot older than this is never trusted: the bound on seeing another instance's change. */
 export const SNAPSHOT_MAX_AGE_MS = 1000;
+/**
+ * The smallest SEARCH_BATCH_RESERVE that keeps credits and the daily limit exact when
+ * several instances meter one account: what the account's shared rate limit (Redis) lets
+ * the other instances serve before this instance's snapshot shows it, i.e. the burst plus
+ * the rate over the snapshot's age and two writes (their pending usage, and a write in
+ * flight). One instance needs no reserve for this: it sees all of its own usage.
+ */
+export function sharedBatchReserve(rate: { burst: number; ratePerSecond: number }, flushMs: number): number {
+  return Math.ceil(rate.burst + (rate.ratePerSecond * (SNAPSHOT_MAX_AGE_MS + 2 * flushMs)) / 1000);
+}
 /** Snapshots unused for this long are dropped, so memory follows the active accounts. */
 const IDLE_EVICT_MS = 60_000;
 
