@@ -4,6 +4,12 @@
 //
 //   npm run bench:whois -- [--database-url postgres://postgres@127.0.0.1:5432/postgres]
 //        [--scale 1] [--runs 200] [--regenerate | --regenerate-snapshots] [--explain] [--only <class>] [--drop]
+//   npm run bench:whois -- --write-pdns FILE [--pdns-rows 1000000] [--seed 1] [--first-domain 0]
+//
+// --write-pdns only writes a passive DNS NDJSON file for timing `npm run whois-ingest`
+// (BENCHMARKS.md, "Ingest"): per domain an apex and a www A record, 0-5 more host names,
+// an AAAA half the time, 2 MX and 2 NS, answers drawn with a long tail; domains numbered
+// from --first-domain, so two files can share some names or none.
 //
 // Creates (or reuses) the database `whois_bench` on that server, runs the migrations,
 // generates the data in SQL (skipped when it is already there, unless --regenerate), then
@@ -11,7 +17,10 @@
 // prints median / p95 against the target. `--explain` prints each class's plan (EXPLAIN
 // ANALYZE of the provider's own statement); `--drop` drops the database at the end.
 // Figures: server/src/whois/BENCHMARKS.md.
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { finished } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { Kysely, PostgresDialect, sql, type CompiledQuery, type RawBuilder } from 'kysely';
 import pg from 'pg';
@@ -33,6 +42,10 @@ const { values: args } = parseArgs({
     explain: { type: 'boolean', default: false },
     drop: { type: 'boolean', default: false },
     only: { type: 'string' },
+    'write-pdns': { type: 'string' },
+    'pdns-rows': { type: 'string', default: '1000000' },
+    seed: { type: 'string', default: '1' },
+    'first-domain': { type: 'string', default: '0' },
   },
 });
 const DB_NAME = 'whois_bench';
@@ -390,6 +403,39 @@ function snapshotDomain(i: number): string {
 }
 
 // ---------------------------------------------------------------------------
+// Ingest input (--write-pdns): passive DNS common output format, one record a line.
+
+async function writePdnsFile(file: string, rows: number, seed: number, firstDomain: number): Promise<void> {
+  const random = rng(seed);
+  const skew = (n: number) => Math.floor(n * random() ** 3);
+  const ipv4 = (i: number) => `198.${(i >>> 16) % 256}.${(i >>> 8) & 255}.${i & 255}`;
+  const out = createWriteStream(file);
+  let lines: string[] = [];
+  let written = 0;
+  const record = async (rrname: string, rrtype: string, rdata: string) => {
+    const first = 1_600_000_000 + Math.floor(random() * 1e8);
+    lines.push(JSON.stringify({ rrname, rrtype, rdata, time_first: first, time_last: first + Math.floor(random() * 1e7), count: 1 + Math.floor(random() * 100) }));
+    written++;
+    if (lines.length === 10_000) {
+      if (!out.write(lines.join('\n') + '\n')) await once(out, 'drain');
+      lines = [];
+    }
+  };
+  for (let d = firstDomain; written < rows; d++) {
+    const domain = `dom${d}.${TLDS[d % TLDS.length]}`;
+    await record(domain, 'A', ipv4(skew(N_IPS)));
+    await record(`www.${domain}`, 'A', ipv4(skew(N_IPS)));
+    for (let h = skew(6); h > 0; h--) await record(`h${h}-${Math.floor(random() * 1e6)}.${domain}`, 'A', ipv4(skew(N_IPS)));
+    if (random() < 0.5) await record(domain, 'AAAA', `2001:db8:${(1 + skew(65534)).toString(16)}::${(1 + Math.floor(random() * 65534)).toString(16)}`);
+    for (const pref of [10, 20]) await record(domain, 'MX', `${pref} mx${skew(50_000)}.mailhost${skew(500)}.com.`);
+    for (const ns of [1, 2]) await record(domain, 'NS', `ns${ns}.dnsprov${skew(N_DNS)}.net.`);
+  }
+  out.end(lines.length > 0 ? lines.join('\n') + '\n' : '');
+  await finished(out);
+  log(`${file}: ${written.toLocaleString()} passive DNS records`);
+}
+
+// ---------------------------------------------------------------------------
 
 async function main() {
   const adminUrl = args['database-url']!;
@@ -483,4 +529,8 @@ function inline(statement: CompiledQuery): string {
   });
 }
 
-await main();
+if (args['write-pdns']) {
+  await writePdnsFile(args['write-pdns'], Number(args['pdns-rows']), Number(args.seed), Number(args['first-domain']));
+} else {
+  await main();
+}
