@@ -51,6 +51,7 @@ const API_RATE_PER_SECOND = 20;
 const SEARCH_BATCH_RESERVE = 60;
 const SEARCH_DAILY_LIMIT = 150;
 const SEARCH_FLUSH_MS = 250;
+const MONITOR_V1_BURST = 10;
 assert.ok(SEARCH_BATCH_RESERVE >= sharedBatchReserve({ burst: API_RATE_BURST, ratePerSecond: API_RATE_PER_SECOND }, SEARCH_FLUSH_MS));
 
 const SEED = [
@@ -159,6 +160,8 @@ describe('two server processes sharing PostgreSQL, Redis and one index directory
       SEARCH_BATCH_RESERVE: String(SEARCH_BATCH_RESERVE),
       SEARCH_DAILY_LIMIT: String(SEARCH_DAILY_LIMIT),
       SEARCH_FLUSH_MS: String(SEARCH_FLUSH_MS),
+      MONITOR_V1_BURST: String(MONITOR_V1_BURST),
+      MONITOR_V1_RATE_PER_SECOND: '1',
     };
     apiKeyHeader = loadConfig(env).apiKeyHeader;
     // The first ingest also creates the schema (the CLI migrates before it writes the catalogue).
@@ -227,6 +230,15 @@ describe('two server processes sharing PostgreSQL, Redis and one index directory
     const request = (i: number) => call(instances[i % 2]!.url, 'POST', '/request-entry-removal', { token: tokens[i % 2], ip, body: { id: '0-0', email: 'nobody@scale.example', breach_id: '' } });
     for (let i = 0; i < 10; i++) assert.equal((await request(i)).status, 200, `request ${i + 1} of the burst, alternating A and B`);
     assert.deepEqual([(await request(0)).status, (await request(1)).status], [429, 429], 'the 11th is refused on either');
+
+    // The Monitor API V1: a key that overflows its bucket on one instance is blocked on both.
+    const monitorKey = (await createUser({ apiKey: true })).apiKey!;
+    const monitorCall = (target: Instance) =>
+      call(target.url, 'POST', '/monitor-api/v1/get-user-info', { body: {}, headers: { authorization: `Bearer ${monitorKey}` }, ip: freshIp() });
+    let overflowed = -1;
+    for (let i = 0; i < MONITOR_V1_BURST * 3 && overflowed < 0; i++) if ((await monitorCall(instances[i % 2]!)).status === 429) overflowed = i;
+    assert.ok(overflowed >= MONITOR_V1_BURST, `the burst of ${MONITOR_V1_BURST} was served first (refused at request ${overflowed + 1})`);
+    for (const target of instances) assert.equal((await monitorCall(target)).status, 429, `blocked on ${target.name} too`);
 
     // The public API: a burst on A, then one on B, against one bucket of API_RATE_BURST
     // refilled at API_RATE_PER_SECOND. Shared, both together get at most the burst plus what
