@@ -12,7 +12,7 @@ use crate::query;
 use crate::render::{self, RawRecord};
 use crate::request::{check_paging, GetManyRequest, MatchWatchesRequest, PasswordRequest, SearchRequest, DEFAULT_BUDGET_MS};
 use crate::segment::{segment_dir, Part, Segment};
-use crate::store::{StoreReader, BLOCK_DOCS};
+use crate::store::Block;
 use crate::termdict::Budget;
 use crate::watch::{self, WatchInput};
 use serde_json::{json, Map, Value};
@@ -131,18 +131,30 @@ impl Engine {
     }
 
     pub fn search(&self, req: &SearchRequest) -> Result<Value> {
-        let (total, entries, t0, segments) = self.run_search(req)?;
-        Ok(render::search_json(total, t0, segments, entries))
+        let (total, hits, t0, snap) = self.run_search(req)?;
+        let entries = fetch(&snap, &hits, req.raw_record)?;
+        Ok(render::search_json(total, t0, snap.segments.len(), entries))
     }
 
     /// The search as text for a reply built without parsing the entries again (see
     /// `render::search_text`).
     pub fn search_text(&self, req: &SearchRequest) -> Result<String> {
-        let (total, entries, t0, _) = self.run_search(req)?;
-        render::search_text(total, t0, &entries)
+        let (total, hits, t0, snap) = self.run_search(req)?;
+        let mut out = Vec::with_capacity(hits.len() * 256 + 2);
+        out.push(b'[');
+        let mut w = render::EntryWriter::default();
+        fetch_each(&snap, &hits, |seg, pi, d, ctx, line| {
+            if out.len() > 1 {
+                out.push(b',');
+            }
+            w.write(&mut out, seg, pi, d, ctx, line, req.raw_record);
+        })?;
+        out.push(b']');
+        render::search_text(total, t0, out)
     }
 
-    fn run_search(&self, req: &SearchRequest) -> Result<(u64, Vec<Value>, Instant, usize)> {
+    /// The search's total and its page's hits (segment, part, document), in document order.
+    fn run_search(&self, req: &SearchRequest) -> Result<(u64, Vec<(usize, usize, u32)>, Instant, Arc<Snapshot>)> {
         let t0 = Instant::now();
         self.check_open()?;
         check_paging(req.page, req.size)?;
@@ -218,8 +230,7 @@ impl Engine {
                 }
             }
         }
-        let entries = fetch(&snap, &hits.window, req.raw_record)?;
-        Ok((hits.total, entries, t0, snap.segments.len()))
+        Ok((hits.total, hits.window, t0, snap))
     }
 
     fn locate<'a>(snap: &'a Snapshot, id: &str) -> Option<(usize, &'a Segment, usize, u32)> {
@@ -307,21 +318,28 @@ impl Engine {
         Ok(Value::Array(out))
     }
 
-    /// Entries by id, in the order asked, `null` for an unknown or removed id; each store
-    /// block is decompressed once for all the ids in it.
-    pub fn get_many(&self, req: &GetManyRequest) -> Result<Vec<Value>> {
-        self.check_open()?;
-        let _ = self.refresh(false);
-        let snap = self.snapshot();
-        let mut at: Vec<((usize, usize, u32), usize)> = Vec::with_capacity(req.ids.len());
-        for (k, id) in req.ids.iter().enumerate() {
-            if let Some((si, seg, part, doc)) = Self::locate(&snap, id) {
+    /// The (segment, part, document) of each id found and not removed, in document order,
+    /// with the id's position in `ids`.
+    fn locate_many(snap: &Snapshot, ids: &[String]) -> Vec<((usize, usize, u32), usize)> {
+        let mut at: Vec<((usize, usize, u32), usize)> = Vec::with_capacity(ids.len());
+        for (k, id) in ids.iter().enumerate() {
+            if let Some((si, seg, part, doc)) = Self::locate(snap, id) {
                 if snap.removed.is_empty() || !snap.removed.contains(&seg.parts[part].dedup_key(doc)) {
                     at.push(((si, part, doc), k));
                 }
             }
         }
         at.sort_unstable();
+        at
+    }
+
+    /// Entries by id, in the order asked, `null` for an unknown or removed id; each store
+    /// block is taken once for all the ids in it.
+    pub fn get_many(&self, req: &GetManyRequest) -> Result<Vec<Value>> {
+        self.check_open()?;
+        let _ = self.refresh(false);
+        let snap = self.snapshot();
+        let at = Self::locate_many(&snap, &req.ids);
         let window: Vec<(usize, usize, u32)> = at.iter().map(|a| a.0).collect();
         let entries = fetch(&snap, &window, req.raw_record)?;
         let mut out = vec![Value::Null; req.ids.len()];
@@ -335,8 +353,32 @@ impl Engine {
     /// `{"found": n}`, a newline, then the JSON array of the entries found, in the order
     /// asked (unknown and removed ids left out).
     pub fn get_many_text(&self, req: &GetManyRequest) -> Result<String> {
-        let entries: Vec<Value> = self.get_many(req)?.into_iter().filter(|e| !e.is_null()).collect();
-        Ok(format!("{}\n{}", json!({ "found": entries.len() }), serde_json::to_string(&entries)?))
+        self.check_open()?;
+        let _ = self.refresh(false);
+        let snap = self.snapshot();
+        let mut at = Self::locate_many(&snap, &req.ids);
+        let window: Vec<(usize, usize, u32)> = at.iter().map(|a| a.0).collect();
+        let mut buf = Vec::with_capacity(window.len() * 256);
+        let mut w = render::EntryWriter::default();
+        let mut n = 0usize;
+        fetch_each(&snap, &window, |seg, pi, d, ctx, line| {
+            let start = buf.len();
+            w.write(&mut buf, seg, pi, d, ctx, line, req.raw_record);
+            // Where the entry's text is, in place of its document (no longer needed).
+            at[n].0 = (start, buf.len(), 0);
+            n += 1;
+        })?;
+        // Back to the order asked.
+        at.sort_unstable_by_key(|a| a.1);
+        let mut out = format!("{}\n[", json!({ "found": at.len() })).into_bytes();
+        for (i, ((s, e, _), _)) in at.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(&buf[*s..*e]);
+        }
+        out.push(b']');
+        String::from_utf8(out).map_err(|e| EngineError::Internal(e.to_string()))
     }
 
     /// Password check: how many records (dedup on, removals hidden) hold this hash, as a
@@ -548,22 +590,28 @@ fn single_exact(plan: &Plan) -> Option<(usize, &[u8])> {
     }
 }
 
-/// Load the page's records, decompressing each store block once.
-fn fetch(snap: &Snapshot, window: &[(usize, usize, u32)], raw: RawRecord) -> Result<Vec<Value>> {
-    let mut out = Vec::with_capacity(window.len());
-    let mut cache: Option<((usize, usize, u32), Vec<u8>)> = None;
+/// Calls `f(segment, part, document, context, line)` for each hit of `window` (in
+/// document order: segment, part, document), taking each store block once however many
+/// hits it holds: from the block cache, or decompressed (then cached).
+fn fetch_each(snap: &Snapshot, window: &[(usize, usize, u32)], mut f: impl FnMut(&Segment, usize, u32, u16, &[u8])) -> Result<()> {
+    let mut cur: Option<(usize, usize, Arc<Block>)> = None;
     for &(si, pi, d) in window {
         let seg = &snap.segments[si];
-        let part = &seg.parts[pi];
-        let b = d / BLOCK_DOCS;
-        let key = (si, pi, b);
-        if cache.as_ref().map(|c| c.0 != key).unwrap_or(true) {
-            cache = Some((key, part.store.block(b as usize)?));
+        let fresh = !matches!(&cur, Some((s, p, b)) if *s == si && *p == pi && b.holds(d));
+        if fresh {
+            let store = &seg.parts[pi].store;
+            cur = Some((si, pi, store.block(store.block_of(d))?));
         }
-        let block = &cache.as_ref().unwrap().1;
-        let rec = StoreReader::record_in_block(block, d % BLOCK_DOCS)?;
-        out.push(render::entry_json(seg, pi, d, &rec, raw));
+        let (ctx, line) = cur.as_ref().map(|c| &c.2).expect("block taken above").record(d)?;
+        f(seg, pi, d, ctx, line);
     }
+    Ok(())
+}
+
+/// The page's entries as values (`search`, `get`, `getMany`).
+fn fetch(snap: &Snapshot, window: &[(usize, usize, u32)], raw: RawRecord) -> Result<Vec<Value>> {
+    let mut out = Vec::with_capacity(window.len());
+    fetch_each(snap, window, |seg, pi, d, ctx, line| out.push(render::entry_json(seg, pi, d, ctx, &String::from_utf8_lossy(line), raw)))?;
     Ok(out)
 }
 

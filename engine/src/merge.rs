@@ -20,7 +20,7 @@ use crate::manifest::{sync_dir, IndexLock, Manifest, ManifestEntry};
 use crate::publish::{self, make_durable, make_visible, new_segment_id, recover};
 use crate::segment::{segment_dir, Alias, Segment, SegmentMeta, SourceMeta, FORMAT_VERSION};
 use crate::source::LineContext;
-use crate::store::{StoreReader, StoreWriter};
+use crate::store::StoreWriter;
 use serde_json::{json, Value};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -106,13 +106,12 @@ fn write_part(dir: &Path, srcs: &[Src]) -> Result<u32> {
     Ok(docs_total)
 }
 
+/// The merged part's record store: format-4 blocks copied as they are (their context
+/// indexes shifted by the block map's context base), older ones written again.
 fn write_store(dir: &Path, srcs: &[Src]) -> Result<()> {
     let mut store = StoreWriter::create(dir)?;
     for s in srcs {
-        let st = &s.seg.parts[s.part].store;
-        for b in 0..st.blocks() {
-            StoreReader::for_each_record(&st.block(b)?, |ctx, line| store.add_bytes(ctx + s.ctx_base, line))?;
-        }
+        store.copy_from(&s.seg.parts[s.part].store, s.ctx_base)?;
     }
     store.finish()?;
     Ok(())

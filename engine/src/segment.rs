@@ -9,7 +9,7 @@ use crate::fields::{email_domain, email_local, index_name, DOMAIN, EMAIL, EMAIL_
 use crate::postings;
 use crate::store::{StoreReader, StoreWriter};
 use crate::termdict::{self, prefix8, TermDict};
-use crate::source::LineContext;
+use crate::source::{alias, norm_col, Format, LineContext};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 /// (`sources` in segment.json); 3 added the derived password tables (`password_sha256`,
 /// `password_sha1`, see `write_derived`). Formats 1 and 2 are read as they are (their parts
 /// have no derived tables until a merge rewrites them; see FORMAT.md).
-pub const FORMAT_VERSION: u64 = 3;
+pub const FORMAT_VERSION: u64 = 4;
 /// The oldest format this engine reads.
 pub const MIN_FORMAT_VERSION: u64 = 1;
 
@@ -660,6 +660,34 @@ pub struct SourceRange {
     pub records: u64,
 }
 
+/// What a segment's line context needs to be rendered without allocating: its columns'
+/// fields and, for CSV, the order of the keys of its raw record (a JSON object with sorted
+/// keys, the last column winning a repeated name). Made once per segment (`Segment::open`) for `render::EntryWriter`.
+pub struct ContextPlan {
+    pub format: Format,
+    pub delim: char,
+    pub columns: Vec<Option<usize>>,
+    /// CSV: (column, header as a JSON string) in key order.
+    pub raw_keys: Vec<(usize, String)>,
+}
+
+impl ContextPlan {
+    pub fn new(c: &LineContext) -> ContextPlan {
+        let columns = c.header.iter().map(|h| c.map.get(&norm_col(h)).copied().or_else(|| alias(h))).collect();
+        let mut keys: Vec<(usize, &String)> = c.header.iter().enumerate().collect();
+        // Stable: equal names keep their column order; the last one is kept.
+        keys.sort_by(|a, b| a.1.cmp(b.1));
+        let mut raw_keys: Vec<(usize, String)> = Vec::with_capacity(keys.len());
+        for (i, (col, name)) in keys.iter().enumerate() {
+            if keys.get(i + 1).map(|n| n.1 == *name).unwrap_or(false) {
+                continue;
+            }
+            raw_keys.push((*col, serde_json::to_string(name).unwrap_or_default()));
+        }
+        ContextPlan { format: c.format, delim: c.delim, columns, raw_keys }
+    }
+}
+
 pub struct Segment {
     pub meta: SegmentMeta,
     pub parts: Vec<Part>,
@@ -668,6 +696,8 @@ pub struct Segment {
     pub part_start: Vec<u64>,
     /// The ingests in this segment, in document order (one for an unmerged segment).
     pub sources: Vec<SourceRange>,
+    /// How each line context is rendered (`meta.contexts`, same order).
+    pub plans: Vec<ContextPlan>,
 }
 
 impl Segment {
@@ -692,7 +722,8 @@ impl Segment {
         } else {
             meta.sources.iter().map(|s| range(&s.well, s.start, s.records)).collect()
         };
-        Ok(Segment { meta, parts, records, part_start, sources })
+        let plans = meta.contexts.iter().map(ContextPlan::new).collect();
+        Ok(Segment { meta, parts, records, part_start, sources, plans })
     }
 
     /// (part, doc) of a global document number.

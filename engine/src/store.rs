@@ -1,46 +1,154 @@
-//! The record store of a segment part: the original values and raw record of every
-//! document, in zstd-compressed blocks of `BLOCK_DOCS` documents.
-//! `store.dat` holds the blocks, `store.idx` the u64 LE offset of each block plus the end.
-//! A record inside a block: u16 LE line-context index (segment.json `contexts`), u32 LE
-//! length, then the original input line (UTF-8). Fields are parsed from it on display.
+//! The record store of a segment part: the original line of every document (with the
+//! index of its line context, segment.json `contexts`), in zstd-compressed blocks.
+//! Fields are parsed from the line on display (`render.rs`).
+//!
+//! Format 4 (`store.map` present; see FORMAT.md, "Record store"):
+//! - `store.dat`: the blocks, one zstd frame each, compressed with a dictionary of the part;
+//! - `store.map`: 16 bytes per block (u64 offset in store.dat, u32 first document, u16
+//!   context base added to the block's context indexes, u16 dictionary or 0xFFFF for none),
+//!   then one more entry holding the end of store.dat and the part's document count;
+//! - `store.dict`: u32 count, u32 length of each dictionary, then the dictionaries.
+//!
+//! A block is a run of documents that closes at `BLOCK_BYTES` of lines or `MAX_BLOCK_DOCS`
+//! documents. Decompressed: u16 n, n u16 context indexes, n u32 ends (of each line, from
+//! the start of the lines), the lines. A record is found without walking the others, and a
+//! merge appends a part's blocks as they are (its dictionaries and a new context base
+//! come along: `StoreWriter::copy_from`).
+//!
+//! Formats 1-3 (`store.idx`): blocks of `V3_BLOCK_DOCS` documents, `store.idx` the u64 LE
+//! offset of each block plus the end; in a block, each record is u16 LE context, u32 LE
+//! length and the line.
+//!
+//! Recently used blocks are kept decompressed in a process-wide cache bounded in bytes
+//! (`LEAKWELL_STORE_CACHE_MB`, default 64; 0 turns it off).
 
 use crate::bytes::Bytes;
 use crate::error::{EngineError, Result};
+use std::collections::{HashMap, VecDeque};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use zstd::zstd_safe::{self, CCtx, CDict, CParameter, DCtx, DDict};
 
-pub const BLOCK_DOCS: u32 = 32;
+/// Documents per block of formats 1-3.
+pub const V3_BLOCK_DOCS: u32 = 32;
+/// A format-4 block closes once its lines reach this many bytes (see BENCHMARKS.md, "Issue
+/// 14": with a dictionary, 1 KiB blocks compress better than the 32-record blocks of
+/// format 3 without one, and a hit decompresses a quarter as much).
+pub const BLOCK_BYTES: usize = 1024;
+/// ... or this many documents.
+pub const MAX_BLOCK_DOCS: usize = 64;
 const ZSTD_LEVEL: i32 = 3;
+/// Dictionary size, and the lines sampled to train it (the first ones of each run: 256 KiB
+/// gives within 1% of the size 1 MiB gives, in a quarter of the training time).
+const DICT_BYTES: usize = 16 * 1024;
+const SAMPLE_BYTES: usize = 256 << 10;
+/// A run with fewer sampled lines than this gets no dictionary (training would fail).
+const MIN_SAMPLES: usize = 256;
+const NO_DICT: u16 = u16::MAX;
+const MAP_ENTRY: usize = 16;
 
-#[derive(Debug, Clone, Default)]
-pub struct StoredRecord {
-    pub ctx: u16,
-    pub line: String,
+extern "C" {
+    // libzstd's dictionary builder (zdict.h), linked through zstd-sys; the crate's own
+    // wrapper sits behind its `zdict_builder` feature, which the build does not enable.
+    fn ZDICT_trainFromBuffer(dict: *mut std::ffi::c_void, dict_cap: usize, samples: *const std::ffi::c_void, sizes: *const usize, n: u32) -> usize;
+    fn ZDICT_isError(code: usize) -> u32;
+}
+
+/// A dictionary trained on `samples` (concatenated, `sizes` each), or None when zstd
+/// cannot train one (too few or too uniform samples).
+fn train_dict(samples: &[u8], sizes: &[usize]) -> Option<Vec<u8>> {
+    if sizes.len() < MIN_SAMPLES {
+        return None;
+    }
+    let mut dict = vec![0u8; DICT_BYTES];
+    // Safety: the buffers are valid for the lengths given; sizes sum to samples.len().
+    let n = unsafe { ZDICT_trainFromBuffer(dict.as_mut_ptr().cast(), dict.len(), samples.as_ptr().cast(), sizes.as_ptr(), sizes.len() as u32) };
+    if unsafe { ZDICT_isError(n) } != 0 {
+        return None;
+    }
+    dict.truncate(n);
+    Some(dict)
+}
+
+fn zstd_err(code: usize) -> EngineError {
+    EngineError::Io(format!("zstd: {}", zstd_safe::get_error_name(code)))
+}
+
+/// The open block of a writer.
+#[derive(Default)]
+struct OpenBlock {
+    ctx: Vec<u16>,
+    ends: Vec<u32>,
+    lines: Vec<u8>,
+}
+
+impl OpenBlock {
+    fn encode(&self, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend_from_slice(&(self.ctx.len() as u16).to_le_bytes());
+        for c in &self.ctx {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+        for e in &self.ends {
+            out.extend_from_slice(&e.to_le_bytes());
+        }
+        out.extend_from_slice(&self.lines);
+    }
 }
 
 pub struct StoreWriter {
     dat: std::io::BufWriter<std::fs::File>,
-    idx: Vec<u8>,
-    block: Vec<u8>,
-    in_block: u32,
+    map: Vec<u8>,
+    dicts: Vec<Vec<u8>>,
     pos: u64,
-    dir: std::path::PathBuf,
+    docs: u32,
+    dir: PathBuf,
     /// One compression context for every block (creating one per block was a large
     /// share of the ingest's time).
-    zc: zstd::bulk::Compressor<'static>,
+    cctx: CCtx<'static>,
+    /// The dictionary of the current run (index in `dicts`), once trained.
+    cdict: Option<(u16, CDict<'static>)>,
+    /// Before a run's dictionary: its first lines, kept as training samples.
+    training: bool,
+    sample: OpenBlock,
+    block: OpenBlock,
+    raw: Vec<u8>,
+    out: Vec<u8>,
+    block_bytes: usize,
+    /// Lines sampled to train a run's dictionary; 0 for no dictionary.
+    sample_bytes: usize,
 }
-
 
 impl StoreWriter {
     pub fn create(dir: &Path) -> Result<StoreWriter> {
+        Self::create_with(dir, BLOCK_BYTES, SAMPLE_BYTES)
+    }
+
+    /// A writer with another block size, or without dictionaries (the measurements of
+    /// BENCHMARKS.md, "Issue 14").
+    pub fn create_with(dir: &Path, block_bytes: usize, sample_bytes: usize) -> Result<StoreWriter> {
+        let mut cctx = CCtx::create();
+        for p in [CParameter::CompressionLevel(ZSTD_LEVEL), CParameter::ContentSizeFlag(true), CParameter::ChecksumFlag(false), CParameter::DictIdFlag(false)] {
+            cctx.set_parameter(p).map_err(zstd_err)?;
+        }
         Ok(StoreWriter {
-            dat: std::io::BufWriter::new(std::fs::File::create(dir.join("store.dat"))?),
-            idx: Vec::new(),
-            block: Vec::new(),
-            in_block: 0,
+            dat: std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(dir.join("store.dat"))?),
+            map: Vec::new(),
+            dicts: Vec::new(),
             pos: 0,
+            docs: 0,
             dir: dir.to_path_buf(),
-            zc: zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
+            cctx,
+            cdict: None,
+            training: true,
+            sample: OpenBlock::default(),
+            block: OpenBlock::default(),
+            raw: Vec::new(),
+            out: Vec::new(),
+            block_bytes,
+            sample_bytes,
         })
     }
 
@@ -50,159 +158,678 @@ impl StoreWriter {
 
     /// `line` must be UTF-8 (a record copied from another store).
     pub fn add_bytes(&mut self, ctx: u16, line: &[u8]) -> Result<()> {
-        self.block.extend_from_slice(&ctx.to_le_bytes());
-        self.block.extend_from_slice(&(line.len() as u32).to_le_bytes());
-        self.block.extend_from_slice(line);
-        self.in_block += 1;
-        if self.in_block == BLOCK_DOCS {
+        if self.training {
+            self.sample.ctx.push(ctx);
+            self.sample.lines.extend_from_slice(line);
+            self.sample.ends.push(self.sample.lines.len() as u32);
+            if self.sample.lines.len() >= self.sample_bytes {
+                self.train()?;
+            }
+            return Ok(());
+        }
+        self.push(ctx, line)
+    }
+
+    fn push(&mut self, ctx: u16, line: &[u8]) -> Result<()> {
+        let b = &mut self.block;
+        b.ctx.push(ctx);
+        b.lines.extend_from_slice(line);
+        if b.lines.len() > u32::MAX as usize {
+            return Err(EngineError::InvalidArgument("a record longer than 4 GiB".into()));
+        }
+        b.ends.push(b.lines.len() as u32);
+        if b.lines.len() >= self.block_bytes || b.ctx.len() >= MAX_BLOCK_DOCS {
             self.flush_block()?;
         }
         Ok(())
     }
 
+    /// Train the current run's dictionary on its sampled lines, then write them.
+    fn train(&mut self) -> Result<()> {
+        self.training = false;
+        let sample = std::mem::take(&mut self.sample);
+        let mut sizes = Vec::with_capacity(sample.ends.len());
+        let mut prev = 0u32;
+        for &e in &sample.ends {
+            sizes.push((e - prev) as usize);
+            prev = e;
+        }
+        // zstd refuses empty samples; leave them out of training only.
+        let lines_nonempty = sizes.iter().filter(|&&s| s > 0).count();
+        let dict = if self.sample_bytes > 0 && lines_nonempty == sizes.len() { train_dict(&sample.lines, &sizes) } else { None };
+        if let Some(d) = dict {
+            if self.dicts.len() >= NO_DICT as usize {
+                return Err(EngineError::InvalidArgument("too many store dictionaries in one part".into()));
+            }
+            let cdict = CDict::try_create(&d, ZSTD_LEVEL).ok_or_else(|| EngineError::Internal("zstd could not load a dictionary".into()))?;
+            self.cdict = Some((self.dicts.len() as u16, cdict));
+            self.dicts.push(d);
+        }
+        let mut start = 0usize;
+        for (i, &e) in sample.ends.iter().enumerate() {
+            self.push(sample.ctx[i], &sample.lines[start..e as usize])?;
+            start = e as usize;
+        }
+        Ok(())
+    }
+
+    /// End the current run: its pending lines written, its last block closed. The next
+    /// records start a new run with a dictionary of its own.
+    fn seal(&mut self) -> Result<()> {
+        if self.training && !self.sample.ctx.is_empty() {
+            self.train()?;
+        }
+        self.flush_block()?;
+        self.cdict = None;
+        self.training = true;
+        Ok(())
+    }
+
     fn flush_block(&mut self) -> Result<()> {
-        if self.in_block == 0 {
+        let n = self.block.ctx.len();
+        if n == 0 {
             return Ok(());
         }
-        let c = self.zc.compress(&self.block)?;
-        self.idx.extend_from_slice(&self.pos.to_le_bytes());
-        self.dat.write_all(&c)?;
-        self.pos += c.len() as u64;
-        self.block.clear();
-        self.in_block = 0;
+        self.block.encode(&mut self.raw);
+        self.out.clear();
+        self.out.reserve(zstd_safe::compress_bound(self.raw.len()));
+        let dict = match &self.cdict {
+            Some((i, cd)) => {
+                self.cctx.ref_cdict(cd).map_err(zstd_err)?;
+                *i
+            }
+            None => {
+                // An empty dictionary clears the one referenced before.
+                self.cctx.load_dictionary(&[]).map_err(zstd_err)?;
+                NO_DICT
+            }
+        };
+        self.cctx.compress2(&mut self.out, &self.raw).map_err(zstd_err)?;
+        self.entry(self.pos, self.docs, 0, dict);
+        self.dat.write_all(&self.out)?;
+        self.pos += self.out.len() as u64;
+        self.docs += n as u32;
+        let b = &mut self.block;
+        b.ctx.clear();
+        b.ends.clear();
+        b.lines.clear();
+        Ok(())
+    }
+
+    fn entry(&mut self, offset: u64, first: u32, ctx_base: u16, dict: u16) {
+        self.map.extend_from_slice(&offset.to_le_bytes());
+        self.map.extend_from_slice(&first.to_le_bytes());
+        self.map.extend_from_slice(&ctx_base.to_le_bytes());
+        self.map.extend_from_slice(&dict.to_le_bytes());
+    }
+
+    /// Append every record of `src` with `ctx_base` added to its context indexes. Format-4
+    /// blocks are copied as they are (with their dictionaries); older stores are
+    /// decompressed and written again as a run of their own.
+    pub fn copy_from(&mut self, src: &StoreReader, ctx_base: u16) -> Result<()> {
+        self.seal()?;
+        let Layout::V4 { map, blocks, dicts, .. } = &src.layout else {
+            for b in 0..src.blocks() {
+                let block = src.load(b)?;
+                for k in 0..block.len() as usize {
+                    let (ctx, line) = block.record_at(k)?;
+                    self.add_bytes(ctx + ctx_base, line)?;
+                }
+            }
+            return self.seal();
+        };
+        if self.dicts.len() + dicts.len() >= NO_DICT as usize {
+            return Err(EngineError::InvalidArgument("too many store dictionaries in one part".into()));
+        }
+        let dict_base = self.dicts.len() as u16;
+        self.dicts.extend(dicts.iter().map(|d| d.1.clone()));
+        let at = |i: usize| MapEntry::read(map, i);
+        let start = if *blocks > 0 { at(0).offset } else { 0 };
+        for i in 0..*blocks {
+            let e = at(i);
+            let base = e.ctx_base.checked_add(ctx_base).ok_or_else(|| EngineError::InvalidArgument("too many input files in one part".into()))?;
+            self.entry(self.pos + (e.offset - start), self.docs + e.first, base, if e.dict == NO_DICT { NO_DICT } else { e.dict + dict_base });
+        }
+        let end = at(*blocks);
+        self.dat.write_all(&src.dat[start as usize..end.offset as usize])?;
+        self.pos += end.offset - start;
+        self.docs += end.first;
         Ok(())
     }
 
     pub fn finish(mut self) -> Result<u64> {
-        self.flush_block()?;
-        self.idx.extend_from_slice(&self.pos.to_le_bytes());
+        self.seal()?;
+        self.entry(self.pos, self.docs, 0, 0);
         self.dat.flush()?;
-        std::fs::write(self.dir.join("store.idx"), &self.idx)?;
-        Ok(self.pos)
+        std::fs::write(self.dir.join("store.map"), &self.map)?;
+        let mut d = Vec::new();
+        d.extend_from_slice(&(self.dicts.len() as u32).to_le_bytes());
+        for x in &self.dicts {
+            d.extend_from_slice(&(x.len() as u32).to_le_bytes());
+        }
+        for x in &self.dicts {
+            d.extend_from_slice(x);
+        }
+        std::fs::write(self.dir.join("store.dict"), &d)?;
+        Ok(self.pos + self.map.len() as u64 + d.len() as u64)
     }
 }
 
-thread_local! {
-    static DCTX: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> = std::cell::RefCell::new(None);
+struct MapEntry {
+    offset: u64,
+    first: u32,
+    ctx_base: u16,
+    dict: u16,
+}
+
+impl MapEntry {
+    #[inline]
+    fn read(map: &[u8], i: usize) -> MapEntry {
+        let e = &map[i * MAP_ENTRY..(i + 1) * MAP_ENTRY];
+        MapEntry {
+            offset: u64::from_le_bytes(e[0..8].try_into().unwrap()),
+            first: u32::from_le_bytes(e[8..12].try_into().unwrap()),
+            ctx_base: u16::from_le_bytes(e[12..14].try_into().unwrap()),
+            dict: u16::from_le_bytes(e[14..16].try_into().unwrap()),
+        }
+    }
+}
+
+enum Layout {
+    /// Formats 1-3: `store.idx`, blocks of `V3_BLOCK_DOCS` documents.
+    V3 { idx: Bytes, blocks: usize },
+    /// Format 4: `store.map` and `store.dict`.
+    V4 { map: Bytes, blocks: usize, dicts: Vec<(DDict<'static>, Vec<u8>)> },
 }
 
 pub struct StoreReader {
     dat: Bytes,
-    idx: Bytes,
-    blocks: usize,
+    layout: Layout,
+    /// Names this store in the block cache (unique in the process).
+    id: u64,
+    /// Blocks of this store decompressed so far.
+    loads: AtomicU64,
 }
 
-fn get_u32(b: &[u8], p: &mut usize) -> Result<u32> {
-    if *p + 4 > b.len() {
-        return Err(EngineError::Corrupt("store record truncated".into()));
-    }
-    let v = u32::from_le_bytes([b[*p], b[*p + 1], b[*p + 2], b[*p + 3]]);
-    *p += 4;
-    Ok(v)
+thread_local! {
+    static DCTX: std::cell::RefCell<Option<DCtx<'static>>> = std::cell::RefCell::new(None);
 }
 
-fn get_str(b: &[u8], p: &mut usize) -> Result<String> {
-    let n = get_u32(b, p)? as usize;
-    if *p + n > b.len() {
-        return Err(EngineError::Corrupt("store value truncated".into()));
-    }
-    let s = String::from_utf8_lossy(&b[*p..*p + n]).into_owned();
-    *p += n;
-    Ok(s)
+static NEXT_STORE: AtomicU64 = AtomicU64::new(1);
+/// Blocks decompressed since the process started (tests and the benchmark read it).
+static DECOMPRESSED: AtomicU64 = AtomicU64::new(0);
+
+pub fn blocks_decompressed() -> u64 {
+    DECOMPRESSED.load(Ordering::Relaxed)
+}
+
+fn get_u32(b: &[u8], p: usize) -> Result<u32> {
+    b.get(p..p + 4).map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]])).ok_or_else(|| EngineError::Corrupt("store record truncated".into()))
 }
 
 impl StoreReader {
     pub fn open(dir: &Path) -> Result<StoreReader> {
         let dat = Bytes::open(&dir.join("store.dat"))?;
-        let idx = Bytes::open(&dir.join("store.idx"))?;
-        if idx.len() < 8 || idx.len() % 8 != 0 {
-            return Err(EngineError::Corrupt("store.idx has a bad length".into()));
+        let id = NEXT_STORE.fetch_add(1, Ordering::Relaxed);
+        let corrupt = |what: &str| EngineError::Corrupt(format!("{}: {}", dir.display(), what));
+        let map_path = dir.join("store.map");
+        if !map_path.exists() {
+            let idx = Bytes::open(&dir.join("store.idx"))?;
+            if idx.len() < 8 || idx.len() % 8 != 0 {
+                return Err(corrupt("store.idx has a bad length"));
+            }
+            let blocks = idx.len() / 8 - 1;
+            if idx.u64_at(blocks) as usize != dat.len() {
+                return Err(corrupt("store.idx does not match store.dat"));
+            }
+            return Ok(StoreReader { dat, layout: Layout::V3 { idx, blocks }, id, loads: AtomicU64::new(0) });
         }
-        let blocks = idx.len() / 8 - 1;
-        if idx.u64_at(blocks) as usize != dat.len() {
-            return Err(EngineError::Corrupt("store.idx does not match store.dat".into()));
+        let map = Bytes::open(&map_path)?;
+        if map.len() < MAP_ENTRY || map.len() % MAP_ENTRY != 0 {
+            return Err(corrupt("store.map has a bad length"));
         }
-        Ok(StoreReader { dat, idx, blocks })
-    }
-
-    pub fn block(&self, b: usize) -> Result<Vec<u8>> {
-        if b >= self.blocks {
-            return Err(EngineError::Corrupt("store block out of range".into()));
+        let blocks = map.len() / MAP_ENTRY - 1;
+        if MapEntry::read(&map, blocks).offset as usize != dat.len() {
+            return Err(corrupt("store.map does not match store.dat"));
         }
-        let s = self.idx.u64_at(b) as usize;
-        let e = self.idx.u64_at(b + 1) as usize;
-        let frame = &self.dat[s..e];
-        // Frames carry their content size; one decompression context per thread.
-        match zstd::zstd_safe::get_frame_content_size(frame) {
-            Ok(Some(n)) if n <= 1 << 31 => DCTX.with(|d| {
-                let mut d = d.borrow_mut();
-                if d.is_none() {
-                    *d = Some(zstd::bulk::Decompressor::new()?);
-                }
-                Ok(d.as_mut().unwrap().decompress(frame, n as usize)?)
-            }),
-            _ => {
-                let mut dec = zstd::stream::Decoder::new(frame)?;
-                let mut out = Vec::new();
-                std::io::Read::read_to_end(&mut dec, &mut out)?;
-                Ok(out)
+        let raw = std::fs::read(dir.join("store.dict"))?;
+        let n = get_u32(&raw, 0).map_err(|_| corrupt("store.dict truncated"))? as usize;
+        let mut at = 4 + 4 * n;
+        let mut dicts = Vec::with_capacity(n);
+        for i in 0..n {
+            let len = get_u32(&raw, 4 + 4 * i).map_err(|_| corrupt("store.dict truncated"))? as usize;
+            let d = raw.get(at..at + len).ok_or_else(|| corrupt("store.dict truncated"))?.to_vec();
+            at += len;
+            dicts.push((DDict::create(&d), d));
+        }
+        for b in 0..blocks {
+            let e = MapEntry::read(&map, b);
+            if e.dict != NO_DICT && e.dict as usize >= n {
+                return Err(corrupt("store.map names a missing dictionary"));
             }
         }
+        Ok(StoreReader { dat, layout: Layout::V4 { map, blocks, dicts }, id, loads: AtomicU64::new(0) })
+    }
+
+    /// Blocks of this store decompressed since it was opened.
+    pub fn loads(&self) -> u64 {
+        self.loads.load(Ordering::Relaxed)
     }
 
     pub fn blocks(&self) -> usize {
-        self.blocks
+        match &self.layout {
+            Layout::V3 { blocks, .. } | Layout::V4 { blocks, .. } => *blocks,
+        }
     }
 
-    /// Call `f(ctx, line bytes)` for every record of a decompressed block, in order.
-    pub fn for_each_record(block: &[u8], mut f: impl FnMut(u16, &[u8]) -> Result<()>) -> Result<()> {
+    /// Dictionaries of the store (format 4; none before).
+    pub fn dictionaries(&self) -> usize {
+        match &self.layout {
+            Layout::V3 { .. } => 0,
+            Layout::V4 { dicts, .. } => dicts.len(),
+        }
+    }
+
+    /// The block holding document `doc`.
+    pub fn block_of(&self, doc: u32) -> usize {
+        match &self.layout {
+            Layout::V3 { .. } => (doc / V3_BLOCK_DOCS) as usize,
+            Layout::V4 { map, blocks, .. } => {
+                // The last block whose first document is <= doc.
+                let (mut lo, mut hi) = (0usize, *blocks);
+                while hi - lo > 1 {
+                    let mid = (lo + hi) / 2;
+                    if MapEntry::read(map, mid).first <= doc {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                lo
+            }
+        }
+    }
+
+    /// Block `b`, from the cache or decompressed (then cached).
+    pub fn block(&self, b: usize) -> Result<Arc<Block>> {
+        let c = cache();
+        let key = (self.id, b as u32);
+        if let Some(x) = c.get(key) {
+            return Ok(x);
+        }
+        let block = Arc::new(self.load(b)?);
+        c.put(key, &block);
+        Ok(block)
+    }
+
+    /// Block `b`, decompressed (not cached).
+    pub fn load(&self, b: usize) -> Result<Block> {
+        if b >= self.blocks() {
+            return Err(EngineError::Corrupt("store block out of range".into()));
+        }
+        DECOMPRESSED.fetch_add(1, Ordering::Relaxed);
+        self.loads.fetch_add(1, Ordering::Relaxed);
+        match &self.layout {
+            Layout::V3 { idx, .. } => {
+                let frame = &self.dat[idx.u64_at(b) as usize..idx.u64_at(b + 1) as usize];
+                let data = decompress(frame, None)?;
+                Block::v3(data, b as u32 * V3_BLOCK_DOCS)
+            }
+            Layout::V4 { map, dicts, .. } => {
+                let (e, next) = (MapEntry::read(map, b), MapEntry::read(map, b + 1));
+                let frame = &self.dat[e.offset as usize..next.offset as usize];
+                let dict = if e.dict == NO_DICT { None } else { Some(&dicts[e.dict as usize].0) };
+                Block::v4(decompress(frame, dict)?, e.first, next.first - e.first, e.ctx_base)
+            }
+        }
+    }
+}
+
+fn decompress(frame: &[u8], dict: Option<&DDict<'static>>) -> Result<Vec<u8>> {
+    let n = match zstd_safe::get_frame_content_size(frame) {
+        Ok(Some(n)) if n <= 1 << 31 => n as usize,
+        // Every block is written with its content size.
+        _ => return Err(EngineError::Corrupt("store block without a content size".into())),
+    };
+    let mut out = Vec::with_capacity(n);
+    DCTX.with(|d| {
+        let mut d = d.borrow_mut();
+        let dctx = d.get_or_insert_with(DCtx::create);
+        match dict {
+            Some(dd) => dctx.decompress_using_ddict(&mut out, frame, dd),
+            None => dctx.decompress(&mut out, frame),
+        }
+        .map_err(|c| EngineError::Corrupt(format!("store block: {}", zstd_safe::get_error_name(c))))
+    })?;
+    Ok(out)
+}
+
+/// A decompressed block: documents `first..first + len()` of the part.
+pub struct Block {
+    data: Vec<u8>,
+    first: u32,
+    ctx_base: u16,
+    /// Format 4: where the ends and the lines start. Formats 1-3: (context, start, end)
+    /// of each record, found once when the block is loaded.
+    layout: BlockLayout,
+}
+
+enum BlockLayout {
+    V3(Vec<(u16, u32, u32)>),
+    V4 { n: u32, ends: usize, lines: usize },
+}
+
+impl Block {
+    fn v3(data: Vec<u8>, first: u32) -> Result<Block> {
+        let mut recs = Vec::with_capacity(V3_BLOCK_DOCS as usize);
         let mut p = 0usize;
-        while p < block.len() {
-            if p + 6 > block.len() {
+        while p < data.len() {
+            if p + 6 > data.len() {
                 return Err(EngineError::Corrupt("store block truncated".into()));
             }
-            let ctx = u16::from_le_bytes([block[p], block[p + 1]]);
-            p += 2;
-            let n = get_u32(block, &mut p)? as usize;
-            if p + n > block.len() {
+            let ctx = u16::from_le_bytes([data[p], data[p + 1]]);
+            let n = get_u32(&data, p + 2)? as usize;
+            p += 6;
+            if p + n > data.len() {
                 return Err(EngineError::Corrupt("store value truncated".into()));
             }
-            f(ctx, &block[p..p + n])?;
+            recs.push((ctx, p as u32, (p + n) as u32));
             p += n;
         }
-        Ok(())
+        Ok(Block { data, first, ctx_base: 0, layout: BlockLayout::V3(recs) })
     }
 
-    /// Every record of a decompressed block, in order.
-    pub fn records_of_block(block: &[u8]) -> Result<Vec<StoredRecord>> {
-        let mut out = Vec::with_capacity(BLOCK_DOCS as usize);
-        let mut p = 0usize;
-        while p < block.len() {
-            if p + 2 > block.len() {
-                return Err(EngineError::Corrupt("store block truncated".into()));
-            }
-            let ctx = u16::from_le_bytes([block[p], block[p + 1]]);
-            p += 2;
-            out.push(StoredRecord { ctx, line: get_str(block, &mut p)? });
+    fn v4(data: Vec<u8>, first: u32, docs: u32, ctx_base: u16) -> Result<Block> {
+        let bad = || EngineError::Corrupt("store block has a bad header".into());
+        let n = u16::from_le_bytes([*data.first().ok_or_else(bad)?, *data.get(1).ok_or_else(bad)?]) as u32;
+        let ends = 2 + 2 * n as usize;
+        let lines = ends + 4 * n as usize;
+        if n != docs || lines > data.len() || (n > 0 && lines + get_u32(&data, lines - 4)? as usize != data.len()) {
+            return Err(bad());
         }
-        Ok(out)
+        Ok(Block { data, first, ctx_base, layout: BlockLayout::V4 { n, ends, lines } })
     }
 
-    /// Record `k` (0-based) of a decompressed block.
-    pub fn record_in_block(block: &[u8], k: u32) -> Result<StoredRecord> {
-        let mut p = 0usize;
-        for i in 0..=k {
-            if p + 2 > block.len() {
-                return Err(EngineError::Corrupt("store block has too few records".into()));
-            }
-            let ctx = u16::from_le_bytes([block[p], block[p + 1]]);
-            p += 2;
-            if i == k {
-                return Ok(StoredRecord { ctx, line: get_str(block, &mut p)? });
-            }
-            let n = get_u32(block, &mut p)? as usize;
-            p += n;
+    pub fn first_doc(&self) -> u32 {
+        self.first
+    }
+
+    pub fn len(&self) -> u32 {
+        match &self.layout {
+            BlockLayout::V3(r) => r.len() as u32,
+            BlockLayout::V4 { n, .. } => *n,
         }
-        unreachable!()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether document `doc` of the part is in this block.
+    #[inline]
+    pub fn holds(&self, doc: u32) -> bool {
+        doc >= self.first && doc - self.first < self.len()
+    }
+
+    /// Document `doc` of the part: its context index (in the segment's `contexts`) and line.
+    #[inline]
+    pub fn record(&self, doc: u32) -> Result<(u16, &[u8])> {
+        if !self.holds(doc) {
+            return Err(EngineError::Corrupt("document not in its store block".into()));
+        }
+        self.record_at((doc - self.first) as usize)
+    }
+
+    /// The k-th record of the block.
+    pub fn record_at(&self, k: usize) -> Result<(u16, &[u8])> {
+        let d = &self.data;
+        match &self.layout {
+            BlockLayout::V3(r) => {
+                let (ctx, s, e) = *r.get(k).ok_or_else(|| EngineError::Corrupt("store block has too few records".into()))?;
+                Ok((ctx, &d[s as usize..e as usize]))
+            }
+            BlockLayout::V4 { n, ends, lines } => {
+                if k >= *n as usize {
+                    return Err(EngineError::Corrupt("store block has too few records".into()));
+                }
+                let ctx = u16::from_le_bytes([d[2 + 2 * k], d[3 + 2 * k]]);
+                let start = if k == 0 { 0 } else { get_u32(d, ends + 4 * (k - 1))? as usize };
+                let end = get_u32(d, ends + 4 * k)? as usize;
+                let line = d.get(lines + start..lines + end).ok_or_else(|| EngineError::Corrupt("store value truncated".into()))?;
+                Ok((ctx.wrapping_add(self.ctx_base), line))
+            }
+        }
+    }
+
+    /// Memory held (what the cache counts).
+    fn bytes(&self) -> usize {
+        self.data.capacity()
+            + match &self.layout {
+                BlockLayout::V3(r) => r.capacity() * 12,
+                BlockLayout::V4 { .. } => 0,
+            }
+            + 64
+    }
+}
+
+type Key = (u64, u32);
+
+/// Recently used blocks, first in first out within a byte bound.
+pub struct BlockCache {
+    limit: AtomicUsize,
+    inner: Mutex<CacheInner>,
+}
+
+#[derive(Default)]
+struct CacheInner {
+    map: HashMap<Key, Arc<Block>>,
+    order: VecDeque<(Key, usize)>,
+    bytes: usize,
+}
+
+/// The default bound of the block cache, in MiB (`LEAKWELL_STORE_CACHE_MB` overrides it).
+pub const DEFAULT_CACHE_MB: usize = 64;
+
+pub fn cache() -> &'static BlockCache {
+    static CACHE: OnceLock<BlockCache> = OnceLock::new();
+    CACHE.get_or_init(|| {
+        let mb = std::env::var("LEAKWELL_STORE_CACHE_MB").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(DEFAULT_CACHE_MB);
+        BlockCache { limit: AtomicUsize::new(mb << 20), inner: Mutex::new(CacheInner::default()) }
+    })
+}
+
+impl BlockCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, CacheInner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn get(&self, key: Key) -> Option<Arc<Block>> {
+        if self.limit.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        self.lock().map.get(&key).cloned()
+    }
+
+    fn put(&self, key: Key, block: &Arc<Block>) {
+        let limit = self.limit.load(Ordering::Relaxed);
+        let size = block.bytes();
+        if size > limit / 4 {
+            return;
+        }
+        let mut c = self.lock();
+        if c.map.insert(key, Arc::clone(block)).is_some() {
+            return;
+        }
+        c.order.push_back((key, size));
+        c.bytes += size;
+        while c.bytes > limit {
+            let Some((k, s)) = c.order.pop_front() else { break };
+            c.map.remove(&k);
+            c.bytes -= s;
+        }
+    }
+
+    /// Change the bound (bytes; 0 turns the cache off) and empty the cache.
+    pub fn set_limit(&self, bytes: usize) {
+        self.limit.store(bytes, Ordering::Relaxed);
+        self.clear();
+    }
+
+    pub fn limit(&self) -> usize {
+        self.limit.load(Ordering::Relaxed)
+    }
+
+    pub fn clear(&self) {
+        let mut c = self.lock();
+        c.map.clear();
+        c.order.clear();
+        c.bytes = 0;
+    }
+
+    /// Bytes held now.
+    pub fn bytes(&self) -> usize {
+        self.lock().bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("leakwell-store-{}-{}", name, std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn lines(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("user{}@mail{}.example:pass{}word{}", i, i % 17, i * 7919 % 1000, "x".repeat(i % 40))).collect()
+    }
+
+    #[test]
+    fn blocks_hold_every_record_with_and_without_a_dictionary() {
+        let dir = temp("roundtrip");
+        let lines = lines(5000);
+        for sample in [SAMPLE_BYTES, 16 << 10, 0] {
+            let mut w = StoreWriter::create_with(&dir, BLOCK_BYTES, sample).unwrap();
+            for (i, l) in lines.iter().enumerate() {
+                w.add((i % 3) as u16, l).unwrap();
+            }
+            w.finish().unwrap();
+            let r = StoreReader::open(&dir).unwrap();
+            // A dictionary for the run (5000 lines of ~45 bytes: past MIN_SAMPLES), trained
+            // on every line or on the first 16 KiB of them.
+            assert_eq!(r.dictionaries(), if sample == 0 { 0 } else { 1 }, "sample {}", sample);
+            assert!(r.blocks() > 100);
+            for (i, l) in lines.iter().enumerate() {
+                let b = r.load(r.block_of(i as u32)).unwrap();
+                assert_eq!(b.record(i as u32).unwrap(), ((i % 3) as u16, l.as_bytes()));
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn copied_runs_keep_their_dictionaries_and_shift_contexts() {
+        let (a, b, m) = (temp("copy-a"), temp("copy-b"), temp("copy-m"));
+        let la = lines(3000);
+        let lb: Vec<String> = lines(1000).iter().map(|l| format!("{{\"other\":\"{}\"}}", l)).collect();
+        for (dir, ls) in [(&a, &la), (&b, &lb)] {
+            let mut w = StoreWriter::create(dir).unwrap();
+            for l in ls.iter() {
+                w.add(1, l).unwrap();
+            }
+            w.finish().unwrap();
+        }
+        let (ra, rb) = (StoreReader::open(&a).unwrap(), StoreReader::open(&b).unwrap());
+        let mut w = StoreWriter::create(&m).unwrap();
+        w.copy_from(&ra, 0).unwrap();
+        w.copy_from(&rb, 5).unwrap();
+        w.copy_from(&ra, 9).unwrap();
+        w.finish().unwrap();
+        // Nothing decompressed: the blocks were copied.
+        assert_eq!(ra.loads() + rb.loads(), 0);
+        let dat = |d: &Path| std::fs::metadata(d.join("store.dat")).unwrap().len();
+        assert_eq!(dat(&m), 2 * dat(&a) + dat(&b));
+        let r = StoreReader::open(&m).unwrap();
+        assert_eq!(r.dictionaries(), 3);
+        let want: Vec<(u16, &String)> = la.iter().map(|l| (1, l)).chain(lb.iter().map(|l| (6, l))).chain(la.iter().map(|l| (10, l))).collect();
+        for (d, (ctx, l)) in want.iter().enumerate() {
+            let blk = r.load(r.block_of(d as u32)).unwrap();
+            assert_eq!(blk.record(d as u32).unwrap(), (*ctx, l.as_bytes()), "doc {}", d);
+        }
+        for d in [&a, &b, &m] {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+
+    #[test]
+    fn the_block_cache_takes_each_block_once_within_its_bound() {
+        let dir = temp("cache");
+        let mut w = StoreWriter::create(&dir).unwrap();
+        for l in lines(20_000) {
+            w.add(0, &l).unwrap();
+        }
+        w.finish().unwrap();
+        let r = StoreReader::open(&dir).unwrap();
+        let c = cache();
+        let limit = c.limit();
+        // Another test may use the cache meanwhile: the bound holds whatever they do.
+        c.set_limit(256 << 10);
+        for b in 0..r.blocks() {
+            r.block(b).unwrap();
+            assert!(c.bytes() <= 256 << 10);
+        }
+        assert_eq!(r.loads(), r.blocks() as u64);
+        // The most recent block is still there: no second decompression.
+        let last = r.blocks() - 1;
+        r.block(last).unwrap();
+        assert_eq!(r.loads(), r.blocks() as u64);
+        // Off: every take decompresses.
+        c.set_limit(0);
+        r.block(last).unwrap();
+        r.block(last).unwrap();
+        assert_eq!(r.loads(), r.blocks() as u64 + 2);
+        c.set_limit(limit);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Store choices on real lines: `LEAKWELL_STORE_SAMPLE=file1,file2 cargo test --release
+    /// store_choices -- --ignored --nocapture` prints, per block size with and without a
+    /// dictionary, bytes per record, write time per record, and the time to decompress the
+    /// block of a random document (uncached).
+    #[test]
+    #[ignore]
+    fn store_choices() {
+        let files = std::env::var("LEAKWELL_STORE_SAMPLE").expect("LEAKWELL_STORE_SAMPLE");
+        for file in files.split(',') {
+            let text = std::fs::read_to_string(file).unwrap();
+            let lines: Vec<&str> = text.lines().take(500_000).collect();
+            println!("{}: {} lines, {:.1} bytes/line", file, lines.len(), lines.iter().map(|l| l.len()).sum::<usize>() as f64 / lines.len() as f64);
+            let dir = temp("choices");
+            for (bb, sample) in [(4096usize, 0usize), (1024, 0), (256, SAMPLE_BYTES), (512, SAMPLE_BYTES), (1024, SAMPLE_BYTES), (2048, SAMPLE_BYTES), (4096, SAMPLE_BYTES), (1024, 128 << 10), (1024, 256 << 10), (512, 256 << 10)] {
+                let t = std::time::Instant::now();
+                let mut w = StoreWriter::create_with(&dir, bb, sample).unwrap();
+                for l in &lines {
+                    w.add(0, l).unwrap();
+                }
+                let bytes = w.finish().unwrap();
+                let write_ns = t.elapsed().as_nanos() as f64 / lines.len() as f64;
+                let r = StoreReader::open(&dir).unwrap();
+                let mut x = 12345u64;
+                let n = 20_000;
+                let t = std::time::Instant::now();
+                for _ in 0..n {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let d = ((x >> 33) % lines.len() as u64) as u32;
+                    let b = r.load(r.block_of(d)).unwrap();
+                    assert_eq!(b.record(d).unwrap().1, lines[d as usize].as_bytes());
+                }
+                let fetch_ns = t.elapsed().as_nanos() as f64 / n as f64;
+                println!("  block {:>5} B, dictionary sample {:>4} KiB: {:>6.1} bytes/record, {} blocks, write {:>5.0} ns/record, random fetch {:>6.0} ns", bb, sample >> 10, bytes as f64 / lines.len() as f64, r.blocks(), write_ns, fetch_ns);
+            }
+            let _ = std::fs::remove_dir_all(&dir);
+        }
     }
 }

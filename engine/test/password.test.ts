@@ -89,7 +89,7 @@ test('plaintext passwords are found by their SHA-256 and SHA-1, with stored hash
       'password_sha1.pix', 'password_sha1.post', 'password_sha1.terms', 'password_sha1.tix',
       'password_sha256.pix', 'password_sha256.post', 'password_sha256.terms', 'password_sha256.tix',
     ]);
-    assert.equal(JSON.parse(readFileSync(join(index, seg, 'part-0', 'part.json'), 'utf8')).format_version, 3);
+    assert.equal(JSON.parse(readFileSync(join(index, seg, 'part-0', 'part.json'), 'utf8')).format_version, 4);
     assert.equal(await count(sha256('hunter2')), 3);
     assert.equal(await count(sha1('hunter2')), 2);
     assert.equal(await count(sha256('Secret!')), 2);
