@@ -93,7 +93,7 @@ struct Src<'a> {
 /// Write one merged part from whole source parts (k-way merge of their sorted terms).
 fn write_part(dir: &Path, srcs: &[Src]) -> Result<u32> {
     std::fs::create_dir_all(dir)?;
-    // The record store is rewritten on a second thread while the fields are merged.
+    // The record store is copied on a second thread while the fields are merged.
     let (store_res, fields_res) = std::thread::scope(|sc| {
         let h = sc.spawn(|| write_store(dir, srcs));
         let f = write_fields(dir, srcs);

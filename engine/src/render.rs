@@ -118,7 +118,8 @@ impl EntryWriter {
     }
 
     fn write_parsed(&mut self, out: &mut Vec<u8>, seg: &Segment, part: usize, doc: u32, ctx: u16, text: &str, raw: RawRecord) {
-        let rec = match seg.meta.contexts.get(ctx as usize).map(|c| c.parse(text)) {
+        // Without `raw_record` (the public API), the raw record is not built.
+        let rec = match seg.meta.contexts.get(ctx as usize).map(|c| c.parse_with(text, raw != RawRecord::Omit)) {
             Some(Ok(r)) => r,
             _ => SourceRecord { raw: text.to_string(), ..Default::default() },
         };
