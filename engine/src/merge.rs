@@ -142,19 +142,25 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
             continue;
         }
         let name = index_name(f);
+        // Per source: its terms as plain `term\n` bytes (decoded when front-coded), walked
+        // in order: next ordinal and the byte position of its next term.
+        let plains: Vec<std::borrow::Cow<[u8]>> = ins.iter().map(|(fi, _)| fi.dict.plain()).collect();
+        let term_at = |i: usize, pos: usize| -> (&[u8], usize) {
+            let b: &[u8] = &plains[i];
+            let e = memchr::memchr(b'\n', &b[pos..]).map(|p| pos + p).unwrap_or(b.len());
+            (&b[pos..e], e + 1)
+        };
         let mut heap: BinaryHeap<Reverse<(&[u8], usize)>> = BinaryHeap::new();
-        // Per source: next ordinal and the byte position of its term (sequential walk).
         let mut cur = vec![0u32; ins.len()];
         let mut at = vec![0usize; ins.len()];
         for (i, (fi, _)) in ins.iter().enumerate() {
             if fi.dict.len() > 0 {
-                let (t, next) = fi.dict.term_at(0);
+                let (t, next) = term_at(i, 0);
                 at[i] = next;
                 heap.push(Reverse((t, i)));
             }
         }
         let mut blob: Vec<u8> = Vec::new();
-        let mut tix = crate::termdict::TixBuilder::default();
         let mut pix = crate::postings::PixBuilder::default();
         let mut post = std::io::BufWriter::with_capacity(1 << 20, File::create(dir.join(format!("{}.post", name)))?);
         let mut pos = 0u64;
@@ -179,12 +185,11 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
                 fi.postings_shifted(cur[g], base, &mut docs);
                 cur[g] += 1;
                 if (cur[g] as usize) < fi.dict.len() {
-                    let (t, next) = fi.dict.term_at(at[g]);
+                    let (t, next) = term_at(g, at[g]);
                     at[g] = next;
                     heap.push(Reverse((t, g)));
                 }
             }
-            tix.add(blob.len());
             blob.extend_from_slice(t);
             blob.push(b'\n');
             if blob.len() > u32::MAX as usize {
@@ -201,8 +206,7 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
         }
         post.flush()?;
         std::fs::write(dir.join(format!("{}.pix", name)), pix.finish())?;
-        std::fs::write(dir.join(format!("{}.terms", name)), &blob)?;
-        std::fs::write(dir.join(format!("{}.tix", name)), tix.finish(blob.len()))?;
+        crate::termdict::write_plain(dir, name, &blob, crate::termdict::front_coded(f))?;
         if crate::trigram::has_trigrams(f) {
             let body = &blob[..blob.len().saturating_sub(1)];
             crate::trigram::write(dir, name, body.split(|&b| b == b'\n').filter(|_| !blob.is_empty()))?;

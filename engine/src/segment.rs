@@ -18,8 +18,9 @@ use std::path::{Path, PathBuf};
 
 /// Written by this engine. 2 added trigram indexes (`<field>.tri`) and merged segments
 /// (`sources` in segment.json); 3 added the derived password tables (`password_sha256`,
-/// `password_sha1`, see `write_derived`). Formats 1 and 2 are read as they are (their parts
-/// have no derived tables until a merge rewrites them; see FORMAT.md).
+/// `password_sha1`, see `write_derived`); 4 changed the store (`store.rs`), front-codes the
+/// term tables (`<field>.tfc`, see `termdict`) and more (FORMAT.md). Formats 1 to 3 are read as they are (parts of 1 and 2 have no derived tables
+/// until a merge rewrites them; see FORMAT.md).
 pub const FORMAT_VERSION: u64 = 4;
 /// The oldest format this engine reads.
 pub const MIN_FORMAT_VERSION: u64 = 1;
@@ -193,7 +194,7 @@ impl PartWriter {
             pairs.sort_unstable();
             pairs.dedup();
             let keys: Vec<&[u8]> = entries.iter().map(|e| e.1).collect();
-            termdict::write(&dir, index_name(i), &keys)?;
+            termdict::write(&dir, index_name(i), keys.iter().copied(), termdict::front_coded(i))?;
             if crate::trigram::has_trigrams(i) {
                 crate::trigram::write(&dir, index_name(i), keys.iter().copied())?;
             }
