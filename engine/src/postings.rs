@@ -147,7 +147,8 @@ pub fn pix_ranges_scattered(pix: &[u8], ords: &[u32], out: &mut Vec<std::ops::Ra
     pix_ranges_sorted(pix, ords.iter().copied(), |r| out.push(r));
 }
 
-/// Byte ranges in `.post` of ascending ordinals `ords`, walking each `.pix` block once.
+/// Byte ranges in `.post` of ordinals `ords`, walking each `.pix` block once when they are
+/// ascending (any order works: a smaller ordinal restarts at its block).
 pub fn pix_ranges_sorted(pix: &[u8], ords: impl Iterator<Item = u32>, mut f: impl FnMut(std::ops::Range<usize>)) {
     let n = u32_at(pix, 0) as usize;
     let blocks = (n + PIX_STEP - 1) / PIX_STEP + 1;

@@ -258,6 +258,24 @@ pub fn write_derived(dir: &Path) -> Result<()> {
 fn write_hashed<const N: usize>(dir: &Path, field: usize, pw: &FieldIndex, mut hashes: Vec<([u8; N], u32)>) -> Result<()> {
     hashes.sort_unstable();
     let name = index_name(field);
+    // Format 4: each digest's password ordinal (`.pord`), its postings read from the
+    // password table's; with copied postings (format 3) only when two passwords share a
+    // digest (a collision: their documents united).
+    if hashes.windows(2).all(|w| w[0].0 != w[1].0) {
+        let mut blob: Vec<u8> = Vec::with_capacity(hashes.len() * (2 * N + 1));
+        let mut tix = termdict::TixBuilder::default();
+        let mut pord: Vec<u8> = Vec::with_capacity(hashes.len() * 4);
+        for (h, ord) in &hashes {
+            tix.add(blob.len());
+            crate::digest::hex_into(h, &mut blob);
+            blob.push(b'\n');
+            pord.extend_from_slice(&ord.to_le_bytes());
+        }
+        std::fs::write(dir.join(format!("{}.pord", name)), &pord)?;
+        std::fs::write(dir.join(format!("{}.terms", name)), &blob)?;
+        std::fs::write(dir.join(format!("{}.tix", name)), tix.finish(blob.len()))?;
+        return Ok(());
+    }
     let mut blob: Vec<u8> = Vec::with_capacity(hashes.len() * (2 * N + 1));
     let mut tix = termdict::TixBuilder::default();
     let mut pix = postings::PixBuilder::default();
@@ -306,6 +324,9 @@ pub struct FieldIndex {
     /// `.pix` (format 2, sampled) or `.poff` (format 1, u32 per term).
     poff: Bytes,
     sampled: bool,
+    /// A derived password table of format 4 (`.pord`): u32 per term, the ordinal of the
+    /// password whose postings it has; `post` and `poff` are then the password table's.
+    via: Option<Bytes>,
 }
 
 impl FieldIndex {
@@ -313,6 +334,18 @@ impl FieldIndex {
     pub fn open(dir: &Path, f: &str) -> Result<Option<FieldIndex>> {
         Ok(match TermDict::open(dir, f)? {
             None => None,
+            Some(dict) if dir.join(format!("{}.pord", f)).exists() => {
+                let via = Bytes::open(&dir.join(format!("{}.pord", f)))?;
+                let pw = index_name(PASSWORD);
+                let post = Bytes::open(&dir.join(format!("{}.post", pw)))?;
+                let poff = Bytes::open(&dir.join(format!("{}.pix", pw)))?;
+                let passwords = postings::pix_check(&poff, post.len());
+                let ok = via.len() == dict.len() * 4 && passwords.map(|n| (0..dict.len()).all(|i| (via.u32_at(i) as usize) < n)).unwrap_or(false);
+                if !ok {
+                    return Err(EngineError::Corrupt(format!("{}: {} password ordinals", dir.display(), f)));
+                }
+                Some(FieldIndex { dict, tri: None, post, poff, sampled: true, via: Some(via) })
+            }
             Some(dict) => {
                 let post = Bytes::open(&dir.join(format!("{}.post", f)))?;
                 let pix = dir.join(format!("{}.pix", f));
@@ -323,7 +356,7 @@ impl FieldIndex {
                     return Err(EngineError::Corrupt(format!("{}: {} postings index length", dir.display(), f)));
                 }
                 let tri = crate::trigram::TrigramIndex::open(dir, f)?;
-                Some(FieldIndex { dict, tri, post, poff, sampled })
+                Some(FieldIndex { dict, tri, post, poff, sampled, via: None })
             }
         })
     }
@@ -342,6 +375,9 @@ impl FieldIndex {
     /// Postings of many ascending ordinals, likely scattered (an infix scan's hits): read
     /// with prefetches running ahead, so that the cache misses overlap.
     pub fn postings_many(&self, ords: &[u32], out: &mut Vec<u32>) {
+        if let Some(via) = &self.via {
+            return self.postings_sorted(ords.iter().map(|&o| via.u32_at(o as usize)), out);
+        }
         if !self.sampled {
             return self.postings_sorted(ords.iter().copied(), out);
         }
@@ -361,6 +397,10 @@ impl FieldIndex {
 
     /// Postings of every ordinal of `ords` (ascending), appended to `out` one after another.
     pub fn postings_sorted(&self, ords: impl Iterator<Item = u32>, out: &mut Vec<u32>) {
+        if let Some(via) = &self.via {
+            // Password ordinals, in any order (`pix_ranges_sorted` restarts a block).
+            return postings::pix_ranges_sorted(&self.poff, ords.map(|o| via.u32_at(o as usize)), |r| postings::decode_into(&self.post[r], out));
+        }
         if self.sampled {
             postings::pix_ranges_sorted(&self.poff, ords, |r| postings::decode_into(&self.post[r], out));
         } else {
@@ -372,6 +412,7 @@ impl FieldIndex {
 
     /// The encoded postings of `ord`.
     pub fn postings_bytes(&self, ord: u32) -> &[u8] {
+        let ord = self.via.as_ref().map(|v| v.u32_at(ord as usize)).unwrap_or(ord);
         if self.sampled {
             return &self.post[postings::pix_range(&self.poff, ord)];
         }
@@ -823,6 +864,8 @@ mod tests {
         assert_eq!(docs_of(PASSWORD_SHA256, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"), vec![1]);
         assert_eq!(docs_of(PASSWORD_SHA1, "a9993e364706816aba3e25717850c26c9cd0d89d"), vec![1]);
         assert_eq!(part.fields[PASSWORD_SHA256].as_ref().unwrap().dict.len(), 2);
+        // Format 4: password ordinals instead of copied postings.
+        assert!(dir.join("password_sha256.pord").exists() && !dir.join("password_sha256.post").exists());
         assert!(part.fields[PASSWORD_SHA1].as_ref().unwrap().tri.is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }

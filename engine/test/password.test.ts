@@ -86,8 +86,8 @@ test('plaintext passwords are found by their SHA-256 and SHA-1, with stored hash
     assert.equal(m.merged.length, 2);
     const seg = readdirSync(index).find((d) => d.startsWith('seg-'))!;
     assert.deepEqual(readdirSync(join(index, seg, 'part-0')).filter((f) => f.startsWith('password_sha')).sort(), [
-      'password_sha1.pix', 'password_sha1.post', 'password_sha1.terms', 'password_sha1.tix',
-      'password_sha256.pix', 'password_sha256.post', 'password_sha256.terms', 'password_sha256.tix',
+      'password_sha1.pord', 'password_sha1.terms', 'password_sha1.tix',
+      'password_sha256.pord', 'password_sha256.terms', 'password_sha256.tix',
     ]);
     assert.equal(JSON.parse(readFileSync(join(index, seg, 'part-0', 'part.json'), 'utf8')).format_version, 4);
     assert.equal(await count(sha256('hunter2')), 3);
