@@ -15,7 +15,7 @@
 //! The whole merge runs under the index lock (ingests wait to publish; searches do not).
 
 use crate::error::{EngineError, Result};
-use crate::fields::{index_name, EMAIL, EMAIL_LOCAL, INDEXED_FIELDS, PASSWORD_SHA1, PASSWORD_SHA256};
+use crate::fields::{index_name, EMAIL, EMAIL_LOCAL, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::manifest::{sync_dir, IndexLock, Manifest, ManifestEntry};
 use crate::publish::{self, make_durable, make_visible, new_segment_id, recover};
 use crate::segment::{segment_dir, Alias, Segment, SegmentMeta, SourceMeta, FORMAT_VERSION};
@@ -125,17 +125,25 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
         docs_total += p.docs;
         dedup.extend_from_slice(p.dedup_bytes());
     }
+    // Per source part: the merged ordinal of each of its passwords (for the derived tables).
+    let mut pw_remap: Vec<Vec<u32>> = vec![Vec::new(); srcs.len()];
     for f in 0..INDEXED_FIELDS {
-        // The derived password tables are made again from the merged `password` table
-        // (`write_derived`, below): parts of formats 1 and 2, which have none, gain them.
+        // The derived password tables are merged or made again after the `password` table
+        // (below).
         if f == PASSWORD_SHA256 || f == PASSWORD_SHA1 {
             continue;
         }
-        let ins: Vec<(&crate::segment::FieldIndex, u32)> =
-            srcs.iter().filter_map(|s| s.seg.parts[s.part].fields[f].as_ref().map(|fi| (fi, s.base))).collect();
+        let (ins, ins_src): (Vec<(&crate::segment::FieldIndex, u32)>, Vec<usize>) =
+            srcs.iter().enumerate().filter_map(|(si, s)| s.seg.parts[s.part].fields[f].as_ref().map(|fi| ((fi, s.base), si))).unzip();
         if ins.is_empty() {
             continue;
         }
+        if f == PASSWORD {
+            for (k, (fi, _)) in ins.iter().enumerate() {
+                pw_remap[ins_src[k]] = vec![0; fi.dict.len()];
+            }
+        }
+        let mut emitted = 0u32;
         // `email_local` is only usable when it covers every email of the part: a part
         // written before it existed (emails, no local parts) leaves it out of the merge.
         if f == EMAIL_LOCAL && srcs.iter().any(|s| s.seg.parts[s.part].fields[EMAIL].is_some() && s.seg.parts[s.part].fields[EMAIL_LOCAL].is_none()) {
@@ -182,6 +190,9 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
             docs.clear();
             for &g in &group {
                 let (fi, base) = ins[g];
+                if f == PASSWORD {
+                    pw_remap[ins_src[g]][cur[g] as usize] = emitted;
+                }
                 fi.postings_shifted(cur[g], base, &mut docs);
                 cur[g] += 1;
                 if (cur[g] as usize) < fi.dict.len() {
@@ -190,6 +201,7 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
                     heap.push(Reverse((t, g)));
                 }
             }
+            emitted += 1;
             blob.extend_from_slice(t);
             blob.push(b'\n');
             if blob.len() > u32::MAX as usize {
@@ -212,7 +224,20 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
             crate::trigram::write(dir, name, body.split(|&b| b == b'\n').filter(|_| !blob.is_empty()))?;
         }
     }
-    crate::segment::write_derived(dir)?;
+    // The derived password tables: merged from the sources' (their password ordinals
+    // renumbered) when every source with passwords has them in format 4; else hashed again
+    // from the merged `password` table, so that parts of formats 1 to 3 gain them.
+    let derived = |s: &Src, f: usize| s.seg.parts[s.part].fields[f].as_ref().map(|fi| fi.password_ords().is_some()).unwrap_or(false);
+    let has_passwords = |s: &Src| s.seg.parts[s.part].fields[PASSWORD].is_some();
+    if srcs.iter().all(|s| !has_passwords(s) || (derived(s, PASSWORD_SHA256) && derived(s, PASSWORD_SHA1))) {
+        for f in [PASSWORD_SHA256, PASSWORD_SHA1] {
+            let ins: Vec<(&crate::segment::FieldIndex, &[u32])> =
+                srcs.iter().zip(&pw_remap).filter_map(|(s, remap)| s.seg.parts[s.part].fields[f].as_ref().map(|fi| (fi, &remap[..]))).collect();
+            crate::segment::write_derived_merged(dir, f, &ins)?;
+        }
+    } else {
+        crate::segment::write_derived(dir)?;
+    }
     std::fs::write(dir.join("dedup.dat"), &dedup)?;
     Ok(docs_total)
 }

@@ -316,6 +316,39 @@ fn write_hashed<const N: usize>(dir: &Path, field: usize, pw: &FieldIndex, mut h
     Ok(())
 }
 
+/// A derived password table of a merged part from the sources' (format 4, `.pord`): each
+/// source's table and the merged ordinal of each of its passwords. A digest in several
+/// sources is one password, so one merged ordinal: kept once. Returns without writing
+/// when no source has the table.
+pub fn write_derived_merged(dir: &Path, field: usize, ins: &[(&FieldIndex, &[u32])]) -> Result<()> {
+    let mut all: Vec<(&[u8], u32)> = Vec::with_capacity(ins.iter().map(|(fi, _)| fi.dict.len()).sum());
+    for (fi, remap) in ins {
+        let Some(pord) = fi.password_ords() else { return Err(EngineError::Internal("derived table without password ordinals".into())) };
+        for ord in 0..fi.dict.len() {
+            all.push((fi.dict.term(ord as u32), remap[pord.u32_at(ord) as usize]));
+        }
+    }
+    if all.is_empty() {
+        return Ok(());
+    }
+    all.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    all.dedup_by(|a, b| a.0 == b.0);
+    let name = index_name(field);
+    let mut blob: Vec<u8> = Vec::with_capacity(all.iter().map(|a| a.0.len() + 1).sum());
+    let mut tix = termdict::TixBuilder::default();
+    let mut pord: Vec<u8> = Vec::with_capacity(all.len() * 4);
+    for (t, ord) in &all {
+        tix.add(blob.len());
+        blob.extend_from_slice(t);
+        blob.push(b'\n');
+        pord.extend_from_slice(&ord.to_le_bytes());
+    }
+    std::fs::write(dir.join(format!("{}.pord", name)), &pord)?;
+    std::fs::write(dir.join(format!("{}.terms", name)), &blob)?;
+    std::fs::write(dir.join(format!("{}.tix", name)), tix.finish(blob.len()))?;
+    Ok(())
+}
+
 pub struct FieldIndex {
     pub dict: TermDict,
     /// Absent in format 1 parts and for fields without one (then infix queries scan).
@@ -359,6 +392,11 @@ impl FieldIndex {
                 Some(FieldIndex { dict, tri, post, poff, sampled, via: None })
             }
         })
+    }
+
+    /// A format 4 derived password table's `.pord` (u32 per term: its password's ordinal).
+    pub fn password_ords(&self) -> Option<&Bytes> {
+        self.via.as_ref()
     }
 
     /// Postings of `ord` with `base` added to every document number.

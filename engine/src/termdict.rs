@@ -37,11 +37,14 @@ pub fn prefix8(t: &[u8]) -> u64 {
 /// Terms per sampled offset in `.tix` (written; a reader takes the file's).
 pub const STEP: usize = 8;
 
-/// Whether format 4 writes field `field`'s terms front-coded (`.tfc`): every table but the
-/// password-hash ones (`hashed_password` and the derived tables), whose hex digests share
-/// little (4-8% smaller) and whose terms the password-range lookup borrows (`term`).
+/// Whether format 4 writes field `field`'s terms front-coded (`.tfc`): every table but
+/// - the password-hash ones (`hashed_password` and the derived tables), whose hex digests
+///   share little (4-8% smaller) and whose terms the password-range lookup borrows (`term`);
+/// - `email_local`, scanned whole by `email:*gmail*` (a memmem over plain bytes, 20 ms at
+///   10M records; decoding every block first would cost about 110 ms).
 pub fn front_coded(field: usize) -> bool {
-    !matches!(field, crate::fields::HASHED_PASSWORD | crate::fields::PASSWORD_SHA256 | crate::fields::PASSWORD_SHA1)
+    use crate::fields::{EMAIL_LOCAL, HASHED_PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
+    !matches!(field, HASHED_PASSWORD | PASSWORD_SHA256 | PASSWORD_SHA1 | EMAIL_LOCAL)
 }
 
 pub struct TermDict {
@@ -127,26 +130,25 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 }
 
 /// The plain-text form of the terms of a run of blocks of a `.tfc`, `src` (the blocks'
-/// bytes), appended to `out`: `term\n` for each.
+/// bytes), appended to `out`: `term\n` for each. About 12-25 ns a term (bench corpus
+/// emails and local parts), against 0.03-0.5 ns a term for a memmem over a plain table:
+/// why the local parts, scanned whole for `email:*gmail*`, stay plain (`front_coded`).
 #[inline]
 fn decode_blocks(src: &[u8], step: usize, out: &mut Vec<u8>) {
+    out.reserve(src.len() + src.len() / 2);
     let mut p = 0usize;
     let mut k = 0usize;
     let mut prev = 0usize;
     while p < src.len() {
         let start = out.len();
-        if k % step == 0 {
-            let e = memchr::memchr(b'\n', &src[p..]).map(|x| p + x + 1).unwrap_or(src.len());
-            out.extend_from_slice(&src[p..e]);
-            p = e;
-        } else {
+        if k % step != 0 {
             let shared = src[p] as usize;
             p += 1;
-            let e = memchr::memchr(b'\n', &src[p..]).map(|x| p + x + 1).unwrap_or(src.len());
             out.extend_from_within(prev..prev + shared);
-            out.extend_from_slice(&src[p..e]);
-            p = e;
         }
+        let e = memchr::memchr(b'\n', &src[p..]).map(|x| p + x + 1).unwrap_or(src.len());
+        out.extend_from_slice(&src[p..e]);
+        p = e;
         prev = start;
         k += 1;
     }
@@ -769,3 +771,4 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
