@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 /// Written by this engine. 2 added trigram indexes (`<field>.tri`) and merged segments
 /// (`sources` in segment.json); 3 added the derived password tables (`password_sha256`,
 /// `password_sha1`, see `write_derived`); 4 changed the store (`store.rs`), front-codes the
-/// term tables (`<field>.tfc`, see `termdict`) and more (FORMAT.md). Formats 1 to 3 are read as they are (parts of 1 and 2 have no derived tables
-/// until a merge rewrites them; see FORMAT.md).
+/// term tables (`<field>.tfc`, see `termdict`) and more (FORMAT.md). Formats 1 to 3 are
+/// read as they are (parts of 1 and 2 have no derived tables until a merge rewrites them).
 pub const FORMAT_VERSION: u64 = 4;
 /// The oldest format this engine reads.
 pub const MIN_FORMAT_VERSION: u64 = 1;
