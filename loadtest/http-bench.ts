@@ -29,6 +29,7 @@ import net from 'node:net';
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { loadConfig } from '../server/src/config';
 import { startRuntime } from '../server/src/runtime';
 import { hashPassword } from '../server/src/auth/passwords';
@@ -145,8 +146,10 @@ const config = loadConfig({
   ...(floorRun ? { API_RATE_PER_SECOND: '10000', API_RATE_BURST: '100000' } : {}),
 });
 const bucket = { ratePerSecond: config.API_RATE_PER_SECOND, burst: config.API_RATE_BURST };
-// Its own namespace: rate-limit keys and queues in a shared Redis are this run's alone.
-const runtime = await startRuntime(config, { mailConsole: null, logStream: fs.createWriteStream('/dev/null'), namespace: `loadtest-${process.pid}` });
+// Its own namespace: rate-limit keys and queues in a shared Redis are this run's alone
+// (and removed at the end, removeNamespace).
+const namespace = `loadtest-${process.pid}`;
+const runtime = await startRuntime(config, { mailConsole: null, logStream: fs.createWriteStream('/dev/null'), namespace });
 const url = `http://127.0.0.1:${port}`;
 const out = (line: string) => process.stdout.write(line + '\n');
 let failed = false;
@@ -215,6 +218,19 @@ async function floorComparison() {
     );
   } finally {
     floor.kill();
+  }
+}
+
+/** Removes this run's keys (queues, rate limits) from Redis: the namespace is used once. */
+async function removeNamespace() {
+  if (!config.REDIS_URL) return;
+  const redis = new Redis(config.REDIS_URL);
+  try {
+    for await (const keys of redis.scanStream({ match: `${namespace}:*`, count: 500 }) as AsyncIterable<string[]>) {
+      if (keys.length) await redis.del(...keys);
+    }
+  } finally {
+    redis.disconnect();
   }
 }
 
@@ -300,6 +316,7 @@ try {
   }
 } finally {
   await runtime.close();
+  await removeNamespace();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);
