@@ -125,105 +125,30 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
         docs_total += p.docs;
         dedup.extend_from_slice(p.dedup_bytes());
     }
-    // Per source part: the merged ordinal of each of its passwords (for the derived tables).
-    let mut pw_remap: Vec<Vec<u32>> = vec![Vec::new(); srcs.len()];
-    for f in 0..INDEXED_FIELDS {
-        // The derived password tables are merged or made again after the `password` table
-        // (below).
-        if f == PASSWORD_SHA256 || f == PASSWORD_SHA1 {
-            continue;
-        }
-        let (ins, ins_src): (Vec<(&crate::segment::FieldIndex, u32)>, Vec<usize>) =
-            srcs.iter().enumerate().filter_map(|(si, s)| s.seg.parts[s.part].fields[f].as_ref().map(|fi| ((fi, s.base), si))).unzip();
-        if ins.is_empty() {
-            continue;
-        }
-        if f == PASSWORD {
-            for (k, (fi, _)) in ins.iter().enumerate() {
-                pw_remap[ins_src[k]] = vec![0; fi.dict.len()];
+    // Fields are merged by two threads (each takes the next field; the largest come first),
+    // the derived password tables after them (they need the password ordinals).
+    let mut order: Vec<usize> = (0..INDEXED_FIELDS).filter(|&f| f != PASSWORD_SHA256 && f != PASSWORD_SHA1).collect();
+    let size = |f: usize| srcs.iter().filter_map(|s| s.seg.parts[s.part].fields[f].as_ref()).map(|fi| fi.dict.len()).sum::<usize>();
+    order.sort_by_cached_key(|&f| Reverse(size(f)));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let remap = std::sync::Mutex::new(Vec::new());
+    let work = || -> Result<()> {
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            match order.get(i) {
+                Some(&f) => merge_field(dir, srcs, f, &remap)?,
+                None => return Ok(()),
             }
         }
-        let mut emitted = 0u32;
-        // `email_local` is only usable when it covers every email of the part: a part
-        // written before it existed (emails, no local parts) leaves it out of the merge.
-        if f == EMAIL_LOCAL && srcs.iter().any(|s| s.seg.parts[s.part].fields[EMAIL].is_some() && s.seg.parts[s.part].fields[EMAIL_LOCAL].is_none()) {
-            continue;
-        }
-        let name = index_name(f);
-        // Per source: its terms as plain `term\n` bytes (decoded when front-coded), walked
-        // in order: next ordinal and the byte position of its next term.
-        let plains: Vec<std::borrow::Cow<[u8]>> = ins.iter().map(|(fi, _)| fi.dict.plain()).collect();
-        let term_at = |i: usize, pos: usize| -> (&[u8], usize) {
-            let b: &[u8] = &plains[i];
-            let e = memchr::memchr(b'\n', &b[pos..]).map(|p| pos + p).unwrap_or(b.len());
-            (&b[pos..e], e + 1)
-        };
-        let mut heap: BinaryHeap<Reverse<(&[u8], usize)>> = BinaryHeap::new();
-        let mut cur = vec![0u32; ins.len()];
-        let mut at = vec![0usize; ins.len()];
-        for (i, (fi, _)) in ins.iter().enumerate() {
-            if fi.dict.len() > 0 {
-                let (t, next) = term_at(i, 0);
-                at[i] = next;
-                heap.push(Reverse((t, i)));
-            }
-        }
-        let mut blob: Vec<u8> = Vec::new();
-        let mut pix = crate::postings::PixBuilder::default();
-        let mut post = std::io::BufWriter::with_capacity(1 << 20, File::create(dir.join(format!("{}.post", name)))?);
-        let mut pos = 0u64;
-        let mut group: Vec<usize> = Vec::new();
-        let mut docs: Vec<u32> = Vec::new();
-        let mut buf: Vec<u8> = Vec::new();
-        while let Some(Reverse((t, i))) = heap.pop() {
-            group.clear();
-            group.push(i);
-            while let Some(Reverse((t2, j))) = heap.peek() {
-                if *t2 != t {
-                    break;
-                }
-                group.push(*j);
-                heap.pop();
-            }
-            // Sources in document order: the concatenated postings stay sorted.
-            group.sort_unstable();
-            docs.clear();
-            for &g in &group {
-                let (fi, base) = ins[g];
-                if f == PASSWORD {
-                    pw_remap[ins_src[g]][cur[g] as usize] = emitted;
-                }
-                fi.postings_shifted(cur[g], base, &mut docs);
-                cur[g] += 1;
-                if (cur[g] as usize) < fi.dict.len() {
-                    let (t, next) = term_at(g, at[g]);
-                    at[g] = next;
-                    heap.push(Reverse((t, g)));
-                }
-            }
-            emitted += 1;
-            blob.extend_from_slice(t);
-            blob.push(b'\n');
-            if blob.len() > u32::MAX as usize {
-                return Err(EngineError::InvalidArgument(format!("{}: more than 4 GiB of terms in one merged part; lower partRecords", name)));
-            }
-            buf.clear();
-            crate::postings::encode(&docs, &mut buf);
-            pix.add(buf.len());
-            post.write_all(&buf)?;
-            pos += buf.len() as u64;
-            if pos > u32::MAX as u64 {
-                return Err(EngineError::InvalidArgument(format!("{}: more than 4 GiB of postings in one merged part; lower partRecords", name)));
-            }
-        }
-        post.flush()?;
-        std::fs::write(dir.join(format!("{}.pix", name)), pix.finish())?;
-        crate::termdict::write_plain(dir, name, &blob, crate::termdict::front_coded(f))?;
-        if crate::trigram::has_trigrams(f) {
-            let body = &blob[..blob.len().saturating_sub(1)];
-            crate::trigram::write(dir, name, body.split(|&b| b == b'\n').filter(|_| !blob.is_empty()))?;
-        }
-    }
+    };
+    std::thread::scope(|sc| {
+        let h = sc.spawn(work);
+        let mine = work();
+        let theirs = h.join().unwrap_or_else(|_| Err(EngineError::Internal("merge field thread panicked".into())));
+        mine.and(theirs)
+    })?;
+    let mut pw_remap: Vec<Vec<u32>> = remap.into_inner().unwrap_or_else(|e| e.into_inner());
+    pw_remap.resize(srcs.len(), Vec::new());
     // The derived password tables: merged from the sources' (their password ordinals
     // renumbered) when every source with passwords has them in format 4; else hashed again
     // from the merged `password` table, so that parts of formats 1 to 3 gain them.
@@ -240,6 +165,108 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
     }
     std::fs::write(dir.join("dedup.dat"), &dedup)?;
     Ok(docs_total)
+}
+
+/// Merge field `f` of the source parts into `dir` (k-way merge of their sorted terms);
+/// the password field also leaves, per source part, the merged ordinal of each of its
+/// passwords in `pw_remap`.
+fn merge_field(dir: &Path, srcs: &[Src], f: usize, pw_remap: &std::sync::Mutex<Vec<Vec<u32>>>) -> Result<()> {
+    let (ins, ins_src): (Vec<(&crate::segment::FieldIndex, u32)>, Vec<usize>) =
+        srcs.iter().enumerate().filter_map(|(si, s)| s.seg.parts[s.part].fields[f].as_ref().map(|fi| ((fi, s.base), si))).unzip();
+    if ins.is_empty() {
+        return Ok(());
+    }
+    // Per source part: the merged ordinal of each of its passwords (for the derived tables).
+    let mut remap: Vec<Vec<u32>> = vec![Vec::new(); srcs.len()];
+    if f == PASSWORD {
+        for (k, (fi, _)) in ins.iter().enumerate() {
+            remap[ins_src[k]] = vec![0; fi.dict.len()];
+        }
+    }
+    let mut emitted = 0u32;
+    // `email_local` is only usable when it covers every email of the part: a part
+    // written before it existed (emails, no local parts) leaves it out of the merge.
+    if f == EMAIL_LOCAL && srcs.iter().any(|s| s.seg.parts[s.part].fields[EMAIL].is_some() && s.seg.parts[s.part].fields[EMAIL_LOCAL].is_none()) {
+        return Ok(());
+    }
+    let name = index_name(f);
+    // Per source: its terms as plain `term\n` bytes (decoded when front-coded), walked
+    // in order: next ordinal and the byte position of its next term.
+    let plains: Vec<std::borrow::Cow<[u8]>> = ins.iter().map(|(fi, _)| fi.dict.plain()).collect();
+    let term_at = |i: usize, pos: usize| -> (&[u8], usize) {
+        let b: &[u8] = &plains[i];
+        let e = memchr::memchr(b'\n', &b[pos..]).map(|p| pos + p).unwrap_or(b.len());
+        (&b[pos..e], e + 1)
+    };
+    let mut heap: BinaryHeap<Reverse<(&[u8], usize)>> = BinaryHeap::new();
+    let mut cur = vec![0u32; ins.len()];
+    let mut at = vec![0usize; ins.len()];
+    for (i, (fi, _)) in ins.iter().enumerate() {
+        if fi.dict.len() > 0 {
+            let (t, next) = term_at(i, 0);
+            at[i] = next;
+            heap.push(Reverse((t, i)));
+        }
+    }
+    let mut blob: Vec<u8> = Vec::new();
+    let mut pix = crate::postings::PixBuilder::default();
+    let mut post = std::io::BufWriter::with_capacity(1 << 20, File::create(dir.join(format!("{}.post", name)))?);
+    let mut pos = 0u64;
+    let mut group: Vec<usize> = Vec::new();
+    let mut docs: Vec<u32> = Vec::new();
+    let mut buf: Vec<u8> = Vec::new();
+    while let Some(Reverse((t, i))) = heap.pop() {
+        group.clear();
+        group.push(i);
+        while let Some(Reverse((t2, j))) = heap.peek() {
+            if *t2 != t {
+                break;
+            }
+            group.push(*j);
+            heap.pop();
+        }
+        // Sources in document order: the concatenated postings stay sorted.
+        group.sort_unstable();
+        docs.clear();
+        for &g in &group {
+            let (fi, base) = ins[g];
+            if f == PASSWORD {
+                remap[ins_src[g]][cur[g] as usize] = emitted;
+            }
+            fi.postings_shifted(cur[g], base, &mut docs);
+            cur[g] += 1;
+            if (cur[g] as usize) < fi.dict.len() {
+                let (t, next) = term_at(g, at[g]);
+                at[g] = next;
+                heap.push(Reverse((t, g)));
+            }
+        }
+        emitted += 1;
+        blob.extend_from_slice(t);
+        blob.push(b'\n');
+        if blob.len() > u32::MAX as usize {
+            return Err(EngineError::InvalidArgument(format!("{}: more than 4 GiB of terms in one merged part; lower partRecords", name)));
+        }
+        buf.clear();
+        crate::postings::encode(&docs, &mut buf);
+        pix.add(buf.len());
+        post.write_all(&buf)?;
+        pos += buf.len() as u64;
+        if pos > u32::MAX as u64 {
+            return Err(EngineError::InvalidArgument(format!("{}: more than 4 GiB of postings in one merged part; lower partRecords", name)));
+        }
+    }
+    post.flush()?;
+    std::fs::write(dir.join(format!("{}.pix", name)), pix.finish())?;
+    crate::termdict::write_plain(dir, name, &blob, crate::termdict::front_coded(f))?;
+    if crate::trigram::has_trigrams(f) {
+        let body = &blob[..blob.len().saturating_sub(1)];
+        crate::trigram::write(dir, name, body.split(|&b| b == b'\n').filter(|_| !blob.is_empty()))?;
+    }
+    if f == PASSWORD {
+        *pw_remap.lock().unwrap_or_else(|e| e.into_inner()) = remap;
+    }
+    Ok(())
 }
 
 /// Merge per `opts`. Returns `{segmentId, merged: [ids], records, parts, elapsedMs}`, or
