@@ -21,6 +21,7 @@ const raw = values.raw ? Number(values.raw) : 0;
 function kind(name: string): string {
   if (name.startsWith('password_sha')) return `password_sha*${name.slice(name.lastIndexOf('.'))}`;
   if (name.startsWith('email_local.')) return `email_local${name.slice(name.lastIndexOf('.'))}`;
+  if (name.startsWith('store.')) return name;
   const dot = name.lastIndexOf('.');
   return dot > 0 && !name.endsWith('.dat') && !name.endsWith('.idx') && !name.endsWith('.json') ? name.slice(dot) : name;
 }
@@ -40,7 +41,7 @@ for (const seg of readdirSync(dir).filter((d) => d.startsWith('seg-'))) {
       const k = kind(f);
       sizes.set(k, (sizes.get(k) ?? 0) + b);
       const dot = f.lastIndexOf('.');
-      if (dot > 0 && !f.endsWith('.dat') && !f.endsWith('.idx') && !f.endsWith('.json')) byField.set(f.slice(0, dot), (byField.get(f.slice(0, dot)) ?? 0) + b);
+      if (dot > 0 && !f.startsWith('store.') && !f.endsWith('.dat') && !f.endsWith('.json')) byField.set(f.slice(0, dot), (byField.get(f.slice(0, dot)) ?? 0) + b);
     }
   }
 }
