@@ -35,7 +35,7 @@ use zstd::zstd_safe::{self, CCtx, CDict, CParameter, DCtx, DDict};
 pub const V3_BLOCK_DOCS: u32 = 32;
 /// A format-4 block closes once its lines reach this many bytes (see BENCHMARKS.md, "Issue
 /// 14": with a dictionary, 1 KiB blocks compress better than the 32-record blocks of
-/// format 3 without one, and a hit decompresses a quarter as much).
+/// format 3 without one, and a scattered hit costs about a third of the time).
 pub const BLOCK_BYTES: usize = 1024;
 /// ... or this many documents.
 pub const MAX_BLOCK_DOCS: usize = 64;
@@ -854,4 +854,89 @@ mod tests {
             let _ = std::fs::remove_dir_all(&dir);
         }
     }
+
+    /// Format 3 against format 4 on an index's stores: `LEAKWELL_INDEX=dir cargo test
+    /// --release store_formats -- --ignored --nocapture` prints, over every part, the bytes
+    /// of the format-4 store as written and of the same records in format-3 blocks (32
+    /// records, no dictionary, level 3, 8 bytes of index a block); the time a merge's store
+    /// work takes both ways (copying the blocks; decompressing and compressing them again
+    /// as format-3 merges did); and the time to decompress the block of a random document
+    /// both ways (uncached).
+    #[test]
+    #[ignore]
+    fn store_formats() {
+        let index = PathBuf::from(std::env::var("LEAKWELL_INDEX").expect("LEAKWELL_INDEX"));
+        let mut parts = Vec::new();
+        for seg in std::fs::read_dir(&index).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with("seg-")) {
+            for part in std::fs::read_dir(seg.path()).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with("part-")) {
+                parts.push(part.path());
+            }
+        }
+        parts.sort();
+        let readers: Vec<StoreReader> = parts.iter().map(|p| StoreReader::open(p).unwrap()).collect();
+        let size = |p: &Path, f: &str| std::fs::metadata(p.join(f)).map(|m| m.len()).unwrap_or(0);
+        let v4: u64 = parts.iter().map(|p| size(p, "store.dat") + size(p, "store.map") + size(p, "store.dict")).sum();
+        let docs: u64 = readers.iter().map(|r| (0..r.blocks()).map(|b| MapEntry::read(match &r.layout { Layout::V4 { map, .. } => map, _ => panic!("format 4 expected") }, b + 1).first as u64 - MapEntry::read(match &r.layout { Layout::V4 { map, .. } => map, _ => unreachable!() }, b).first as u64).sum::<u64>()).sum();
+        // Copy: what a format-4 merge does with the stores.
+        let out = temp("formats");
+        let t = std::time::Instant::now();
+        let mut w = StoreWriter::create(&out).unwrap();
+        for r in &readers {
+            w.copy_from(r, 0).unwrap();
+        }
+        w.finish().unwrap();
+        let copy = t.elapsed();
+        // Recompress into format-3 blocks: what a format-3 merge did.
+        let t = std::time::Instant::now();
+        let mut zc = zstd::bulk::Compressor::new(ZSTD_LEVEL).unwrap();
+        let mut v3 = 0u64;
+        let mut v3_blocks: Vec<Vec<u8>> = Vec::new();
+        let mut block = Vec::new();
+        let mut n = 0;
+        for (ri, r) in readers.iter().enumerate() {
+            for b in 0..r.blocks() {
+                let blk = r.load(b).unwrap();
+                for k in 0..blk.len() as usize {
+                    let (ctx, line) = blk.record_at(k).unwrap();
+                    block.extend_from_slice(&ctx.to_le_bytes());
+                    block.extend_from_slice(&(line.len() as u32).to_le_bytes());
+                    block.extend_from_slice(line);
+                    n += 1;
+                    if n == V3_BLOCK_DOCS {
+                        let c = zc.compress(&block).unwrap();
+                        v3 += c.len() as u64 + 8;
+                        if ri == 0 {
+                            v3_blocks.push(c);
+                        }
+                        block.clear();
+                        n = 0;
+                    }
+                }
+            }
+        }
+        let recompress = t.elapsed();
+        println!("{} parts, {} records: store format 4 {} bytes ({:.1} bytes/record), format 3 {} bytes ({:.1} bytes/record)", parts.len(), docs, v4, v4 as f64 / docs as f64, v3, v3 as f64 / docs as f64);
+        println!("merge store work: copy {:?}, recompress as format 3 {:?}", copy, recompress);
+        // Random documents of the first part, block decompressed uncached, both ways.
+        let r = &readers[0];
+        let mut x = 99u64;
+        let reps = 20_000;
+        let mut dctx = zstd::bulk::Decompressor::new().unwrap();
+        let t = std::time::Instant::now();
+        for _ in 0..reps {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let c = &v3_blocks[((x >> 33) % v3_blocks.len() as u64) as usize];
+            std::hint::black_box(dctx.decompress(c, 1 << 20).unwrap());
+        }
+        let t3 = t.elapsed() / reps;
+        let t = std::time::Instant::now();
+        for _ in 0..reps {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            std::hint::black_box(r.load(((x >> 33) % r.blocks() as u64) as usize).unwrap());
+        }
+        let t4 = t.elapsed() / reps;
+        println!("block of a random document, decompressed: format 3 {:?}, format 4 {:?}", t3, t4);
+        let _ = std::fs::remove_dir_all(&out);
+    }
 }
+
