@@ -939,4 +939,3 @@ mod tests {
         let _ = std::fs::remove_dir_all(&out);
     }
 }
-
