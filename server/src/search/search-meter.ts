@@ -16,6 +16,9 @@
  * elsewhere (another instance, the admin CLI) are seen at the next write, within 1 s.
  * With several instances, each counts only its own usage in memory: the reserve must cover
  * what the others may serve meanwhile (`sharedBatchReserve`).
+ * A search's count and charge are held while it runs and become pending usage only once the
+ * engine took its query (`release`), so a refused query is never written, whenever the
+ * writes happen; the exact path waits for the held usage first (`settle`).
  * A crash loses at most the pending usage: searches not counted and credits not charged,
  * always in the customer's favour. Only counts are kept, never queries.
  */
@@ -36,6 +39,8 @@ export const SNAPSHOT_MAX_AGE_MS = 1000;
 export function sharedBatchReserve(rate: { burst: number; ratePerSecond: number }, flushMs: number): number {
   return Math.ceil(rate.burst + (rate.ratePerSecond * (SNAPSHOT_MAX_AGE_MS + 2 * flushMs)) / 1000);
 }
+/** How long the exact path waits for the account's running searches to release their usage. */
+const SETTLE_WAIT_MS = 10_000;
 /** Snapshots unused for this long are dropped, so memory follows the active accounts. */
 const IDLE_EVICT_MS = 60_000;
 
@@ -45,6 +50,9 @@ export interface MeteredAccount {
   /** Date.now() when the snapshot was read; 0 once forgotten. */
   refreshedAt: number;
   usedAt: number;
+  /** Counted and charged by searches still running: written only once the engine took the query (`release`). */
+  heldSearches: number;
+  heldCharges: number;
   pendingSearches: number;
   pendingCharges: Map<string, number>;
   /** Usage handed to the write in flight. */
@@ -78,10 +86,12 @@ export function createSearchMeter(deps: {
     return n;
   };
   /** Credits left once the usage not yet written is taken off. */
-  const balance = (a: MeteredAccount) => a.snapshot.search_credits - pendingChargeCount(a) - a.writingCharges;
+  const balance = (a: MeteredAccount) => a.snapshot.search_credits - a.heldCharges - pendingChargeCount(a) - a.writingCharges;
   /** Searches today, the usage not yet written included. */
-  const searchesToday = (a: MeteredAccount) => a.snapshot.searches_today + a.pendingSearches + a.writingSearches;
+  const searchesToday = (a: MeteredAccount) => a.snapshot.searches_today + a.heldSearches + a.pendingSearches + a.writingSearches;
   const busy = (a: MeteredAccount) => a.pendingSearches > 0 || a.writingSearches > 0;
+  /** Busy, or a search of it still running: the account must stay in memory. */
+  const inUse = (a: MeteredAccount) => busy(a) || a.heldSearches > 0;
   const isFresh = (a: MeteredAccount, now: number) => now - a.refreshedAt <= SNAPSHOT_MAX_AGE_MS;
 
   function indexKey(account: MeteredAccount, keyHash: string | null) {
@@ -100,6 +110,8 @@ export function createSearchMeter(deps: {
         snapshot: row,
         refreshedAt,
         usedAt: readAt,
+        heldSearches: 0,
+        heldCharges: 0,
         pendingSearches: 0,
         pendingCharges: new Map(),
         writingSearches: 0,
@@ -168,9 +180,9 @@ export function createSearchMeter(deps: {
       a.writingSearches = 0;
       a.writingCharges = 0;
       // Closed (or deleted) accounts come back without a row: their usage is written, forget them.
-      if (!seen.has(a.userId) && !busy(a)) drop(a);
+      if (!seen.has(a.userId) && !inUse(a)) drop(a);
     }
-    for (const a of accounts.values()) if (startedAt - a.usedAt > IDLE_EVICT_MS && !busy(a)) drop(a);
+    for (const a of accounts.values()) if (startedAt - a.usedAt > IDLE_EVICT_MS && !inUse(a)) drop(a);
   }
 
   function drop(a: MeteredAccount) {
@@ -243,34 +255,43 @@ export function createSearchMeter(deps: {
 
     /**
      * Counts one search (and charges one credit for `chargeReason`) in memory when the
-     * account stays comfortably within its limits; false when the exact path is needed.
+     * account stays comfortably within its limits; false when the exact path is needed. The
+     * count and the charge are held until the search says what becomes of them (`release`):
+     * a write never takes the usage of a search still running, so a query the engine refuses
+     * leaves nothing behind, whenever the writes happen.
      */
     tryCount(a: MeteredAccount, chargeReason: string | undefined): boolean {
       if (!isFresh(a, Date.now())) return false;
       if (searchesToday(a) + 1 > dailyLimit - reserve) return false;
       if (chargeReason !== undefined && balance(a) - 1 < reserve) return false;
-      a.pendingSearches += 1;
-      if (chargeReason !== undefined) a.pendingCharges.set(chargeReason, (a.pendingCharges.get(chargeReason) ?? 0) + 1);
+      a.heldSearches += 1;
+      if (chargeReason !== undefined) a.heldCharges += 1;
       return true;
     },
 
     /**
-     * Takes back what a failed search left pending: its count when `search`, and one charge for
-     * `charge`. True when that charge was still pending (so no credit moved); false when there
-     * was none to take back, or it is already being written (then the caller refunds it).
+     * Ends what `tryCount` held for one search: its count becomes pending usage when `count`,
+     * and its charge (when `charge` names the reason it was taken for) when `keepCharge`;
+     * whatever is not kept is dropped, so no credit moved and nothing was counted.
      */
-    takeBack(userId: string, what: { search: boolean; charge?: string }): boolean {
+    release(userId: string, outcome: { count: boolean; charge: string | undefined; keepCharge: boolean }) {
       const a = accounts.get(userId);
-      if (!a) return false;
-      if (what.search && a.pendingSearches > 0) a.pendingSearches -= 1;
-      const pending = what.charge === undefined ? 0 : (a.pendingCharges.get(what.charge) ?? 0);
-      if (pending === 0) return false;
-      a.pendingCharges.set(what.charge!, pending - 1);
-      return true;
+      if (!a || a.heldSearches === 0) return;
+      a.heldSearches -= 1;
+      if (outcome.count) a.pendingSearches += 1;
+      if (outcome.charge === undefined || a.heldCharges === 0) return;
+      a.heldCharges -= 1;
+      if (outcome.keepCharge) a.pendingCharges.set(outcome.charge, (a.pendingCharges.get(outcome.charge) ?? 0) + 1);
     },
 
-    /** Writes this account's pending usage, so that the database holds all of it. */
+    /**
+     * Writes this account's usage, so that the database holds all of it: first waits for its
+     * searches still running to release what they hold (at most SEARCH_CONCURRENCY_PER_USER
+     * searches, each within its time budget; given up after SETTLE_WAIT_MS).
+     */
     async settle(a: MeteredAccount): Promise<void> {
+      const giveUpAt = Date.now() + SETTLE_WAIT_MS;
+      while (a.heldSearches > 0 && Date.now() < giveUpAt) await new Promise((resolve) => setTimeout(resolve, 2));
       for (let attempt = 0; attempt < 3 && busy(a); attempt++) await flush();
     },
 

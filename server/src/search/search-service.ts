@@ -168,16 +168,19 @@ export function createSearchService(deps: {
 
   async function admitThenRun<T>(userId: string, request: SearchRequest, options: AdmitOptions, runSearch: (access: SearchAccess) => Promise<T>) {
     const access = await admit(userId, request, options);
+    const chargeReason = access.charged ? options.charge : undefined;
     try {
-      return { access, result: await runSearch(access) };
+      const result = await runSearch(access);
+      if (access.inMemory) meter.release(userId, { count: true, charge: chargeReason, keepCharge: true });
+      return { access, result };
     } catch (error) {
-      // A refused query on the in-memory path (the engine checks it as `check` does) takes
-      // its count and charge back before they are written. Any other failure stays counted and
-      // gives the credit back: dropped while still pending, else refunded with its ledger row.
+      // A query the engine refuses (it checks it as `check` does) is neither counted nor charged;
+      // any other failure (time budget) stays counted and gives the credit back. On the
+      // in-memory path the usage is still held, so nothing was written yet; on the exact path
+      // the charge was written, and is refunded with its ledger row.
       const refused = error instanceof EngineQueryError;
-      const chargeReason = access.charged ? options.charge : undefined;
-      const chargeDropped = meter.takeBack(userId, { search: access.inMemory && refused, charge: chargeReason });
-      if (chargeReason && !chargeDropped) await refundSearchCredit(db, userId, `${chargeReason}-failed`);
+      if (access.inMemory) meter.release(userId, { count: !refused, charge: chargeReason, keepCharge: false });
+      else if (chargeReason) await refundSearchCredit(db, userId, `${chargeReason}-failed`);
       return asRequestError(error);
     }
   }
