@@ -358,6 +358,12 @@ export interface EngineThreadOptions {
    * ignored (the count in effect is answered by `enginePoolStats`).
    */
   threads?: number;
+  /**
+   * Bound of the process-wide cache of decompressed store blocks, in MiB (0: no cache;
+   * default 64; FORMAT.md, store). Read when the cache is first used, like `threads`: set
+   * it before the first search. Sets `LEAKWELL_STORE_CACHE_MB`, which the engine reads.
+   */
+  storeCacheMb?: number;
 }
 
 /** Per lane of the engine's threads: threads, calls running, calls waiting, calls done. */
@@ -379,6 +385,7 @@ export async function openEngine(indexDir: string, options: EngineThreadOptions 
   const n = await loadNative();
   try {
     if (options.threads !== undefined) n.configure(options.threads);
+    if (options.storeCacheMb !== undefined) process.env.LEAKWELL_STORE_CACHE_MB = String(options.storeCacheMb);
     return new Engine(await n.open(indexDir), n, indexDir);
   } catch (e) {
     throw translate(e);

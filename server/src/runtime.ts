@@ -70,7 +70,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   let shuttingDown = false;
   let engine: Engine | undefined;
   try {
-    engine = await openEngine(config.indexDir, config.ENGINE_THREADS > 0 ? { threads: config.ENGINE_THREADS } : {});
+    engine = await openEngine(config.indexDir, {
+      ...(config.ENGINE_THREADS > 0 ? { threads: config.ENGINE_THREADS } : {}),
+      storeCacheMb: config.ENGINE_STORE_CACHE_MB,
+    });
     // Segments published by the ingest CLI (another process) are served without a restart.
     engine.autoRefresh(1000);
     const [jwtSecret, ipSecret] = [
