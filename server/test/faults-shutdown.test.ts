@@ -13,8 +13,6 @@ import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import { loadConfig } from '../src/config';
@@ -23,43 +21,13 @@ import { createPool } from '../src/infra/database';
 import { hashPassword } from '../src/auth/passwords';
 import { insertUser } from '../src/users/user-repository';
 import { packLogin } from '../src/common/obfuscation';
-import { TEST_PASSWORD, createTestDatabase, eventually } from './harness';
+import { TEST_PASSWORD, createTestDatabase, eventually, startServerProcess } from './harness';
 import { FAST_DELIVERY_ENV, createAlert, queueClient, startReceiver } from './delivery-fixtures';
-import { freePort, startPrivateRedis, timedFetch, type PrivateRedis, type Timed } from './fault-tools';
+import { startPrivateRedis, timedFetch, type PrivateRedis, type Timed } from './fault-tools';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const GRACE_MS = 20_000; // server.ts gives up (exit 1) after this
 const ALERTS = 24;
 const RECEIVER_DELAY_MS = 1000;
-
-interface ServerProcess {
-  url: string;
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-}
-
-async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/server.ts')], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
-  );
-  const url = `http://127.0.0.1:${port}`;
-  const started = await Promise.race([
-    eventually(async () => (await timedFetch(`${url}/readyz`, { timeoutMs: 2000 })).status === 200, 60_000),
-    exited.then(() => false),
-  ]);
-  assert.ok(started, `the server started: ${output.slice(-2000)}`);
-  return { url, child, output: () => output, exited };
-}
 
 /**
  * A login whose body arrives slowly: the headers and half the body now, the rest when

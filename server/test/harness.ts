@@ -280,7 +280,8 @@ export interface ServerProcess {
   child: ChildProcess;
   /** Everything the process wrote (stdout and stderr). */
   output(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves at exit, with the time it happened (Date.now()). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
   /** SIGTERM, then SIGKILL if it has not exited within `graceMs` (idempotent). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -300,7 +301,9 @@ export async function startServerProcess(env: Record<string, string>, readyTimeo
   });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+  );
   const running = () => child.exitCode === null && child.signalCode === null;
   let stopping: Promise<void> | undefined;
   const stop = (graceMs = 25_000) =>
