@@ -1,7 +1,8 @@
 // Scale benchmark (issue 14, item 3): the engine alone over an index that is already built
 // (1M, 10M, 100M records), for engine/BENCHMARKS.md "100M records on one machine".
 //
-//   node --import tsx scripts/scale-bench.ts --index DIR [--pick DIR] [--well NAME] [--cold] [--json FILE]
+//   node --import tsx scripts/scale-bench.ts --index DIR [--pick DIR] [--well NAME] [--cold] [--startup-only]
+//        [--cap-seconds 20] [--json FILE]
 //   node --import tsx scripts/scale-bench.ts [--pick DIR]     (only pick the query values)
 //
 // Query values are picked once, from the 1M-record corpus of seed 1 (`--pick`, generated with
@@ -36,6 +37,8 @@ const { values: args } = parseArgs({
     well: { type: 'string' },
     /** Seconds of runs per class at most (at least 3 runs): heavy scans at nice +10 on a loaded machine take seconds each. */
     'cap-seconds': { type: 'string', default: '20' },
+    /** Only the start-up and the memory after it (a cold start without the query classes). */
+    'startup-only': { type: 'boolean', default: false },
   },
 });
 const log = (s: string) => console.error(s);
@@ -168,6 +171,14 @@ async function main(): Promise<void> {
   const afterOpen = memory();
   const stats = await engine.stats();
   log(`scale-bench: ${stats.records.toLocaleString('en-US')} records, ${stats.segments} segments, ${stats.parts} parts, ${(indexBytes / 1e9).toFixed(2)} GB; start-up ${fmt(startupMs)} (CPU ${fmt(startupCpuMs)}; open ${fmt(openMs)}, first answer total ${first.total}), load ${load()}`);
+
+  if (args['startup-only']) {
+    await engine.close();
+    const result = { index: indexDir, records: stats.records, segments: stats.segments, parts: stats.parts, indexBytes, cold: args.cold, openMs, startupMs, startupCpuMs, memory: { before, afterOpen } };
+    if (args.json) writeFileSync(args.json, JSON.stringify(result, null, 2) + '\n');
+    console.log(JSON.stringify(result, null, 2));
+    return;
+  }
 
   // Warm-up: every class once (the pages they touch come into memory).
   for (const c of cases) await engine.search({ query: c.query, mode: c.mode, dedup: c.dedup ?? true, page: c.page ?? 1, size: 20, timeBudgetMs: c.budget ?? 30_000, countCache: false }).catch(() => undefined);
