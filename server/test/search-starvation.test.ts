@@ -21,7 +21,9 @@ import { TEST_PASSWORD, startTestServer, type TestServer } from './harness';
 import { call, callV2, freshIp } from './helpers';
 
 const RECORDS = 150_000;
-const TERM_BYTES = 160;
+// Long terms (the engine indexes up to 256 bytes) so that a scan stays expensive as scans get
+// faster: format 4's term tables brought one from about 1.2 s to 0.96 s on a quiet machine.
+const TERM_BYTES = 240;
 const HEAVY_USERS = 8;
 // The machine is shared (2 cores, other suites running): a comparison is repeated when the
 // neighbours' load made it fail; the old code fails every attempt by orders of magnitude.
@@ -160,7 +162,7 @@ describe('search under heavy queries (test 14)', () => {
       (ok ? passes : failures).push(line);
       // Noise from neighbours is retried; starvation (10× and more) is not.
       gross = loaded.search > 10 * idle.search || loaded.login > 10 * idle.login;
-      assert.ok(heavyMs >= 1000, `the expensive queries are expensive (slowest ${heavyMs.toFixed(0)} ms)`);
+      assert.ok(heavyMs >= 500, `the expensive queries are expensive (slowest ${heavyMs.toFixed(0)} ms)`);
     }
     assert.ok(passes.length > 0, `no attempt kept the latencies:\n${failures.join('\n')}`);
   });
