@@ -33,6 +33,7 @@ import pg from 'pg';
 import { type Engine, ingestFiles, openEngine, type SearchMode, type WatchInput } from '../engine/index';
 import { type CorpusInfo, FREE_MAIL, generateCorpus } from './corpus';
 import { rng } from './lib/random';
+import { byCount, nearest, scanFlat } from './lib/corpus-stats';
 import { monitoringE2E } from './lib/monitoring-bench';
 
 const { values: args } = parseArgs({
@@ -122,52 +123,6 @@ function duMatching(path: string, name: RegExp): number {
     n += e.isDirectory() ? duMatching(p, name) : name.test(e.name) ? statSync(p).size : 0;
   }
   return n;
-}
-
-type Flat = { source: number; email: string; username: string; password: string; hashed_password: string };
-
-async function scanFlat(file: string): Promise<{ passwords: Map<string, number>; domains: Map<string, number>; emails: string[]; hashes: Map<string, number>; lastNames: Map<string, number>; userPrefixes: Map<string, number> }> {
-  const passwords = new Map<string, number>();
-  const userPrefixes = new Map<string, number>();
-  const domains = new Map<string, number>();
-  const hashes = new Map<string, number>();
-  const lastNames = new Map<string, number>();
-  const emails: string[] = [];
-  const rl = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-  let i = 0;
-  for await (const line of rl) {
-    const c = line.split('\t');
-    const r: Flat = { source: Number(c[0]), email: c[1] ?? '', username: c[2] ?? '', password: c[3] ?? '', hashed_password: c[4] ?? '' };
-    if (r.password) passwords.set(r.password, (passwords.get(r.password) ?? 0) + 1);
-    const up = r.username.slice(0, 4).toLowerCase();
-    if (/^[a-z]{4}$/.test(up)) userPrefixes.set(up, (userPrefixes.get(up) ?? 0) + 1);
-    if (r.hashed_password.length === 40) hashes.set(r.hashed_password, (hashes.get(r.hashed_password) ?? 0) + 1);
-    if (r.email) {
-      const d = r.email.slice(r.email.lastIndexOf('@') + 1);
-      domains.set(d, (domains.get(d) ?? 0) + 1);
-      if (i++ % 997 === 0 && emails.length < 50) emails.push(r.email);
-    }
-    const name = c[6];
-    if (name) {
-      const ln = name.split(' ').pop()?.toLowerCase() ?? '';
-      if (ln.length >= 6) lastNames.set(ln, (lastNames.get(ln) ?? 0) + 1);
-    }
-  }
-  return { passwords, domains, emails, hashes, lastNames, userPrefixes };
-}
-
-/** The key whose count is nearest to `target` (in log scale). */
-function nearest(m: Map<string, number>, target: number): [string, number] {
-  let best: [string, number] = ['', 0];
-  let bestD = Infinity;
-  for (const [k, v] of m) {
-    const d = Math.abs(Math.log(v) - Math.log(target));
-    if (d < bestD) {
-      bestD = d;
-      best = [k, v];
-    }
-  }
-  return best;
 }
 
 interface QueryCase {
@@ -275,12 +230,12 @@ async function main(): Promise<void> {
   const hasRg = peers.has('rg') && spawnSync('rg', ['--version']).status === 0;
 
   const stats = await scanFlat(join(dir, 'flat.tsv'));
-  const popular = [...stats.passwords.entries()].sort((a, b) => b[1] - a[1])[0] as [string, number];
+  const popular = byCount(stats.passwords)[0] as [string, number];
   const pw100 = nearest(stats.passwords, 100);
   const dom100 = nearest(stats.domains, 100);
   const dom10k = nearest(stats.domains, 10_000);
-  const domBig = [...stats.domains.entries()].sort((a, b) => b[1] - a[1])[1] as [string, number];
-  const hashBig = [...stats.hashes.entries()].sort((a, b) => b[1] - a[1])[0] as [string, number];
+  const domBig = byCount(stats.domains)[1] as [string, number];
+  const hashBig = byCount(stats.hashes)[0] as [string, number];
   const hashOne = nearest(stats.hashes, 1);
   const ln = nearest(stats.lastNames, 300)[0];
   const email1 = stats.emails[7] ?? stats.emails[0] ?? '';
@@ -360,7 +315,7 @@ async function main(): Promise<void> {
   // each query in this process (no block of its page in the block cache); "warm": median
   // of the 10 next runs. Wall-clock: in this process, the call and its JSON text (engine)
   // or the rows as objects (PostgreSQL, `select *`).
-  const top = (m: Map<string, number>, n: number, min: number) => [...m.entries()].filter((e) => e[1] >= min).sort((a, b) => b[1] - a[1]).slice(0, n);
+  const top = (m: Map<string, number>, n: number, min: number) => byCount(m).filter((e) => e[1] >= min).slice(0, n);
   const pageCases: { cls: string; queries: { query: string; mode: SearchMode; pg: { sql: string; params: unknown[] } }[] }[] = [
     { cls: 'exact password', queries: top(stats.passwords, 5, 1).map(([p]) => ({ query: `password:"${p}"`, mode: 'exact' as SearchMode, pg: { sql: 'select * from bench_records where password = $1 limit 10000', params: [p] } })) },
     { cls: 'domain (email:*@…)', queries: top(stats.domains, 5, 1).map(([d]) => ({ query: `email:*@${d}`, mode: 'wildcard' as SearchMode, pg: { sql: 'select * from bench_records where reverse(email) like $1 limit 10000', params: [`${d.split('').reverse().join('')}@%`] } })) },

@@ -19,13 +19,13 @@
 // over the uncached runs.
 
 import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { openEngine, type SearchMode } from '../engine/index';
 import { type CorpusInfo, generateCorpus } from './corpus';
+import { byCount, nearest, scanFlat } from './lib/corpus-stats';
 
 const { values: args } = parseArgs({
   options: {
@@ -87,48 +87,20 @@ async function pickCases(dir: string): Promise<Case[]> {
   let info: CorpusInfo;
   if (existsSync(join(dir, 'flat.tsv')) && existsSync(join(dir, 'corpus.json'))) info = JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8')) as CorpusInfo;
   else info = await generateCorpus(1_000_000, 1, dir, log, true);
-  const passwords = new Map<string, number>();
-  const domains = new Map<string, number>();
-  const hashes = new Map<string, number>();
-  const lastNames = new Map<string, number>();
-  const emails: string[] = [];
-  const add = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
-  let i = 0;
-  for await (const line of createInterface({ input: createReadStream(join(dir, 'flat.tsv')), crlfDelay: Infinity })) {
-    const c = line.split('\t');
-    const [email, password, hashed, name] = [c[1] ?? '', c[3] ?? '', c[4] ?? '', c[6] ?? ''];
-    if (password) add(passwords, password);
-    if (hashed.length === 40) add(hashes, hashed);
-    if (email) {
-      add(domains, email.slice(email.lastIndexOf('@') + 1));
-      if (i++ % 997 === 0 && emails.length < 50) emails.push(email);
-    }
-    const ln = name ? (name.split(' ').pop()?.toLowerCase() ?? '') : '';
-    if (ln.length >= 6) add(lastNames, ln);
-  }
-  const nearest = (m: Map<string, number>, target: number): string => {
-    let best = '';
-    let bestD = Infinity;
-    for (const [k, v] of m) {
-      const d = Math.abs(Math.log(v) - Math.log(target));
-      if (d < bestD) [best, bestD] = [k, d];
-    }
-    return best;
-  };
-  const byCount = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]);
+  const { passwords, domains, emails, hashes, lastNames } = await scanFlat(join(dir, 'flat.tsv'));
   const popular = byCount(passwords)[0]?.[0] ?? '';
-  const ln = nearest(lastNames, 300);
+  const ln = nearest(lastNames, 300)[0];
   const well = info.sources[3]?.well ?? '';
   return [
     { cls: 'exact email (1 hit at 1M)', query: `email:"${emails[7] ?? emails[0]}"`, mode: 'exact' },
-    { cls: 'exact password (~100 hits at 1M)', query: `password:"${nearest(passwords, 100)}"`, mode: 'exact' },
+    { cls: 'exact password (~100 hits at 1M)', query: `password:"${nearest(passwords, 100)[0]}"`, mode: 'exact' },
     { cls: 'exact popular password (total)', query: `password:"${popular}"`, mode: 'exact' },
-    { cls: 'exact 40-hex hash (1 hit at 1M)', query: `hashed_password:${nearest(hashes, 1)}`, mode: 'exact' },
+    { cls: 'exact 40-hex hash (1 hit at 1M)', query: `hashed_password:${nearest(hashes, 1)[0]}`, mode: 'exact' },
     { cls: 'exact 40-hex hash (most frequent)', query: `hashed_password:${byCount(hashes)[0]?.[0]}`, mode: 'exact' },
-    { cls: 'suffix email:*@domain (~100 hits at 1M)', query: `email:*@${nearest(domains, 100)}`, mode: 'wildcard' },
-    { cls: 'suffix email:*@domain (~10k hits at 1M)', query: `email:*@${nearest(domains, 10_000)}`, mode: 'wildcard' },
+    { cls: 'suffix email:*@domain (~100 hits at 1M)', query: `email:*@${nearest(domains, 100)[0]}`, mode: 'wildcard' },
+    { cls: 'suffix email:*@domain (~10k hits at 1M)', query: `email:*@${nearest(domains, 10_000)[0]}`, mode: 'wildcard' },
     { cls: 'suffix email:*@ 2nd free-mail domain', query: `email:*@${byCount(domains)[1]?.[0]}`, mode: 'wildcard' },
-    { cls: 'domain: (exact, ~10k hits at 1M)', query: `domain:${nearest(domains, 10_000)}`, mode: 'exact' },
+    { cls: 'domain: (exact, ~10k hits at 1M)', query: `domain:${nearest(domains, 10_000)[0]}`, mode: 'exact' },
     { cls: 'prefix username:john*', query: 'username:john*', mode: 'wildcard' },
     { cls: `infix email:*${ln}*`, query: `email:*${ln}*`, mode: 'wildcard' },
     { cls: 'infix email:john*smith*', query: 'email:john*smith*', mode: 'wildcard' },
