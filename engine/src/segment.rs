@@ -262,19 +262,11 @@ fn write_hashed<const N: usize>(dir: &Path, field: usize, pw: &FieldIndex, mut h
     // password table's; with copied postings (format 3) only when two passwords share a
     // digest (a collision: their documents united).
     if hashes.windows(2).all(|w| w[0].0 != w[1].0) {
-        let mut blob: Vec<u8> = Vec::with_capacity(hashes.len() * (2 * N + 1));
-        let mut tix = termdict::TixBuilder::default();
-        let mut pord: Vec<u8> = Vec::with_capacity(hashes.len() * 4);
+        let mut table = PordTable::with_capacity(hashes.len(), hashes.len() * (2 * N + 1));
         for (h, ord) in &hashes {
-            tix.add(blob.len());
-            crate::digest::hex_into(h, &mut blob);
-            blob.push(b'\n');
-            pord.extend_from_slice(&ord.to_le_bytes());
+            table.push(|blob| crate::digest::hex_into(h, blob), *ord);
         }
-        std::fs::write(dir.join(format!("{}.pord", name)), &pord)?;
-        std::fs::write(dir.join(format!("{}.terms", name)), &blob)?;
-        std::fs::write(dir.join(format!("{}.tix", name)), tix.finish(blob.len()))?;
-        return Ok(());
+        return table.write(dir, &name);
     }
     let mut blob: Vec<u8> = Vec::with_capacity(hashes.len() * (2 * N + 1));
     let mut tix = termdict::TixBuilder::default();
@@ -333,20 +325,40 @@ pub fn write_derived_merged(dir: &Path, field: usize, ins: &[(&FieldIndex, &[u32
     }
     all.sort_unstable_by(|a, b| a.0.cmp(b.0));
     all.dedup_by(|a, b| a.0 == b.0);
-    let name = index_name(field);
-    let mut blob: Vec<u8> = Vec::with_capacity(all.iter().map(|a| a.0.len() + 1).sum());
-    let mut tix = termdict::TixBuilder::default();
-    let mut pord: Vec<u8> = Vec::with_capacity(all.len() * 4);
+    let mut table = PordTable::with_capacity(all.len(), all.iter().map(|a| a.0.len() + 1).sum());
     for (t, ord) in &all {
-        tix.add(blob.len());
-        blob.extend_from_slice(t);
-        blob.push(b'\n');
-        pord.extend_from_slice(&ord.to_le_bytes());
+        table.push(|blob| blob.extend_from_slice(t), *ord);
     }
-    std::fs::write(dir.join(format!("{}.pord", name)), &pord)?;
-    std::fs::write(dir.join(format!("{}.terms", name)), &blob)?;
-    std::fs::write(dir.join(format!("{}.tix", name)), tix.finish(blob.len()))?;
-    Ok(())
+    table.write(dir, &index_name(field))
+}
+
+/// A derived password table of format 4 being written: its terms (`.terms`, `.tix`) and,
+/// per term, the ordinal of the password whose postings it has (`.pord`).
+struct PordTable {
+    blob: Vec<u8>,
+    tix: termdict::TixBuilder,
+    pord: Vec<u8>,
+}
+
+impl PordTable {
+    fn with_capacity(terms: usize, bytes: usize) -> Self {
+        PordTable { blob: Vec::with_capacity(bytes), tix: termdict::TixBuilder::default(), pord: Vec::with_capacity(terms * 4) }
+    }
+
+    /// The next term (ascending), written into the blob by `term`, and its password ordinal.
+    fn push(&mut self, term: impl FnOnce(&mut Vec<u8>), ord: u32) {
+        self.tix.add(self.blob.len());
+        term(&mut self.blob);
+        self.blob.push(b'\n');
+        self.pord.extend_from_slice(&ord.to_le_bytes());
+    }
+
+    fn write(self, dir: &Path, name: &str) -> Result<()> {
+        std::fs::write(dir.join(format!("{}.pord", name)), &self.pord)?;
+        std::fs::write(dir.join(format!("{}.terms", name)), &self.blob)?;
+        std::fs::write(dir.join(format!("{}.tix", name)), self.tix.finish(self.blob.len()))?;
+        Ok(())
+    }
 }
 
 pub struct FieldIndex {
