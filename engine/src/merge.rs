@@ -171,6 +171,11 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
 /// the password field also leaves, per source part, the merged ordinal of each of its
 /// passwords in `pw_remap`.
 fn merge_field(dir: &Path, srcs: &[Src], f: usize, pw_remap: &std::sync::Mutex<Vec<Vec<u32>>>) -> Result<()> {
+    // `email_local` is only usable when it covers every email of the part: a part
+    // written before it existed (emails, no local parts) leaves it out of the merge.
+    if f == EMAIL_LOCAL && srcs.iter().any(|s| s.seg.parts[s.part].fields[EMAIL].is_some() && s.seg.parts[s.part].fields[EMAIL_LOCAL].is_none()) {
+        return Ok(());
+    }
     let (ins, ins_src): (Vec<(&crate::segment::FieldIndex, u32)>, Vec<usize>) =
         srcs.iter().enumerate().filter_map(|(si, s)| s.seg.parts[s.part].fields[f].as_ref().map(|fi| ((fi, s.base), si))).unzip();
     if ins.is_empty() {
@@ -184,11 +189,6 @@ fn merge_field(dir: &Path, srcs: &[Src], f: usize, pw_remap: &std::sync::Mutex<V
         }
     }
     let mut emitted = 0u32;
-    // `email_local` is only usable when it covers every email of the part: a part
-    // written before it existed (emails, no local parts) leaves it out of the merge.
-    if f == EMAIL_LOCAL && srcs.iter().any(|s| s.seg.parts[s.part].fields[EMAIL].is_some() && s.seg.parts[s.part].fields[EMAIL_LOCAL].is_none()) {
-        return Ok(());
-    }
     let name = index_name(f);
     // Per source: its terms as plain `term\n` bytes (decoded when front-coded), walked
     // in order: next ordinal and the byte position of its next term.
