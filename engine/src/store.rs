@@ -24,6 +24,7 @@
 
 use crate::bytes::Bytes;
 use crate::error::{EngineError, Result};
+use crate::keys::IntHasher;
 use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -614,28 +615,6 @@ impl Block {
 
 type Key = (u64, u32);
 
-/// The cache's hash of a key: one multiply (keys are small integers; SipHash was a sixth of
-/// a page's fetch).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(n as u64);
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(29) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
 /// Recently used blocks, first in first out within a byte bound.
 pub struct BlockCache {
     limit: AtomicUsize,
@@ -644,7 +623,7 @@ pub struct BlockCache {
 
 #[derive(Default)]
 struct CacheInner {
-    map: HashMap<Key, Arc<Block>, std::hash::BuildHasherDefault<KeyHasher>>,
+    map: HashMap<Key, Arc<Block>, std::hash::BuildHasherDefault<IntHasher>>,
     order: VecDeque<(Key, usize)>,
     bytes: usize,
 }

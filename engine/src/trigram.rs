@@ -17,6 +17,7 @@
 use crate::bytes::Bytes;
 use crate::error::{EngineError, Result};
 use crate::fields::{ADDRESS, COMPANY, DOMAIN, EMAIL, EMAIL_DOMAIN, NAME, PASSWORD};
+use crate::keys::IntHasher;
 use crate::postings::{decode_into, intersect, put_varint};
 use std::collections::HashMap;
 use std::io::Write;
@@ -39,29 +40,12 @@ fn key(t: &[u8]) -> u32 {
     (t[0] as u32) << 16 | (t[1] as u32) << 8 | t[2] as u32
 }
 
-/// An identity-ish hasher for u32 trigram keys.
-#[derive(Default)]
-struct KeyHash(u64);
-impl std::hash::Hasher for KeyHash {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
 /// Build `<field>.tri` from the field's sorted terms.
 pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a [u8]>) -> Result<()> {
     // trigram -> slot in `slots` (last block seen, encoded gaps): a direct table for
     // ASCII trigrams (2^21 entries), a hash map for the others.
     let mut ascii: Vec<u32> = vec![u32::MAX; 1 << 21];
-    let mut other: HashMap<u32, u32, std::hash::BuildHasherDefault<KeyHash>> = HashMap::default();
+    let mut other: HashMap<u32, u32, std::hash::BuildHasherDefault<IntHasher>> = HashMap::default();
     let mut slots: Vec<(u32, u32, Vec<u8>)> = Vec::new(); // (key, last block, gaps)
     let mut terms = 0usize;
     for (ord, t) in sorted_terms.enumerate() {
