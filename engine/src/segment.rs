@@ -9,7 +9,7 @@ use crate::fields::{email_domain, email_local, index_name, DOMAIN, EMAIL, EMAIL_
 use crate::postings;
 use crate::store::{StoreReader, StoreWriter};
 use crate::termdict::{self, prefix8, TermDict};
-use crate::source::{alias, norm_col, Format, LineContext};
+use crate::source::{Format, LineContext};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -765,7 +765,7 @@ pub struct ContextPlan {
 
 impl ContextPlan {
     pub fn new(c: &LineContext) -> ContextPlan {
-        let columns = c.header.iter().map(|h| c.map.get(&norm_col(h)).copied().or_else(|| alias(h))).collect();
+        let columns = c.columns().to_vec();
         let mut keys: Vec<(usize, &String)> = c.header.iter().enumerate().collect();
         // Stable: equal names keep their column order; the last one is kept.
         keys.sort_by(|a, b| a.1.cmp(b.1));

@@ -152,6 +152,11 @@ impl LineContext {
         LineContext { format, header, delim, map, colmap }
     }
 
+    /// The field of each CSV column (`--map` first, then the header aliases), or None.
+    pub fn columns(&self) -> &[Option<usize>] {
+        &self.colmap
+    }
+
     pub fn maps_any_column(&self) -> bool {
         self.colmap.iter().any(|m| m.is_some())
     }
