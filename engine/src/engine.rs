@@ -433,7 +433,10 @@ impl Engine {
         let mut truncated = false;
         for seg in snap.segments.iter() {
             for part in seg.parts.iter() {
-                let mut found: HashMap<&[u8], Vec<u32>> = HashMap::new();
+                // Keyed by the hex term (the derived tables of format 5 hold binary digests,
+                // written out as hex; the others hold hex text).
+                let mut found: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
+                let mut hex = Vec::with_capacity(64);
                 for f in PASSWORD_TABLES {
                     let Some(fi) = &part.fields[f] else { continue };
                     let r = fi.dict.prefix_range(prefix);
@@ -441,7 +444,13 @@ impl Engine {
                         if ord & 1023 == 1023 {
                             budget.check()?;
                         }
-                        fi.postings_into(ord, found.entry(fi.dict.term(ord)).or_default());
+                        hex.clear();
+                        fi.dict.term_into(ord, &mut hex);
+                        let docs = match found.get_mut(&hex) {
+                            Some(d) => d,
+                            None => found.entry(hex.clone()).or_default(),
+                        };
+                        fi.postings_into(ord, docs);
                     }
                 }
                 for (t, mut docs) in found {
@@ -453,11 +462,11 @@ impl Engine {
                     if docs.is_empty() {
                         continue;
                     }
-                    if counts.len() >= MAX_PASSWORD_SUFFIXES && !counts.contains_key(t) {
+                    if counts.len() >= MAX_PASSWORD_SUFFIXES && !counts.contains_key(&t) {
                         truncated = true;
                         continue;
                     }
-                    *counts.entry(t.to_vec()).or_default() += docs.len() as u64;
+                    *counts.entry(t).or_default() += docs.len() as u64;
                 }
             }
         }

@@ -19,9 +19,10 @@ use std::path::{Path, PathBuf};
 /// Written by this engine. 2 added trigram indexes (`<field>.tri`) and merged segments
 /// (`sources` in segment.json); 3 added the derived password tables (`password_sha256`,
 /// `password_sha1`, see `write_derived`); 4 changed the store (`store.rs`), front-codes the
-/// term tables (`<field>.tfc`, see `termdict`) and more (FORMAT.md). Formats 1 to 3 are
+/// term tables (`<field>.tfc`, see `termdict`) and more (FORMAT.md); 5 writes the derived
+/// password tables' digests in binary (`.dig`, see `PordTable`). Formats 1 to 4 are
 /// read as they are (parts of 1 and 2 have no derived tables until a merge rewrites them).
-pub const FORMAT_VERSION: u64 = 4;
+pub const FORMAT_VERSION: u64 = 5;
 /// The oldest format this engine reads.
 pub const MIN_FORMAT_VERSION: u64 = 1;
 
@@ -258,13 +259,13 @@ pub fn write_derived(dir: &Path) -> Result<()> {
 fn write_hashed<const N: usize>(dir: &Path, field: usize, pw: &FieldIndex, mut hashes: Vec<([u8; N], u32)>) -> Result<()> {
     hashes.sort_unstable();
     let name = index_name(field);
-    // Format 4: each digest's password ordinal (`.pord`), its postings read from the
-    // password table's; with copied postings (format 3) only when two passwords share a
-    // digest (a collision: their documents united).
+    // Format 5: the binary digests (`.dig`) and each one's password ordinal (`.pord`), its
+    // postings read from the password table's; with hex terms and copied postings (format 3)
+    // only when two passwords share a digest (a collision: their documents united).
     if hashes.windows(2).all(|w| w[0].0 != w[1].0) {
-        let mut table = PordTable::with_capacity(hashes.len(), hashes.len() * (2 * N + 1));
+        let mut table = PordTable::new(N, hashes.len());
         for (h, ord) in &hashes {
-            table.push(|blob| crate::digest::hex_into(h, blob), *ord);
+            table.push(h, *ord);
         }
         return table.write(dir, &name);
     }
@@ -308,55 +309,64 @@ fn write_hashed<const N: usize>(dir: &Path, field: usize, pw: &FieldIndex, mut h
     Ok(())
 }
 
-/// A derived password table of a merged part from the sources' (format 4, `.pord`): each
-/// source's table and the merged ordinal of each of its passwords. A digest in several
-/// sources is one password, so one merged ordinal: kept once. Returns without writing
+/// A derived password table of a merged part from the sources' (format 4 or 5, `.pord`):
+/// each source's table and the merged ordinal of each of its passwords. A digest in several
+/// sources is one password, so one merged ordinal: kept once. Format 4 sources (hex terms)
+/// and format 5 ones (binary `.dig`) mix; the output is format 5. Returns without writing
 /// when no source has the table.
 pub fn write_derived_merged(dir: &Path, field: usize, ins: &[(&FieldIndex, &[u32])]) -> Result<()> {
-    let mut all: Vec<(&[u8], u32)> = Vec::with_capacity(ins.iter().map(|(fi, _)| fi.dict.len()).sum());
+    let width = if field == PASSWORD_SHA256 { 32 } else { 20 };
+    let n: usize = ins.iter().map(|(fi, _)| fi.dict.len()).sum();
+    // Every source digest (binary, `width` bytes at `i * width` of `flat`) and its merged ordinal.
+    let mut flat: Vec<u8> = Vec::with_capacity(n * width);
+    let mut all: Vec<(u32, u32)> = Vec::with_capacity(n);
     for (fi, remap) in ins {
         let Some(pord) = fi.password_ords() else { return Err(EngineError::Internal("derived table without password ordinals".into())) };
         for ord in 0..fi.dict.len() {
-            all.push((fi.dict.term(ord as u32), remap[pord.u32_at(ord) as usize]));
+            match fi.dict.term_digest(ord as u32) {
+                Some(d) if d.len() == width => flat.extend_from_slice(&d),
+                _ => return Err(EngineError::Corrupt(format!("{}: term {} is not a digest", index_name(field), ord))),
+            }
+            all.push((all.len() as u32, remap[pord.u32_at(ord) as usize]));
         }
     }
     if all.is_empty() {
         return Ok(());
     }
-    all.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    all.dedup_by(|a, b| a.0 == b.0);
-    let mut table = PordTable::with_capacity(all.len(), all.iter().map(|a| a.0.len() + 1).sum());
-    for (t, ord) in &all {
-        table.push(|blob| blob.extend_from_slice(t), *ord);
+    let at = |i: u32| &flat[i as usize * width..(i as usize + 1) * width];
+    all.sort_unstable_by(|a, b| at(a.0).cmp(at(b.0)));
+    all.dedup_by(|a, b| at(a.0) == at(b.0));
+    let mut table = PordTable::new(width, all.len());
+    for (i, ord) in &all {
+        table.push(at(*i), *ord);
     }
     table.write(dir, &index_name(field))
 }
 
-/// A derived password table of format 4 being written: its terms (`.terms`, `.tix`) and,
-/// per term, the ordinal of the password whose postings it has (`.pord`).
+/// A derived password table of format 5 being written: its binary digests, ascending
+/// (`.dig`: u32 width, then the digests), and per digest the ordinal of the password whose
+/// postings it has (`.pord`).
 struct PordTable {
-    blob: Vec<u8>,
-    tix: termdict::TixBuilder,
+    dig: Vec<u8>,
     pord: Vec<u8>,
 }
 
 impl PordTable {
-    fn with_capacity(terms: usize, bytes: usize) -> Self {
-        PordTable { blob: Vec::with_capacity(bytes), tix: termdict::TixBuilder::default(), pord: Vec::with_capacity(terms * 4) }
+    fn new(width: usize, terms: usize) -> Self {
+        let mut dig = Vec::with_capacity(4 + terms * width);
+        dig.extend_from_slice(&(width as u32).to_le_bytes());
+        PordTable { dig, pord: Vec::with_capacity(terms * 4) }
     }
 
-    /// The next term (ascending), written into the blob by `term`, and its password ordinal.
-    fn push(&mut self, term: impl FnOnce(&mut Vec<u8>), ord: u32) {
-        self.tix.add(self.blob.len());
-        term(&mut self.blob);
-        self.blob.push(b'\n');
+    /// The next digest (ascending) and its password ordinal.
+    fn push(&mut self, digest: &[u8], ord: u32) {
+        self.dig.extend_from_slice(digest);
         self.pord.extend_from_slice(&ord.to_le_bytes());
     }
 
     fn write(self, dir: &Path, name: &str) -> Result<()> {
         std::fs::write(dir.join(format!("{}.pord", name)), &self.pord)?;
-        std::fs::write(dir.join(format!("{}.terms", name)), &self.blob)?;
-        std::fs::write(dir.join(format!("{}.tix", name)), self.tix.finish(self.blob.len()))?;
+        std::fs::write(dir.join(format!("{}.dig", name)), &self.dig)?;
         Ok(())
     }
 }
@@ -914,8 +924,27 @@ mod tests {
         assert_eq!(docs_of(PASSWORD_SHA256, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"), vec![1]);
         assert_eq!(docs_of(PASSWORD_SHA1, "a9993e364706816aba3e25717850c26c9cd0d89d"), vec![1]);
         assert_eq!(part.fields[PASSWORD_SHA256].as_ref().unwrap().dict.len(), 2);
-        // Format 4: password ordinals instead of copied postings.
+        // Format 4: password ordinals instead of copied postings; 5: binary digests.
         assert!(dir.join("password_sha256.pord").exists() && !dir.join("password_sha256.post").exists());
+        assert_eq!(std::fs::metadata(dir.join("password_sha256.dig")).unwrap().len(), 4 + 2 * 32);
+        assert_eq!(std::fs::metadata(dir.join("password_sha1.dig")).unwrap().len(), 4 + 2 * 20);
+        assert!(!dir.join("password_sha256.terms").exists() && !dir.join("password_sha1.tix").exists());
+        let sha1 = &part.fields[PASSWORD_SHA1].as_ref().unwrap().dict;
+        // Prefixes of any length (odd too), hex back out, and non-hex or wrong lengths.
+        assert_eq!(sha1.prefix_range(b"5baa6"), 0..1);
+        assert_eq!(sha1.prefix_range(b"5"), 0..1);
+        assert_eq!(sha1.prefix_range(b"a"), 1..2);
+        assert_eq!(sha1.prefix_range(b"a9993e364706816aba3e25717850c26c9cd0d89"), 1..2);
+        assert_eq!(sha1.prefix_range(b"b"), 2..2);
+        assert_eq!(sha1.prefix_range(b"4"), 0..0);
+        assert_eq!(sha1.prefix_range(b"5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8"), 0..1);
+        assert_eq!(sha1.prefix_range(b"5baa61e4c9b93f3f0682250b6cf8331b7ee68fd80"), 0..0);
+        assert_eq!(sha1.prefix_range(b"5bxa"), 0..0);
+        assert_eq!(sha1.get(b"5baa61e4c9b93f3f0682250b6cf8331b7ee68fd"), None);
+        assert_eq!(sha1.get(b"5BAA61E4C9B93F3F0682250B6CF8331B7EE68FD8"), None, "the engine lower-cases first");
+        let mut hex = Vec::new();
+        sha1.term_into(0, &mut hex);
+        assert_eq!(hex, b"5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8");
         assert!(part.fields[PASSWORD_SHA1].as_ref().unwrap().tri.is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }

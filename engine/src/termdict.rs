@@ -34,6 +34,20 @@ pub fn prefix8(t: &[u8]) -> u64 {
     u64::from_be_bytes(b)
 }
 
+/// First index in `0..n` for which `below` is false (`below` true then false over the range).
+fn partition_point(n: usize, below: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if below(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 /// Terms per sampled offset in `.tix` (written; a reader takes the file's).
 pub const STEP: usize = 8;
 
@@ -64,6 +78,10 @@ pub struct TermDict {
     step: usize,
     head: usize,
     len: usize,
+    /// A digest table (format 5 `.dig`): `len` binary digests of this many bytes each,
+    /// sorted, after a u32 header (the width); 0 for a text table. Seen from outside as the
+    /// lower-case hex of each digest (`get`, `prefix_range`, `term_into`, `for_each`).
+    digest: usize,
 }
 
 /// Builds the `.tix` of a term table written term by term.
@@ -277,6 +295,10 @@ impl Check {
 
 impl TermDict {
     pub fn open(dir: &Path, field: &str) -> Result<Option<TermDict>> {
+        let dig = dir.join(format!("{}.dig", field));
+        if dig.exists() {
+            return Self::open_digest(&dig).map(Some);
+        }
         let tix = dir.join(format!("{}.tix", field));
         let p = if tix.exists() { tix } else { dir.join(format!("{}.toff", field)) };
         if !p.exists() {
@@ -299,10 +321,75 @@ impl TermDict {
         if front && SAMPLE % step != 0 {
             return Err(EngineError::Corrupt(format!("{}: front-coded blocks of {} terms", p.display(), step)));
         }
-        let mut d = TermDict { samples: Vec::new(), blob, front, offs, sampled, step, head, len };
+        let mut d = TermDict { samples: Vec::new(), blob, front, offs, sampled, step, head, len, digest: 0 };
         // Every sample is the first term of a block: whole in a front-coded table too.
         d.samples = (0..len).step_by(SAMPLE).map(|o| prefix8(d.block_first(o / step))).collect();
         Ok(Some(d))
+    }
+
+    /// A `.dig` table: u32 width w (1 to 64), then binary digests of w bytes, ascending.
+    fn open_digest(p: &Path) -> Result<TermDict> {
+        let blob = Bytes::open(p)?;
+        let w = if blob.len() >= 4 { blob.u32_at(0) as usize } else { 0 };
+        if !(1..=64).contains(&w) || (blob.len() - 4) % w != 0 {
+            return Err(EngineError::Corrupt(format!("{}: bad digest table length", p.display())));
+        }
+        let len = (blob.len() - 4) / w;
+        Ok(TermDict { samples: Vec::new(), blob, front: false, offs: Bytes::Empty, sampled: true, step: 1, head: 0, len, digest: w })
+    }
+
+    /// Digest `ord` of a digest table (binary).
+    #[inline]
+    fn digest_at(&self, ord: usize) -> &[u8] {
+        &self.blob[4 + ord * self.digest..4 + (ord + 1) * self.digest]
+    }
+
+    /// Whether this is a digest table (`.dig`, format 5).
+    pub fn is_digest(&self) -> bool {
+        self.digest > 0
+    }
+
+    /// Term `ord` appended to `out`: as stored, or as lower-case hex in a digest table.
+    pub fn term_into(&self, ord: u32, out: &mut Vec<u8>) {
+        if self.digest > 0 {
+            crate::digest::hex_into(self.digest_at(ord as usize), out);
+        } else {
+            out.extend_from_slice(self.term(ord));
+        }
+    }
+
+    /// The binary digest of term `ord`: a digest table's own bytes, or a text table's hex
+    /// decoded (`None` when the term is not lower-case hex of an even length).
+    pub fn term_digest(&self, ord: u32) -> Option<std::borrow::Cow<'_, [u8]>> {
+        if self.digest > 0 {
+            return Some(std::borrow::Cow::Borrowed(self.digest_at(ord as usize)));
+        }
+        crate::digest::unhex(self.term(ord)).map(std::borrow::Cow::Owned)
+    }
+
+    /// A digest table's ordinals whose hex starts with `hex` (any length up to the width's;
+    /// lower-case).
+    fn digest_range(&self, hex: &[u8]) -> Range<u32> {
+        let Some(nib) = hex.iter().map(|&c| crate::digest::nibble(c)).collect::<Option<Vec<u8>>>() else { return 0..0 };
+        if nib.len() > 2 * self.digest {
+            return 0..0;
+        }
+        // The digests' first ⌈n/2⌉ bytes lie between `lo` and `hi` (an odd last nibble:
+        // its byte from x0 to xf).
+        let k = (nib.len() + 1) / 2;
+        let mut lo = vec![0u8; k];
+        let mut hi = vec![0u8; k];
+        for (i, &n) in nib.iter().enumerate() {
+            lo[i / 2] |= if i % 2 == 0 { n << 4 } else { n };
+        }
+        hi.copy_from_slice(&lo);
+        if nib.len() % 2 == 1 {
+            hi[k - 1] |= 0x0f;
+        }
+        let head = |o: usize| &self.digest_at(o)[..k];
+        let start = partition_point(self.len, |o| head(o) < &lo[..]);
+        let end = partition_point(self.len, |o| head(o) <= &hi[..]);
+        start as u32..end.max(start) as u32
     }
 
     pub fn len(&self) -> usize {
@@ -310,6 +397,13 @@ impl TermDict {
     }
 
     pub fn get(&self, term: &[u8]) -> Option<u32> {
+        if self.digest > 0 {
+            if term.len() != 2 * self.digest {
+                return None;
+            }
+            let r = self.digest_range(term);
+            return (r.start < r.end).then_some(r.start);
+        }
         match self.lower_bound(term) {
             (o, true) => Some(o),
             _ => None,
@@ -346,6 +440,14 @@ impl TermDict {
 
     /// Every term in order, `term\n` each: the table itself, or decoded when front-coded.
     pub fn plain(&self) -> std::borrow::Cow<'_, [u8]> {
+        if self.digest > 0 {
+            let mut out = Vec::with_capacity(self.len * (2 * self.digest + 1));
+            for o in 0..self.len as u32 {
+                self.term_into(o, &mut out);
+                out.push(b'\n');
+            }
+            return std::borrow::Cow::Owned(out);
+        }
         if !self.front {
             return std::borrow::Cow::Borrowed(&self.blob);
         }
@@ -376,6 +478,7 @@ impl TermDict {
     #[inline]
     pub fn term(&self, ord: u32) -> &[u8] {
         debug_assert!(!self.front, "term() of a front-coded table");
+        assert!(self.digest == 0, "term() of a digest table (term_into)");
         if !self.sampled {
             let s = self.offs.u32_at(ord as usize) as usize;
             let e = self.offs.u32_at(ord as usize + 1) as usize;
@@ -390,6 +493,15 @@ impl TermDict {
     #[inline]
     pub fn for_each(&self, range: Range<u32>, mut f: impl FnMut(u32, &[u8]) -> Result<()>) -> Result<()> {
         if range.start >= range.end {
+            return Ok(());
+        }
+        if self.digest > 0 {
+            let mut buf = Vec::with_capacity(2 * self.digest);
+            for ord in range {
+                buf.clear();
+                self.term_into(ord, &mut buf);
+                f(ord, &buf)?;
+            }
             return Ok(());
         }
         if self.front {
@@ -475,6 +587,9 @@ impl TermDict {
         if prefix.is_empty() {
             return 0..self.len as u32;
         }
+        if self.digest > 0 {
+            return self.digest_range(prefix);
+        }
         let start = self.lower_bound(prefix).0;
         // Successor of the prefix: drop trailing 0xff bytes, increment the last.
         let mut upper = prefix.to_vec();
@@ -531,6 +646,9 @@ impl TermDict {
         budget: &Budget,
         out: &mut Vec<u32>,
     ) -> Result<()> {
+        if self.digest > 0 {
+            return Err(EngineError::Internal("a digest table is not scanned".into()));
+        }
         let finder = literal.filter(|l| !l.is_empty()).map(memchr::memmem::Finder::new);
         let first = blocks.partition_point(|&b| (b + 1) * grain <= range.start);
         // Candidate blocks are scattered over the table: fetch their sampled offsets ahead.
@@ -618,6 +736,9 @@ impl TermDict {
         budget: &Budget,
         out: &mut Vec<u32>,
     ) -> Result<()> {
+        if self.digest > 0 {
+            return Err(EngineError::Internal("a digest table is not scanned".into()));
+        }
         if range.start >= range.end {
             return Ok(());
         }

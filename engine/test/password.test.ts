@@ -86,10 +86,10 @@ test('plaintext passwords are found by their SHA-256 and SHA-1, with stored hash
     assert.equal(m.merged.length, 2);
     const seg = readdirSync(index).find((d) => d.startsWith('seg-'))!;
     assert.deepEqual(readdirSync(join(index, seg, 'part-0')).filter((f) => f.startsWith('password_sha')).sort(), [
-      'password_sha1.pord', 'password_sha1.terms', 'password_sha1.tix',
-      'password_sha256.pord', 'password_sha256.terms', 'password_sha256.tix',
+      'password_sha1.dig', 'password_sha1.pord',
+      'password_sha256.dig', 'password_sha256.pord',
     ]);
-    assert.equal(JSON.parse(readFileSync(join(index, seg, 'part-0', 'part.json'), 'utf8')).format_version, 4);
+    assert.equal(JSON.parse(readFileSync(join(index, seg, 'part-0', 'part.json'), 'utf8')).format_version, 5);
     assert.equal(await count(sha256('hunter2')), 3);
     assert.equal(await count(sha1('hunter2')), 2);
     assert.equal(await count(sha256('Secret!')), 2);
@@ -115,6 +115,63 @@ test('old-format parts open without derived hashes; a merge derives them', async
     assert.equal((await engine.search({ query: 'password:123456' })).total, plain);
     assert.equal((await engine.passwordCount(sha256('123456'))).total, plain);
     assert.equal((await engine.passwordCount(sha1('123456'))).total, plain);
+  } finally {
+    await engine.close();
+  }
+});
+
+test('format 4 derived tables (hex terms) still answer, and merge with format 5 ones (binary digests)', async () => {
+  const fixture = fileURLToPath(new URL('./fixtures/format4', import.meta.url));
+  const index = join(dir, 'four');
+  cpSync(join(fixture, 'index'), index, { recursive: true });
+  const expected = JSON.parse(readFileSync(join(fixture, 'expected.json'), 'utf8')) as {
+    counts: Record<string, number>;
+    ranges: Record<string, { suffixes: { suffix: string; count: number }[]; truncated: boolean }>;
+  };
+  const seg0 = readdirSync(index).find((d) => d.startsWith('seg-'))!;
+  assert.ok(readdirSync(join(index, seg0, 'part-0')).includes('password_sha256.terms'), 'the fixture is format 4');
+  const engine = await openEngine(index);
+  try {
+    const answers = async () => {
+      const counts: Record<string, number> = {};
+      for (const h of Object.keys(expected.counts)) counts[h] = (await engine.passwordCount(h)).total;
+      const ranges: Record<string, { suffixes: { suffix: string; count: number }[]; truncated: boolean }> = {};
+      for (const p of Object.keys(expected.ranges)) {
+        const r = await engine.passwordRange(p.toUpperCase());
+        ranges[p] = { suffixes: r.suffixes, truncated: r.truncated };
+      }
+      return { counts, ranges };
+    };
+    assert.ok(Object.values(expected.counts).filter((c) => c > 1).length >= 5);
+    assert.deepEqual(await answers(), expected, 'format 4 parts answer as the format 4 engine did');
+
+    // A format 5 segment with the same passwords, then a merge of both.
+    const lines = readFileSync(join(fixture, 'a.jsonl'), 'utf8').trim().split('\n').slice(0, 20);
+    const again = jsonl('four-again.jsonl', lines.map((l) => ({ ...(JSON.parse(l) as Record<string, string>), email: 'again-' + (JSON.parse(l) as { email: string }).email })));
+    await ingestFiles(index, { well: 'Five', files: [again], format: 'jsonl' });
+    await engine.refresh();
+    const seg5 = readdirSync(index).find((d) => d.startsWith('seg-') && d !== seg0)!;
+    assert.deepEqual(readdirSync(join(index, seg5, 'part-0')).filter((f) => f.startsWith('password_sha')).sort(), [
+      'password_sha1.dig', 'password_sha1.pord', 'password_sha256.dig', 'password_sha256.pord',
+    ]);
+    const twice = await answers();
+    const extra = new Map<string, number>();
+    for (const l of lines) {
+      const r = JSON.parse(l) as { password?: string; hashed_password?: string };
+      const hs = new Set<string>();
+      if (r.password) hs.add(sha256(r.password)).add(sha1(r.password));
+      if (r.hashed_password) hs.add(r.hashed_password.toLowerCase());
+      for (const h of hs) extra.set(h, (extra.get(h) ?? 0) + 1);
+    }
+    for (const [h, c] of Object.entries(expected.counts)) assert.equal(twice.counts[h], c + (extra.get(h) ?? 0), h);
+    const m = await engine.merge();
+    assert.equal(m.merged.length, 2);
+    const merged = readdirSync(index).find((d) => d.startsWith('seg-'))!;
+    assert.deepEqual(readdirSync(join(index, merged, 'part-0')).filter((f) => f.startsWith('password_sha')).sort(), [
+      'password_sha1.dig', 'password_sha1.pord', 'password_sha256.dig', 'password_sha256.pord',
+    ]);
+    assert.equal(JSON.parse(readFileSync(join(index, merged, 'part-0', 'part.json'), 'utf8')).format_version, 5);
+    assert.deepEqual(await answers(), twice, 'the merged tables answer as before the merge');
   } finally {
     await engine.close();
   }
