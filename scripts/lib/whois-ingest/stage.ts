@@ -4,7 +4,8 @@
  * table and batch:
  * - pdns: first_seen the least, last_seen the greatest, count the sum;
  * - subdomains: every owner name (and MX/NS/CNAME target) of pdns rows and every name
- *   given alone, first/last seen merged the same way, the source added to `sources`;
+ *   given alone, first/last seen merged the same way, the source added to `sources`; the
+ *   names of a batch are merged here first (one staged row per name);
  * - whois_snapshots: one row per (domain, content), the observation window widened, then
  *   the current snapshot of each domain of the batch brought up to date (snapshots.ts).
  * Everything runs on one connection inside the caller's transaction.
@@ -16,6 +17,7 @@ import type pg from 'pg';
 import pgCopy from 'pg-copy-streams';
 import type { Database } from '../../../server/src/db/schema';
 import { refreshCurrent, type SnapshotRow } from '../../../server/src/whois/snapshots';
+import { reverseName } from '../../../server/src/whois/names';
 
 /** Rows (or bytes of COPY text) per batch: bounded memory, few statements. */
 export const BATCH_ROWS = 100_000;
@@ -37,6 +39,145 @@ function copyDate(value: Date | null): string {
   return value === null ? '\\N' : value.toISOString();
 }
 
+/**
+ * COPY text written straight into a growing byte buffer: no string a row, so a batch in
+ * flight is one object for the garbage collector, not 100,000 (BENCHMARKS.md, "Ingest").
+ */
+export class CopyBuffer {
+  buf: Buffer;
+  length = 0;
+
+  constructor(size = 1 << 20) {
+    this.buf = Buffer.allocUnsafe(size);
+  }
+
+  /** Room for `n` more bytes. */
+  private room(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.length + n) size *= 2;
+    const grown = Buffer.allocUnsafe(size);
+    this.buf.copy(grown, 0, 0, this.length);
+    this.buf = grown;
+  }
+
+  byte(c: number): void {
+    this.room(1);
+    this.buf[this.length++] = c;
+  }
+
+  /** A value as COPY text (copyText), UTF-8. */
+  text(value: string): void {
+    const n = value.length;
+    this.room(n);
+    const buf = this.buf;
+    let p = this.length;
+    for (let i = 0; i < n; i++) {
+      const c = value.charCodeAt(i);
+      // ASCII without a character COPY escapes (or drops): the bytes are the characters.
+      if (c >= 0x80 || c === 0x5c || c < 0x20) {
+        const rest = copyText(i === 0 ? value : value.slice(i));
+        this.length = p;
+        this.room(rest.length * 3);
+        this.length += this.buf.write(rest, this.length, 'utf8');
+        return;
+      }
+      buf[p++] = c;
+    }
+    this.length = p;
+  }
+
+  /** A host name (ASCII letters, digits, `-`, `_`, `.`: hostOrNull) reversed by label, as reverseName. */
+  reversedHost(host: string): void {
+    const n = host.length;
+    for (let i = 0; i < n; i++) {
+      const c = host.charCodeAt(i);
+      if (c >= 0x80 || c === 0x5c || c < 0x20) return this.text(reverseName(host)); // never for a host name
+    }
+    this.room(n);
+    const buf = this.buf;
+    let p = this.length;
+    let end = n;
+    for (let i = n - 1; i >= -1; i--) {
+      if (i === -1 || host.charCodeAt(i) === 0x2e) {
+        for (let j = i + 1; j < end; j++) buf[p++] = host.charCodeAt(j);
+        if (i >= 0) buf[p++] = 0x2e;
+        end = i;
+      }
+    }
+    this.length = p;
+  }
+
+  /** A number as `${value}` writes it. */
+  number(value: number): void {
+    if (!Number.isInteger(value) || value < 0 || value > Number.MAX_SAFE_INTEGER) {
+      this.text(String(value));
+      return;
+    }
+    let digits = 1;
+    for (let v = value; v >= 10; v = Math.floor(v / 10)) digits++;
+    this.room(digits);
+    let p = this.length + digits;
+    this.length = p;
+    let v = value;
+    do {
+      const q = Math.floor(v / 10);
+      this.buf[--p] = 0x30 + (v - q * 10);
+      v = q;
+    } while (v > 0);
+  }
+
+  /** The bytes written, in chunks of at most 1 MiB (one COPY message each). */
+  *chunks(): Generator<Buffer> {
+    for (let i = 0; i < this.length; i += 1 << 20) yield this.buf.subarray(i, Math.min(this.length, i + (1 << 20)));
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+}
+
+/**
+ * The names seen in a batch, one entry a name (by the name as written, not reversed: the
+ * same equality), first seen the least, last seen the greatest.
+ */
+class NamesSeen {
+  private readonly slot = new Map<string, number>();
+  private first: number[] = [];
+  private last: number[] = [];
+
+  get size(): number {
+    return this.slot.size;
+  }
+
+  add(host: string, first: number, last: number): void {
+    const i = this.slot.get(host);
+    if (i === undefined) {
+      this.slot.set(host, this.first.length);
+      this.first.push(first);
+      this.last.push(last);
+      return;
+    }
+    if (first < this.first[i]!) this.first[i] = first;
+    if (last > this.last[i]!) this.last[i] = last;
+  }
+
+  /** COPY text of whois_stage_names (name_rev, first_seen, last_seen), then empty. */
+  writeTo(out: CopyBuffer): void {
+    for (const [host, i] of this.slot) {
+      out.reversedHost(host);
+      out.byte(9);
+      out.number(this.first[i]!);
+      out.byte(9);
+      out.number(this.last[i]!);
+      out.byte(10);
+    }
+    this.slot.clear();
+    this.first = [];
+    this.last = [];
+  }
+}
+
 export interface StagedCounts {
   /** Rows given to the stage (before merging duplicates). */
   pdns: number;
@@ -44,12 +185,23 @@ export interface StagedCounts {
   snapshots: number;
 }
 
+interface Batch {
+  pdns: CopyBuffer;
+  names: CopyBuffer;
+  snapshots: string[];
+  domains: string[];
+}
+
 export class Stage {
-  private pdnsLines: string[] = [];
-  private nameLines: string[] = [];
+  private pdns = new CopyBuffer();
+  private pdnsRows = 0;
+  private names = new NamesSeen();
+  private namesGiven = 0;
   private snapshotLines: string[] = [];
   private snapshotDomains = new Set<string>();
-  private bytes = 0;
+  private snapshotBytes = 0;
+  /** The buffers of the batch merged before the one in flight, to be filled again. */
+  private spare: { pdns: CopyBuffer; names: CopyBuffer } = { pdns: new CopyBuffer(), names: new CopyBuffer() };
   private inflight: Promise<void> = Promise.resolve();
   readonly counts: StagedCounts = { pdns: 0, names: 0, snapshots: 0 };
 
@@ -67,7 +219,7 @@ export class Stage {
     await client.query(`
       create temp table whois_stage_pdns (
         rrname_rev text collate "C" not null, rrtype text collate "C" not null, rdata text collate "C" not null,
-        first_seen float8 not null, last_seen float8 not null, count bigint not null, target_rev text collate "C"
+        first_seen float8 not null, last_seen float8 not null, count bigint not null
       ) on commit drop`);
     await client.query(`create temp table whois_stage_names (name_rev text collate "C" not null, first_seen float8 not null, last_seen float8 not null) on commit drop`);
     await client.query(`
@@ -80,21 +232,39 @@ export class Stage {
   }
 
   /**
-   * A passive DNS row: names reversed (names.ts), times in epoch seconds. `targetRev`: the
-   * reversed MX/NS/CNAME target, also kept as a name seen.
+   * A passive DNS row: `host` as hostOrNull gives it (stored reversed), times in epoch
+   * seconds. `target`: the MX/NS/CNAME target host, also kept as a name seen; the owner is
+   * always one.
    */
-  addPdns(rrnameRev: string, rrtype: string, rdata: string, first: number, last: number, count: number, targetRev: string | null): void {
-    const line = `${rrnameRev}\t${rrtype}\t${copyText(rdata)}\t${first}\t${last}\t${count}\t${copyNullable(targetRev)}\n`;
-    this.pdnsLines.push(line);
-    this.bytes += line.length;
+  addPdnsHost(host: string, rrtype: string, rdata: string, first: number, last: number, count: number, target: string | null): void {
+    const out = this.pdns;
+    out.reversedHost(host);
+    out.byte(9);
+    out.text(rrtype);
+    out.byte(9);
+    out.text(rdata);
+    out.byte(9);
+    out.number(first);
+    out.byte(9);
+    out.number(last);
+    out.byte(9);
+    out.number(count);
+    out.byte(10);
+    this.names.add(host, first, last);
+    if (target !== null) this.names.add(target, first, last);
+    this.pdnsRows++;
     this.counts.pdns++;
+  }
+
+  /** addPdnsHost with the names reversed (names.ts). */
+  addPdns(rrnameRev: string, rrtype: string, rdata: string, first: number, last: number, count: number, targetRev: string | null): void {
+    this.addPdnsHost(reverseName(rrnameRev), rrtype, rdata, first, last, count, targetRev === null ? null : reverseName(targetRev));
   }
 
   /** A host name seen from `first` to `last` (epoch seconds), reversed. */
   addName(nameRev: string, first: number, last: number): void {
-    const line = `${nameRev}\t${first}\t${last}\n`;
-    this.nameLines.push(line);
-    this.bytes += line.length;
+    this.names.add(reverseName(nameRev), first, last);
+    this.namesGiven++;
     this.counts.names++;
   }
 
@@ -114,12 +284,12 @@ export class Stage {
       ].join('\t') + '\n';
     this.snapshotLines.push(line);
     this.snapshotDomains.add(row.domain);
-    this.bytes += line.length;
+    this.snapshotBytes += line.length;
     this.counts.snapshots++;
   }
 
   get full(): boolean {
-    return this.pdnsLines.length + this.nameLines.length + this.snapshotLines.length >= BATCH_ROWS || this.bytes >= BATCH_BYTES;
+    return this.pdnsRows + this.namesGiven + this.snapshotLines.length >= BATCH_ROWS || this.pdns.length + this.snapshotBytes >= BATCH_BYTES;
   }
 
   /**
@@ -129,17 +299,18 @@ export class Stage {
    */
   async flush(): Promise<void> {
     await this.inflight;
-    const batch = {
-      pdns: this.pdnsLines,
-      names: this.nameLines,
-      snapshots: this.snapshotLines,
-      domains: [...this.snapshotDomains],
-    };
-    this.pdnsLines = [];
-    this.nameLines = [];
+    const names = this.spare.names;
+    names.clear();
+    this.names.writeTo(names);
+    const batch: Batch = { pdns: this.pdns, names, snapshots: this.snapshotLines, domains: [...this.snapshotDomains] };
+    this.pdns = this.spare.pdns;
+    this.pdns.clear();
+    this.spare = { pdns: batch.pdns, names: batch.names };
+    this.pdnsRows = 0;
+    this.namesGiven = 0;
     this.snapshotLines = [];
     this.snapshotDomains = new Set();
-    this.bytes = 0;
+    this.snapshotBytes = 0;
     this.inflight = this.merge(batch);
     this.inflight.catch(() => {}); // observed by the next await of it
   }
@@ -150,38 +321,34 @@ export class Stage {
     await this.inflight;
   }
 
-  private async merge(batch: { pdns: string[]; names: string[]; snapshots: string[]; domains: string[] }): Promise<void> {
+  private async merge(batch: Batch): Promise<void> {
     const { pdns, names, snapshots, domains } = batch;
     if (pdns.length === 0 && names.length === 0 && snapshots.length === 0) return;
-    if (pdns.length > 0) await this.copy('whois_stage_pdns (rrname_rev, rrtype, rdata, first_seen, last_seen, count, target_rev)', pdns);
-    if (names.length > 0) await this.copy('whois_stage_names (name_rev, first_seen, last_seen)', names);
-    if (pdns.length > 0 || names.length > 0) {
+    if (pdns.length > 0) await this.copy('whois_stage_pdns (rrname_rev, rrtype, rdata, first_seen, last_seen, count)', pdns.chunks());
+    if (names.length > 0) await this.copy('whois_stage_names (name_rev, first_seen, last_seen)', names.chunks());
+    if (pdns.length > 0) {
       // The staging tables are never analysed, so the planner expects 200 groups and picks a
       // hash aggregate, then sorts its output in key order for the insert. One sort that
       // groups as it goes does the same work in a third of the time (1 M rows: 3.8 s → 1.3 s
-      // of CPU; BENCHMARKS.md). Only these two statements: the snapshot merge keeps its plan.
+      // of CPU; BENCHMARKS.md). Only this statement: the snapshot merge keeps its plan.
       await this.client.query('set local enable_hashagg = off');
-      if (pdns.length > 0) await this.mergePdns();
-      await this.mergeNames(pdns.length > 0, names.length > 0);
+      await this.mergePdns();
       await this.client.query('set local enable_hashagg = on');
     }
+    if (names.length > 0) await this.mergeNames();
     if (snapshots.length > 0) {
       await this.copy(
         'whois_stage_snapshots (domain, observed_at, source, record, registrar_name, created_date, updated_date, expires_date, search_text, content_sha256)',
-        snapshots,
+        lineChunks(snapshots),
       );
       await this.mergeSnapshots(domains);
     }
     await this.client.query('truncate whois_stage_pdns, whois_stage_names, whois_stage_snapshots');
   }
 
-  private async copy(target: string, lines: string[]): Promise<void> {
+  private async copy(target: string, chunks: Iterable<string | Buffer>): Promise<void> {
     const stream = this.client.query(pgCopy.from(`copy ${target} from stdin`));
-    // Chunks of ~1,000 lines: one write per chunk, never one huge string.
-    function* chunks(): Generator<string> {
-      for (let i = 0; i < lines.length; i += 1000) yield lines.slice(i, i + 1000).join('');
-    }
-    await pipeline(Readable.from(chunks()), stream);
+    await pipeline(Readable.from(chunks), stream);
   }
 
   // Rows go in near key order (few index pages touched per batch; in no order: +25 % CPU).
@@ -202,20 +369,12 @@ export class Stage {
     );
   }
 
-  private async mergeNames(fromPdns: boolean, alone: boolean): Promise<void> {
-    const parts = [
-      ...(fromPdns
-        ? [
-            'select rrname_rev as name_rev, first_seen, last_seen from whois_stage_pdns',
-            'select target_rev, first_seen, last_seen from whois_stage_pdns where target_rev is not null',
-          ]
-        : []),
-      ...(alone ? ['select name_rev, first_seen, last_seen from whois_stage_names'] : []),
-    ];
+  // One staged row a name (NamesSeen): no grouping left, only the key order.
+  private async mergeNames(): Promise<void> {
     await this.client.query(
       `insert into subdomains as s (name_rev, first_seen, last_seen, sources)
-       select name_rev, to_timestamp(min(first_seen)), to_timestamp(max(last_seen)), array[$1::text]
-       from (${parts.join(' union all ')}) seen group by name_rev order by name_rev
+       select name_rev, to_timestamp(first_seen), to_timestamp(last_seen), array[$1::text]
+       from whois_stage_names order by name_rev
        on conflict (name_rev) do update set
          first_seen = least(s.first_seen, excluded.first_seen),
          last_seen = greatest(s.last_seen, excluded.last_seen),
@@ -244,4 +403,9 @@ export class Stage {
     );
     for (let i = 0; i < domains.length; i += REFRESH_CHUNK) await refreshCurrent(this.db, domains.slice(i, i + REFRESH_CHUNK));
   }
+}
+
+/** Lines joined ~1,000 at a time: one write per chunk, never one huge string. */
+function* lineChunks(lines: string[]): Generator<string> {
+  for (let i = 0; i < lines.length; i += 1000) yield lines.slice(i, i + 1000).join('');
 }

@@ -5,8 +5,7 @@
  */
 import { isIPv4, isIPv6 } from '../../../../server/src/common/search-rules';
 import { checkIp } from '../../../../server/src/common/whois-rules';
-import { reverseName } from '../../../../server/src/whois/names';
-import { BadRecord, epochSeconds, hostOrNull, parseJsonObject, reversedHost, type ParseContext, type RecordParser } from './common';
+import { BadRecord, epochSeconds, hostOrNull, parseJsonObject, type ParseContext, type RecordParser } from './common';
 
 /** Answers of a line: at most this many; an answer of another type at most this long. */
 const MAX_RDATA = 1000;
@@ -41,13 +40,14 @@ export function storedRdata(rrtype: string, rdata: string): string | null {
   }
 }
 
-/** Stages one record (owner reversed, answers normalised); false when no answer is valid. */
-export function stagePdns(ctx: ParseContext, rrnameRev: string, rrtype: string, answers: readonly string[], first: number, last: number, count: number): boolean {
+/** Stages one record (owner as hostOrNull gives it, answers normalised); false when no answer is valid. */
+export function stagePdns(ctx: ParseContext, rrname: string, rrtype: string, answers: readonly string[], first: number, last: number, count: number): boolean {
   let staged = false;
+  const hostType = HOST_TYPES.has(rrtype);
   for (const answer of answers) {
     const rdata = storedRdata(rrtype, answer);
     if (rdata === null) continue;
-    ctx.stage.addPdns(rrnameRev, rrtype, rdata, first, last, count, HOST_TYPES.has(rrtype) ? reverseName(rdata) : null);
+    ctx.stage.addPdnsHost(rrname, rrtype, rdata, first, last, count, hostType ? rdata : null);
     staged = true;
   }
   return staged;
@@ -59,8 +59,8 @@ export function pdnsParser(ctx: ParseContext): RecordParser {
       if (text.trim() === '') return;
       const obj = parseJsonObject(text);
       if (typeof obj.rrname !== 'string') throw new BadRecord('rrname missing');
-      const rrnameRev = reversedHost(obj.rrname);
-      if (rrnameRev === null) throw new BadRecord('rrname is not a host name');
+      const rrname = hostOrNull(obj.rrname);
+      if (rrname === null) throw new BadRecord('rrname is not a host name');
       const rrtype = typeof obj.rrtype === 'string' ? obj.rrtype.trim().toUpperCase() : '';
       if (!RRTYPE.test(rrtype)) throw new BadRecord('rrtype missing or invalid');
       const first = epochSeconds(obj.time_first ?? obj.zone_time_first, 'time_first');
@@ -72,7 +72,7 @@ export function pdnsParser(ctx: ParseContext): RecordParser {
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_COUNT) throw new BadRecord('count is not a whole number from 1');
       const rdata = Array.isArray(obj.rdata) ? obj.rdata : [obj.rdata];
       if (rdata.length === 0 || rdata.length > MAX_RDATA || !rdata.every((r) => typeof r === 'string')) throw new BadRecord('rdata missing or not text');
-      if (!stagePdns(ctx, rrnameRev, rrtype, rdata as string[], Math.min(a, b), Math.max(a, b), count)) throw new BadRecord(`rdata is not a valid ${rrtype} answer`);
+      if (!stagePdns(ctx, rrname, rrtype, rdata as string[], Math.min(a, b), Math.max(a, b), count)) throw new BadRecord(`rdata is not a valid ${rrtype} answer`);
       ctx.good();
     },
     end() {},

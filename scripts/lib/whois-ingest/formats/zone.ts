@@ -6,7 +6,8 @@
  * consecutive files of a zone keeps each record's first time and moves its last; every
  * owner name is a name seen. `$INCLUDE` is refused (an import reads only the files given).
  */
-import { BadRecord, reversedHost, type ParseContext, type RecordParser } from './common';
+import { reverseName } from '../../../../server/src/whois/names';
+import { BadRecord, hostOrNull, type ParseContext, type RecordParser } from './common';
 import { stagePdns } from './pdns';
 
 const STORED_TYPES = new Set(['A', 'AAAA', 'MX', 'NS', 'CNAME']);
@@ -79,7 +80,7 @@ export function zoneParser(ctx: ParseContext): RecordParser {
       if (directive === '$ORIGIN') {
         if (tokens.length < 2) throw new BadRecord('$ORIGIN without a name');
         const name = absolute(tokens[1]!);
-        if (name !== '' && reversedHost(name) === null) throw new BadRecord('$ORIGIN is not a host name');
+        if (name !== '' && hostOrNull(name) === null) throw new BadRecord('$ORIGIN is not a host name');
         origin = name.toLowerCase();
         return;
       }
@@ -104,14 +105,14 @@ export function zoneParser(ctx: ParseContext): RecordParser {
       ctx.good(); // the root or a wildcard: no name to keep
       return;
     }
-    const ownerRev = reversedHost(owner);
-    if (ownerRev === null) throw new BadRecord('owner is not a host name');
+    const ownerHost = hostOrNull(owner);
+    if (ownerHost === null) throw new BadRecord('owner is not a host name');
     if (STORED_TYPES.has(type)) {
       if (rdata.length === 0) throw new BadRecord(`${type} without data`);
       const answer = type === 'MX' ? `${rdata[0]} ${absolute(rdata[1] ?? '')}` : type === 'A' || type === 'AAAA' ? rdata[0]! : absolute(rdata[0]!);
-      if (!stagePdns(ctx, ownerRev, type, [answer], seen, seen, 1)) throw new BadRecord(`invalid ${type} data`);
+      if (!stagePdns(ctx, ownerHost, type, [answer], seen, seen, 1)) throw new BadRecord(`invalid ${type} data`);
     } else {
-      ctx.stage.addName(ownerRev, seen, seen);
+      ctx.stage.addName(reverseName(ownerHost), seen, seen);
     }
     ctx.good();
   }
