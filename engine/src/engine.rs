@@ -19,8 +19,8 @@ use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
@@ -140,16 +140,7 @@ impl Engine {
     /// `render::search_text`).
     pub fn search_text(&self, req: &SearchRequest) -> Result<String> {
         let (total, hits, t0, snap) = self.run_search(req)?;
-        let mut out = Vec::with_capacity(hits.len() * 256 + 2);
-        out.push(b'[');
-        let mut w = render::EntryWriter::default();
-        fetch_each(&snap, &hits, |seg, pi, d, ctx, line| {
-            if out.len() > 1 {
-                out.push(b',');
-            }
-            w.write(&mut out, seg, pi, d, ctx, line, req.raw_record);
-        })?;
-        out.push(b']');
+        let out = write_entries(snap, hits, req.raw_record, helper_threads())?;
         render::search_text(total, t0, out)
     }
 
@@ -617,6 +608,116 @@ fn fetch_each(snap: &Snapshot, window: &[(usize, usize, u32)], mut f: impl FnMut
     Ok(())
 }
 
+/// Pages of at least this many entries are fetched and written on more than one thread.
+const PARALLEL_ENTRIES: usize = 2048;
+/// ... in chunks of about this many entries, taken in turn by the threads.
+const CHUNK_ENTRIES: usize = 1024;
+
+/// Other threads that help write a large page: one less than the cores, at most 3.
+fn helper_threads() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 4) - 1
+}
+
+/// A large page's entries, written in chunks by the calling thread and helpers (jobs of
+/// the quick lane). Each chunk is a run of hits ending at a store block's end, so no
+/// block is decompressed twice. A helper that starts late finds every chunk taken and
+/// returns: the caller never waits for a job that has not started.
+struct PageJob {
+    snap: Arc<Snapshot>,
+    hits: Vec<(usize, usize, u32)>,
+    /// [start, end) of each chunk in `hits`.
+    chunks: Vec<(usize, usize)>,
+    raw: RawRecord,
+    next: AtomicUsize,
+    /// Each chunk's text (entries separated by commas), and how many are done.
+    done: Mutex<(Vec<Option<Result<Vec<u8>>>>, usize)>,
+    all_done: Condvar,
+}
+
+impl PageJob {
+    fn work(&self) {
+        let mut w = render::EntryWriter::default();
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(s, e)) = self.chunks.get(i) else { return };
+            // A panic must not leave the caller waiting for this chunk.
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut out = Vec::with_capacity((e - s) * 192);
+                fetch_each(&self.snap, &self.hits[s..e], |seg, pi, d, ctx, line| {
+                    if !out.is_empty() {
+                        out.push(b',');
+                    }
+                    w.write(&mut out, seg, pi, d, ctx, line, self.raw);
+                })
+                .map(|_| out)
+            }))
+            .unwrap_or_else(|_| Err(EngineError::Internal("writing a page's entries failed".into())));
+            let mut g = self.done.lock().unwrap_or_else(|p| p.into_inner());
+            g.0[i] = Some(r);
+            g.1 += 1;
+            if g.1 == self.chunks.len() {
+                self.all_done.notify_all();
+            }
+        }
+    }
+}
+
+/// The JSON array of the entries of `hits` (in document order), on this thread and up to
+/// `helpers` others when the page is large.
+fn write_entries(snap: Arc<Snapshot>, hits: Vec<(usize, usize, u32)>, raw: RawRecord, helpers: usize) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(hits.len() * 192 + 2);
+    out.push(b'[');
+    if helpers == 0 || hits.len() < PARALLEL_ENTRIES {
+        let mut w = render::EntryWriter::default();
+        fetch_each(&snap, &hits, |seg, pi, d, ctx, line| {
+            if out.len() > 1 {
+                out.push(b',');
+            }
+            w.write(&mut out, seg, pi, d, ctx, line, raw);
+        })?;
+        out.push(b']');
+        return Ok(out);
+    }
+    let block = |h: &(usize, usize, u32)| (h.0, h.1, snap.segments[h.0].parts[h.1].store.block_of(h.2));
+    let mut chunks = Vec::with_capacity(hits.len() / CHUNK_ENTRIES + 1);
+    let mut s = 0;
+    while s < hits.len() {
+        let mut e = (s + CHUNK_ENTRIES).min(hits.len());
+        if e < hits.len() {
+            // Move the end past the other hits of the last hit's block.
+            let last = block(&hits[e - 1]);
+            while e < hits.len() && (hits[e].0, hits[e].1) == (last.0, last.1) && block(&hits[e]) == last {
+                e += 1;
+            }
+        }
+        chunks.push((s, e));
+        s = e;
+    }
+    let n = chunks.len();
+    let job = Arc::new(PageJob { snap, hits, chunks, raw, next: AtomicUsize::new(0), done: Mutex::new(((0..n).map(|_| None).collect(), 0)), all_done: Condvar::new() });
+    for _ in 0..helpers.min(n - 1) {
+        let j = Arc::clone(&job);
+        // Without a pool the caller writes every chunk itself.
+        let _ = crate::pool::submit(crate::pool::Lane::Quick, Box::new(move || j.work()));
+    }
+    job.work();
+    let mut g = job.done.lock().unwrap_or_else(|p| p.into_inner());
+    while g.1 < n {
+        g = job.all_done.wait(g).unwrap_or_else(|p| p.into_inner());
+    }
+    for c in g.0.iter_mut() {
+        let text = c.take().expect("every chunk is done")?;
+        if !text.is_empty() {
+            if out.len() > 1 {
+                out.push(b',');
+            }
+            out.extend_from_slice(&text);
+        }
+    }
+    out.push(b']');
+    Ok(out)
+}
+
 /// The page's entries as values (`search`, `get`, `getMany`).
 fn fetch(snap: &Snapshot, window: &[(usize, usize, u32)], raw: RawRecord) -> Result<Vec<Value>> {
     let mut out = Vec::with_capacity(window.len());
@@ -695,6 +796,54 @@ mod tests {
 }
 
 #[cfg(test)]
+mod page_tests {
+    use super::*;
+
+    /// A large page written on several threads is the text one thread writes, for pages
+    /// whose hits are dense (many in a block), scattered (one in a block) and across
+    /// parts, each read cold (a newly opened index: none of its blocks cached).
+    #[test]
+    fn a_large_page_written_on_helpers_equals_the_one_thread_text() {
+        let dir = std::env::temp_dir().join(format!("leakwell-page-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut combo = String::new();
+        let mut csv = String::from("email,username,password\n");
+        let mut jsonl = String::new();
+        for i in 0..9000 {
+            let host = if i % 3 == 0 { "gmail.com" } else { "mail.example" };
+            combo.push_str(&format!("user{}{}@{}:pw{}\n", i, "x".repeat(i % 50), host, i % 7));
+            csv.push_str(&format!("c{}@{},name{},\"quoted, {}\"\n", i, host, i % 11, i));
+            jsonl.push_str(&format!("{{\"email\":\"j{}@{}\",\"password\":\"pw{}\"}}\n", i, host, i % 7));
+        }
+        for (name, text) in [("a.txt", &combo), ("b.csv", &csv), ("c.jsonl", &jsonl)] {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        let files: Vec<String> = ["a.txt", "b.csv", "c.jsonl"].iter().map(|f| dir.join(f).to_str().unwrap().to_string()).collect();
+        let opts = crate::ingest::IngestOptions::from_json(&json!({ "indexDir": dir.join("index").to_str().unwrap(), "well": "W", "files": files, "partRecords": 10000 })).unwrap();
+        crate::ingest::run(&opts, &Default::default()).unwrap();
+        for (q, mode) in [("email:*@gmail.com", "wildcard"), ("password:pw3", "exact"), ("email:*@mail.example", "wildcard")] {
+            for raw in ["omit", "line", "le"] {
+                let req = SearchRequest::from_json(&json!({ "query": q, "mode": mode, "size": 10000, "countCache": false, "rawRecord": raw, "dedup": false })).unwrap();
+                let mut texts = Vec::new();
+                for helpers in [0, 1, 3] {
+                    // A new engine each time: its stores are new to the block cache.
+                    let e = Engine::open(&dir.join("index")).unwrap();
+                    let (_, hits, _, snap) = e.run_search(&req).unwrap();
+                    assert!(hits.len() > PARALLEL_ENTRIES, "{}: {} hits", q, hits.len());
+                    texts.push(write_entries(snap, hits, req.raw_record, helpers).unwrap());
+                    e.close();
+                }
+                let v: Value = serde_json::from_slice(&texts[0]).unwrap();
+                assert!(v.as_array().unwrap().len() > PARALLEL_ENTRIES);
+                assert!(texts[1] == texts[0] && texts[2] == texts[0], "{} {}", q, raw);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[cfg(test)]
 mod fetch_timing {
     use super::*;
 
@@ -726,6 +875,92 @@ mod fetch_timing {
             let t3 = t.elapsed();
             let c3 = cpu() - c0;
             println!("total {} hits {} search {:?} fetch-only {:?} search_text {:?} ({} bytes); thread CPU of all three {:?}", total, hits.len(), t1, t2 - t1, t3 - t2, text.len(), c3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod cold_timing {
+    use super::*;
+
+    fn cpu() -> Duration {
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // Safety: a valid timespec for the call to fill.
+        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+        Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    }
+
+    /// CPU time of the whole process (the helpers' included).
+    fn process_cpu() -> Duration {
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // Safety: a valid timespec for the call to fill.
+        unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+        Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    }
+
+    fn minflt() -> i64 {
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        // Safety: a valid rusage for the call to fill.
+        unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut ru) };
+        ru.ru_minflt
+    }
+
+    /// `LEAKWELL_INDEX=dir LEAKWELL_QUERIES='password:"123456";password:"password"'
+    /// [LEAKWELL_COLD_MODE=plain|touch|load] [LEAKWELL_HELPERS=n] cargo test --release
+    /// cold_page -- --ignored --nocapture`: each query's first (cold) `search_text` in this
+    /// process, then a warm one, with the caller's and the process's CPU time (helpers
+    /// included); `touch` first reads the first and last byte of the page's frames (the
+    /// page faults alone), `load` also decompresses its blocks once without caching them;
+    /// LEAKWELL_HELPERS writes the page with that many helper threads instead of the default.
+    #[test]
+    #[ignore]
+    fn cold_page() {
+        let dir = std::env::var("LEAKWELL_INDEX").expect("LEAKWELL_INDEX");
+        let qs = std::env::var("LEAKWELL_QUERIES").expect("LEAKWELL_QUERIES");
+        let mode = std::env::var("LEAKWELL_COLD_MODE").unwrap_or_else(|_| "plain".into());
+        let e = Engine::open(Path::new(&dir)).unwrap();
+        for q in qs.split(';') {
+            let req = SearchRequest::from_json(&json!({ "query": q, "mode": if q.contains('*') { "wildcard" } else { "exact" }, "size": 10000, "countCache": false, "rawRecord": "omit" })).unwrap();
+            let (_, hits, _, snap) = e.run_search(&req).unwrap();
+            let mut blocks: Vec<(usize, usize, usize)> = hits.iter().map(|&(si, pi, d)| (si, pi, snap.segments[si].parts[pi].store.block_of(d))).collect();
+            blocks.dedup();
+            let mut pre = String::new();
+            if mode == "touch" || mode == "load" {
+                let (c0, f0, t) = (cpu(), minflt(), Instant::now());
+                let mut x = 0u8;
+                for &(si, pi, b) in &blocks {
+                    let f = snap.segments[si].parts[pi].store.frame(b);
+                    x ^= unsafe { std::ptr::read_volatile(&f[0]) } ^ unsafe { std::ptr::read_volatile(&f[f.len() - 1]) };
+                }
+                std::hint::black_box(x);
+                pre += &format!(" touch {:?} (cpu {:?}, {} faults)", t.elapsed(), cpu() - c0, minflt() - f0);
+            }
+            if mode == "load" {
+                let (c0, t) = (cpu(), Instant::now());
+                for &(si, pi, b) in &blocks {
+                    std::hint::black_box(snap.segments[si].parts[pi].store.load(b).unwrap());
+                }
+                pre += &format!(" load {:?} (cpu {:?})", t.elapsed(), cpu() - c0);
+            }
+            // LEAKWELL_HELPERS: that many helper threads instead of the default.
+            let run = || match std::env::var("LEAKWELL_HELPERS").ok().and_then(|h| h.parse().ok()) {
+                Some(h) => {
+                    let t0 = Instant::now();
+                    let (total, hits, _, snap) = e.run_search(&req).unwrap();
+                    let out = write_entries(snap, hits, req.raw_record, h).unwrap();
+                    render::search_text(total, t0, out).unwrap()
+                }
+                None => e.search_text(&req).unwrap(),
+            };
+            let (c0, p0, f0, t) = (cpu(), process_cpu(), minflt(), Instant::now());
+            let text = run();
+            let (wall, c, p, f) = (t.elapsed(), cpu() - c0, process_cpu() - p0, minflt() - f0);
+            let took = &text[..text.find('\n').unwrap()];
+            let (c1, p1, t) = (cpu(), process_cpu(), Instant::now());
+            let text2 = run();
+            let (wall2, c2, p2) = (t.elapsed(), cpu() - c1, process_cpu() - p1);
+            let ms = |d: Duration| format!("{:.1}", d.as_secs_f64() * 1e3);
+            println!("{} hits {} blocks {}{} | cold {} wall {} ms, CPU {} ms caller / {} ms process, {} faults | warm {} wall {} ms, CPU {} / {} ms", q, hits.len(), blocks.len(), pre, took, ms(wall), ms(c), ms(p), f, &text2[..text2.find('\n').unwrap()], ms(wall2), ms(c2), ms(p2));
         }
     }
 }

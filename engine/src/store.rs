@@ -120,6 +120,7 @@ pub struct StoreWriter {
     block_bytes: usize,
     /// Lines sampled to train a run's dictionary; 0 for no dictionary.
     sample_bytes: usize,
+    level: i32,
 }
 
 impl StoreWriter {
@@ -130,8 +131,13 @@ impl StoreWriter {
     /// A writer with another block size, or without dictionaries (the measurements of
     /// BENCHMARKS.md, "Issue 14").
     pub fn create_with(dir: &Path, block_bytes: usize, sample_bytes: usize) -> Result<StoreWriter> {
+        Self::create_level(dir, block_bytes, sample_bytes, ZSTD_LEVEL)
+    }
+
+    /// ... and another zstd level.
+    pub fn create_level(dir: &Path, block_bytes: usize, sample_bytes: usize, level: i32) -> Result<StoreWriter> {
         let mut cctx = CCtx::create();
-        for p in [CParameter::CompressionLevel(ZSTD_LEVEL), CParameter::ContentSizeFlag(true), CParameter::ChecksumFlag(false), CParameter::DictIdFlag(false)] {
+        for p in [CParameter::CompressionLevel(level), CParameter::ContentSizeFlag(true), CParameter::ChecksumFlag(false), CParameter::DictIdFlag(false)] {
             cctx.set_parameter(p).map_err(zstd_err)?;
         }
         Ok(StoreWriter {
@@ -150,6 +156,7 @@ impl StoreWriter {
             out: Vec::new(),
             block_bytes,
             sample_bytes,
+            level,
         })
     }
 
@@ -202,7 +209,7 @@ impl StoreWriter {
             if self.dicts.len() >= NO_DICT as usize {
                 return Err(EngineError::InvalidArgument("too many store dictionaries in one part".into()));
             }
-            let cdict = CDict::try_create(&d, ZSTD_LEVEL).ok_or_else(|| EngineError::Internal("zstd could not load a dictionary".into()))?;
+            let cdict = CDict::try_create(&d, self.level).ok_or_else(|| EngineError::Internal("zstd could not load a dictionary".into()))?;
             self.cdict = Some((self.dicts.len() as u16, cdict));
             self.dicts.push(d);
         }
@@ -448,6 +455,15 @@ impl StoreReader {
                 }
                 lo
             }
+        }
+    }
+
+    /// The compressed frame of block `b` (measurements).
+    #[cfg(test)]
+    pub(crate) fn frame(&self, b: usize) -> &[u8] {
+        match &self.layout {
+            Layout::V3 { idx, .. } => &self.dat[idx.u64_at(b) as usize..idx.u64_at(b + 1) as usize],
+            Layout::V4 { map, .. } => &self.dat[MapEntry::read(map, b).offset as usize..MapEntry::read(map, b + 1).offset as usize],
         }
     }
 
@@ -832,6 +848,123 @@ mod tests {
             }
             let _ = std::fs::remove_dir_all(&dir);
         }
+    }
+
+    /// zstd levels on real lines: `LEAKWELL_STORE_SAMPLE=file1,file2 [LEAKWELL_LEVELS=3,9]
+    /// [LEAKWELL_BLOCK=512] cargo test --release level_choices -- --ignored --nocapture`
+    /// prints, per level (1 KiB blocks or LEAKWELL_BLOCK, dictionary),
+    /// bytes per record, write CPU per record and the CPU to decompress a random block.
+    #[test]
+    #[ignore]
+    fn level_choices() {
+        let cpu = || {
+            let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+            // Safety: a valid timespec for the call to fill.
+            unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+            std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+        };
+        let files = std::env::var("LEAKWELL_STORE_SAMPLE").expect("LEAKWELL_STORE_SAMPLE");
+        let block: usize = std::env::var("LEAKWELL_BLOCK").ok().and_then(|v| v.parse().ok()).unwrap_or(BLOCK_BYTES);
+        let levels: Vec<i32> = std::env::var("LEAKWELL_LEVELS").unwrap_or_else(|_| "3,6,9,12,19".into()).split(',').map(|l| l.parse().unwrap()).collect();
+        for file in files.split(',') {
+            let text = std::fs::read_to_string(file).unwrap();
+            let lines: Vec<&str> = text.lines().take(200_000).collect();
+            println!("{}: {} lines, {:.1} bytes/line", file, lines.len(), lines.iter().map(|l| l.len()).sum::<usize>() as f64 / lines.len() as f64);
+            let dir = temp("levels");
+            for &level in &levels {
+                let t = cpu();
+                let mut w = StoreWriter::create_level(&dir, block, SAMPLE_BYTES, level).unwrap();
+                for l in &lines {
+                    w.add(0, l).unwrap();
+                }
+                let bytes = w.finish().unwrap();
+                let write_ns = (cpu() - t).as_nanos() as f64 / lines.len() as f64;
+                let r = StoreReader::open(&dir).unwrap();
+                let mut x = 12345u64;
+                let n = 20_000;
+                let picks: Vec<usize> = (0..n).map(|_| { x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); ((x >> 33) % r.blocks() as u64) as usize }).collect();
+                for &b in &picks { std::hint::black_box(r.frame(b)[0]); }
+                let t = cpu();
+                for &b in &picks {
+                    std::hint::black_box(r.load(b).unwrap());
+                }
+                let fetch_ns = (cpu() - t).as_nanos() as f64 / n as f64;
+                println!("  level {:>2}: {:>6.2} bytes/record, write {:>5.0} ns/record, random block load {:>5.0} ns (thread CPU)", level, bytes as f64 / lines.len() as f64, write_ns, fetch_ns);
+            }
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+
+    /// Cold block loads of one part: `LEAKWELL_PART=dir LEAKWELL_LOADS=20000 cargo test
+    /// --release load_profile -- --ignored --nocapture` decompresses that many random
+    /// blocks (uncached) and prints the time per block and the kinds of the frames'
+    /// entropy tables (new Huffman and FSE tables are built on every load).
+    #[test]
+    #[ignore]
+    fn load_profile() {
+        let dir = PathBuf::from(std::env::var("LEAKWELL_PART").expect("LEAKWELL_PART"));
+        let n: usize = std::env::var("LEAKWELL_LOADS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
+        let r = StoreReader::open(&dir).unwrap();
+        let mut x = 7u64;
+        let mut picks = Vec::with_capacity(n);
+        for _ in 0..n {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            picks.push(((x >> 33) % r.blocks() as u64) as usize);
+        }
+        // Fault the frames in first: the decompression alone is timed.
+        let mut sum = 0u64;
+        for &b in &picks {
+            sum += r.frame(b).iter().map(|&c| c as u64).sum::<u64>();
+        }
+        std::hint::black_box(sum);
+        let t = std::time::Instant::now();
+        let mut bytes = 0usize;
+        for &b in &picks {
+            bytes += std::hint::black_box(r.load(b).unwrap()).data.len();
+        }
+        let el = t.elapsed();
+        // Entropy modes of the frames (RFC 8878): literals type, sequence table modes.
+        let mut lit = [0usize; 4];
+        let mut seq = [[0usize; 4]; 3];
+        let mut frame_bytes = 0usize;
+        for &b in &picks {
+            let f = r.frame(b);
+            frame_bytes += f.len();
+            let fhd = f[4];
+            let single = fhd & 0x20 != 0;
+            let fcs = match fhd >> 6 { 0 => if single { 1 } else { 0 }, 1 => 2, 2 => 4, _ => 8 };
+            let did = [0, 1, 2, 4][(fhd & 3) as usize];
+            let mut p = 5 + if single { 0 } else { 1 } + did + fcs;
+            let bh = f[p] as u32 | (f[p + 1] as u32) << 8 | (f[p + 2] as u32) << 16;
+            p += 3;
+            if (bh >> 1) & 3 != 2 {
+                continue;
+            }
+            let b0 = f[p];
+            let t = (b0 & 3) as usize;
+            lit[t] += 1;
+            let sf = (b0 >> 2) & 3;
+            let c = |k: usize| f[p + k] as u32;
+            let len = if t < 2 {
+                let (h, rs) = match sf { 0 | 2 => (1, c(0) >> 3), 1 => (2, (c(0) >> 4) + (c(1) << 4)), _ => (3, (c(0) >> 4) + (c(1) << 4) + (c(2) << 12)) };
+                h + if t == 0 { rs as usize } else { 1 }
+            } else {
+                match sf {
+                    0 | 1 => 3 + (((c(0) | c(1) << 8 | c(2) << 16) >> 14) & 0x3FF) as usize,
+                    2 => 4 + ((c(0) | c(1) << 8 | c(2) << 16 | c(3) << 24) >> 18) as usize,
+                    _ => 5 + (((c(0) | c(1) << 8 | c(2) << 16 | c(3) << 24) >> 22) | c(4) << 10) as usize,
+                }
+            };
+            p += len;
+            let ns = f[p];
+            p += if ns == 0 { continue } else if ns < 128 { 1 } else if ns < 255 { 2 } else { 3 };
+            let m = f[p];
+            seq[0][(m >> 6) as usize] += 1;
+            seq[1][((m >> 4) & 3) as usize] += 1;
+            seq[2][((m >> 2) & 3) as usize] += 1;
+        }
+        println!("{} loads of {} blocks: {:?} a block, {:.0} bytes decompressed, {:.0} compressed", n, r.blocks(), el / n as u32, bytes as f64 / n as f64, frame_bytes as f64 / n as f64);
+        println!("literals raw/rle/huffman/repeat {:?}; sequences predefined/rle/fse/repeat: ll {:?} of {:?} ml {:?}", lit, seq[0], seq[1], seq[2]);
     }
 
     /// Format 3 against format 4 on an index's stores: `LEAKWELL_INDEX=dir cargo test
