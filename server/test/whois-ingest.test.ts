@@ -349,6 +349,43 @@ describe('files', () => {
   });
 });
 
+describe('a file that breaks after batches were merged', () => {
+  // More rows than a batch (stage.ts BATCH_ROWS), so pdns rows and names are merged (on two
+  // connections) before the input breaks.
+  const lines = Array.from({ length: 120_000 }, (_, i) =>
+    JSON.stringify({ rrname: `h${i}.broken.example.test`, rrtype: 'MX', rdata: `10 mx${i % 50}.mail.broken.example.test.`, time_first: 1_600_000_000, time_last: 1_600_000_000 + i, count: 1 }),
+  );
+  const whole = gzipSync(lines.join('\n') + '\n');
+
+  test('keeps nothing of it, neither pdns rows nor names; importing the whole file then keeps all of it', async () => {
+    const cut = write('broken.ndjson.gz', whole.subarray(0, Math.floor(whole.length * 0.95)));
+    const r = await ingestWhoisFiles(pool, { format: 'pdns', files: [cut] });
+    assert.equal(r.files[0]!.status, 'failed');
+    assert.ok(r.files[0]!.records > 100_000, `${r.files[0]!.records} records read before the break`);
+    assert.equal((await rows(`select 1 from pdns where rrname_rev like 'test.example.broken.%'`)).length, 0);
+    assert.equal((await rows(`select 1 from subdomains where name_rev like 'test.example.broken.%'`)).length, 0);
+    assert.equal((await rows(`select 1 from whois_ingest_files where name = 'broken.ndjson.gz'`)).length, 0);
+
+    const full = write('broken-whole.ndjson.gz', whole);
+    const ok = await ingestWhoisFiles(pool, { format: 'pdns', files: [full] });
+    assert.equal(ok.files[0]!.status, 'imported');
+    const [counts] = await rows<{ pdns: number; owners: number; targets: number }>(
+      `select (select count(*) from pdns where rrname_rev like 'test.example.broken.h%') pdns,
+              (select count(*) from subdomains where name_rev like 'test.example.broken.h%') owners,
+              (select count(*) from subdomains where name_rev like 'test.example.broken.mail.%') targets`,
+    );
+    assert.deepEqual(counts, { pdns: 120_000, owners: 120_000, targets: 50 });
+    // A target seen by many rows: least first, greatest last over all of them (two batches).
+    const [mx0] = await rows<{ first_seen: Date; last_seen: Date }>(`select first_seen, last_seen from subdomains where name_rev = 'test.example.broken.mail.mx0'`);
+    assert.equal(mx0!.first_seen.getTime() / 1000, 1_600_000_000);
+    assert.equal(mx0!.last_seen.getTime() / 1000, 1_600_000_000 + 119_950);
+    const before = await storeState();
+    const again = await ingestWhoisFiles(pool, { format: 'pdns', files: [full] });
+    assert.equal(again.files[0]!.status, 'already imported');
+    assert.equal(await storeState(), before);
+  });
+});
+
 describe('the command', () => {
   function run(args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {

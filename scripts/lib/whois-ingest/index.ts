@@ -1,7 +1,8 @@
 /**
  * The core of `npm run whois-ingest`: imports WHOIS and DNS data files into the local store
- * (migration 0006) in the format given. Each file is one transaction: its sha256 is claimed
- * in `whois_ingest_files` first (a file already imported, or being imported by another
+ * (migration 0006) in the format given. Each file is one transaction (and one beside it for
+ * the names seen, committed just before it: stage.ts): its sha256 is claimed in
+ * `whois_ingest_files` first (a file already imported, or being imported by another
  * process, changes nothing), its records are parsed line by line with bounded memory,
  * staged with COPY and merged batch by batch (stage.ts); bad records are counted, reported
  * with their line numbers and skipped.
@@ -38,6 +39,8 @@ const MAX_REPORT_ENTRIES = 100_000;
 /** Bad lines kept in the result for the summary. */
 const BAD_SAMPLES = 20;
 const MAX_SOURCE_LENGTH = 64;
+/** pg_advisory_xact_lock key held by an import while it merges (any fixed number; "whois" in ASCII). */
+const INGEST_LOCK = 0x77686f6973;
 
 export interface WhoisIngestOptions {
   format: WhoisFormat;
@@ -160,6 +163,9 @@ async function ingestOne(pool: pg.Pool, file: string, shown: string, o: WhoisIng
   const progress = (done: boolean) =>
     o.onProgress?.({ file: shown, bytesRead: input.bytesRead(), bytesTotal: input.bytesTotal, records: result.records, badLines: result.badLines, done });
   const client = await pool.connect();
+  // The names merge runs on a connection of its own (stage.ts), outside the pool, so a
+  // pool of one connection still works.
+  let namesClient: pg.Client | null = null;
   try {
     // Staging tables live in local buffers: larger ones keep a batch off the disk. Settable
     // only before the session touches a temporary table (a reused connection keeps its own).
@@ -174,8 +180,18 @@ async function ingestOne(pool: pg.Pool, file: string, shown: string, o: WhoisIng
       (input.stream as Readable).destroy?.();
       return { ...result, status: 'already imported', elapsedMs: Date.now() - started };
     }
+    // One import at a time merges into the store: with two connections an import could
+    // wait on another one's rows while that one waits on its own (a wait PostgreSQL cannot
+    // see as a deadlock). The claim comes first, so a file imported twice at once still
+    // waits on the claim, then finds it already imported.
+    await client.query('select pg_advisory_xact_lock($1)', [INGEST_LOCK]);
+    namesClient = new pg.Client(pool.options);
+    namesClient.on('error', () => {}); // a broken connection fails its next query
+    await namesClient.connect();
+    await namesClient.query(`set temp_buffers = '256MB'`);
+    await namesClient.query('begin');
     const db = kyselyOn(client);
-    const stage = await Stage.open(client, db, source);
+    const stage = await Stage.open(client, db, source, namesClient);
     const bad = (line: number, reason: string, text: string) => {
       result.badLines++;
       report.add({ file: shown, line, reason, text });
@@ -212,13 +228,18 @@ async function ingestOne(pool: pg.Pool, file: string, shown: string, o: WhoisIng
     result.staged = stage.counts;
     await client.query('update whois_ingest_files set rows = $2 where sha256 = $1', [sha256, result.records]);
     if (o.dryRun) {
+      await namesClient.query('rollback');
       await client.query('rollback');
       result.status = 'dry run';
     } else {
+      // Names first: if the file's own commit then fails, the file is not marked imported
+      // and importing it again merges the same names to the same values.
+      await namesClient.query('commit');
       await client.query('commit');
     }
     await db.destroy();
   } catch (e) {
+    await namesClient?.query('rollback').catch(() => {});
     await client.query('rollback').catch(() => {});
     (input.stream as Readable).destroy?.();
     result.status = 'failed';
@@ -226,6 +247,7 @@ async function ingestOne(pool: pg.Pool, file: string, shown: string, o: WhoisIng
   } finally {
     // After a failure the connection may be mid-COPY or broken: it is closed, not reused.
     client.release(result.status === 'failed');
+    await namesClient?.end().catch(() => {});
   }
   result.elapsedMs = Date.now() - started;
   progress(true);

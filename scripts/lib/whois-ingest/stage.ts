@@ -8,7 +8,10 @@
  *   names of a batch are merged here first (one staged row per name);
  * - whois_snapshots: one row per (domain, content), the observation window widened, then
  *   the current snapshot of each domain of the batch brought up to date (snapshots.ts).
- * Everything runs on one connection inside the caller's transaction.
+ * pdns and snapshots are merged on the caller's connection, in its transaction; the names
+ * on a second connection (`namesClient`, in a transaction of its own that the caller
+ * commits first, then its own: a failure in between leaves names seen a second time, which
+ * importing the file again merges to the same values), so the two merges run side by side.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -145,19 +148,28 @@ class NamesSeen {
   private readonly slot = new Map<string, number>();
   private first: number[] = [];
   private last: number[] = [];
+  // The last name added by each caller (`via`) and its slot: consecutive rows often share
+  // their owner (half the rows of a passive DNS export), a compare instead of a lookup.
+  private readonly recentHost: string[] = ['', ''];
+  private readonly recentSlot: number[] = [0, 0];
 
   get size(): number {
     return this.slot.size;
   }
 
-  add(host: string, first: number, last: number): void {
-    const i = this.slot.get(host);
+  add(host: string, first: number, last: number, via: 0 | 1 = 0): void {
+    let i: number | undefined = this.recentHost[via] === host ? this.recentSlot[via]! : this.slot.get(host);
     if (i === undefined) {
-      this.slot.set(host, this.first.length);
+      i = this.first.length;
+      this.slot.set(host, i);
       this.first.push(first);
       this.last.push(last);
+      this.recentHost[via] = host;
+      this.recentSlot[via] = i;
       return;
     }
+    this.recentHost[via] = host;
+    this.recentSlot[via] = i;
     if (first < this.first[i]!) this.first[i] = first;
     if (last > this.last[i]!) this.last[i] = last;
   }
@@ -175,6 +187,7 @@ class NamesSeen {
     this.slot.clear();
     this.first = [];
     this.last = [];
+    this.recentHost.fill('');
   }
 }
 
@@ -206,29 +219,36 @@ export class Stage {
   readonly counts: StagedCounts = { pdns: 0, names: 0, snapshots: 0 };
 
   private constructor(
-    private readonly client: pg.PoolClient,
+    private readonly client: pg.ClientBase,
+    private readonly namesClient: pg.ClientBase,
     private readonly db: Kysely<Database>,
     private readonly source: string,
   ) {}
 
-  /** Creates the staging tables (dropped at the end of the transaction). */
-  static async open(client: pg.PoolClient, db: Kysely<Database>, source: string): Promise<Stage> {
-    // Sorting and grouping a batch in memory; a lost commit on a crash only means importing the file again.
-    await client.query(`set local work_mem = '128MB'`);
-    await client.query('set local synchronous_commit = off');
+  /**
+   * Creates the staging tables (dropped at the end of the transactions): pdns and snapshots
+   * on `client`, names on `namesClient` (the same client when not given), each inside a
+   * transaction the caller began.
+   */
+  static async open(client: pg.ClientBase, db: Kysely<Database>, source: string, namesClient: pg.ClientBase = client): Promise<Stage> {
+    for (const c of namesClient === client ? [client] : [client, namesClient]) {
+      // Sorting and grouping a batch in memory; a lost commit on a crash only means importing the file again.
+      await c.query(`set local work_mem = '128MB'`);
+      await c.query('set local synchronous_commit = off');
+    }
     await client.query(`
       create temp table whois_stage_pdns (
         rrname_rev text collate "C" not null, rrtype text collate "C" not null, rdata text collate "C" not null,
         first_seen float8 not null, last_seen float8 not null, count bigint not null
       ) on commit drop`);
-    await client.query(`create temp table whois_stage_names (name_rev text collate "C" not null, first_seen float8 not null, last_seen float8 not null) on commit drop`);
+    await namesClient.query(`create temp table whois_stage_names (name_rev text collate "C" not null, first_seen float8 not null, last_seen float8 not null) on commit drop`);
     await client.query(`
       create temp table whois_stage_snapshots (
         domain text not null, observed_at timestamptz not null, source text not null, record text not null,
         registrar_name text, created_date timestamptz, updated_date timestamptz, expires_date timestamptz,
         search_text text not null, content_sha256 bytea not null
       ) on commit drop`);
-    return new Stage(client, db, source);
+    return new Stage(client, namesClient, db, source);
   }
 
   /**
@@ -251,7 +271,7 @@ export class Stage {
     out.number(count);
     out.byte(10);
     this.names.add(host, first, last);
-    if (target !== null) this.names.add(target, first, last);
+    if (target !== null) this.names.add(target, first, last, 1);
     this.pdnsRows++;
     this.counts.pdns++;
   }
@@ -322,11 +342,22 @@ export class Stage {
   }
 
   private async merge(batch: Batch): Promise<void> {
-    const { pdns, names, snapshots, domains } = batch;
-    if (pdns.length === 0 && names.length === 0 && snapshots.length === 0) return;
-    if (pdns.length > 0) await this.copy('whois_stage_pdns (rrname_rev, rrtype, rdata, first_seen, last_seen, count)', pdns.chunks());
-    if (names.length > 0) await this.copy('whois_stage_names (name_rev, first_seen, last_seen)', names.chunks());
+    if (this.namesClient === this.client) {
+      await this.mergeMain(batch);
+      await this.mergeNames(batch.names);
+    } else {
+      // Both merges run at once; when one fails the other is still awaited (its connection is
+      // then idle, ready for the rollback).
+      const results = await Promise.allSettled([this.mergeMain(batch), this.mergeNames(batch.names)]);
+      for (const r of results) if (r.status === 'rejected') throw r.reason;
+    }
+  }
+
+  /** pdns rows and WHOIS records, on the caller's connection. */
+  private async mergeMain(batch: Batch): Promise<void> {
+    const { pdns, snapshots, domains } = batch;
     if (pdns.length > 0) {
+      await this.copy(this.client, 'whois_stage_pdns (rrname_rev, rrtype, rdata, first_seen, last_seen, count)', pdns.chunks());
       // The staging tables are never analysed, so the planner expects 200 groups and picks a
       // hash aggregate, then sorts its output in key order for the insert. One sort that
       // groups as it goes does the same work in a third of the time (1 M rows: 3.8 s → 1.3 s
@@ -334,20 +365,21 @@ export class Stage {
       await this.client.query('set local enable_hashagg = off');
       await this.mergePdns();
       await this.client.query('set local enable_hashagg = on');
+      await this.client.query('truncate whois_stage_pdns');
     }
-    if (names.length > 0) await this.mergeNames();
     if (snapshots.length > 0) {
       await this.copy(
+        this.client,
         'whois_stage_snapshots (domain, observed_at, source, record, registrar_name, created_date, updated_date, expires_date, search_text, content_sha256)',
         lineChunks(snapshots),
       );
       await this.mergeSnapshots(domains);
+      await this.client.query('truncate whois_stage_snapshots');
     }
-    await this.client.query('truncate whois_stage_pdns, whois_stage_names, whois_stage_snapshots');
   }
 
-  private async copy(target: string, chunks: Iterable<string | Buffer>): Promise<void> {
-    const stream = this.client.query(pgCopy.from(`copy ${target} from stdin`));
+  private async copy(client: pg.ClientBase, target: string, chunks: Iterable<string | Buffer>): Promise<void> {
+    const stream = client.query(pgCopy.from(`copy ${target} from stdin`));
     await pipeline(Readable.from(chunks), stream);
   }
 
@@ -370,8 +402,10 @@ export class Stage {
   }
 
   // One staged row a name (NamesSeen): no grouping left, only the key order.
-  private async mergeNames(): Promise<void> {
-    await this.client.query(
+  private async mergeNames(names: CopyBuffer): Promise<void> {
+    if (names.length === 0) return;
+    await this.copy(this.namesClient, 'whois_stage_names (name_rev, first_seen, last_seen)', names.chunks());
+    await this.namesClient.query(
       `insert into subdomains as s (name_rev, first_seen, last_seen, sources)
        select name_rev, to_timestamp(first_seen), to_timestamp(last_seen), array[$1::text]
        from whois_stage_names order by name_rev
@@ -384,6 +418,7 @@ export class Stage {
          or not ($1 = any(s.sources) or cardinality(s.sources) >= ${MAX_SOURCES})`,
       [this.source],
     );
+    await this.namesClient.query('truncate whois_stage_names');
   }
 
   private async mergeSnapshots(domains: string[]): Promise<void> {
