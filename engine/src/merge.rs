@@ -261,7 +261,7 @@ fn merge_field(dir: &Path, srcs: &[Src], f: usize, pw_remap: &std::sync::Mutex<V
     crate::termdict::write_plain(dir, name, &blob, crate::termdict::front_coded(f))?;
     if crate::trigram::has_trigrams(f) {
         let body = &blob[..blob.len().saturating_sub(1)];
-        crate::trigram::write(dir, name, body.split(|&b| b == b'\n').filter(|_| !blob.is_empty()))?;
+        crate::trigram::write(dir, f, body.split(|&b| b == b'\n').filter(|_| !blob.is_empty()))?;
     }
     if f == PASSWORD {
         *pw_remap.lock().unwrap_or_else(|e| e.into_inner()) = remap;

@@ -197,7 +197,7 @@ impl PartWriter {
             let keys: Vec<&[u8]> = entries.iter().map(|e| e.1).collect();
             termdict::write(&dir, index_name(i), keys.iter().copied(), termdict::front_coded(i))?;
             if crate::trigram::has_trigrams(i) {
-                crate::trigram::write(&dir, index_name(i), keys.iter().copied())?;
+                crate::trigram::write(&dir, i, keys.iter().copied())?;
             }
             let mut post = std::io::BufWriter::new(std::fs::File::create(dir.join(format!("{}.post", index_name(i))))?);
             let mut pix = postings::PixBuilder::default();

@@ -23,8 +23,21 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
-/// Consecutive term ordinals per indexed block.
-pub const GRAIN: u32 = 8;
+/// Consecutive term ordinals per indexed block of field `field` (a multiple of the term
+/// tables' `.tix` step, 8; the file records it and readers take the file's). 32 for the
+/// fields whose infix searches held with it (username, url, social, domains, company): at
+/// 10M records their lists take 35.6 MB instead of 50.7 (BENCHMARKS.md, "Issue 14: index
+/// size at 10M, format 5"); 8 for `email` (its infix class is held to 10× PostgreSQL) and
+/// for `name`, `address` and `password`, whose infix searches a grain of 32 made 1.9-7.5×
+/// slower (a common trigram's list covering more than a quarter of the blocks falls back to
+/// a scan of the whole table, and each candidate block verifies 4× the terms).
+pub fn grain(field: usize) -> u32 {
+    if matches!(field, EMAIL | NAME | ADDRESS | PASSWORD) {
+        8
+    } else {
+        32
+    }
+}
 
 /// Flag of a key (bit 31, above the 24 bits of a trigram) whose list is a bitmap of blocks.
 const BITMAP: u32 = 1 << 31;
@@ -40,8 +53,13 @@ fn key(t: &[u8]) -> u32 {
     (t[0] as u32) << 16 | (t[1] as u32) << 8 | t[2] as u32
 }
 
-/// Build `<field>.tri` from the field's sorted terms.
-pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a [u8]>) -> Result<()> {
+/// Build `<field>.tri` of field number `field` from its sorted terms.
+pub fn write<'a>(dir: &Path, field: usize, sorted_terms: impl Iterator<Item = &'a [u8]>) -> Result<()> {
+    write_grain(dir, crate::fields::index_name(field), sorted_terms, grain(field))
+}
+
+/// `write` with blocks of `grain` term ordinals (readers take the file's).
+pub fn write_grain<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a [u8]>, grain: u32) -> Result<()> {
     // trigram -> slot in `slots` (last block seen, encoded gaps): a direct table for
     // ASCII trigrams (2^21 entries), a hash map for the others.
     let mut ascii: Vec<u32> = vec![u32::MAX; 1 << 21];
@@ -50,7 +68,7 @@ pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a
     let mut terms = 0usize;
     for (ord, t) in sorted_terms.enumerate() {
         terms = ord + 1;
-        let block = ord as u32 / GRAIN;
+        let block = ord as u32 / grain;
         if t.len() < 3 {
             continue;
         }
@@ -82,7 +100,7 @@ pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a
     drop(ascii);
     slots.sort_unstable_by_key(|s| s.0);
     // Dense lists as bitmaps, when smaller.
-    let bitmap_len = (terms + GRAIN as usize - 1) / GRAIN as usize / 8 + 1;
+    let bitmap_len = (terms + grain as usize - 1) / grain as usize / 8 + 1;
     for s in slots.iter_mut().filter(|s| s.2.len() > bitmap_len) {
         let mut bits = vec![0u8; bitmap_len];
         let mut blocks = Vec::new();
@@ -97,7 +115,7 @@ pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a
     let n = keys.len();
     let mut head = Vec::with_capacity(8 + n * 8 + 4);
     head.extend_from_slice(&(n as u32).to_le_bytes());
-    head.extend_from_slice(&GRAIN.to_le_bytes());
+    head.extend_from_slice(&grain.to_le_bytes());
     for k in &keys {
         head.extend_from_slice(&k.to_le_bytes());
     }
@@ -267,6 +285,40 @@ impl List<'_> {
 mod tests {
     use super::*;
 
+    /// `.tri` bytes per field at other grains, over an index's parts:
+    /// `LEAKWELL_INDEX=dir cargo test --release tri_grains -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn tri_grains() {
+        let index = std::path::PathBuf::from(std::env::var("LEAKWELL_INDEX").expect("LEAKWELL_INDEX"));
+        let out = std::env::temp_dir().join(format!("leakwell-tri-grains-{}", std::process::id()));
+        std::fs::create_dir_all(&out).unwrap();
+        let grains = [8u32, 16, 32];
+        let mut sizes: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
+        for seg in std::fs::read_dir(&index).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with("seg-")) {
+            for part in std::fs::read_dir(seg.path()).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with("part-")) {
+                for f in 0..crate::fields::INDEXED_FIELDS {
+                    let name = crate::fields::index_name(f);
+                    if !has_trigrams(f) || !part.path().join(format!("{}.tri", name)).exists() {
+                        continue;
+                    }
+                    let dict = crate::termdict::TermDict::open(&part.path(), name).unwrap().unwrap();
+                    let plain = dict.plain();
+                    let body = &plain[..plain.len().saturating_sub(1)];
+                    let e = sizes.entry(name.to_string()).or_insert(vec![0; grains.len()]);
+                    for (i, &g) in grains.iter().enumerate() {
+                        write_grain(&out, name, body.split(|&b| b == b'\n').filter(|_| !plain.is_empty()), g).unwrap();
+                        e[i] += std::fs::metadata(out.join(format!("{}.tri", name))).unwrap().len();
+                    }
+                }
+            }
+        }
+        for (f, v) in &sizes {
+            println!("{:>14}: {}", f, v.iter().zip(grains).map(|(b, g)| format!("grain {} {:.1} MB", g, *b as f64 / 1e6)).collect::<Vec<_>>().join(", "));
+        }
+        let _ = std::fs::remove_dir_all(&out);
+    }
+
     #[test]
     fn candidates_cover_every_containing_term() {
         let dir = std::env::temp_dir().join(format!("tri-test-{}", std::process::id()));
@@ -275,20 +327,25 @@ mod tests {
         terms.push(b"ab".to_vec());
         terms.sort();
         terms.dedup();
-        write(&dir, "email", terms.iter().map(|t| &t[..])).unwrap();
-        let ix = TrigramIndex::open(&dir, "email").unwrap().unwrap();
-        // `com`, `mai`, `@ma` are in every block: bitmaps (format 4).
-        assert!(matches!(ix.list(b"com"), List::Bits(_)) && matches!(ix.list(b"r12"), List::Gaps(_)));
-        for lits in [vec![b"r12x".to_vec()], vec![b"mail7".to_vec(), b"99x".to_vec()], vec![b"zzz".to_vec()], vec![b"@mail1".to_vec()], vec![b".com".to_vec()], vec![b"x19".to_vec(), b"l12.com".to_vec()]] {
-            let c = ix.candidates(&lits, 0..u32::MAX, usize::MAX).unwrap();
-            for (ord, t) in terms.iter().enumerate() {
-                let has = lits.iter().all(|l| memchr::memmem::find(t, l).is_some());
-                if has {
-                    assert!(c.binary_search(&(ord as u32 / GRAIN)).is_ok(), "{:?} missed", String::from_utf8_lossy(t));
+        // Email's grain and the others' (the file says which).
+        for field in [EMAIL, 1 /* username */] {
+            write(&dir, field, terms.iter().map(|t| &t[..])).unwrap();
+            let ix = TrigramIndex::open(&dir, crate::fields::index_name(field)).unwrap().unwrap();
+            assert_eq!(ix.grain, grain(field));
+            // `com`, `mai`, `@ma` are in every block: bitmaps (format 4).
+            assert!(matches!(ix.list(b"com"), List::Bits(_)));
+            assert!(field != EMAIL || matches!(ix.list(b"r12"), List::Gaps(_)));
+            for lits in [vec![b"r12x".to_vec()], vec![b"mail7".to_vec(), b"99x".to_vec()], vec![b"zzz".to_vec()], vec![b"@mail1".to_vec()], vec![b".com".to_vec()], vec![b"x19".to_vec(), b"l12.com".to_vec()]] {
+                let c = ix.candidates(&lits, 0..u32::MAX, usize::MAX).unwrap();
+                for (ord, t) in terms.iter().enumerate() {
+                    let has = lits.iter().all(|l| memchr::memmem::find(t, l).is_some());
+                    if has {
+                        assert!(c.binary_search(&(ord as u32 / ix.grain)).is_ok(), "{:?} missed", String::from_utf8_lossy(t));
+                    }
                 }
             }
+            assert_eq!(ix.candidates(&[b"zzz".to_vec()], 0..u32::MAX, usize::MAX).unwrap(), Vec::<u32>::new());
         }
-        assert_eq!(ix.candidates(&[b"zzz".to_vec()], 0..u32::MAX, usize::MAX).unwrap(), Vec::<u32>::new());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
