@@ -42,8 +42,10 @@ pub const BLOCK_BYTES: usize = 1024;
 pub const MAX_BLOCK_DOCS: usize = 64;
 const ZSTD_LEVEL: i32 = 3;
 /// Dictionary size, and the lines sampled to train it (the first ones of each run: 256 KiB
-/// gives within 1% of the size 1 MiB gives, in a quarter of the training time).
-const DICT_BYTES: usize = 16 * 1024;
+/// gives within 1% of the size 1 MiB gives, in a quarter of the training time). 64 KiB: 2-6%
+/// smaller stores than 16 KiB on the bench's sources, same write and fetch times within the
+/// noise (BENCHMARKS.md, "Issue 14: index size at 10M, format 5").
+const DICT_BYTES: usize = 64 * 1024;
 const SAMPLE_BYTES: usize = 256 << 10;
 /// A run with fewer sampled lines than this gets no dictionary (training would fail).
 const MIN_SAMPLES: usize = 256;
