@@ -61,11 +61,11 @@ extern "C" {
 
 /// A dictionary trained on `samples` (concatenated, `sizes` each), or None when zstd
 /// cannot train one (too few or too uniform samples).
-fn train_dict(samples: &[u8], sizes: &[usize]) -> Option<Vec<u8>> {
+fn train_dict(samples: &[u8], sizes: &[usize], dict_bytes: usize) -> Option<Vec<u8>> {
     if sizes.len() < MIN_SAMPLES {
         return None;
     }
-    let mut dict = vec![0u8; DICT_BYTES];
+    let mut dict = vec![0u8; dict_bytes];
     // Safety: the buffers are valid for the lengths given; sizes sum to samples.len().
     let n = unsafe { ZDICT_trainFromBuffer(dict.as_mut_ptr().cast(), dict.len(), samples.as_ptr().cast(), sizes.as_ptr(), sizes.len() as u32) };
     if unsafe { ZDICT_isError(n) } != 0 {
@@ -123,6 +123,7 @@ pub struct StoreWriter {
     /// Lines sampled to train a run's dictionary; 0 for no dictionary.
     sample_bytes: usize,
     level: i32,
+    dict_bytes: usize,
 }
 
 impl StoreWriter {
@@ -138,6 +139,11 @@ impl StoreWriter {
 
     /// ... and another zstd level.
     pub fn create_level(dir: &Path, block_bytes: usize, sample_bytes: usize, level: i32) -> Result<StoreWriter> {
+        Self::create_tuned(dir, block_bytes, sample_bytes, level, DICT_BYTES)
+    }
+
+    /// ... and another dictionary size.
+    pub fn create_tuned(dir: &Path, block_bytes: usize, sample_bytes: usize, level: i32, dict_bytes: usize) -> Result<StoreWriter> {
         let mut cctx = CCtx::create();
         for p in [CParameter::CompressionLevel(level), CParameter::ContentSizeFlag(true), CParameter::ChecksumFlag(false), CParameter::DictIdFlag(false)] {
             cctx.set_parameter(p).map_err(zstd_err)?;
@@ -159,6 +165,7 @@ impl StoreWriter {
             block_bytes,
             sample_bytes,
             level,
+            dict_bytes,
         })
     }
 
@@ -206,7 +213,7 @@ impl StoreWriter {
         }
         // zstd refuses empty samples; leave them out of training only.
         let lines_nonempty = sizes.iter().filter(|&&s| s > 0).count();
-        let dict = if self.sample_bytes > 0 && lines_nonempty == sizes.len() { train_dict(&sample.lines, &sizes) } else { None };
+        let dict = if self.sample_bytes > 0 && lines_nonempty == sizes.len() { train_dict(&sample.lines, &sizes, self.dict_bytes) } else { None };
         if let Some(d) = dict {
             if self.dicts.len() >= NO_DICT as usize {
                 return Err(EngineError::InvalidArgument("too many store dictionaries in one part".into()));
@@ -892,6 +899,59 @@ mod tests {
                 }
                 let fetch_ns = (cpu() - t).as_nanos() as f64 / n as f64;
                 println!("  level {:>2}: {:>6.2} bytes/record, write {:>5.0} ns/record, random block load {:>5.0} ns (thread CPU)", level, bytes as f64 / lines.len() as f64, write_ns, fetch_ns);
+            }
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+
+    /// Block size, dictionary sample and dictionary size on real lines:
+    /// `LEAKWELL_STORE_SAMPLE=file1,file2 LEAKWELL_TUNINGS=1024:256:16,512:1024:64 cargo
+    /// test --release tuning_choices -- --ignored --nocapture` (block bytes : sample KiB :
+    /// dictionary KiB) prints bytes per record, write CPU per record and the CPU to
+    /// decompress a random block (uncached, its frame already in memory).
+    #[test]
+    #[ignore]
+    fn tuning_choices() {
+        let cpu = || {
+            let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+            // Safety: a valid timespec for the call to fill.
+            unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+            std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+        };
+        let files = std::env::var("LEAKWELL_STORE_SAMPLE").expect("LEAKWELL_STORE_SAMPLE");
+        let tunings: Vec<Vec<usize>> = std::env::var("LEAKWELL_TUNINGS").expect("LEAKWELL_TUNINGS").split(',').map(|t| t.split(':').map(|x| x.parse().unwrap()).collect()).collect();
+        let n: usize = std::env::var("LEAKWELL_LOADS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
+        let lines_max: usize = std::env::var("LEAKWELL_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(300_000);
+        for file in files.split(',') {
+            let text = std::fs::read_to_string(file).unwrap();
+            let lines: Vec<&str> = text.lines().take(lines_max).collect();
+            println!("{}: {} lines, {:.1} bytes/line", file, lines.len(), lines.iter().map(|l| l.len()).sum::<usize>() as f64 / lines.len() as f64);
+            let dir = temp("tunings");
+            for t in &tunings {
+                let c = cpu();
+                let mut w = StoreWriter::create_tuned(&dir, t[0], t[1] << 10, ZSTD_LEVEL, t[2] << 10).unwrap();
+                for l in &lines {
+                    w.add(0, l).unwrap();
+                }
+                let bytes = w.finish().unwrap();
+                let write_ns = (cpu() - c).as_nanos() as f64 / lines.len() as f64;
+                let r = StoreReader::open(&dir).unwrap();
+                let mut x = 12345u64;
+                let picks: Vec<usize> = (0..n)
+                    .map(|_| {
+                        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        ((x >> 33) % r.blocks() as u64) as usize
+                    })
+                    .collect();
+                for &b in &picks {
+                    std::hint::black_box(r.frame(b)[0]);
+                }
+                let c = cpu();
+                for &b in &picks {
+                    std::hint::black_box(r.load(b).unwrap());
+                }
+                let fetch_ns = (cpu() - c).as_nanos() as f64 / n as f64;
+                println!("  block {:>4} B, sample {:>4} KiB, dictionary {:>3} KiB: {:>6.2} bytes/record, write {:>5.0} ns/record, random block load {:>5.0} ns (thread CPU)", t[0], t[1], t[2], bytes as f64 / lines.len() as f64, write_ns, fetch_ns);
             }
             let _ = std::fs::remove_dir_all(&dir);
         }
