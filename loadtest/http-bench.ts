@@ -174,8 +174,27 @@ async function floorComparison() {
     const keys: string[] = [];
     for (let i = 0; i < customers; i++) keys.push((await customer(true)).key);
     const floorUrl = `http://127.0.0.1:${floorPort}`;
-    /** Requests/s with `conns` connections (its tally printed), or with wrk the requests/s alone. */
-    const measure = async (target: 'floor' | 'search', conns = connections): Promise<{ rps: number; tally?: Tally }> => {
+    /** CPU seconds (user + system, every thread) a server process has used so far: this one, or the floor's from /proc. */
+    const ticks = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+    const cpuSeconds = (target: 'floor' | 'search'): number => {
+      if (target === 'search') {
+        const { user, system } = process.cpuUsage();
+        return (user + system) / 1e6;
+      }
+      // /proc/PID/stat: utime and stime are fields 14 and 15, after the parenthesised name.
+      const stat = fs.readFileSync(`/proc/${floor.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / ticks;
+    };
+    /** Requests/s with `conns` connections (its tally printed), or with wrk the requests/s alone; and the server's CPU µs per request. */
+    const measure = async (target: 'floor' | 'search', conns = connections): Promise<{ rps: number; tally?: Tally; cpuUs: number }> => {
+      const cpuBefore = cpuSeconds(target);
+      const result = await measureRps(target, conns);
+      const cpuUs = ((cpuSeconds(target) - cpuBefore) * 1e6) / (result.rps * (result.seconds ?? seconds));
+      if (conns === connections) out(`  ${target} server CPU: ${cpuUs.toFixed(1)} µs per request`);
+      return { ...result, cpuUs };
+    };
+    const measureRps = async (target: 'floor' | 'search', conns: number): Promise<{ rps: number; tally?: Tally; seconds?: number }> => {
       if (values.tool === 'wrk' && conns === connections) {
         return {
           rps:
@@ -192,7 +211,7 @@ async function floorComparison() {
       const tally = report.kinds.search!;
       out(formatTally(`${target}${conns === 1 ? ' ×1' : ''}`, tally, report.seconds));
       if (tally['2xx'] !== tally.requests || tally.noHit || report.errors) throw new Error(`error answers from ${target}: ${report.samples.join('; ')}`);
-      return { rps: tally.requests / report.seconds, tally };
+      return { rps: tally.requests / report.seconds, tally, seconds: report.seconds };
     };
     // Warm both, then measure side by side: throughput under load, then one request at a
     // time (the latency a request adds, without queueing behind the others).
@@ -201,12 +220,12 @@ async function floorComparison() {
     const measured: FloorRound[] = [];
     for (let round = 0; round < rounds; round++) {
       const load = os.loadavg()[0]!.toFixed(1);
-      const floorRps = (await measure('floor')).rps;
-      const searchRps = (await measure('search')).rps;
+      const { rps: floorRps, cpuUs: floorCpuUs } = await measure('floor');
+      const { rps: searchRps, cpuUs: searchCpuUs } = await measure('search');
       const floorLatency = (await measure('floor', 1)).tally!;
       const searchLatency = (await measure('search', 1)).tally!;
       out(`  (round ${round + 1}: load average ${load} at its start, ${os.loadavg()[0]!.toFixed(1)} at its end)`);
-      measured.push({ floorRps, searchRps, floorLatency, searchLatency });
+      measured.push({ floorRps, searchRps, floorLatency, searchLatency, floorCpuUs, searchCpuUs });
     }
     const verdict = floorVerdict(measured);
     out(

@@ -85,4 +85,13 @@ test('floor comparison: both targets judged on the medians of the rounds, with e
   assert.equal(missed.latencyMet, false);
   assert.match(missed.lines.join('\n'), /49\.0% of the floor \(one round; target ≥ 50%\): missed/);
   assert.match(missed.lines.join('\n'), /adds 0\.51 ms at p50.*: missed/);
+  assert.doesNotMatch(missed.lines.join('\n'), /CPU per request/);
+  // CPU per request, when measured: per round and the medians.
+  const cpu = floorVerdict([
+    { ...round(5000, 0.3), floorCpuUs: 20, searchCpuUs: 50 },
+    { ...round(5000, 0.3), floorCpuUs: 24, searchCpuUs: 40 },
+    { ...round(5000, 0.3), floorCpuUs: 22, searchCpuUs: 44 },
+  ]).lines.join('\n');
+  assert.match(cpu, /round 1: .*server CPU per request: floor 20\.0 µs, search 50\.0 µs \(floor\/search 40\.0%\)/);
+  assert.match(cpu, /server CPU per request \(median of 3 rounds\): floor 22\.0 µs, \/v2\/search 44\.0 µs; the floor's is 50\.0% of the search's/);
 });

@@ -148,6 +148,12 @@ export interface FloorRound {
   searchRps: number;
   floorLatency: Pick<Tally, 'p50' | 'p99'>;
   searchLatency: Pick<Tally, 'p50' | 'p99'>;
+  /**
+   * CPU time (user + system, every thread) each server process spent per answered request
+   * during the throughput run, in µs: the figure a loaded machine moves least.
+   */
+  floorCpuUs?: number;
+  searchCpuUs?: number;
 }
 
 /** Each round's ratio and added latency, their medians, and met or missed for both targets (on the medians). */
@@ -157,7 +163,10 @@ export function floorVerdict(rounds: FloorRound[]): { lines: string[]; ratioMet:
     (r, i) =>
       `  round ${i + 1}: floor ${pad(r.floorRps.toFixed(0), 6)} req/s, search ${pad(r.searchRps.toFixed(0), 6)} req/s, ratio ${(100 * (r.searchRps / r.floorRps)).toFixed(1)}%; ` +
       `one connection: floor p50 ${ms(r.floorLatency.p50)} p99 ${ms(r.floorLatency.p99)}, search p50 ${ms(r.searchLatency.p50)} p99 ${ms(r.searchLatency.p99)}, ` +
-      `added p50 ${ms(r.searchLatency.p50 - r.floorLatency.p50)} p99 ${ms(r.searchLatency.p99 - r.floorLatency.p99)}`,
+      `added p50 ${ms(r.searchLatency.p50 - r.floorLatency.p50)} p99 ${ms(r.searchLatency.p99 - r.floorLatency.p99)}` +
+      (r.floorCpuUs !== undefined && r.searchCpuUs !== undefined
+        ? `; server CPU per request: floor ${r.floorCpuUs.toFixed(1)} µs, search ${r.searchCpuUs.toFixed(1)} µs (floor/search ${(100 * (r.floorCpuUs / r.searchCpuUs)).toFixed(1)}%)`
+        : ''),
   );
   // The middle value, or the mean of the two middle ones (an even number of rounds favours neither).
   const middle = (values: number[]) => {
@@ -175,6 +184,14 @@ export function floorVerdict(rounds: FloorRound[]): { lines: string[]; ratioMet:
     `throughput: /v2/search at ${(100 * ratio).toFixed(1)}% of the floor (${of}; target ≥ ${100 * FLOOR_TARGETS.ratio}%): ${ratioMet ? 'met' : 'missed'}`,
     `latency: a one-hit exact search adds ${ms(addedP50)} at p50 (${ms(addedP99)} at p99) over the floor (${of}; target ≤ ${ms(FLOOR_TARGETS.addedP50Ms)} at p50): ${latencyMet ? 'met' : 'missed'}`,
   );
+  const cpu = rounds.filter((r) => r.floorCpuUs !== undefined && r.searchCpuUs !== undefined);
+  if (cpu.length === rounds.length) {
+    const floorCpu = middle(cpu.map((r) => r.floorCpuUs!));
+    const searchCpu = middle(cpu.map((r) => r.searchCpuUs!));
+    lines.push(
+      `server CPU per request (${of}): floor ${floorCpu.toFixed(1)} µs, /v2/search ${searchCpu.toFixed(1)} µs; the floor's is ${(100 * (floorCpu / searchCpu)).toFixed(1)}% of the search's (the ratio both would reach on cores given to the servers alone)`,
+    );
+  }
   return { lines, ratioMet, latencyMet };
 }
 
