@@ -24,8 +24,12 @@ export function createApiKeyGuard(deps: {
     const decision = await deps.limiter.takeEach(keys, deps.bucket, { answerEarly });
     if (!decision.allowed) throw Errors.tooManyRequests(decision.retryAfterMs);
   }
-  /** Resolves the caller's user id, or throws 400 (bad key) / 429 (rate). */
-  return async function authenticateApiKey(request: FastifyRequest): Promise<string> {
+  /**
+   * Resolves the caller's user id, or throws 400 (bad key) / 429 (rate). Answers at once,
+   * without a promise, when the key is known in process and its buckets are far from empty
+   * (the hot path: one call per public API request); otherwise a promise.
+   */
+  return function authenticateApiKey(request: FastifyRequest): string | Promise<string> {
     const raw = request.headers[headerName];
     const key = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase();
     // Buckets are named by the key's hash: the key itself is kept nowhere, Redis included.
@@ -35,15 +39,19 @@ export function createApiKeyGuard(deps: {
     // not waited for while they are far from empty (answerEarly, see RateLimiter.takeEach).
     const known = valid ? deps.knownKeyHash?.(keyHash) : undefined;
     if (known) {
-      await limit([`api:ip:${request.limitAddress}`, `api:key:${keyHash}`, `api:user:${known}`], true);
-      return known;
+      const keys = [`api:ip:${request.limitAddress}`, `api:key:${keyHash}`, `api:user:${known}`];
+      if (deps.limiter.takeEarly?.(keys, deps.bucket)) return known;
+      return limit(keys, true).then(() => known);
     }
-    // A missing or unknown key still counts against its own bucket before any query, so
-    // guessing is slow.
+    return unknownKey(request, keyHash, valid);
+  };
+
+  /** A missing or unknown key still counts against its own bucket before any query, so guessing is slow. */
+  async function unknownKey(request: FastifyRequest, keyHash: string, valid: boolean): Promise<string> {
     await limit([`api:ip:${request.limitAddress}`, `api:key:${keyHash}`]);
     const userId = valid ? await deps.resolveKeyHash(keyHash) : undefined;
     if (!userId) throw Errors.invalidApiKey(deps.header);
     await limit([`api:user:${userId}`]);
     return userId;
-  };
+  }
 }

@@ -37,8 +37,8 @@ const HEX_HASH = '^[0-9a-fA-F]{32,128}$';
 
 export interface V2Options {
   search: SearchService;
-  /** The guard: the caller's user id, or throws 400 (bad key) / 429 (rate). */
-  authenticateApiKey: (request: FastifyRequest) => Promise<string>;
+  /** The guard: the caller's user id (at once, or as a promise), or throws 400 (bad key) / 429 (rate). */
+  authenticateApiKey: (request: FastifyRequest) => string | Promise<string>;
   /** Monitoring reports (/v2/monitoring/get-reports, get-report). */
   reports?: ReportsService;
 }
@@ -46,9 +46,29 @@ export interface V2Options {
 /** Register with `{ prefix: '/v2' }`. */
 export async function v2Api(app: FastifyInstance, options: V2Options) {
   app.decorateRequest('apiKeyUserId', '');
-  // Before the body is read or validated: an unauthenticated request gets no further.
-  app.addHook('onRequest', async (request) => {
-    request.apiKeyUserId = await options.authenticateApiKey(request);
+  // Before the body is read or validated: an unauthenticated request gets no further. A
+  // callback hook, so that the guard's immediate answer (a known key, far from its limits)
+  // costs no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    let answer: string | Promise<string>;
+    try {
+      answer = options.authenticateApiKey(request);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (typeof answer === 'string') {
+      request.apiKeyUserId = answer;
+      done();
+      return;
+    }
+    answer.then(
+      (userId) => {
+        request.apiKeyUserId = userId;
+        done();
+      },
+      (error: Error) => done(error),
+    );
   });
 
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -31,6 +31,13 @@ export interface RateLimiter {
    * more, paid back by the requests that follow (the buckets stay counted).
    */
   takeEach(keys: string[], bucket: Bucket, options?: { answerEarly?: boolean }): Promise<Decision>;
+  /**
+   * `takeEach` with `answerEarly` when the answer is known at once, without a promise: true
+   * when the request is let through now (and its takes counted as `takeEach` counts them);
+   * false, having taken nothing, when the caller must ask `takeEach` (which may refuse). The
+   * hot path of the public API guard (one per request).
+   */
+  takeEarly?(keys: string[], bucket: Bucket): boolean;
   /** Forgets a key (e.g. failures after a successful login). */
   reset(key: string): Promise<void>;
 }
@@ -46,7 +53,22 @@ function decide(tat: number, now: number, bucket: Bucket) {
 export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
   const tats = new Map<string, number>();
   let sweepAt = 0;
+  const sweep = (t: number) => {
+    if (t > sweepAt) {
+      // Drop drained buckets now and then so memory stays bounded by active keys.
+      for (const [k, tat] of tats) if (tat < t) tats.delete(k);
+      sweepAt = t + 60_000;
+    }
+  };
   const limiter: RateLimiter = {
+    takeEarly(keys, bucket) {
+      // Only when every bucket lets it through: then the takes are exactly takeEach's.
+      const t = now();
+      sweep(t);
+      for (const key of keys) if (!decide(tats.get(key) ?? t, t, bucket).allowed) return false;
+      for (const key of keys) tats.set(key, decide(tats.get(key) ?? t, t, bucket).newTat);
+      return true;
+    },
     async takeEach(keys, bucket) {
       for (const key of keys) {
         const decision = await limiter.take(key, bucket);
@@ -56,11 +78,7 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
     },
     async take(key, bucket, options = {}) {
       const t = now();
-      if (t > sweepAt) {
-        // Drop drained buckets now and then so memory stays bounded by active keys.
-        for (const [k, tat] of tats) if (tat < t) tats.delete(k);
-        sweepAt = t + 60_000;
-      }
+      sweep(t);
       const result = decide(tats.get(key) ?? t, t, bucket);
       if (result.allowed && !options.peek) tats.set(key, result.newTat);
       return { allowed: result.allowed, retryAfterMs: result.retryAfterMs };
@@ -248,14 +266,17 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'rl:', now: () => 
     return true;
   }
 
+  /** The early answer: let through now, and counted in Redis all the same (even if other instances emptied the bucket meanwhile: the debt is paid by the requests that follow); not waited for. */
+  function takeEarly(keys: string[], bucket: Bucket): boolean {
+    if (!farFromEmpty(keys, bucket)) return false;
+    enqueue(keys, bucket, true).catch(() => {});
+    return true;
+  }
+
   return {
+    takeEarly,
     async takeEach(keys, bucket, options = {}) {
-      if (options.answerEarly && farFromEmpty(keys, bucket)) {
-        // Counted in Redis all the same (even if other instances emptied the bucket
-        // meanwhile: the debt is paid by the requests that follow); not waited for.
-        enqueue(keys, bucket, true).catch(() => {});
-        return { allowed: true, retryAfterMs: 0 };
-      }
+      if (options.answerEarly && takeEarly(keys, bucket)) return { allowed: true, retryAfterMs: 0 };
       return enqueue(keys, bucket, false);
     },
     async take(key, bucket, options = {}) {
@@ -310,6 +331,18 @@ export function createFailSafeRateLimiter(
     }
   }
   return {
+    // No Redis call to wait for (nor to time out): the early answer of the shared limiter
+    // while Redis is connected, else the local one's.
+    takeEarly(keys, bucket) {
+      if (redis.status !== 'ready') {
+        fallBack(`Redis ${redis.status}`);
+        return local.takeEarly!(keys, bucket);
+      }
+      if (!shared.takeEarly!(keys, bucket)) return false;
+      if (degraded) options.onRecovered?.();
+      degraded = false;
+      return true;
+    },
     take: (key, bucket, takeOptions) => run((limiter) => limiter.take(key, bucket, takeOptions)),
     takeEach: (keys, bucket, takeOptions) => run((limiter) => limiter.takeEach(keys, bucket, takeOptions)),
     async reset(key) {
