@@ -143,6 +143,32 @@ describe('rate limiter (leaky bucket)', () => {
     assert.equal((await limiter.take('other', bucket)).allowed, true, 'keys are independent');
   });
 
+  test('memory store: takeEarly passes only when every bucket allows, and then takes each exactly as takeEach', async () => {
+    let now = 1_000_000;
+    const early = createMemoryRateLimiter(() => now);
+    const exact = createMemoryRateLimiter(() => now);
+    const bucket = { ratePerSecond: 10, burst: 3 };
+    // 'b' is emptied first: takeEarly refuses without taking anything, takeEach stops at 'b'.
+    for (const limiter of [early, exact]) for (let i = 0; i < 3; i++) await limiter.take('b', bucket);
+    assert.equal(early.takeEarly!(['a', 'b'], bucket), false);
+    assert.equal((await early.takeEach(['a', 'b'], bucket)).allowed, false, 'the caller then asks takeEach, which refuses');
+    assert.equal((await exact.takeEach(['a', 'b'], bucket)).allowed, false);
+    now += 100;
+    // From here the two limiters must agree call for call.
+    const answers: [boolean, boolean][] = [];
+    for (let i = 0; i < 6; i++) answers.push([early.takeEarly!(['a', 'b'], bucket) || (await early.takeEach(['a', 'b'], bucket)).allowed, (await exact.takeEach(['a', 'b'], bucket)).allowed]);
+    assert.deepEqual(answers.map(([e]) => e), answers.map(([, x]) => x));
+    assert.deepEqual(answers.map(([e]) => e), [true, false, false, false, false, false]);
+    // Both buckets hold the same takes in both limiters (a refusal at 'b' still took 'a').
+    for (const key of ['a', 'b']) {
+      now += 100;
+      assert.deepEqual(await early.take(key, bucket, { peek: true }), await exact.take(key, bucket, { peek: true }));
+      await early.take(key, bucket);
+      await exact.take(key, bucket);
+      assert.deepEqual(await early.take(key, bucket, { peek: true }), await exact.take(key, bucket, { peek: true }));
+    }
+  });
+
   test('Redis store: two instances share one bucket', { skip: !redisUrl && 'TEST_REDIS_URL not set' }, async () => {
     const a = new Redis(redisUrl!);
     const b = new Redis(redisUrl!);
