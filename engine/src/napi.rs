@@ -4,6 +4,12 @@
 //! thread through a threadsafe function, so nothing here blocks the event loop. Arguments
 //! and answers cross as JSON strings: one string each way per call.
 //!
+//! Finished calls go back in batches: a pool thread that finishes a call adds it to its
+//! environment's batch and calls the threadsafe function only when no call of that function
+//! is already on its way, so one turn of the JS thread settles every call finished meanwhile
+//! (one wake-up and one microtask checkpoint for all of them, not one each). The JS thread
+//! never takes a lock shared with the pool threads to start a call.
+//!
 //! Exports: `configure(threads)`, `poolStats()`, `open(dir)`, `call(handle, op, json)`,
 //! `parse(json)`, `ingest(json, progress: Float64Array)`, `merge(json)`, `version()`.
 
@@ -19,8 +25,8 @@ use serde_json::{json, Value};
 use std::os::raw::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 
 type NapiResult<T> = std::result::Result<T, String>;
 
@@ -98,20 +104,42 @@ type Task = Box<dyn FnOnce() -> std::result::Result<Output, EngineError> + Send>
 type Route = Box<dyn FnOnce() -> bool + Send>;
 
 /// Per Node environment: the threadsafe function through which pool threads hand finished
-/// calls back to that environment's JS thread, and how many calls are in flight.
+/// calls back to that environment's JS thread, the calls finished and not yet settled, and
+/// how many calls are in flight.
 struct Sink {
-    /// `None` once Node has finalized the function (environment torn down): a call
-    /// finishing later is dropped on its thread instead of touching freed memory. The lock
-    /// is held around `napi_call_threadsafe_function`, so the finalizer waits for it.
-    tsfn: Mutex<Option<TsfnHandle>>,
+    /// The function; null before it is created and once Node has finalized it (environment
+    /// torn down). Set and cleared only on the JS thread (creation, `finalize_tsfn`), so the
+    /// JS thread reads it without a lock.
+    tsfn: AtomicPtr<c_void>,
+    /// True while the function may be called from a pool thread. Pool threads hold the read
+    /// side around `napi_call_threadsafe_function` (they do not wait for one another);
+    /// `finalize_tsfn` takes the write side to set it false, so it waits for a call in
+    /// progress, and a call finishing after it is dropped on its thread instead of touching
+    /// freed memory.
+    open: RwLock<bool>,
+    /// Calls finished on pool threads, waiting for the JS thread (`complete`).
+    batch: Mutex<Batch>,
     /// Only touched on the JS thread. The function is ref'd (keeps the event loop alive)
     /// while this is above zero, like a pending libuv work request would.
     pending: AtomicUsize,
 }
 
-#[derive(Clone, Copy)]
-struct TsfnHandle(napi_threadsafe_function);
-unsafe impl Send for TsfnHandle {}
+#[derive(Default)]
+struct Batch {
+    calls: Vec<Box<AsyncCall>>,
+    /// A call of the threadsafe function is on its way and has not taken the batch yet:
+    /// calls finishing meanwhile join the batch without calling it again.
+    scheduled: bool,
+}
+
+impl Sink {
+    fn tsfn(&self) -> napi_threadsafe_function {
+        self.tsfn.load(Ordering::Acquire)
+    }
+}
+
+/// The `data` of the threadsafe function's calls: the batch is in the sink, not in the call.
+const BATCH_READY: *mut c_void = 1 as *mut c_void;
 
 /// One call: created on the JS thread, run on a pool thread, settled on the JS thread.
 struct AsyncCall {
@@ -160,18 +188,32 @@ fn execute(mut call: Box<AsyncCall>) {
     deliver(call);
 }
 
-/// Queue the finished call for its environment's JS thread (or drop it if that is gone).
+/// Queue the finished call for its environment's JS thread (or drop it if that is gone):
+/// into the batch, calling the threadsafe function only when no call of it is on its way.
 fn deliver(call: Box<AsyncCall>) {
     let sink = Arc::clone(&call.sink);
-    let guard = sink.tsfn.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(f) = *guard {
-        let raw = Box::into_raw(call);
-        let st = unsafe { napi_call_threadsafe_function(f.0, raw as *mut c_void, NAPI_TSFN_NONBLOCKING) };
-        if st != NAPI_OK {
-            // Closing: the environment is going away, nobody awaits the answer.
-            drop(unsafe { Box::from_raw(raw) });
+    {
+        let mut batch = sink.batch.lock().unwrap_or_else(|p| p.into_inner());
+        batch.calls.push(call);
+        if batch.scheduled {
+            return;
         }
+        batch.scheduled = true;
     }
+    let open = sink.open.read().unwrap_or_else(|p| p.into_inner());
+    let called = *open && unsafe { napi_call_threadsafe_function(sink.tsfn(), BATCH_READY, NAPI_TSFN_NONBLOCKING) } == NAPI_OK;
+    drop(open);
+    if !called {
+        // Closing: the environment is going away, nobody awaits the answers.
+        drop(take_batch(&sink));
+    }
+}
+
+/// Everything finished so far; calls finishing after this schedule a new delivery.
+fn take_batch(sink: &Sink) -> Vec<Box<AsyncCall>> {
+    let mut batch = sink.batch.lock().unwrap_or_else(|p| p.into_inner());
+    batch.scheduled = false;
+    std::mem::take(&mut batch.calls)
 }
 
 unsafe extern "C" fn finalize_engine(_env: napi_env, data: *mut c_void, _hint: *mut c_void) {
@@ -207,16 +249,25 @@ unsafe fn settle(env: napi_env, call: &mut AsyncCall) -> NapiResult<()> {
     Ok(())
 }
 
-/// The threadsafe function's callback, on the JS thread (`env` is null when Node drains
-/// the queue of an environment being torn down: then only memory is freed).
-unsafe extern "C" fn complete(env: napi_env, _js_cb: napi_value, _context: *mut c_void, data: *mut c_void) {
-    if data.is_null() {
+/// The threadsafe function's callback, on the JS thread: settles every call of the batch
+/// (`env` is null when Node drains the queue of an environment being torn down: then only
+/// memory is freed). `context` is the environment's sink.
+unsafe extern "C" fn complete_batch(env: napi_env, _js_cb: napi_value, context: *mut c_void, data: *mut c_void) {
+    if context.is_null() || data != BATCH_READY {
         return;
     }
-    let mut call = Box::from_raw(data as *mut AsyncCall);
+    let sink = &*(context as *const Sink);
+    let calls = take_batch(sink);
     if env.is_null() {
         return;
     }
+    for call in calls {
+        complete(env, call);
+    }
+}
+
+/// Settles one call on the JS thread.
+unsafe fn complete(env: napi_env, mut call: Box<AsyncCall>) {
     let r = catch_unwind(AssertUnwindSafe(|| settle(env, &mut call)));
     let msg = match r {
         Ok(Ok(())) => None,
@@ -231,16 +282,21 @@ unsafe extern "C" fn complete(env: napi_env, _js_cb: napi_value, _context: *mut 
     }
     let sink = &call.sink;
     if sink.pending.fetch_sub(1, Ordering::Relaxed) == 1 {
-        if let Some(f) = *sink.tsfn.lock().unwrap_or_else(|p| p.into_inner()) {
-            napi_unref_threadsafe_function(env, f.0);
+        let f = sink.tsfn();
+        if !f.is_null() {
+            napi_unref_threadsafe_function(env, f);
         }
     }
 }
 
 /// Node finalizes the threadsafe function with its environment: no call may use it after.
+/// Waits for a pool thread calling it right now (the read side of `open`).
 unsafe extern "C" fn finalize_tsfn(_env: napi_env, data: *mut c_void, _hint: *mut c_void) {
     let sink = Box::from_raw(data as *mut Arc<Sink>);
-    *sink.tsfn.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    *sink.open.write().unwrap_or_else(|p| p.into_inner()) = false;
+    sink.tsfn.store(ptr::null_mut(), Ordering::Release);
+    // Calls finished since are dropped here: nobody awaits their answers any more.
+    drop(take_batch(&sink));
 }
 
 unsafe extern "C" fn finalize_instance(_env: napi_env, data: *mut c_void, _hint: *mut c_void) {
@@ -249,10 +305,12 @@ unsafe extern "C" fn finalize_instance(_env: napi_env, data: *mut c_void, _hint:
 
 /// Once per environment, when the module is registered.
 unsafe fn create_sink(env: napi_env) -> NapiResult<()> {
-    let sink = Arc::new(Sink { tsfn: Mutex::new(None), pending: AtomicUsize::new(0) });
+    let sink = Arc::new(Sink { tsfn: AtomicPtr::new(ptr::null_mut()), open: RwLock::new(false), batch: Mutex::new(Batch::default()), pending: AtomicUsize::new(0) });
     let name = make_string(env, "engine.complete")?;
     let finalize_data = Box::into_raw(Box::new(Arc::clone(&sink)));
     let mut f = ptr::null_mut();
+    // The context is the sink itself: `finalize_data` keeps it alive until the function is
+    // finalized, after its last callback.
     let st = napi_create_threadsafe_function(
         env,
         ptr::null_mut(),
@@ -262,8 +320,8 @@ unsafe fn create_sink(env: napi_env) -> NapiResult<()> {
         1,
         finalize_data as *mut c_void,
         finalize_tsfn,
-        ptr::null_mut(),
-        complete,
+        Arc::as_ptr(&sink) as *mut c_void,
+        complete_batch,
         &mut f,
     );
     if st != NAPI_OK {
@@ -272,7 +330,8 @@ unsafe fn create_sink(env: napi_env) -> NapiResult<()> {
     }
     // Idle, it must not keep the process alive.
     check!(napi_unref_threadsafe_function(env, f));
-    *sink.tsfn.lock().unwrap_or_else(|p| p.into_inner()) = Some(TsfnHandle(f));
+    sink.tsfn.store(f, Ordering::Release);
+    *sink.open.write().unwrap_or_else(|p| p.into_inner()) = true;
     let data = Box::into_raw(Box::new(sink));
     let st = napi_set_instance_data(env, data as *mut c_void, finalize_instance, ptr::null_mut());
     if st != NAPI_OK {
@@ -289,10 +348,11 @@ unsafe fn queue(env: napi_env, lane: pool::Lane, task: Task, route: Option<Route
         return Err("the engine binding is not initialised in this environment".into());
     }
     let sink = Arc::clone(&*(data as *const Arc<Sink>));
-    let tsfn = match *sink.tsfn.lock().unwrap_or_else(|p| p.into_inner()) {
-        Some(f) => f,
-        None => return Err("the environment is shutting down".into()),
-    };
+    // Read without a lock: only this thread sets or clears it.
+    let tsfn = sink.tsfn();
+    if tsfn.is_null() {
+        return Err("the environment is shutting down".into());
+    }
     let mut deferred = ptr::null_mut();
     let mut promise = ptr::null_mut();
     check!(napi_create_promise(env, &mut deferred, &mut promise));
@@ -304,7 +364,7 @@ unsafe fn queue(env: napi_env, lane: pool::Lane, task: Task, route: Option<Route
     }
     let call = Box::new(AsyncCall { deferred, task: Some(task), route, result: None, keep: keep_ref, sink: Arc::clone(&sink) });
     if sink.pending.fetch_add(1, Ordering::Relaxed) == 0 {
-        napi_ref_threadsafe_function(env, tsfn.0);
+        napi_ref_threadsafe_function(env, tsfn);
     }
     // The call is moved through a slot so that, if the pool cannot take it, it is taken back
     // here and its Promise rejected instead of hanging.
@@ -318,7 +378,7 @@ unsafe fn queue(env: napi_env, lane: pool::Lane, task: Task, route: Option<Route
     if let Err(m) = pool::submit(lane, job) {
         if let Some(mut c) = slot.lock().ok().and_then(|mut s| s.take()) {
             c.result = Some(Err(EngineError::Internal(m)));
-            complete(env, ptr::null_mut(), ptr::null_mut(), Box::into_raw(c) as *mut c_void);
+            complete(env, c);
         }
     }
     Ok(promise)

@@ -9,6 +9,13 @@
 //!   every core scans, quick work and the event loop still get the CPU first.
 //! - `Bulk`: ingests and merges (minutes, their own helper threads inside).
 //!
+//! `Quick` and `Heavy` threads run under Linux's `SCHED_BATCH` policy (`batch_policy`): a
+//! thread woken for a job does not preempt the thread that woke it. The JS thread wakes one
+//! for every engine call; as an ordinary thread the woken worker took the JS thread's core
+//! at once on a busy machine, in the middle of serving requests (the native `call` showed as
+//! a quarter of the event loop's time in profiles). It now runs on an idle core, or when the
+//! JS thread waits for I/O or its time slice ends; its share of the CPU is unchanged.
+//!
 //! `Quick` and `Heavy` have `threads` workers each (`configure`, default
 //! max(2, available parallelism)); `Bulk` has `BULK_THREADS`. The threads are started on
 //! first use, once per process (every Node environment that loads the addon shares them),
@@ -46,11 +53,22 @@ impl Lane {
 }
 
 struct Queue {
-    jobs: Mutex<VecDeque<Job>>,
+    jobs: Mutex<Jobs>,
     ready: Condvar,
     threads: usize,
     busy: AtomicUsize,
     done: AtomicUsize,
+}
+
+/// A lane's queued jobs, and its threads waiting for one (asleep on `ready`) and among them
+/// those already woken for a job and not yet running: a job wakes a thread only when no
+/// woken one is on its way to take it (a wake-up is a system call on the submitting thread,
+/// the JS thread for every engine call, and a context switch).
+#[derive(Default)]
+struct Jobs {
+    queue: VecDeque<Job>,
+    sleeping: usize,
+    woken: usize,
 }
 
 pub struct Pool {
@@ -103,7 +121,7 @@ impl Pool {
         pin_library();
         let queues = LANES.map(|lane| {
             Arc::new(Queue {
-                jobs: Mutex::new(VecDeque::new()),
+                jobs: Mutex::new(Jobs::default()),
                 ready: Condvar::new(),
                 threads: if lane == Lane::Bulk { BULK_THREADS } else { threads },
                 busy: AtomicUsize::new(0),
@@ -126,6 +144,9 @@ impl Pool {
 }
 
 fn worker(lane: Lane, q: &Queue) {
+    if lane != Lane::Bulk {
+        batch_policy();
+    }
     if lane == Lane::Heavy {
         lower_priority();
     }
@@ -133,10 +154,15 @@ fn worker(lane: Lane, q: &Queue) {
         let job = {
             let mut jobs = q.jobs.lock().unwrap_or_else(|p| p.into_inner());
             loop {
-                if let Some(j) = jobs.pop_front() {
+                if let Some(j) = jobs.queue.pop_front() {
                     break j;
                 }
+                jobs.sleeping += 1;
                 jobs = q.ready.wait(jobs).unwrap_or_else(|p| p.into_inner());
+                jobs.sleeping -= 1;
+                // Woken for a job, or spuriously (then a later job wakes a thread again: the
+                // count only errs towards one wake-up too many).
+                jobs.woken = jobs.woken.saturating_sub(1);
             }
         };
         q.busy.fetch_add(1, Ordering::Relaxed);
@@ -150,8 +176,16 @@ fn worker(lane: Lane, q: &Queue) {
 /// Queue a job on a lane (starting the pool on first use).
 pub fn submit(lane: Lane, job: Job) -> std::result::Result<(), String> {
     let q = &pool()?.queues[lane as usize];
-    q.jobs.lock().unwrap_or_else(|p| p.into_inner()).push_back(job);
-    q.ready.notify_one();
+    let mut jobs = q.jobs.lock().unwrap_or_else(|p| p.into_inner());
+    jobs.queue.push_back(job);
+    // Every queued job beyond those a woken thread is about to take needs a thread of its
+    // own: wake one if one sleeps. A thread still running a job takes the next one itself
+    // when it finishes, without being woken.
+    if jobs.sleeping > jobs.woken && jobs.queue.len() > jobs.woken {
+        jobs.woken += 1;
+        drop(jobs);
+        q.ready.notify_one();
+    }
     Ok(())
 }
 
@@ -165,7 +199,7 @@ pub fn stats() -> Vec<LaneStats> {
                 lane: *lane,
                 threads: q.threads,
                 busy: q.busy.load(Ordering::Relaxed),
-                queued: q.jobs.lock().map(|j| j.len()).unwrap_or(0),
+                queued: q.jobs.lock().map(|j| j.queue.len()).unwrap_or(0),
                 done: q.done.load(Ordering::Relaxed),
             })
             .collect(),
@@ -186,6 +220,21 @@ fn lower_priority() {
 
 #[cfg(not(target_os = "linux"))]
 fn lower_priority() {}
+
+/// `SCHED_BATCH` for this thread: woken, it waits for a core rather than preempting the
+/// waker (see the module notes); its nice value and fair share stay. Needs no privilege; a
+/// failure is harmless (the thread stays an ordinary one).
+#[cfg(target_os = "linux")]
+fn batch_policy() {
+    unsafe {
+        let param = libc::sched_param { sched_priority: 0 };
+        // On Linux, pid 0 is the calling thread.
+        libc::sched_setscheduler(0, libc::SCHED_BATCH, &param);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn batch_policy() {}
 
 /// The threads outlive any one Node environment (a worker thread that loaded the addon may
 /// exit and unload it): keep this library mapped for the life of the process.
