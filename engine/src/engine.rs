@@ -614,8 +614,11 @@ const PARALLEL_ENTRIES: usize = 2048;
 const CHUNK_ENTRIES: usize = 1024;
 
 /// Other threads that help write a large page: one less than the cores, at most 3.
+/// Computed once: `available_parallelism` reads the cgroup's CPU quota files on Linux (a
+/// few system calls), too dear for every `/v2/search` call.
 fn helper_threads() -> usize {
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 4) - 1
+    static HELPERS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *HELPERS.get_or_init(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 4) - 1)
 }
 
 /// A large page's entries, written in chunks by the calling thread and helpers (jobs of
