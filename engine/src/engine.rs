@@ -863,12 +863,7 @@ mod fetch_timing {
         let req = SearchRequest::from_json(&json!({ "query": q, "mode": if q.contains('*') { "wildcard" } else { "exact" }, "size": 10000, "countCache": false, "rawRecord": "omit" })).unwrap();
         let reps: usize = std::env::var("LEAKWELL_REPS").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
         for _ in 0..reps {
-            let cpu = || {
-                let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-                // Safety: a valid timespec for the call to fill.
-                unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-                Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-            };
+            let cpu = crate::cpu_clock::thread;
             let c0 = cpu();
             let t = Instant::now();
             let (total, hits, _, snap) = e.run_search(&req).unwrap();
@@ -888,20 +883,7 @@ mod fetch_timing {
 mod cold_timing {
     use super::*;
 
-    fn cpu() -> Duration {
-        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-        // Safety: a valid timespec for the call to fill.
-        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-        Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-    }
-
-    /// CPU time of the whole process (the helpers' included).
-    fn process_cpu() -> Duration {
-        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-        // Safety: a valid timespec for the call to fill.
-        unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-        Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-    }
+    use crate::cpu_clock::{process as process_cpu, thread as cpu};
 
     fn minflt() -> i64 {
         let mut ru: libc::rusage = unsafe { std::mem::zeroed() };

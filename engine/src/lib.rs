@@ -24,6 +24,29 @@ pub mod termdict;
 pub mod trigram;
 pub mod watch;
 
+/// CPU clocks for the ignored measurement tests (store tuning, cold pages).
+#[cfg(test)]
+pub(crate) mod cpu_clock {
+    use std::time::Duration;
+
+    fn clock(id: libc::clockid_t) -> Duration {
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // Safety: a valid timespec for the call to fill.
+        unsafe { libc::clock_gettime(id, &mut ts) };
+        Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    }
+
+    /// CPU time of the calling thread.
+    pub fn thread() -> Duration {
+        clock(libc::CLOCK_THREAD_CPUTIME_ID)
+    }
+
+    /// CPU time of the whole process (helper threads included).
+    pub fn process() -> Duration {
+        clock(libc::CLOCK_PROCESS_CPUTIME_ID)
+    }
+}
+
 // The binding references napi_* symbols that only the node binary provides, so it is
 // left out of `cargo test` executables.
 #[cfg(not(test))]

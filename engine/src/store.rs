@@ -866,12 +866,7 @@ mod tests {
     #[test]
     #[ignore]
     fn level_choices() {
-        let cpu = || {
-            let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-            // Safety: a valid timespec for the call to fill.
-            unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-            std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-        };
+        let cpu = crate::cpu_clock::thread;
         let files = std::env::var("LEAKWELL_STORE_SAMPLE").expect("LEAKWELL_STORE_SAMPLE");
         let block: usize = std::env::var("LEAKWELL_BLOCK").ok().and_then(|v| v.parse().ok()).unwrap_or(BLOCK_BYTES);
         let levels: Vec<i32> = std::env::var("LEAKWELL_LEVELS").unwrap_or_else(|_| "3,6,9,12,19".into()).split(',').map(|l| l.parse().unwrap()).collect();
@@ -912,12 +907,7 @@ mod tests {
     #[test]
     #[ignore]
     fn tuning_choices() {
-        let cpu = || {
-            let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-            // Safety: a valid timespec for the call to fill.
-            unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-            std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-        };
+        let cpu = crate::cpu_clock::thread;
         let files = std::env::var("LEAKWELL_STORE_SAMPLE").expect("LEAKWELL_STORE_SAMPLE");
         let tunings: Vec<Vec<usize>> = std::env::var("LEAKWELL_TUNINGS").expect("LEAKWELL_TUNINGS").split(',').map(|t| t.split(':').map(|x| x.parse().unwrap()).collect()).collect();
         let n: usize = std::env::var("LEAKWELL_LOADS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
