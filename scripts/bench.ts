@@ -4,13 +4,16 @@
 // ratios and the machine's calibration figures.
 //
 //   npm run bench -- [--records 1000000] [--seed 1] [--dir ./data/bench] [--peers pg,sqlite,rg]
-//        [--pg-url postgres://postgres@127.0.0.1:5432/postgres] [--fresh] [--reuse]
+//        [--pg-url postgres://postgres@127.0.0.1:5432/postgres] [--fresh] [--reuse] [--http]
 //
 // `--reuse` keeps the engine index and the PostgreSQL table of an earlier run of the same
 // corpus (no ingest, no load: their rows say "not measured") and runs the queries again.
 //
 // Issue 14 rows: pages of 10,000 entries (the /v2/search `size: 10000` path, `searchApiText`)
 // beside PostgreSQL returning the same rows, then a "Targets" table of every issue-14 target.
+// `--http` also runs the HTTP floor (`npm run loadtest -- --scenario floor --rounds 3`, with
+// REDIS_URL, default redis://127.0.0.1:6379) after the queries, so that one run prints every
+// target with its figure; without it the HTTP row points at the loadtest.
 //
 // `--monitoring` runs the monitoring benchmark instead (see `monitoringBench`): the corpus
 // ingested as one segment, then matchWatches of that segment with 0, 10,000 and 100,000
@@ -45,6 +48,7 @@ const { values: args } = parseArgs({
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     fresh: { type: 'boolean', default: false },
     reuse: { type: 'boolean', default: false },
+    http: { type: 'boolean', default: false },
     monitoring: { type: 'boolean', default: false },
     'monitoring-e2e': { type: 'boolean', default: false },
     tasks: { type: 'string', default: '100000' },
@@ -393,6 +397,7 @@ async function main(): Promise<void> {
   const worstWarm = Math.max(...pageRows.map((r) => r.warm));
   const pgRatios = pageRows.filter((r) => r.pg !== undefined).map((r) => (r.pg as number) / r.wall);
   const rate = N / (ingestMs / 1000);
+  const floor = args.http ? httpFloor() : undefined;
   const dedupRatio = (p1?.engine ?? NaN) / (doff?.engine ?? NaN);
   out.push('### Targets (issue 14)');
   out.push('');
@@ -403,10 +408,50 @@ async function main(): Promise<void> {
   out.push(`| ingest ≥ 150,000 records/s, merges included | ${reuse ? 'not measured (--reuse)' : `${Math.round(rate).toLocaleString('en-US')} records/s (${merges} merges, ${fmt(mergeMs)})`} | ${verdict(reuse ? undefined : rate >= 150_000)} |`);
   out.push(`| index ≤ 1.5× the raw input | ${(indexBytes / info.bytes).toFixed(2)}× (${(indexBytes / 1e6).toFixed(0)} MB; store ${(storeBytes / N).toFixed(1)} bytes/record) | ${verdict(indexBytes / info.bytes <= 1.5)} |`);
   out.push(`| dedup on ≤ 1.1× dedup off | ${dedupRatio.toFixed(2)}× (popular password, first page) | ${verdict(dedupRatio <= 1.1)} |`);
-  out.push('| /v2/search ≥ 50% of the Fastify floor in req/s, one-hit exact ≤ 0.5 ms over the floor at p50 | not run by this bench: `npm run loadtest -- --scenario floor` (loadtest/http-bench.ts) | see its output |');
+  if (floor) {
+    out.push(`| /v2/search ≥ 50% of the Fastify floor in req/s, \`REDIS_URL\` set | ${floor.throughput} | ${verdict(floor.throughputMet)} |`);
+    out.push(`| one-hit exact search ≤ 0.5 ms over the floor's latency at p50 | ${floor.latency} | ${verdict(floor.latencyMet)} |`);
+    out.push('');
+    out.push('HTTP floor rounds (`loadtest/http-bench.ts --scenario floor --rounds 3`):');
+    out.push('');
+    for (const line of floor.rounds) out.push(`- ${line.trim()}`);
+  } else {
+    out.push('| /v2/search ≥ 50% of the Fastify floor in req/s, one-hit exact ≤ 0.5 ms over the floor at p50 | not run (add `--http`, or `npm run loadtest -- --scenario floor`) | not measured |');
+  }
   const text = out.join('\n');
   console.log(text);
   writeFileSync(join(dir, 'results.md'), text + '\n');
+}
+
+/**
+ * The HTTP targets: the loadtest's floor scenario in a child process (its own server, its own
+ * 100,000-record index), its verdict lines read back from its output.
+ */
+function httpFloor(): { throughput: string; latency: string; rounds: string[]; throughputMet: boolean; latencyMet: boolean } {
+  log('bench: HTTP floor (loadtest --scenario floor --rounds 3)…');
+  const root = resolve(import.meta.dirname, '..');
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'loadtest/http-bench.ts', '--scenario', 'floor', '--rounds', '3'], {
+    cwd: root,
+    env: { ...process.env, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
+  const lines = (run.stdout ?? '').split('\n');
+  const find = (prefix: string) => lines.find((l) => l.startsWith(prefix));
+  const throughput = find('throughput:');
+  const latency = find('latency:');
+  if (!throughput || !latency) {
+    log(`bench: the HTTP floor run failed (exit ${run.status}):\n${(run.stderr ?? '').slice(-2000)}`);
+    return { throughput: `failed (exit ${run.status})`, latency: `failed (exit ${run.status})`, rounds: [], throughputMet: false, latencyMet: false };
+  }
+  const cpu = find('server CPU per request');
+  return {
+    throughput: throughput.replace(/^throughput: /, '').replace(/: (met|missed)$/, ''),
+    latency: latency.replace(/^latency: /, '').replace(/: (met|missed)$/, ''),
+    rounds: [...lines.filter((l) => /^\s+round \d+:/.test(l)), ...(cpu ? [cpu] : [])],
+    throughputMet: throughput.endsWith(': met'),
+    latencyMet: latency.endsWith(': met'),
+  };
 }
 
 /** The corpus of `dir` (generated once per size and seed, as `main` does). */
