@@ -10,9 +10,8 @@
 use crate::error::Result;
 use crate::fields::{FIELDS, FIELD_COUNT};
 use crate::segment::{ContextPlan, Segment};
-use crate::source::{Format, SourceRecord};
+use crate::source::{Format, LineContext, SourceRecord};
 use serde_json::{json, Map, Value};
-use std::io::Write as _;
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -54,11 +53,55 @@ pub fn entry_json(seg: &Segment, part: usize, doc: u32, ctx: u16, line: &str, ra
     Value::Object(m)
 }
 
-/// `s` as a JSON string (serde_json's escaping).
+/// `s` as a JSON string, escaped as serde_json escapes it (`"`, `\\`, the short escapes
+/// `\b \f \n \r \t`, other control characters as `\u00xx`; everything else as it is).
+/// Written by hand: most values need no escape, so runs of plain bytes are copied whole,
+/// without `serde_json::to_writer`'s `io::Write` call per piece.
 #[inline]
 fn put_str(out: &mut Vec<u8>, s: &str) {
-    // Writing into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut *out, s);
+    let b = s.as_bytes();
+    out.reserve(b.len() + 2);
+    out.push(b'"');
+    let mut start = 0;
+    for (i, &c) in b.iter().enumerate() {
+        if c >= 0x20 && c != b'"' && c != b'\\' {
+            continue;
+        }
+        out.extend_from_slice(&b[start..i]);
+        start = i + 1;
+        match c {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0c => out.extend_from_slice(b"\\f"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[(c >> 4) as usize]);
+                out.push(HEX[(c & 15) as usize]);
+            }
+        }
+    }
+    out.extend_from_slice(&b[start..]);
+    out.push(b'"');
+}
+
+/// `n` in decimal (what `write!(out, "{}", n)` gives, without the formatting machinery).
+fn put_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
 }
 
 /// The keys of an entry in the order a serialised `Value` has them (sorted).
@@ -88,7 +131,15 @@ pub struct EntryWriter {
     /// (start, end) of each CSV column.
     cols: Vec<(u32, u32)>,
     raw: Vec<u8>,
+    /// JSON lines: (key start, key end, field, value start, value end) before sorting.
+    json: Vec<(u32, u32, u8, u32, u32)>,
+    /// JSON keys seen with their field, for contexts without `--map` (where the field of a
+    /// key depends on the key alone): `LineContext::key` allocates twice a call.
+    key_fields: Vec<(Box<str>, Option<usize>)>,
 }
+
+/// At most this many JSON keys are remembered (a line's keys are few; a source's too).
+const KEY_FIELDS: usize = 64;
 
 /// The values of a parsed line: slices of the line (the common case) or a record parsed
 /// the general way (quoted CSV, JSON lines).
@@ -109,6 +160,10 @@ impl EntryWriter {
         let fast = match plan {
             Some(p) if p.format == Format::Combo => self.split_combo(text),
             Some(p) if p.format == Format::Csv && !text.contains('"') => self.split_csv(p, text),
+            Some(p) if p.format == Format::Jsonl => match seg.meta.contexts.get(ctx as usize) {
+                Some(c) => self.split_json(c, text),
+                None => false,
+            },
             _ => false,
         };
         if !fast {
@@ -168,6 +223,69 @@ impl EntryWriter {
         !self.vals.is_empty()
     }
 
+    /// `LineContext::parse` of a JSON line, as slices: for a flat object whose mapped
+    /// values are strings without escapes, unsigned integers or booleans, each the text
+    /// that `json_scalar` would give. False for anything else (escapes, arrays, objects,
+    /// other numbers, a repeated key), which then takes the general way.
+    fn split_json(&mut self, c: &LineContext, text: &str) -> bool {
+        self.vals.clear();
+        self.json.clear();
+        let b = text.as_bytes();
+        let mut p = skip_space(b, 0);
+        if b.get(p) != Some(&b'{') {
+            return false;
+        }
+        p = skip_space(b, p + 1);
+        if b.get(p) == Some(&b'}') {
+            return false;
+        }
+        loop {
+            let Some((ks, ke)) = json_plain_string(b, p) else { return false };
+            p = skip_space(b, ke + 1);
+            if b.get(p) != Some(&b':') {
+                return false;
+            }
+            p = skip_space(b, p + 1);
+            let field = self.key_field(c, &text[ks..ke]);
+            let Some((vs, ve, next)) = json_scalar_text(b, p, field.is_some()) else { return false };
+            if let Some(f) = field {
+                // Empty values too: a repeated key must be seen whatever its value.
+                self.json.push((ks as u32, ke as u32, f as u8, vs as u32, ve as u32));
+            }
+            p = skip_space(b, next);
+            match b.get(p) {
+                Some(b',') => p = skip_space(b, p + 1),
+                Some(b'}') => break,
+                _ => return false,
+            }
+        }
+        if skip_space(b, p + 1) != b.len() {
+            return false;
+        }
+        // serde_json's object keeps its keys sorted: values of one field come in key order.
+        self.json.sort_by(|x, y| b[x.0 as usize..x.1 as usize].cmp(&b[y.0 as usize..y.1 as usize]));
+        if self.json.windows(2).any(|w| b[w[0].0 as usize..w[0].1 as usize] == b[w[1].0 as usize..w[1].1 as usize]) {
+            return false;
+        }
+        self.vals.extend(self.json.iter().filter(|v| !text[v.3 as usize..v.4 as usize].trim().is_empty()).map(|&(_, _, f, s, e)| (f, s, e)));
+        !self.vals.is_empty()
+    }
+
+    /// `LineContext::key`, remembered when the context has no `--map`.
+    fn key_field(&mut self, c: &LineContext, key: &str) -> Option<usize> {
+        if !c.map.is_empty() {
+            return c.key(key);
+        }
+        if let Some((_, f)) = self.key_fields.iter().find(|(k, _)| &**k == key) {
+            return *f;
+        }
+        let f = c.key(key);
+        if self.key_fields.len() < KEY_FIELDS {
+            self.key_fields.push((key.into(), f));
+        }
+        f
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn write_object(&mut self, out: &mut Vec<u8>, seg: &Segment, part: usize, doc: u32, vals: &Vals, raw: RawRecord, plan: Option<&ContextPlan>, text: &str) {
         let mut first = true;
@@ -185,7 +303,11 @@ impl EntryWriter {
                     out.push(b'"');
                     // Segment ids are hex and `-`: nothing to escape.
                     out.extend_from_slice(seg.meta.id.as_bytes());
-                    let _ = write!(out, "-{}-{}\"", part, doc);
+                    out.push(b'-');
+                    put_u64(out, part as u64);
+                    out.push(b'-');
+                    put_u64(out, doc as u64);
+                    out.push(b'"');
                 }
                 Key::DatabaseName => {
                     key(out, name);
@@ -247,6 +369,7 @@ impl EntryWriter {
                             // Built from JSON strings: UTF-8.
                             put_str(out, std::str::from_utf8(&self.raw).unwrap_or_default());
                         }
+                        (Vals::Slices(_), Some(p)) if p.format == Format::Jsonl => put_str(out, text.trim()),
                         (Vals::Slices(_), _) => put_str(out, text),
                     }
                     if raw == RawRecord::LawEnforcement {
@@ -256,6 +379,64 @@ impl EntryWriter {
             }
         }
         out.push(b'}');
+    }
+}
+
+fn skip_space(b: &[u8], mut p: usize) -> usize {
+    // JSON's whitespace.
+    while matches!(b.get(p), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        p += 1;
+    }
+    p
+}
+
+/// The bytes inside the JSON string that starts at `p`, when it has no escape and no
+/// control character (then the bytes are the value).
+fn json_plain_string(b: &[u8], p: usize) -> Option<(usize, usize)> {
+    if b.get(p) != Some(&b'"') {
+        return None;
+    }
+    let len = b[p + 1..].iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+    (b[p + 1 + len] == b'"').then_some((p + 1, p + 1 + len))
+}
+
+/// The value at `p`: (start, end) of the text `json_scalar` makes of it and where the
+/// value ends. For a `wanted` value only plain strings, unsigned integers and booleans;
+/// `null` gives an empty range (no value). Anything else: None.
+fn json_scalar_text(b: &[u8], p: usize, wanted: bool) -> Option<(usize, usize, usize)> {
+    match *b.get(p)? {
+        b'"' => {
+            if let Some((s, e)) = json_plain_string(b, p) {
+                return Some((s, e, e + 1));
+            }
+            if wanted {
+                return None;
+            }
+            // An unmapped string with escapes: skipped, escapes and all.
+            let mut q = p + 1;
+            loop {
+                match *b.get(q)? {
+                    b'"' => return Some((q, q, q + 1)),
+                    b'\\' => q += 2,
+                    _ => q += 1,
+                }
+            }
+        }
+        b'-' | b'0'..=b'9' if !wanted => {
+            let len = b[p..].iter().position(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')).unwrap_or(b.len() - p);
+            Some((p, p, p + len))
+        }
+        b'0'..=b'9' => {
+            let len = b[p..].iter().position(|c| !c.is_ascii_digit()).unwrap_or(b.len() - p);
+            let canonical = len <= 18 && (len == 1 || b[p] != b'0');
+            let end = p + len;
+            let number_goes_on = matches!(b.get(end), Some(b'.' | b'e' | b'E'));
+            (canonical && !number_goes_on).then_some((p, end, end))
+        }
+        b't' if b[p..].starts_with(b"true") => Some((p, p + 4, p + 4)),
+        b'f' if b[p..].starts_with(b"false") => Some((p, p + 5, p + 5)),
+        b'n' if b[p..].starts_with(b"null") => Some((p, p, p + 4)),
+        _ => None,
     }
 }
 
@@ -284,4 +465,37 @@ pub fn search_text(total: u64, t0: Instant, entries: Vec<u8>) -> Result<String> 
     out.extend_from_slice(&entries);
     // Only JSON text and UTF-8 lines went in.
     String::from_utf8(out).map_err(|e| crate::error::EngineError::Internal(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_and_numbers_are_written_as_serde_json_writes_them() {
+        let mut all: String = (0u8..128).map(|b| b as char).collect();
+        all.push_str("é€😀\u{7f}\u{2028}");
+        for s in [all.as_str(), "", "plain", "\"", "a\\b", "\u{1}x\u{1f}"] {
+            let mut out = Vec::new();
+            put_str(&mut out, s);
+            assert_eq!(out, serde_json::to_vec(s).unwrap(), "{:?}", s);
+        }
+        for n in [0u64, 7, 10, 99, 4_294_967_295, u64::MAX] {
+            let mut out = Vec::new();
+            put_u64(&mut out, n);
+            assert_eq!(out, n.to_string().into_bytes());
+        }
+    }
+
+    #[test]
+    fn plain_json_lines_take_the_fast_way_and_the_rest_do_not() {
+        let c = LineContext::new(Format::Jsonl, Vec::new(), ',', Default::default());
+        let mut w = EntryWriter::default();
+        for line in [r#"{"email":"a@b.c","password":"p","n":null}"#, r#" {"user":"u","phone":12,"ok":true,"z":-1.5} "#, r#"{"email":"a@b.c","note":"q\"x"}"#] {
+            assert!(w.split_json(&c, line), "{}", line);
+        }
+        for line in [r#"{"email":"a\"b@c"}"#, r#"{"email":"a@b.c","email":"x"}"#, r#"{"email":"a@b.c","phone":-1}"#, r#"{"email":"a@b.c","phone":1.5}"#, r#"{"email":["a@b.c"]}"#, r#"{"email":"a@b.c","n":{"x":[1]}}"#, r#"{"email":"a@b.c"} x"#, r#"{"note":"x"}"#, "{}"] {
+            assert!(!w.split_json(&c, line), "{}", line);
+        }
+    }
 }

@@ -161,7 +161,8 @@ impl LineContext {
         self.colmap.iter().any(|m| m.is_some())
     }
 
-    fn key(&self, k: &str) -> Option<usize> {
+    /// The field of a JSON key (`--map` first, then the aliases), or None.
+    pub fn key(&self, k: &str) -> Option<usize> {
         self.map.get(&norm_col(k)).copied().or_else(|| alias(k))
     }
 
