@@ -204,7 +204,9 @@ impl EntryWriter {
     /// `LineContext::parse` of a combo line, as slices. False when it would fail.
     fn split_combo(&mut self, text: &str) -> bool {
         self.vals.clear();
-        let Some(p) = text.find([':', ';', '\t']) else { return false };
+        // The separators are ASCII: their first byte is the first char (`str::find` of the
+        // three chars gives the same, a char at a time).
+        let Some(p) = memchr::memchr3(b':', b';', b'\t', text.as_bytes()) else { return false };
         let left = text[..p].trim();
         let right = &text[p + 1..];
         if left.is_empty() || right.trim().is_empty() {
@@ -223,10 +225,18 @@ impl EntryWriter {
         self.vals.clear();
         self.cols.clear();
         let mut start = 0usize;
-        for (i, c) in text.char_indices() {
-            if c == plan.delim {
+        if plan.delim.is_ascii() {
+            // An ASCII byte is never inside another char's UTF-8 bytes.
+            for i in memchr::memchr_iter(plan.delim as u8, text.as_bytes()) {
                 self.cols.push((start as u32, i as u32));
-                start = i + c.len_utf8();
+                start = i + 1;
+            }
+        } else {
+            for (i, c) in text.char_indices() {
+                if c == plan.delim {
+                    self.cols.push((start as u32, i as u32));
+                    start = i + c.len_utf8();
+                }
             }
         }
         self.cols.push((start as u32, text.len() as u32));
