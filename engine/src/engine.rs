@@ -645,7 +645,7 @@ impl PageJob {
             let Some(&(s, e)) = self.chunks.get(i) else { return };
             // A panic must not leave the caller waiting for this chunk.
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let mut out = Vec::with_capacity((e - s) * 192);
+                let mut out = render::page_buffer((e - s) * 192);
                 fetch_each(&self.snap, &self.hits[s..e], |seg, pi, d, ctx, line| {
                     if !out.is_empty() {
                         out.push(b',');
@@ -668,7 +668,7 @@ impl PageJob {
 /// The JSON array of the entries of `hits` (in document order), on this thread and up to
 /// `helpers` others when the page is large.
 fn write_entries(snap: Arc<Snapshot>, hits: Vec<(usize, usize, u32)>, raw: RawRecord, helpers: usize) -> Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(hits.len() * 192 + 2);
+    let mut out = render::page_buffer(hits.len() * 192 + 2);
     out.push(b'[');
     if helpers == 0 || hits.len() < PARALLEL_ENTRIES {
         let mut w = render::EntryWriter::default();
@@ -716,6 +716,7 @@ fn write_entries(snap: Arc<Snapshot>, hits: Vec<(usize, usize, u32)>, raw: RawRe
             }
             out.extend_from_slice(&text);
         }
+        render::give_back(text);
     }
     out.push(b']');
     Ok(out)
@@ -987,19 +988,25 @@ mod cold_timing {
                 pre += &format!(" load {:?} (cpu {:?})", t.elapsed(), cpu() - c0);
             }
             // LEAKWELL_HELPERS: that many helper threads instead of the default.
-            let run = || match std::env::var("LEAKWELL_HELPERS").ok().and_then(|h| h.parse().ok()) {
-                Some(h) => {
-                    let t0 = Instant::now();
-                    let (total, hits, _, snap) = e.run_search(&req).unwrap();
-                    let out = write_entries(snap, hits, req.raw_record, h).unwrap();
-                    render::search_text(total, t0, out).unwrap()
-                }
-                None => e.search_text(&req).unwrap(),
+            // The reply's first line; its buffer is given back as `napi.rs` does.
+            let run = || {
+                let text = match std::env::var("LEAKWELL_HELPERS").ok().and_then(|h| h.parse().ok()) {
+                    Some(h) => {
+                        let t0 = Instant::now();
+                        let (total, hits, _, snap) = e.run_search(&req).unwrap();
+                        let out = write_entries(snap, hits, req.raw_record, h).unwrap();
+                        render::search_text(total, t0, out).unwrap()
+                    }
+                    None => e.search_text(&req).unwrap(),
+                };
+                let head = text[..text.find('\n').unwrap()].to_string();
+                render::give_back(text.into_bytes());
+                head
             };
             let (c0, p0, f0, t) = (cpu(), process_cpu(), minflt(), Instant::now());
             let text = run();
             let (wall, c, p, f) = (t.elapsed(), cpu() - c0, process_cpu() - p0, minflt() - f0);
-            let took = &text[..text.find('\n').unwrap()];
+            let took = &text;
             if std::env::var("LEAKWELL_NO_WARM").is_ok() {
                 println!("{} hits {} blocks {}{} | cold {} wall {} ms, CPU {} ms caller / {} ms process, {} faults", q, hits.len(), blocks.len(), pre, took, wall.as_secs_f64() * 1e3, c.as_secs_f64() * 1e3, p.as_secs_f64() * 1e3, f);
                 continue;
@@ -1008,7 +1015,7 @@ mod cold_timing {
             let text2 = run();
             let (wall2, c2, p2, f2) = (t.elapsed(), cpu() - c1, process_cpu() - p1, minflt() - f1);
             let ms = |d: Duration| format!("{:.1}", d.as_secs_f64() * 1e3);
-            println!("{} hits {} blocks {}{} | cold {} wall {} ms, CPU {} ms caller / {} ms process, {} faults | warm {} wall {} ms, CPU {} / {} ms, {} faults", q, hits.len(), blocks.len(), pre, took, ms(wall), ms(c), ms(p), f, &text2[..text2.find('\n').unwrap()], ms(wall2), ms(c2), ms(p2), f2);
+            println!("{} hits {} blocks {}{} | cold {} wall {} ms, CPU {} ms caller / {} ms process, {} faults | warm {} wall {} ms, CPU {} / {} ms, {} faults", q, hits.len(), blocks.len(), pre, took, ms(wall), ms(c), ms(p), f, &text2, ms(wall2), ms(c2), ms(p2), f2);
         }
     }
 }

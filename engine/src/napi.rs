@@ -20,6 +20,7 @@ use crate::ingest::{self, IngestOptions, Progress};
 use crate::planner::{self, Plan, TermPlan};
 use crate::pool;
 use crate::query;
+use crate::render;
 use crate::request::{GetManyRequest, MatchWatchesRequest, ParseRequest, PasswordRequest, SearchRequest};
 use serde_json::{json, Value};
 use std::os::raw::{c_char, c_void};
@@ -228,6 +229,8 @@ unsafe fn settle(env: napi_env, call: &mut AsyncCall) -> NapiResult<()> {
     match result {
         Ok(Output::Json(s)) => {
             let v = make_string(env, &s)?;
+            // A large page's buffer serves the next one (copied into the JS string above).
+            render::give_back(s.into_bytes());
             check!(napi_resolve_deferred(env, call.deferred, v));
         }
         Ok(Output::Engine(e)) => {

@@ -482,6 +482,41 @@ fn json_scalar_text(b: &[u8], p: usize, wanted: bool) -> Option<(usize, usize, u
 /// Field count check at compile time: `Vals` indexes `SourceRecord::fields` by field.
 const _: () = assert!(FIELD_COUNT == FIELDS.len());
 
+/// Buffers of large pages kept for the next ones: a page of 10,000 entries writes a
+/// megabyte or two, and a new buffer of that size is a fresh mapping from the allocator,
+/// each of its pages faulted in again (about 1 µs each here: 0.3-0.5 ms a page). Given
+/// back once the text has been copied out (`napi.rs`, into the JS string) or merged
+/// (a chunk of a page written on several threads).
+static PAGE_BUFFERS: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new());
+/// Smaller buffers are allocated as usual (cheap), larger ones not kept.
+const POOLED_MIN: usize = 64 << 10;
+const POOLED_MAX: usize = 16 << 20;
+/// At most this many are kept (about one page in flight per core).
+const POOLED_COUNT: usize = 8;
+
+/// An empty buffer with room for `cap` bytes, a kept one when the page is large.
+pub fn page_buffer(cap: usize) -> Vec<u8> {
+    if cap >= POOLED_MIN {
+        let kept = PAGE_BUFFERS.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        if let Some(mut b) = kept {
+            b.clear();
+            b.reserve(cap);
+            return b;
+        }
+    }
+    Vec::with_capacity(cap)
+}
+
+/// Keeps `buf` for a later `page_buffer` when it is a large page's and few are kept.
+pub fn give_back(buf: Vec<u8>) {
+    if (POOLED_MIN..=POOLED_MAX).contains(&buf.capacity()) {
+        let mut kept = PAGE_BUFFERS.lock().unwrap_or_else(|p| p.into_inner());
+        if kept.len() < POOLED_COUNT {
+            kept.push(buf);
+        }
+    }
+}
+
 /// The reply of `search`; `tookMicros` counts from `t0` to now.
 pub fn search_json(total: u64, t0: Instant, segments_searched: usize, entries: Vec<Value>) -> Value {
     json!({
