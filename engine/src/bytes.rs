@@ -22,6 +22,44 @@ impl Bytes {
         Ok(Bytes::Map(m))
     }
 
+    /// Maps into this process's page table every page of the file that the page cache
+    /// already holds, without reading the disk for the others (`mincore`, then
+    /// `MADV_POPULATE_READ` per run of resident pages). The first read of a page of a fresh
+    /// mapping otherwise takes a page fault (about 10 µs for each 16 pages mapped around it
+    /// on this machine), paid by whichever search reads it first. Returns the pages mapped;
+    /// best effort (kernels before 5.14 refuse the advice: nothing changes).
+    pub fn map_resident(&self) -> usize {
+        const MADV_POPULATE_READ: libc::c_int = 22;
+        let Bytes::Map(m) = self else { return 0 };
+        // Safety: sysconf has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as usize;
+        let pages = m.len().div_ceil(page);
+        let mut resident = vec![0u8; pages];
+        let base = m.as_ptr() as *mut libc::c_void;
+        // Safety: the range is this mapping (page-aligned: offset 0), the vector has a byte a page.
+        if unsafe { libc::mincore(base, m.len(), resident.as_mut_ptr()) } != 0 {
+            return 0;
+        }
+        let mut mapped = 0;
+        let mut i = 0;
+        while i < pages {
+            if resident[i] & 1 == 0 {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < pages && resident[i] & 1 == 1 {
+                i += 1;
+            }
+            // Safety: a sub-range of this read-only mapping; the advice only faults pages in.
+            if unsafe { libc::madvise(base.cast::<u8>().add(start * page).cast(), (i - start) * page, MADV_POPULATE_READ) } != 0 {
+                break;
+            }
+            mapped += i - start;
+        }
+        mapped
+    }
+
     /// The i-th little-endian u32 of the file.
     #[inline]
     pub fn u32_at(&self, i: usize) -> u32 {
