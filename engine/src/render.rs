@@ -497,8 +497,14 @@ const POOLED_COUNT: usize = 8;
 /// An empty buffer with room for `cap` bytes, a kept one when the page is large.
 pub fn page_buffer(cap: usize) -> Vec<u8> {
     if cap >= POOLED_MIN {
-        let kept = PAGE_BUFFERS.lock().unwrap_or_else(|p| p.into_inner()).pop();
-        if let Some(mut b) = kept {
+        let mut kept = PAGE_BUFFERS.lock().unwrap_or_else(|p| p.into_inner());
+        // The smallest that holds `cap`, else the largest (a chunk's buffer is kept beside
+        // a whole page's: growing one is a fresh mapping again).
+        let fits = kept.iter().enumerate().filter(|(_, b)| b.capacity() >= cap).min_by_key(|(_, b)| b.capacity()).map(|(i, _)| i);
+        let pick = fits.or_else(|| kept.iter().enumerate().max_by_key(|(_, b)| b.capacity()).map(|(i, _)| i));
+        let buf = pick.map(|i| kept.swap_remove(i));
+        drop(kept);
+        if let Some(mut b) = buf {
             b.clear();
             b.reserve(cap);
             return b;
@@ -513,6 +519,11 @@ pub fn give_back(buf: Vec<u8>) {
         let mut kept = PAGE_BUFFERS.lock().unwrap_or_else(|p| p.into_inner());
         if kept.len() < POOLED_COUNT {
             kept.push(buf);
+        } else if let Some(small) = kept.iter_mut().min_by_key(|b| b.capacity()) {
+            // Full (of chunks' buffers, say): a whole page's buffer is worth more.
+            if small.capacity() < buf.capacity() {
+                *small = buf;
+            }
         }
     }
 }
