@@ -4,7 +4,7 @@
 //! most once a second, so a running server sees a new ingest without a restart.
 
 use crate::error::{EngineError, Result};
-use crate::fields::{HASHED_PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
+use crate::fields::{HASHED_PASSWORD, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::keys::KeySet;
 use crate::manifest::{append_tombstone, read_tombstones, Manifest, MANIFEST, TOMBSTONES};
 use crate::planner::{self, Plan};
@@ -389,16 +389,17 @@ impl Engine {
         for (si, seg) in snap.segments.iter().enumerate() {
             for (pi, part) in seg.parts.iter().enumerate() {
                 let mut docs = Vec::new();
-                let mut tables = 0;
+                let mut lists = 0;
                 for f in PASSWORD_TABLES {
                     if let Some(fi) = &part.fields[f] {
-                        if let Some(o) = fi.dict.get(term) {
+                        fi.hash_terms(part.fields[PASSWORD].as_ref(), term, true, |o, _| {
                             fi.postings_into(o, &mut docs);
-                            tables += 1;
-                        }
+                            lists += 1;
+                            Ok(())
+                        })?;
                     }
                 }
-                if tables > 1 {
+                if lists > 1 {
                     docs.sort_unstable();
                     docs.dedup();
                 }
@@ -427,22 +428,19 @@ impl Engine {
                 // Keyed by the hex term (the derived tables of format 5 hold binary digests,
                 // written out as hex; the others hold hex text).
                 let mut found: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
-                let mut hex = Vec::with_capacity(64);
                 for f in PASSWORD_TABLES {
                     let Some(fi) = &part.fields[f] else { continue };
-                    let r = fi.dict.prefix_range(prefix);
-                    for ord in r {
+                    fi.hash_terms(part.fields[PASSWORD].as_ref(), prefix, false, |ord, hex| {
                         if ord & 1023 == 1023 {
                             budget.check()?;
                         }
-                        hex.clear();
-                        fi.dict.term_into(ord, &mut hex);
-                        let docs = match found.get_mut(&hex) {
+                        let docs = match found.get_mut(hex) {
                             Some(d) => d,
-                            None => found.entry(hex.clone()).or_default(),
+                            None => found.entry(hex.to_vec()).or_default(),
                         };
                         fi.postings_into(ord, docs);
-                    }
+                        Ok(())
+                    })?;
                 }
                 for (t, mut docs) in found {
                     docs.sort_unstable();

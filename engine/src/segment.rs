@@ -20,9 +20,10 @@ use std::path::{Path, PathBuf};
 /// (`sources` in segment.json); 3 added the derived password tables (`password_sha256`,
 /// `password_sha1`, see `write_derived`); 4 changed the store (`store.rs`), front-codes the
 /// term tables (`<field>.tfc`, see `termdict`) and more (FORMAT.md); 5 writes the derived
-/// password tables' digests in binary (`.dig`, see `PordTable`). Formats 1 to 4 are
-/// read as they are (parts of 1 and 2 have no derived tables until a merge rewrites them).
-pub const FORMAT_VERSION: u64 = 5;
+/// password tables' digests in binary (`.dig`, see `PordTable`); 6 keeps only their first
+/// 4 bytes (`DIG_PREFIX`). Formats 1 to 5 are read as they are (parts of 1 and 2 have no
+/// derived tables until a merge rewrites them).
+pub const FORMAT_VERSION: u64 = 6;
 /// The oldest format this engine reads.
 pub const MIN_FORMAT_VERSION: u64 = 1;
 
@@ -247,66 +248,25 @@ pub fn write_derived(dir: &Path) -> Result<()> {
         h256.push((crate::digest::sha256(t, &mut buf), ord));
         Ok(())
     })?;
-    write_hashed(dir, PASSWORD_SHA256, &pw, h256)?;
+    write_hashed(dir, PASSWORD_SHA256, h256)?;
     let mut h1: Vec<([u8; 20], u32)> = Vec::with_capacity(n);
     pw.dict.for_each(0..n as u32, |ord, t| {
         h1.push((crate::digest::sha1(t, &mut buf), ord));
         Ok(())
     })?;
-    write_hashed(dir, PASSWORD_SHA1, &pw, h1)
+    write_hashed(dir, PASSWORD_SHA1, h1)
 }
 
-fn write_hashed<const N: usize>(dir: &Path, field: usize, pw: &FieldIndex, mut hashes: Vec<([u8; N], u32)>) -> Result<()> {
+fn write_hashed<const N: usize>(dir: &Path, field: usize, mut hashes: Vec<([u8; N], u32)>) -> Result<()> {
     hashes.sort_unstable();
-    let name = index_name(field);
-    // Format 5: the binary digests (`.dig`) and each one's password ordinal (`.pord`), its
-    // postings read from the password table's; with hex terms and copied postings (format 3)
-    // only when two passwords share a digest (a collision: their documents united).
-    if hashes.windows(2).all(|w| w[0].0 != w[1].0) {
-        let mut table = PordTable::new(N, hashes.len());
-        for (h, ord) in &hashes {
-            table.push(h, *ord);
-        }
-        return table.write(dir, &name);
+    // Format 6: the digests' first `DIG_PREFIX` bytes (`.dig`) and each one's password
+    // ordinal (`.pord`); a lookup confirms a candidate by hashing its password again, so two
+    // passwords sharing a prefix (or a whole digest) are simply two entries.
+    let mut table = PordTable::new(N, hashes.len());
+    for (h, ord) in &hashes {
+        table.push(&h[..DIG_PREFIX], *ord);
     }
-    let mut blob: Vec<u8> = Vec::with_capacity(hashes.len() * (2 * N + 1));
-    let mut tix = termdict::TixBuilder::default();
-    let mut pix = postings::PixBuilder::default();
-    let mut post = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(dir.join(format!("{}.post", name)))?);
-    let mut docs: Vec<u32> = Vec::new();
-    let mut enc: Vec<u8> = Vec::new();
-    let mut i = 0;
-    while i < hashes.len() {
-        let mut j = i + 1;
-        while j < hashes.len() && hashes[j].0 == hashes[i].0 {
-            j += 1;
-        }
-        tix.add(blob.len());
-        crate::digest::hex_into(&hashes[i].0, &mut blob);
-        blob.push(b'\n');
-        let bytes: &[u8] = if j == i + 1 {
-            pw.postings_bytes(hashes[i].1)
-        } else {
-            // Two terms with one digest (a collision): their documents united.
-            docs.clear();
-            for h in &hashes[i..j] {
-                pw.postings_into(h.1, &mut docs);
-            }
-            docs.sort_unstable();
-            docs.dedup();
-            enc.clear();
-            postings::encode(&docs, &mut enc);
-            &enc
-        };
-        pix.add(bytes.len());
-        post.write_all(bytes)?;
-        i = j;
-    }
-    post.flush()?;
-    std::fs::write(dir.join(format!("{}.pix", name)), pix.finish())?;
-    std::fs::write(dir.join(format!("{}.terms", name)), &blob)?;
-    std::fs::write(dir.join(format!("{}.tix", name)), tix.finish(blob.len()))?;
-    Ok(())
+    table.write(dir, &index_name(field))
 }
 
 /// A derived password table of a merged part from the sources' (format 4 or 5, `.pord`):
@@ -315,52 +275,56 @@ fn write_hashed<const N: usize>(dir: &Path, field: usize, pw: &FieldIndex, mut h
 /// and format 5 ones (binary `.dig`) mix; the output is format 5. Returns without writing
 /// when no source has the table.
 pub fn write_derived_merged(dir: &Path, field: usize, ins: &[(&FieldIndex, &[u32])]) -> Result<()> {
-    let width = if field == PASSWORD_SHA256 { 32 } else { 20 };
-    let n: usize = ins.iter().map(|(fi, _)| fi.dict.len()).sum();
-    // Every source digest (binary, `width` bytes at `i * width` of `flat`) and its merged ordinal.
-    let mut flat: Vec<u8> = Vec::with_capacity(n * width);
-    let mut all: Vec<(u32, u32)> = Vec::with_capacity(n);
+    let whole = if field == PASSWORD_SHA256 { 32 } else { 20 };
+    // Every source entry: its digest's first `DIG_PREFIX` bytes and its merged ordinal.
+    let mut all: Vec<([u8; DIG_PREFIX], u32)> = Vec::with_capacity(ins.iter().map(|(fi, _)| fi.dict.len()).sum());
     for (fi, remap) in ins {
         let Some(pord) = fi.password_ords() else { return Err(EngineError::Internal("derived table without password ordinals".into())) };
         for ord in 0..fi.dict.len() {
-            match fi.dict.term_digest(ord as u32) {
-                Some(d) if d.len() == width => flat.extend_from_slice(&d),
+            let head = match fi.dict.term_digest(ord as u32) {
+                Some(d) if d.len() >= DIG_PREFIX && d.len() <= whole => d[..DIG_PREFIX].try_into().unwrap(),
                 _ => return Err(EngineError::Corrupt(format!("{}: term {} is not a digest", index_name(field), ord))),
-            }
-            all.push((all.len() as u32, remap[pord.u32_at(ord) as usize]));
+            };
+            all.push((head, remap[pord.u32_at(ord) as usize]));
         }
     }
     if all.is_empty() {
         return Ok(());
     }
-    let at = |i: u32| &flat[i as usize * width..(i as usize + 1) * width];
-    all.sort_unstable_by(|a, b| at(a.0).cmp(at(b.0)));
-    all.dedup_by(|a, b| at(a.0) == at(b.0));
-    let mut table = PordTable::new(width, all.len());
-    for (i, ord) in &all {
-        table.push(at(*i), *ord);
+    // A password in several sources has one merged ordinal: kept once.
+    all.sort_unstable();
+    all.dedup();
+    let mut table = PordTable::new(whole, all.len());
+    for (head, ord) in &all {
+        table.push(head, *ord);
     }
     table.write(dir, &index_name(field))
 }
 
-/// A derived password table of format 5 being written: its binary digests, ascending
-/// (`.dig`: u32 width, then the digests), and per digest the ordinal of the password whose
-/// postings it has (`.pord`).
+/// Bytes of each digest kept in a format 6 `.dig`: enough that a lookup rarely meets a
+/// candidate of another password (a part of a million distinct passwords: one in 4,000
+/// lookups), each such candidate costing one SHA of a short password to rule out.
+const DIG_PREFIX: usize = 4;
+
+/// A derived password table of format 6 being written: its digests' prefixes, ascending
+/// (`.dig`: u32 `DIG_PREFIXES | DIG_PREFIX`, u32 the whole digests' width, then the
+/// prefixes), and per entry the ordinal of the password it stands for (`.pord`).
 struct PordTable {
     dig: Vec<u8>,
     pord: Vec<u8>,
 }
 
 impl PordTable {
-    fn new(width: usize, terms: usize) -> Self {
-        let mut dig = Vec::with_capacity(4 + terms * width);
-        dig.extend_from_slice(&(width as u32).to_le_bytes());
+    fn new(whole: usize, terms: usize) -> Self {
+        let mut dig = Vec::with_capacity(8 + terms * DIG_PREFIX);
+        dig.extend_from_slice(&(termdict::DIG_PREFIXES | DIG_PREFIX as u32).to_le_bytes());
+        dig.extend_from_slice(&(whole as u32).to_le_bytes());
         PordTable { dig, pord: Vec::with_capacity(terms * 4) }
     }
 
-    /// The next digest (ascending) and its password ordinal.
-    fn push(&mut self, digest: &[u8], ord: u32) {
-        self.dig.extend_from_slice(digest);
+    /// The next prefix (ascending) and its password ordinal.
+    fn push(&mut self, head: &[u8], ord: u32) {
+        self.dig.extend_from_slice(head);
         self.pord.extend_from_slice(&ord.to_le_bytes());
     }
 
@@ -419,6 +383,42 @@ impl FieldIndex {
     /// A format 4 derived password table's `.pord` (u32 per term: its password's ordinal).
     pub fn password_ords(&self) -> Option<&Bytes> {
         self.via.as_ref()
+    }
+
+    /// A password-check lookup in a table of hashes (`hashed_password` or a derived table):
+    /// `f(ord, hex)` for each term equal to the lower-case hex `hex` (`whole`) or starting
+    /// with it, `hex` the term's own. A format 6 derived table holds only digest prefixes:
+    /// each candidate's password (`passwords`, the part's `password` table) is hashed again
+    /// to confirm it and to give its whole digest.
+    pub fn hash_terms(&self, passwords: Option<&FieldIndex>, hex: &[u8], whole: bool, mut f: impl FnMut(u32, &[u8]) -> Result<()>) -> Result<()> {
+        let width = self.dict.prefix_of();
+        let (Some(via), true) = (&self.via, width > 0) else {
+            if whole {
+                return self.dict.get(hex).map_or(Ok(()), |o| f(o, hex));
+            }
+            return self.dict.for_each(self.dict.prefix_range(hex), f);
+        };
+        let Some(pw) = passwords else { return Err(EngineError::Corrupt("a derived password table without passwords".into())) };
+        if hex.len() > 2 * width || (whole && hex.len() != 2 * width) {
+            return Ok(());
+        }
+        let mut buf = Vec::with_capacity(320);
+        let mut term = Vec::with_capacity(64);
+        for ord in self.dict.digest_candidates(hex) {
+            let p = via.u32_at(ord as usize);
+            term.clear();
+            pw.dict.for_each(p..p + 1, |_, t| {
+                match width {
+                    32 => crate::digest::hex_into(&crate::digest::sha256(t, &mut buf), &mut term),
+                    _ => crate::digest::hex_into(&crate::digest::sha1(t, &mut buf), &mut term),
+                }
+                Ok(())
+            })?;
+            if term.starts_with(hex) {
+                f(ord, &term)?;
+            }
+        }
+        Ok(())
     }
 
     /// Postings of `ord` with `base` added to every document number.
@@ -901,6 +901,62 @@ mod tests {
     }
 
     #[test]
+    fn passwords_sharing_a_digest_prefix_are_told_apart() {
+        // Two passwords whose SHA-1s share their first 4 bytes (the stored prefix), found
+        // by trying numbers (a birthday search: about 80,000 on average).
+        let mut seen: HashMap<Vec<u8>, String> = HashMap::new();
+        let mut buf = Vec::new();
+        let (a, b) = (0u32..)
+            .find_map(|i| {
+                let p = format!("pw{}", i);
+                let h = crate::digest::sha1(p.as_bytes(), &mut buf);
+                seen.insert(h[..4].to_vec(), p.clone()).map(|q| (q, p))
+            })
+            .unwrap();
+        let hex = |p: &str| {
+            let mut o = Vec::new();
+            crate::digest::hex_into(&crate::digest::sha1(p.as_bytes(), &mut Vec::new()), &mut o);
+            String::from_utf8(o).unwrap()
+        };
+        let (ha, hb) = (hex(&a), hex(&b));
+        assert_eq!(ha[..8], hb[..8]);
+        let dir = std::env::temp_dir().join(format!("leakwell-prefix-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut w = PartWriter::create(&dir).unwrap();
+        for (i, pw) in [a.as_str(), b.as_str(), a.as_str()].iter().enumerate() {
+            let bytes = pw.as_bytes();
+            w.add_flat(bytes, &[(PASSWORD as u8, 0, bytes.len() as u32)], i as u64, 0, pw).unwrap();
+        }
+        assert_eq!(w.finish().unwrap(), 3);
+        let part = Part::open(&dir).unwrap();
+        let fi = part.fields[PASSWORD_SHA1].as_ref().unwrap();
+        assert_eq!(fi.dict.len(), 2);
+        let lookup = |hex: &str, whole: bool| {
+            let mut found = Vec::new();
+            fi.hash_terms(part.fields[PASSWORD].as_ref(), hex.as_bytes(), whole, |o, t| {
+                let mut docs = Vec::new();
+                fi.postings_into(o, &mut docs);
+                found.push((String::from_utf8(t.to_vec()).unwrap(), docs));
+                Ok(())
+            })
+            .unwrap();
+            found.sort();
+            found
+        };
+        assert_eq!(lookup(&ha, true), vec![(ha.clone(), vec![0, 2])]);
+        assert_eq!(lookup(&hb, true), vec![(hb.clone(), vec![1])]);
+        let mut both = vec![(ha.clone(), vec![0, 2]), (hb.clone(), vec![1])];
+        both.sort();
+        assert_eq!(lookup(&ha[..8], false), both);
+        assert_eq!(lookup(&ha[..5], false), both);
+        // Past the stored prefix, a range tells them apart where their digests differ.
+        let at = (8..40).find(|&i| ha.as_bytes()[i] != hb.as_bytes()[i]).unwrap();
+        assert_eq!(lookup(&ha[..at + 1], false), vec![(ha.clone(), vec![0, 2])]);
+        assert_eq!(lookup(&hb[..at + 1], false), vec![(hb.clone(), vec![1])]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn parts_have_derived_password_tables() {
         let dir = std::env::temp_dir().join(format!("leakwell-derived-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -911,40 +967,52 @@ mod tests {
         }
         assert_eq!(w.finish().unwrap(), 3);
         let part = Part::open(&dir).unwrap();
-        let docs_of = |f: usize, hex: &str| {
+        let pw = part.fields[PASSWORD].as_ref();
+        // Terms (hex, as `hash_terms` gives them) and documents of a lookup.
+        let lookup = |f: usize, hex: &str, whole: bool| {
             let fi = part.fields[f].as_ref().unwrap();
-            let mut out = Vec::new();
-            if let Some(o) = fi.dict.get(hex.as_bytes()) {
-                fi.postings_into(o, &mut out);
-            }
-            out
+            let (mut terms, mut docs) = (Vec::new(), Vec::new());
+            fi.hash_terms(pw, hex.as_bytes(), whole, |o, t| {
+                terms.push(String::from_utf8(t.to_vec()).unwrap());
+                fi.postings_into(o, &mut docs);
+                Ok(())
+            })
+            .unwrap();
+            (terms, docs)
         };
+        let docs_of = |f: usize, hex: &str| lookup(f, hex, true).1;
         assert_eq!(docs_of(PASSWORD_SHA256, "5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8"), vec![0, 2]);
         assert_eq!(docs_of(PASSWORD_SHA1, "5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8"), vec![0, 2]);
         assert_eq!(docs_of(PASSWORD_SHA256, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"), vec![1]);
         assert_eq!(docs_of(PASSWORD_SHA1, "a9993e364706816aba3e25717850c26c9cd0d89d"), vec![1]);
         assert_eq!(part.fields[PASSWORD_SHA256].as_ref().unwrap().dict.len(), 2);
-        // Format 4: password ordinals instead of copied postings; 5: binary digests.
+        // Format 4: password ordinals instead of copied postings; 5: binary digests; 6: their
+        // first 4 bytes after an 8-byte header.
         assert!(dir.join("password_sha256.pord").exists() && !dir.join("password_sha256.post").exists());
-        assert_eq!(std::fs::metadata(dir.join("password_sha256.dig")).unwrap().len(), 4 + 2 * 32);
-        assert_eq!(std::fs::metadata(dir.join("password_sha1.dig")).unwrap().len(), 4 + 2 * 20);
+        assert_eq!(std::fs::metadata(dir.join("password_sha256.dig")).unwrap().len(), 8 + 2 * 4);
+        assert_eq!(std::fs::metadata(dir.join("password_sha1.dig")).unwrap().len(), 8 + 2 * 4);
         assert!(!dir.join("password_sha256.terms").exists() && !dir.join("password_sha1.tix").exists());
-        let sha1 = &part.fields[PASSWORD_SHA1].as_ref().unwrap().dict;
-        // Prefixes of any length (odd too), hex back out, and non-hex or wrong lengths.
-        assert_eq!(sha1.prefix_range(b"5baa6"), 0..1);
-        assert_eq!(sha1.prefix_range(b"5"), 0..1);
-        assert_eq!(sha1.prefix_range(b"a"), 1..2);
-        assert_eq!(sha1.prefix_range(b"a9993e364706816aba3e25717850c26c9cd0d89"), 1..2);
-        assert_eq!(sha1.prefix_range(b"b"), 2..2);
-        assert_eq!(sha1.prefix_range(b"4"), 0..0);
-        assert_eq!(sha1.prefix_range(b"5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8"), 0..1);
-        assert_eq!(sha1.prefix_range(b"5baa61e4c9b93f3f0682250b6cf8331b7ee68fd80"), 0..0);
-        assert_eq!(sha1.prefix_range(b"5bxa"), 0..0);
-        assert_eq!(sha1.get(b"5baa61e4c9b93f3f0682250b6cf8331b7ee68fd"), None);
-        assert_eq!(sha1.get(b"5BAA61E4C9B93F3F0682250B6CF8331B7EE68FD8"), None, "the engine lower-cases first");
-        let mut hex = Vec::new();
-        sha1.term_into(0, &mut hex);
-        assert_eq!(hex, b"5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8");
+        // Prefixes of any length (odd too, longer than the stored 4 bytes too), whole
+        // digests back out, and non-hex or wrong lengths.
+        let sha1 = "5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8";
+        let abc = "a9993e364706816aba3e25717850c26c9cd0d89d";
+        let terms = |hex: &str| lookup(PASSWORD_SHA1, hex, false).0;
+        assert_eq!(terms("5baa6"), vec![sha1]);
+        assert_eq!(terms("5"), vec![sha1]);
+        assert_eq!(terms(""), vec![sha1, abc]);
+        assert_eq!(terms("a"), vec![abc]);
+        assert_eq!(terms("a9993e364706816aba3e25717850c26c9cd0d89"), vec![abc]);
+        assert_eq!(terms("a9993e364706816aba3e25717850c26c9cd0d88").len(), 0, "past the stored prefix: confirmed by hashing");
+        assert_eq!(terms("a9993e36f"), Vec::<String>::new());
+        assert_eq!(terms("b").len(), 0);
+        assert_eq!(terms("4").len(), 0);
+        assert_eq!(terms(sha1), vec![sha1]);
+        assert_eq!(terms("5baa61e4c9b93f3f0682250b6cf8331b7ee68fd80").len(), 0);
+        assert_eq!(terms("5bxa").len(), 0);
+        assert_eq!(lookup(PASSWORD_SHA1, &sha1[..39], true).0.len(), 0);
+        assert_eq!(lookup(PASSWORD_SHA1, "5baa61e4c9b93f3f0682250b6cf8331b7ee68fd9", true).0.len(), 0, "same prefix, another digest");
+        assert_eq!(lookup(PASSWORD_SHA1, &sha1.to_uppercase(), true).0.len(), 0, "the engine lower-cases first");
+        assert_eq!(lookup(PASSWORD_SHA256, "5e884898", true).0.len(), 0);
         assert!(part.fields[PASSWORD_SHA1].as_ref().unwrap().tri.is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }

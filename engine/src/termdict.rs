@@ -74,7 +74,8 @@ pub struct TermDict {
     /// `.tix` (sampled) or `.toff` (every term, format 1).
     offs: Bytes,
     sampled: bool,
-    /// Terms per sample (`.tix`); the first sample is u32 number `head` of the file.
+    /// Terms per sample (`.tix`); the first sample is u32 number `head` of the file (in a
+    /// digest table: the byte offset of the first digest in `.dig`, after its header).
     step: usize,
     head: usize,
     len: usize,
@@ -82,7 +83,15 @@ pub struct TermDict {
     /// sorted, after a u32 header (the width); 0 for a text table. Seen from outside as the
     /// lower-case hex of each digest (`get`, `prefix_range`, `term_into`, `for_each`).
     digest: usize,
+    /// Format 6 `.dig`: the entries are only the first `digest` bytes of digests of this
+    /// many bytes (32 or 20); 0 when they are whole (format 5). `FieldIndex::hash_terms`
+    /// confirms each candidate by hashing its password again.
+    whole: usize,
 }
+
+/// Format 6 `.dig` header flag: the entries are digest prefixes (a second u32 gives the
+/// whole digest's width).
+pub const DIG_PREFIXES: u32 = 1 << 31;
 
 /// Builds the `.tix` of a term table written term by term.
 #[derive(Default)]
@@ -321,27 +330,45 @@ impl TermDict {
         if front && SAMPLE % step != 0 {
             return Err(EngineError::Corrupt(format!("{}: front-coded blocks of {} terms", p.display(), step)));
         }
-        let mut d = TermDict { samples: Vec::new(), blob, front, offs, sampled, step, head, len, digest: 0 };
+        let mut d = TermDict { samples: Vec::new(), blob, front, offs, sampled, step, head, len, digest: 0, whole: 0 };
         // Every sample is the first term of a block: whole in a front-coded table too.
         d.samples = (0..len).step_by(SAMPLE).map(|o| prefix8(d.block_first(o / step))).collect();
         Ok(Some(d))
     }
 
-    /// A `.dig` table: u32 width w (1 to 64), then binary digests of w bytes, ascending.
+    /// A `.dig` table: u32 width w (1 to 64), then binary digests of w bytes, ascending
+    /// (format 5); or u32 `DIG_PREFIXES | w`, u32 the whole digests' width, then the first
+    /// w bytes of each digest, ascending (format 6).
     fn open_digest(p: &Path) -> Result<TermDict> {
         let blob = Bytes::open(p)?;
-        let w = if blob.len() >= 4 { blob.u32_at(0) as usize } else { 0 };
-        if !(1..=64).contains(&w) || (blob.len() - 4) % w != 0 {
+        let raw = if blob.len() >= 4 { blob.u32_at(0) } else { 0 };
+        let prefixes = raw & DIG_PREFIXES != 0;
+        let w = (raw & !DIG_PREFIXES) as usize;
+        let head = if prefixes { 8 } else { 4 };
+        let whole = if prefixes && blob.len() >= 8 { blob.u32_at(1) as usize } else { 0 };
+        let ok = (1..=64).contains(&w) && blob.len() >= head && (blob.len() - head) % w == 0 && (!prefixes || (w..=64).contains(&whole));
+        if !ok {
             return Err(EngineError::Corrupt(format!("{}: bad digest table length", p.display())));
         }
-        let len = (blob.len() - 4) / w;
-        Ok(TermDict { samples: Vec::new(), blob, front: false, offs: Bytes::Empty, sampled: true, step: 1, head: 0, len, digest: w })
+        let len = (blob.len() - head) / w;
+        Ok(TermDict { samples: Vec::new(), blob, front: false, offs: Bytes::Empty, sampled: true, step: 1, head, len, digest: w, whole })
+    }
+
+    /// The whole digests' width of a format 6 table of digest prefixes (0 for any other).
+    pub fn prefix_of(&self) -> usize {
+        self.whole
+    }
+
+    /// Candidates in a table of digest prefixes (format 6) for a lower-case hex digest or
+    /// prefix of one: the entries whose prefix agrees with `hex` as far as either goes.
+    pub fn digest_candidates(&self, hex: &[u8]) -> Range<u32> {
+        self.digest_range(&hex[..hex.len().min(2 * self.digest)])
     }
 
     /// Digest `ord` of a digest table (binary).
     #[inline]
     fn digest_at(&self, ord: usize) -> &[u8] {
-        &self.blob[4 + ord * self.digest..4 + (ord + 1) * self.digest]
+        &self.blob[self.head + ord * self.digest..self.head + (ord + 1) * self.digest]
     }
 
     /// Whether this is a digest table (`.dig`, format 5).
@@ -398,7 +425,7 @@ impl TermDict {
 
     pub fn get(&self, term: &[u8]) -> Option<u32> {
         if self.digest > 0 {
-            if term.len() != 2 * self.digest {
+            if term.len() != 2 * self.digest || self.whole > 0 {
                 return None;
             }
             let r = self.digest_range(term);
