@@ -249,7 +249,7 @@ fn merge_field(dir: &Path, srcs: &[Src], f: usize, pw_remap: &std::sync::Mutex<V
         }
         buf.clear();
         crate::postings::encode(&docs, &mut buf);
-        pix.add(buf.len());
+        pix.add(&buf);
         post.write_all(&buf)?;
         pos += buf.len() as u64;
         if pos > u32::MAX as u64 {

@@ -214,7 +214,7 @@ impl PartWriter {
                 }
                 buf.clear();
                 postings::encode(&docs, &mut buf);
-                pix.add(buf.len());
+                pix.add(&buf);
                 post.write_all(&buf)?;
                 pos += buf.len() as u64;
                 if pos > u32::MAX as u64 {
@@ -442,7 +442,7 @@ impl FieldIndex {
             return self.postings_sorted(ords.iter().copied(), out);
         }
         let mut ranges = Vec::with_capacity(ords.len());
-        postings::pix_ranges_scattered(&self.poff, ords, &mut ranges);
+        postings::pix_ranges_scattered(&self.poff, &self.post, ords, &mut ranges);
         const AHEAD: usize = 16;
         for r in ranges.iter().take(AHEAD) {
             postings::prefetch(&self.post, r.start);
@@ -459,10 +459,10 @@ impl FieldIndex {
     pub fn postings_sorted(&self, ords: impl Iterator<Item = u32>, out: &mut Vec<u32>) {
         if let Some(via) = &self.via {
             // Password ordinals, in any order (`pix_ranges_sorted` restarts a block).
-            return postings::pix_ranges_sorted(&self.poff, ords.map(|o| via.u32_at(o as usize)), |r| postings::decode_into(&self.post[r], out));
+            return postings::pix_ranges_sorted(&self.poff, &self.post, ords.map(|o| via.u32_at(o as usize)), |r| postings::decode_into(&self.post[r], out));
         }
         if self.sampled {
-            postings::pix_ranges_sorted(&self.poff, ords, |r| postings::decode_into(&self.post[r], out));
+            postings::pix_ranges_sorted(&self.poff, &self.post, ords, |r| postings::decode_into(&self.post[r], out));
         } else {
             for o in ords {
                 self.postings_into(o, out);
@@ -474,7 +474,7 @@ impl FieldIndex {
     pub fn postings_bytes(&self, ord: u32) -> &[u8] {
         let ord = self.via.as_ref().map(|v| v.u32_at(ord as usize)).unwrap_or(ord);
         if self.sampled {
-            return &self.post[postings::pix_range(&self.poff, ord)];
+            return &self.post[postings::pix_range(&self.poff, &self.post, ord)];
         }
         let s = self.poff.u32_at(ord as usize) as usize;
         let e = self.poff.u32_at(ord as usize + 1) as usize;
