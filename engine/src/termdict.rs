@@ -65,7 +65,7 @@ pub enum Coding {
 
 /// How this engine writes field `field`'s terms: front-coded (`.tfc`) but
 /// - the stored password hashes (`hashed_password`): `.thx`, front-coded with their hex
-///   packed (mostly MD5, SHA-1 and SHA-256 hex: 69.3 → 44.8 MB at 10M records); looked
+///   packed (mostly MD5, SHA-1 and SHA-256 hex: 69.3 → about 43 MB at 10M records); looked
 ///   up exactly or by prefix, like every front-coded table;
 /// - the derived tables of formats 3 and 4 (format 5 and later write `.dig`, not terms);
 /// - `email_local`, scanned whole by `email:*gmail*` (a memmem over plain bytes, 20 ms at
