@@ -258,7 +258,7 @@ fn merge_field(dir: &Path, srcs: &[Src], f: usize, pw_remap: &std::sync::Mutex<V
     }
     post.flush()?;
     std::fs::write(dir.join(format!("{}.pix", name)), pix.finish())?;
-    crate::termdict::write_plain(dir, name, &blob, crate::termdict::coding(f))?;
+    crate::termdict::write_plain(dir, name, &blob, crate::termdict::front_coded(f))?;
     if crate::trigram::has_trigrams(f) {
         let body = &blob[..blob.len().saturating_sub(1)];
         crate::trigram::write(dir, f, body.split(|&b| b == b'\n').filter(|_| !blob.is_empty()))?;

@@ -196,7 +196,7 @@ impl PartWriter {
             pairs.sort_unstable();
             pairs.dedup();
             let keys: Vec<&[u8]> = entries.iter().map(|e| e.1).collect();
-            termdict::write(&dir, index_name(i), keys.iter().copied(), termdict::coding(i))?;
+            termdict::write(&dir, index_name(i), keys.iter().copied(), termdict::front_coded(i))?;
             if crate::trigram::has_trigrams(i) {
                 crate::trigram::write(&dir, i, keys.iter().copied())?;
             }

@@ -51,46 +51,26 @@ fn partition_point(n: usize, below: impl Fn(usize) -> bool) -> usize {
 /// Terms per sampled offset in `.tix` (written; a reader takes the file's).
 pub const STEP: usize = 8;
 
-/// How a field's term table is written.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Coding {
-    /// `.terms`: every term whole, `term\n`.
-    Plain,
-    /// `.tfc` (format 4): front-coded blocks of `STEP` terms.
-    Front,
-    /// `.thx` (format 6): front-coded blocks whose lower-case hex rests are packed two
-    /// digits a byte (`write`).
-    FrontHex,
-}
-
-/// How this engine writes field `field`'s terms: front-coded (`.tfc`) but
-/// - the stored password hashes (`hashed_password`): `.thx`, front-coded with their hex
-///   packed (mostly MD5, SHA-1 and SHA-256 hex: 69.3 → about 43 MB at 10M records); looked
-///   up exactly or by prefix, like every front-coded table;
-/// - the derived tables of formats 3 and 4 (format 5 and later write `.dig`, not terms);
+/// Whether format 4 writes field `field`'s terms front-coded (`.tfc`): every table but
+/// - the password-hash ones (`hashed_password` and the derived tables), whose hex digests
+///   share little (4-8% smaller) and whose terms the password-range lookup borrows (`term`);
 /// - `email_local`, scanned whole by `email:*gmail*` (a memmem over plain bytes, 20 ms at
 ///   10M records; decoding every block first would cost about 110 ms);
 /// - `email`, the field of the infix and regex query classes: measured side by side on one
 ///   10M index, front-coded emails made `email:*schinner*` 1.43× slower (under the 10×
 ///   PostgreSQL target), `email:j?hn*` 4.0× and a regex without literal 3.8× (decoding costs
 ///   about 19 ns a term), for 57 MB (3.5% of the index).
-pub fn coding(field: usize) -> Coding {
+pub fn front_coded(field: usize) -> bool {
     use crate::fields::{EMAIL, EMAIL_LOCAL, HASHED_PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
-    match field {
-        HASHED_PASSWORD => Coding::FrontHex,
-        PASSWORD_SHA256 | PASSWORD_SHA1 | EMAIL | EMAIL_LOCAL => Coding::Plain,
-        _ => Coding::Front,
-    }
+    !matches!(field, HASHED_PASSWORD | PASSWORD_SHA256 | PASSWORD_SHA1 | EMAIL | EMAIL_LOCAL)
 }
 
 pub struct TermDict {
     samples: Vec<u64>,
     /// `.terms`, or `.tfc` when `front`.
     blob: Bytes,
-    /// Front-coded blocks of `step` terms (format 4 `.tfc`, format 6 `.thx`).
+    /// Front-coded blocks of `step` terms (format 4 `.tfc`).
     front: bool,
-    /// `.thx`: front-coded with lower-case hex rests packed (`Coding::FrontHex`).
-    hex: bool,
     /// `.tix` (sampled) or `.toff` (every term, format 1).
     offs: Bytes,
     sampled: bool,
@@ -139,44 +119,20 @@ impl TixBuilder {
     }
 }
 
-/// Writes a field's term table from its distinct terms in byte order (`.terms`, `.tfc` or
-/// `.thx` by `coding`) and its `.tix`. In a `.thx`, a term after a block's first is one
-/// byte, the length of the prefix it shares with the term before it (at most 127), then
-/// either its rest and `\n` (as in `.tfc`), or, when the term is lower-case hex of an even
-/// length, that byte has bit 7 set, the shared length is made even, and the rest follows
-/// as one byte n and n bytes (the hex digits' values, two a byte), without `\n`.
-pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a [u8]>, coding: Coding) -> Result<()> {
-    let ext = match coding {
-        Coding::Plain => "terms",
-        Coding::Front => "tfc",
-        Coding::FrontHex => "thx",
-    };
-    let front = coding != Coding::Plain;
-    let mut blob = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(dir.join(format!("{}.{}", field, ext)))?);
+/// Writes a field's term table from its distinct terms in byte order: `.tfc` (front-coded)
+/// when `front`, else `.terms`; and its `.tix`.
+pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a [u8]>, front: bool) -> Result<()> {
+    let name = format!("{}.{}", field, if front { "tfc" } else { "terms" });
+    let mut blob = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(dir.join(name))?);
     let mut tix = TixBuilder::default();
     let mut pos = 0u64;
     let mut prev: &[u8] = &[];
-    let mut packed = Vec::with_capacity(130);
     for t in sorted_terms {
         let block_start = tix.n as usize % STEP == 0;
         tix.add(pos as usize);
         let mut shared = 0;
         if front && !block_start {
-            if coding == Coding::FrontHex && is_hex(t) {
-                shared = common_prefix(prev, t).min(127) & !1;
-                packed.clear();
-                packed.push(0x80 | shared as u8);
-                packed.push(((t.len() - shared) / 2) as u8);
-                packed.extend(t[shared..].chunks_exact(2).map(|d| hex_value(d[0]) << 4 | hex_value(d[1])));
-                blob.write_all(&packed)?;
-                pos += packed.len() as u64;
-                if pos > u32::MAX as u64 {
-                    return Err(EngineError::InvalidArgument(format!("{}: more than 4 GiB of distinct terms in one part; lower partRecords", field)));
-                }
-                prev = t;
-                continue;
-            }
-            shared = common_prefix(prev, t).min(if coding == Coding::FrontHex { 127 } else { 255 });
+            shared = common_prefix(prev, t).min(255);
             blob.write_all(&[shared as u8])?;
             pos += 1;
         }
@@ -193,25 +149,10 @@ pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a
     Ok(())
 }
 
-/// Lower-case hex of an even, non-zero length (terms are at most 256 bytes: at most 128
-/// packed bytes).
-fn is_hex(t: &[u8]) -> bool {
-    !t.is_empty() && t.len() % 2 == 0 && t.len() <= 256 && t.iter().all(|&c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
-}
-
-#[inline]
-fn hex_value(c: u8) -> u8 {
-    if c <= b'9' {
-        c - b'0'
-    } else {
-        c - b'a' + 10
-    }
-}
-
 /// `write` from a plain table (`term\n` for each term, in order), as a merge builds it.
-pub fn write_plain(dir: &Path, field: &str, plain: &[u8], coding: Coding) -> Result<()> {
+pub fn write_plain(dir: &Path, field: &str, plain: &[u8], front: bool) -> Result<()> {
     let body = &plain[..plain.len().saturating_sub(1)];
-    write(dir, field, body.split(|&b| b == b'\n').filter(|_| !plain.is_empty()), coding)
+    write(dir, field, body.split(|&b| b == b'\n').filter(|_| !plain.is_empty()), front)
 }
 
 #[inline]
@@ -223,7 +164,7 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 /// bytes), appended to `out`: `term\n` for each, 8 bytes at a time. About 6-19 ns a term
 /// (bench corpus usernames to emails), against 0.03-0.5 ns a term for a memmem over a plain
 /// table: why the tables scanned whole by the benchmark's query classes stay plain
-/// (`coding`).
+/// (`front_coded`).
 #[inline]
 fn decode_blocks(src: &[u8], step: usize, out: &mut Vec<u8>) {
     const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
@@ -289,60 +230,6 @@ fn decode_blocks(src: &[u8], step: usize, out: &mut Vec<u8>) {
     }
     // SAFETY: bytes base..w were written above.
     unsafe { out.set_len(w) };
-}
-
-/// Two lower-case hex digits of every byte value.
-const HEX_PAIRS: [[u8; 2]; 256] = {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut t = [[0u8; 2]; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = [HEX[i >> 4], HEX[i & 15]];
-        i += 1;
-    }
-    t
-};
-
-/// `decode_blocks` for a `.thx` (`write`): hex rests unpacked. These tables are looked up
-/// (one block) far more than scanned; a scan of the whole 10M `hashed_password` table
-/// (45 MB packed, 69 MB plain) decodes it first.
-fn decode_hex_blocks(src: &[u8], step: usize, out: &mut Vec<u8>) {
-    out.reserve(src.len() * 2);
-    let (mut p, mut k, mut prev) = (0usize, 0usize, out.len());
-    while p < src.len() {
-        let start = out.len();
-        let mut packed = false;
-        if k % step != 0 {
-            // At most the previous term's length (a corrupt file cannot make it read past).
-            let shared = (src[p] as usize & 0x7f).min((start - prev).saturating_sub(1));
-            packed = src[p] & 0x80 != 0;
-            p += 1;
-            out.extend_from_within(prev..prev + shared);
-        }
-        if packed {
-            let n = src.get(p).copied().unwrap_or(0) as usize;
-            let e = (p + 1 + n).min(src.len());
-            let bytes = &src[(p + 1).min(e)..e];
-            out.reserve(2 * bytes.len() + 1);
-            let at = out.len();
-            // SAFETY: 2 * bytes.len() + 1 bytes are reserved past `at`, all written below.
-            unsafe {
-                let dst = out.as_mut_ptr().add(at);
-                for (i, &b) in bytes.iter().enumerate() {
-                    std::ptr::copy_nonoverlapping(HEX_PAIRS[b as usize].as_ptr(), dst.add(2 * i), 2);
-                }
-                *dst.add(2 * bytes.len()) = b'\n';
-                out.set_len(at + 2 * bytes.len() + 1);
-            }
-            p = e;
-        } else {
-            let e = memchr::memchr(b'\n', &src[p..]).map(|x| p + x + 1).unwrap_or(src.len());
-            out.extend_from_slice(&src[p..e]);
-            p = e;
-        }
-        prev = start;
-        k += 1;
-    }
 }
 
 /// Checks the deadline every few thousand steps of a scan.
@@ -429,16 +316,8 @@ impl TermDict {
         let sampled = p.extension().map(|e| e == "tix").unwrap_or(false);
         let offs = Bytes::open(&p)?;
         let tfc = dir.join(format!("{}.tfc", field));
-        let thx = dir.join(format!("{}.thx", field));
-        let hex = sampled && thx.exists();
-        let front = hex || (sampled && tfc.exists());
-        let blob = Bytes::open(&if hex {
-            thx
-        } else if front {
-            tfc
-        } else {
-            dir.join(format!("{}.terms", field))
-        })?;
+        let front = sampled && tfc.exists();
+        let blob = Bytes::open(&if front { tfc } else { dir.join(format!("{}.terms", field)) })?;
         if offs.len() < 8 || offs.len() % 4 != 0 {
             return Err(EngineError::Corrupt(format!("{}: bad length", p.display())));
         }
@@ -451,7 +330,7 @@ impl TermDict {
         if front && SAMPLE % step != 0 {
             return Err(EngineError::Corrupt(format!("{}: front-coded blocks of {} terms", p.display(), step)));
         }
-        let mut d = TermDict { samples: Vec::new(), blob, front, hex, offs, sampled, step, head, len, digest: 0, whole: 0 };
+        let mut d = TermDict { samples: Vec::new(), blob, front, offs, sampled, step, head, len, digest: 0, whole: 0 };
         // Every sample is the first term of a block: whole in a front-coded table too.
         d.samples = (0..len).step_by(SAMPLE).map(|o| prefix8(d.block_first(o / step))).collect();
         Ok(Some(d))
@@ -472,7 +351,7 @@ impl TermDict {
             return Err(EngineError::Corrupt(format!("{}: bad digest table length", p.display())));
         }
         let len = (blob.len() - head) / w;
-        Ok(TermDict { samples: Vec::new(), blob, front: false, hex: false, offs: Bytes::Empty, sampled: true, step: 1, head, len, digest: w, whole })
+        Ok(TermDict { samples: Vec::new(), blob, front: false, offs: Bytes::Empty, sampled: true, step: 1, head, len, digest: w, whole })
     }
 
     /// The whole digests' width of a format 6 table of digest prefixes (0 for any other).
@@ -501,11 +380,6 @@ impl TermDict {
     pub fn term_into(&self, ord: u32, out: &mut Vec<u8>) {
         if self.digest > 0 {
             crate::digest::hex_into(self.digest_at(ord as usize), out);
-        } else if self.front {
-            let _ = self.for_each(ord..ord + 1, |_, t| {
-                out.extend_from_slice(t);
-                Ok(())
-            });
         } else {
             out.extend_from_slice(self.term(ord));
         }
@@ -587,17 +461,8 @@ impl TermDict {
         }
         let (b0, b1) = (range.start as usize / self.step, (range.end as usize + self.step - 1) / self.step);
         buf.clear();
-        self.decode(self.block_bytes(b0..b1), buf);
+        decode_blocks(self.block_bytes(b0..b1), self.step, buf);
         (&buf[..], (b0 * self.step) as u32)
-    }
-
-    /// Front-coded blocks' bytes decoded into plain `term\n` bytes, appended to `out`.
-    fn decode(&self, blocks: &[u8], out: &mut Vec<u8>) {
-        if self.hex {
-            decode_hex_blocks(blocks, self.step, out);
-        } else {
-            decode_blocks(blocks, self.step, out);
-        }
     }
 
     /// Every term in order, `term\n` each: the table itself, or decoded when front-coded.
@@ -614,7 +479,7 @@ impl TermDict {
             return std::borrow::Cow::Borrowed(&self.blob);
         }
         let mut out = Vec::with_capacity(self.blob.len() * 3 / 2);
-        self.decode(&self.blob, &mut out);
+        decode_blocks(&self.blob, self.step, &mut out);
         std::borrow::Cow::Owned(out)
     }
 
@@ -636,7 +501,7 @@ impl TermDict {
     }
 
     /// Term `ord` of a plain table, borrowed from it: the tables that are never front-coded
-    /// (the derived password tables, see `coding`) and older formats. Others: `for_each`.
+    /// (the derived password tables, see `front_coded`) and older formats. Others: `for_each`.
     #[inline]
     pub fn term(&self, ord: u32) -> &[u8] {
         debug_assert!(!self.front, "term() of a front-coded table");
@@ -722,7 +587,7 @@ impl TermDict {
                 return (o as u32, o < self.len && self.block_first(a) == key);
             }
             let mut buf = Vec::with_capacity(512);
-            self.decode(self.block_bytes(a - 1..a), &mut buf);
+            decode_blocks(self.block_bytes(a - 1..a), self.step, &mut buf);
             let mut ord = (a - 1) * self.step;
             for t in buf[..buf.len().saturating_sub(1)].split(|&b| b == b'\n') {
                 if t >= key {
@@ -1017,8 +882,14 @@ fn scan_plain(hay: &[u8], first: u32, keep: Range<u32>, finder: &memchr::memmem:
 mod tests {
     use super::*;
 
-    /// Email-like terms: long shared prefixes (past 255 bytes too), short terms.
-    fn email_terms() -> Vec<Vec<u8>> {
+    /// A front-coded table answers every call like the plain one (and like a brute-force
+    /// walk of the sorted terms): lookups, prefix ranges, walks, scans, block scans.
+    #[test]
+    fn front_coded_tables_answer_like_plain_ones() {
+        let dir = std::env::temp_dir().join(format!("leakwell-termdict-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // Long shared prefixes (past 255 bytes too), short terms, a last block of 3.
         let mut seed = 7u64;
         let mut rnd = move |n: u64| {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -1035,63 +906,16 @@ mod tests {
             terms.push(t);
         }
         terms.push(b"a".to_vec());
-        terms
-    }
-
-    /// Hash-like terms: hex of 32, 40 and 64 digits (packed bytes include `\n`), hex sharing
-    /// an odd number of digits or more than 127, the longest term (256 digits), odd-length and
-    /// upper-case hex and bcrypt strings (kept as text).
-    fn hash_terms() -> Vec<Vec<u8>> {
-        let mut seed = 11u64;
-        let mut rnd = move |n: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
-        let mut hex = |len: usize| (0..len).map(|_| b"0123456789abcdef"[rnd(16) as usize]).collect::<Vec<u8>>();
-        let mut terms: Vec<Vec<u8>> = Vec::new();
-        for i in 0..2000 {
-            let mut t = hex([32, 40, 64][i % 3]);
-            match i % 50 {
-                1 => t = [b"5e884898da28047151d0e56f8dc6292773603d0d6".as_slice(), &hex(23)].concat(),
-                2 => t = [[b'0'; 200].as_slice(), &hex(56)].concat(),
-                3 => t = hex(255),
-                4 => t = t.to_ascii_uppercase(),
-                5 => t = [b"$2a$10$".as_slice(), &hex(53)].concat(),
-                6 => t = hex(256),
-                _ => {}
-            }
-            terms.push(t);
-        }
-        terms.push(b"0".to_vec());
-        terms
-    }
-
-    /// A front-coded table (`.tfc`, and `.thx` with packed hex) answers every call like the
-    /// plain one (and like a brute-force walk of the sorted terms): lookups, prefix ranges,
-    /// walks, scans, block scans.
-    #[test]
-    fn front_coded_tables_answer_like_plain_ones() {
-        for (coding, terms) in [(Coding::Front, email_terms()), (Coding::FrontHex, hash_terms())] {
-            front_coded_table_answers_like_plain(coding, terms);
-        }
-    }
-
-    fn front_coded_table_answers_like_plain(coding: Coding, mut terms: Vec<Vec<u8>>) {
-        let dir = std::env::temp_dir().join(format!("leakwell-termdict-{}-{:?}", std::process::id(), coding));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
         terms.sort();
         terms.dedup();
         let n = terms.len();
         let refs: Vec<&[u8]> = terms.iter().map(|t| t.as_slice()).collect();
-        write(&dir, "plain", refs.iter().copied(), Coding::Plain).unwrap();
-        write(&dir, "front", refs.iter().copied(), coding).unwrap();
+        write(&dir, "plain", refs.iter().copied(), false).unwrap();
+        write(&dir, "front", refs.iter().copied(), true).unwrap();
         let plain = TermDict::open(&dir, "plain").unwrap().unwrap();
         let front = TermDict::open(&dir, "front").unwrap().unwrap();
-        assert!(front.front && !plain.front && front.hex == (coding == Coding::FrontHex));
-        let file = dir.join(if front.hex { "front.thx" } else { "front.tfc" });
-        let ratio = std::fs::metadata(file).unwrap().len() as f64 / std::fs::metadata(dir.join("plain.terms")).unwrap().len() as f64;
-        assert!(ratio < if front.hex { 0.65 } else { 1.0 }, "{}", ratio);
+        assert!(front.front && !plain.front);
+        assert!(std::fs::metadata(dir.join("front.tfc")).unwrap().len() < std::fs::metadata(dir.join("plain.terms")).unwrap().len());
         assert_eq!(front.plain(), plain.plain());
         assert_eq!(front.len(), n);
         for (o, t) in terms.iter().enumerate() {
@@ -1102,7 +926,7 @@ mod tests {
         }
         assert_eq!(front.get(b""), None);
         assert_eq!(front.get(b"zzzzzz"), None);
-        for p in ["", "j", "john", "johnsmith1", "mary", "aaaa", "zz9", "zzz", "0", "\u{7f}", "5e884898da28047151d0e56f8dc6292773603d0d6", "5e8", "00000", "$2a$", "a", "ff", "f"] {
+        for p in ["", "j", "john", "johnsmith1", "mary", "aaaa", "zz9", "zzz", "0", "\u{7f}"] {
             let want = terms.iter().position(|t| t.starts_with(p.as_bytes())).map(|s| s as u32..(s + terms.iter().filter(|t| t.starts_with(p.as_bytes())).count()) as u32);
             let got = front.prefix_range(p.as_bytes());
             assert_eq!(got, plain.prefix_range(p.as_bytes()), "{}", p);
@@ -1125,21 +949,9 @@ mod tests {
             assert_eq!(walk(&front, r.clone()), walk(&plain, r.clone()));
             assert_eq!(walk(&front, r.clone()).len(), r.len());
         }
-        for o in [0, 7, 8, 9, n as u32 - 1] {
-            let mut t = Vec::new();
-            front.term_into(o, &mut t);
-            assert_eq!(t, terms[o as usize]);
-        }
         let budget = Budget { deadline: None, budget_ms: 0 };
-        let checks = || vec![
-            (Some(b"smith".to_vec()), Check::Contains),
-            (Some(b"@x.com".to_vec()), Check::EndsWith(b"@x.com".to_vec())),
-            (None, Check::Regex(regex::bytes::Regex::new("^jo[0-9]+@").unwrap())),
-            (Some(b"aaaa".to_vec()), Check::Contains),
-            (Some(b"0a".to_vec()), Check::Contains),
-            (None, Check::Regex(regex::bytes::Regex::new("^[0-9a-f]{4}9").unwrap())),
-        ];
-        for ((lit, check), range) in checks().into_iter().zip([0..n as u32, 5..900, 0..n as u32, 0..n as u32, 0..n as u32, 3..n as u32]) {
+        let checks = || vec![(Some(b"smith".to_vec()), Check::Contains), (Some(b"@x.com".to_vec()), Check::EndsWith(b"@x.com".to_vec())), (None, Check::Regex(regex::bytes::Regex::new("^jo[0-9]+@").unwrap())), (Some(b"aaaa".to_vec()), Check::Contains)];
+        for ((lit, check), range) in checks().into_iter().zip([0..n as u32, 5..900, 0..n as u32, 0..n as u32]) {
             let brute: Vec<u32> = (range.clone()).filter(|&o| lit.as_ref().map(|l| memchr::memmem::find(&terms[o as usize], l).is_some()).unwrap_or(true) && check.matches(&terms[o as usize])).collect();
             let (mut a, mut b) = (Vec::new(), Vec::new());
             front.scan(range.clone(), lit.as_deref(), &check, &budget, &mut a).unwrap();
