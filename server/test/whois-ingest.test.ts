@@ -241,6 +241,34 @@ describe('files', () => {
     assert.deepEqual(kept.map((k) => k.rdata), ['2001:db8::1', '2001:db8::1', '2001:db8::1']);
   });
 
+  test('bad lines read while the file is being hashed: more than are held, all reported in order; the same file again reports none', async () => {
+    // The claim (and so the report) waits for the file's sha256 (index.ts, ingestOne): bad
+    // lines before it are held, at most MAX_HELD_BAD_LINES (1,000) of them.
+    const lines: string[] = [];
+    for (let i = 0; i < 2_500; i++) {
+      lines.push(`{broken ${i}`);
+      lines.push(JSON.stringify({ rrname: `h${i}.held.example.test`, rrtype: 'A', rdata: '192.0.2.9', time_first: 100, time_last: 200 }));
+    }
+    const file = write('held.ndjson', lines.join('\n') + '\n');
+    const reportPath = path.join(scratch, 'held-report.txt');
+    const r = await ingestWhoisFiles(pool, { format: 'pdns', files: [file], reportPath });
+    assert.equal(r.files[0]!.status, 'imported');
+    assert.equal(r.files[0]!.records, 2_500);
+    assert.equal(r.badLines, 2_500);
+    const report = fs.readFileSync(reportPath, 'utf8').trim().split('\n');
+    assert.equal(report.length, 2_500);
+    assert.deepEqual(
+      report.map((l) => Number(l.slice(file.length + 1).split(':')[0])),
+      Array.from({ length: 2_500 }, (_, i) => 2 * i + 1),
+    );
+    assert.equal((await rows(`select 1 from pdns where rrname_rev like 'test.example.held.%'`)).length, 2_500);
+
+    const again = await ingestWhoisFiles(pool, { format: 'pdns', files: [file], reportPath });
+    assert.equal(again.files[0]!.status, 'already imported');
+    assert.equal(again.badLines, 0);
+    assert.equal(fs.readFileSync(reportPath, 'utf8').trim().split('\n').length, 2_500);
+  });
+
   test('zone: unsupported directives, names without an origin and an unclosed parenthesis are bad, at the record start', async () => {
     const file = write(
       'bad.zone',
@@ -350,8 +378,8 @@ describe('files', () => {
 });
 
 describe('a file that breaks after batches were merged', () => {
-  // More rows than a batch (stage.ts BATCH_ROWS), so pdns rows and names are merged (on two
-  // connections) before the input breaks.
+  // More rows than the first batches (stage.ts FIRST_BATCH_ROWS, doubling), so pdns rows and
+  // names are merged (on two connections) before the input breaks.
   const lines = Array.from({ length: 120_000 }, (_, i) =>
     JSON.stringify({ rrname: `h${i}.broken.example.test`, rrtype: 'MX', rdata: `10 mx${i % 50}.mail.broken.example.test.`, time_first: 1_600_000_000, time_last: 1_600_000_000 + i, count: 1 }),
   );

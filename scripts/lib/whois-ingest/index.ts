@@ -2,8 +2,9 @@
  * The core of `npm run whois-ingest`: imports WHOIS and DNS data files into the local store
  * (migration 0006) in the format given. Each file is one transaction (and one beside it for
  * the names seen, committed just before it: stage.ts): its sha256 is claimed in
- * `whois_ingest_files` first (a file already imported, or being imported by another
- * process, changes nothing), its records are parsed line by line with bounded memory,
+ * `whois_ingest_files` before anything is merged (a file already imported, or being
+ * imported by another process, changes nothing; the hash is computed while the first batch
+ * is parsed), its records are parsed line by line with bounded memory,
  * staged with COPY and merged batch by batch (stage.ts); bad records are counted, reported
  * with their line numbers and skipped.
  */
@@ -39,6 +40,8 @@ const MAX_REPORT_ENTRIES = 100_000;
 /** Bad lines kept in the result for the summary. */
 const BAD_SAMPLES = 20;
 const MAX_SOURCE_LENGTH = 64;
+/** Bad lines held until the file is claimed (ingestOne): past this many, the claim is awaited. */
+const MAX_HELD_BAD_LINES = 1000;
 /** pg_advisory_xact_lock key held by an import while it merges (any fixed number; "whois" in ASCII). */
 const INGEST_LOCK = 0x77686f6973;
 
@@ -150,16 +153,18 @@ function emptyResult(shown: string, format: WhoisFormat): WhoisFileResult {
 
 async function ingestOne(pool: pg.Pool, file: string, shown: string, o: WhoisIngestOptions, source: string, report: Report): Promise<WhoisFileResult> {
   const started = Date.now();
-  let sha256: string;
   let input: OpenedInput;
   try {
-    sha256 = await sha256OfFile(file);
     input = openInput(file);
   } catch (e) {
     const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e);
     return { ...emptyResult(shown, o.format), status: 'failed', error: why, elapsedMs: Date.now() - started };
   }
-  const result: WhoisFileResult = { ...emptyResult(shown, o.format), gzip: input.gzip, sha256 };
+  // The file is hashed (a second read, from the page cache) while its first batch is
+  // parsed; the claim waits for the hash, and nothing is merged before the claim.
+  const hashing = sha256OfFile(file);
+  hashing.catch(() => {}); // awaited by claim(); a failure surfaces there
+  const result: WhoisFileResult = { ...emptyResult(shown, o.format), gzip: input.gzip };
   const progress = (done: boolean) =>
     o.onProgress?.({ file: shown, bytesRead: input.bytesRead(), bytesTotal: input.bytesTotal, records: result.records, badLines: result.badLines, done });
   const client = await pool.connect();
@@ -171,20 +176,6 @@ async function ingestOne(pool: pg.Pool, file: string, shown: string, o: WhoisIng
     // only before the session touches a temporary table (a reused connection keeps its own).
     await client.query(`set temp_buffers = '256MB'`).catch(() => {});
     await client.query('begin');
-    const claim = await client.query(
-      `insert into whois_ingest_files (sha256, format, name, rows) values ($1, $2, $3, 0) on conflict (sha256) do nothing returning sha256`,
-      [sha256, o.format, path.basename(shown).slice(0, 200)],
-    );
-    if (claim.rowCount === 0) {
-      await client.query('rollback');
-      (input.stream as Readable).destroy?.();
-      return { ...result, status: 'already imported', elapsedMs: Date.now() - started };
-    }
-    // One import at a time merges into the store: with two connections an import could
-    // wait on another one's rows while that one waits on its own (a wait PostgreSQL cannot
-    // see as a deadlock). The claim comes first, so a file imported twice at once still
-    // waits on the claim, then finds it already imported.
-    await client.query('select pg_advisory_xact_lock($1)', [INGEST_LOCK]);
     namesClient = new pg.Client(pool.options);
     namesClient.on('error', () => {}); // a broken connection fails its next query
     await namesClient.connect();
@@ -192,7 +183,32 @@ async function ingestOne(pool: pg.Pool, file: string, shown: string, o: WhoisIng
     await namesClient.query('begin');
     const db = kyselyOn(client);
     const stage = await Stage.open(client, db, source, namesClient);
+    /** Claims the file's sha256 before the first merge; false when it was already imported. */
+    let claimed = false;
+    const claim = async (): Promise<boolean> => {
+      if (claimed) return true;
+      result.sha256 = await hashing;
+      const inserted = await client.query(
+        `insert into whois_ingest_files (sha256, format, name, rows) values ($1, $2, $3, 0) on conflict (sha256) do nothing returning sha256`,
+        [result.sha256, o.format, path.basename(shown).slice(0, 200)],
+      );
+      if (inserted.rowCount === 0) return false;
+      // One import at a time merges into the store: with two connections an import could
+      // wait on another one's rows while that one waits on its own (a wait PostgreSQL cannot
+      // see as a deadlock). The claim comes first, so a file imported twice at once still
+      // waits on the claim, then finds it already imported.
+      await client.query('select pg_advisory_xact_lock($1)', [INGEST_LOCK]);
+      claimed = true;
+      for (const b of heldBad.splice(0)) bad(b.line, b.reason, b.text);
+      return true;
+    };
+    // Bad lines read before the claim are held: a file already imported reports none.
+    const heldBad: BadLine[] = [];
     const bad = (line: number, reason: string, text: string) => {
+      if (!claimed) {
+        heldBad.push({ file: shown, line, reason, text: text.slice(0, 160) });
+        return;
+      }
       result.badLines++;
       report.add({ file: shown, line, reason, text });
     };
@@ -217,16 +233,33 @@ async function ingestOne(pool: pg.Pool, file: string, shown: string, o: WhoisIng
       },
       (lineNo, head) => bad(lineNo, `line longer than ${MAX_LINE_BYTES} bytes`, head),
     );
+    let alreadyImported = false;
     for await (const chunk of input.stream) {
       lines.push(chunk);
       progress(false);
-      if (stage.full) await stage.flush();
+      if (stage.full || heldBad.length >= MAX_HELD_BAD_LINES) {
+        if (!(await claim())) {
+          alreadyImported = true;
+          break;
+        }
+        if (stage.full) await stage.flush();
+      }
     }
-    lines.end();
-    parser.end();
+    if (!alreadyImported) {
+      lines.end();
+      parser.end();
+      alreadyImported = !(await claim());
+    }
+    if (alreadyImported) {
+      await namesClient.query('rollback');
+      await client.query('rollback');
+      (input.stream as Readable).destroy?.();
+      await db.destroy();
+      return { ...emptyResult(shown, o.format), gzip: input.gzip, sha256: result.sha256, status: 'already imported', elapsedMs: Date.now() - started };
+    }
     await stage.finish();
     result.staged = stage.counts;
-    await client.query('update whois_ingest_files set rows = $2 where sha256 = $1', [sha256, result.records]);
+    await client.query('update whois_ingest_files set rows = $2 where sha256 = $1', [result.sha256, result.records]);
     if (o.dryRun) {
       await namesClient.query('rollback');
       await client.query('rollback');

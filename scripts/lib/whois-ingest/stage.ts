@@ -25,6 +25,12 @@ import { reverseName } from '../../../server/src/whois/names';
 /** Rows (or bytes of COPY text) per batch: bounded memory, few statements. */
 export const BATCH_ROWS = 100_000;
 export const BATCH_BYTES = 32 << 20;
+/**
+ * The first batch is small and each next one twice the size, up to BATCH_ROWS: PostgreSQL
+ * starts merging after 12,500 rows instead of waiting while node parses a whole batch
+ * (0.3–0.5 s; the merges then run back to back, so that wait was never made up).
+ */
+export const FIRST_BATCH_ROWS = 12_500;
 /** A name keeps at most this many sources. */
 const MAX_SOURCES = 32;
 /** refreshCurrent takes its domains as parameters: at most this many a call. */
@@ -216,6 +222,7 @@ export class Stage {
   /** The buffers of the batch merged before the one in flight, to be filled again. */
   private spare: { pdns: CopyBuffer; names: CopyBuffer } = { pdns: new CopyBuffer(), names: new CopyBuffer() };
   private inflight: Promise<void> = Promise.resolve();
+  private batchRows = FIRST_BATCH_ROWS;
   readonly counts: StagedCounts = { pdns: 0, names: 0, snapshots: 0 };
 
   private constructor(
@@ -309,7 +316,7 @@ export class Stage {
   }
 
   get full(): boolean {
-    return this.pdnsRows + this.namesGiven + this.snapshotLines.length >= BATCH_ROWS || this.pdns.length + this.snapshotBytes >= BATCH_BYTES;
+    return this.pdnsRows + this.namesGiven + this.snapshotLines.length >= this.batchRows || this.pdns.length + this.snapshotBytes >= BATCH_BYTES;
   }
 
   /**
@@ -331,6 +338,7 @@ export class Stage {
     this.snapshotLines = [];
     this.snapshotDomains = new Set();
     this.snapshotBytes = 0;
+    this.batchRows = Math.min(this.batchRows * 2, BATCH_ROWS);
     this.inflight = this.merge(batch);
     this.inflight.catch(() => {}); // observed by the next await of it
   }
