@@ -218,6 +218,8 @@ struct Indexer {
     /// The previous part's flush (sort, write, fsync), running on its own thread while
     /// this one indexes the next part; at most one at a time.
     flushing: Option<std::thread::JoinHandle<Result<()>>>,
+    /// CPU microseconds of the flushes so far (for the summary's `timing`).
+    flush_cpu_us: Arc<AtomicU64>,
 }
 
 /// Up to `BATCH` records, flat: every normalised value and line in one byte buffer.
@@ -275,7 +277,12 @@ impl Indexer {
                 self.present[i] |= *p;
             }
             self.wait_flush()?;
-            self.flushing = Some(std::thread::spawn(move || -> Result<()> { w.finish().map(|_| ()) }));
+            let cpu = Arc::clone(&self.flush_cpu_us);
+            self.flushing = Some(std::thread::spawn(move || -> Result<()> {
+                let r = w.finish().map(|_| ());
+                cpu.fetch_add(crate::cpu_clock::thread().as_micros() as u64, Ordering::Relaxed);
+                r
+            }));
             self.parts += 1;
         }
         Ok(())
@@ -508,6 +515,9 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
     let tmp = publish::temp_dir(&opts.index_dir, &id);
     std::fs::create_dir_all(&tmp)?;
     let report_path = opts.report_path.clone().unwrap_or_else(|| opts.index_dir.join("reports").join(format!("{}-bad-lines.txt", id)));
+    // Phase figures for the summary (`timing`): CPU per thread, wall of the steps after reading.
+    let reader_cpu0 = crate::cpu_clock::thread();
+    let (flush_cpu_us, indexer_cpu_us, tail_us) = (Arc::new(AtomicU64::new(0)), AtomicU64::new(0), AtomicU64::new(0));
     let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(8);
     let (back_tx, back_rx) = std::sync::mpsc::sync_channel::<Batch>(16);
     let mut ing = Ingest {
@@ -522,9 +532,10 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
         files: Vec::new(),
         contexts: Vec::new(),
     };
+    let mut reader_cpu_us = 0u64;
     let (read_res, index_res) = std::thread::scope(|s| {
         let indexer = s.spawn(|| -> Result<Indexer> {
-            let mut ix = Indexer { tmp: tmp.clone(), part_docs: opts.part_docs, writer: None, parts: 0, present: [false; FIELD_COUNT], flushing: None };
+            let mut ix = Indexer { tmp: tmp.clone(), part_docs: opts.part_docs, writer: None, parts: 0, present: [false; FIELD_COUNT], flushing: None, flush_cpu_us: Arc::clone(&flush_cpu_us) };
             for batch in rx {
                 let mut v0 = 0usize;
                 for &(vend, key, ctx, ls, le) in &batch.recs {
@@ -538,7 +549,10 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
                 let _ = back_tx.try_send(batch);
             }
             ix.finish_part()?;
+            indexer_cpu_us.store(crate::cpu_clock::thread().as_micros() as u64, Ordering::Relaxed);
+            let tail = Instant::now();
             ix.wait_flush()?;
+            tail_us.store(tail.elapsed().as_micros() as u64, Ordering::Relaxed);
             Ok(ix)
         });
         let r = (|| -> Result<()> {
@@ -548,6 +562,7 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
             ing.send()
         })();
         drop(ing.tx.take());
+        reader_cpu_us = (crate::cpu_clock::thread() - reader_cpu0).as_micros() as u64;
         let ix = indexer.join().unwrap_or_else(|p| Err(EngineError::Internal(format!("indexer panicked: {:?}", p.downcast_ref::<&str>()))));
         (r, ix)
     });
@@ -569,6 +584,8 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
     };
     let fields: Vec<&str> = FIELDS.iter().enumerate().filter(|(i, _)| ix.present[*i]).map(|(_, f)| *f).collect();
     let mut published = false;
+    let indexed_ms = t0.elapsed().as_millis() as u64;
+    let mut durable_ms = 0u64;
     if ing.records > 0 {
         let created = publish::utc_now();
         let meta = SegmentMeta {
@@ -585,7 +602,9 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
             sources: Vec::new(),
             aliases: Vec::new(),
         };
+        let t = Instant::now();
         make_durable(&tmp, &meta)?;
+        durable_ms = t.elapsed().as_millis() as u64;
         let _lock = IndexLock::acquire(&opts.index_dir)?;
         let m = Manifest::read(&opts.index_dir)?;
         let end = m.segments.len();
@@ -596,6 +615,7 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
     }
     // Keep the number of segments small: merge past the threshold. The ingest is already
     // published, so a failed merge is reported, not raised.
+    let published_ms = t0.elapsed().as_millis() as u64;
     let mut merge = Value::Null;
     if published && opts.max_segments > 0 {
         let mo = crate::merge::MergeOptions { all: false, max_segments: opts.max_segments, part_docs: crate::merge::DEFAULT_MERGE_PART_DOCS };
@@ -616,6 +636,11 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
         "parts": ix.parts,
         "bytesRead": progress.bytes_read.load(Ordering::Relaxed),
         "elapsedMs": t0.elapsed().as_millis() as u64,
+        "timing": {
+            "readerCpuMs": reader_cpu_us / 1000, "indexerCpuMs": indexer_cpu_us.load(Ordering::Relaxed) / 1000,
+            "flushCpuMs": flush_cpu_us.load(Ordering::Relaxed) / 1000, "lastFlushWaitMs": tail_us.load(Ordering::Relaxed) / 1000,
+            "indexedMs": indexed_ms, "durableMs": durable_ms, "publishedMs": published_ms,
+        },
         "files": ing.files,
     }))
 }

@@ -24,8 +24,8 @@ pub mod termdict;
 pub mod trigram;
 pub mod watch;
 
-/// CPU clocks for the ignored measurement tests (store tuning, cold pages).
-#[cfg(test)]
+/// CPU clocks: the ingest's phase figures (`timing` in its summary) and the ignored
+/// measurement tests (store tuning, cold pages).
 pub(crate) mod cpu_clock {
     use std::time::Duration;
 

@@ -273,6 +273,8 @@ fn merge_field(dir: &Path, srcs: &[Src], f: usize, pw_remap: &std::sync::Mutex<V
 /// `segmentId: null` when there was nothing to merge.
 pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
     let t0 = Instant::now();
+    // The process's CPU: in the bench and the CLI nothing else runs meanwhile.
+    let cpu0 = crate::cpu_clock::process();
     let _lock = IndexLock::acquire(dir)?;
     let m = Manifest::read(dir)?;
     recover(dir, &m)?;
@@ -362,10 +364,14 @@ pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
         }
     };
     drop(segs);
+    // Phase figures for the summary (`timing`): wall of each step, the process's CPU.
+    let built_ms = t0.elapsed().as_millis() as u64;
     make_durable(&tmp, &meta)?;
+    let durable_ms = t0.elapsed().as_millis() as u64 - built_ms;
     let merged: Vec<String> = m.segments[window.clone()].iter().map(|e| e.id.clone()).collect();
     let entry = ManifestEntry { id: id.clone(), well: String::new(), records: meta.records, created: meta.created.clone() };
     let next = make_visible(dir, &m, &tmp, meta.parts, window, entry)?;
+    let visible_ms = t0.elapsed().as_millis() as u64 - built_ms - durable_ms;
     // The old directories are now unlisted: remove them (a crash here leaves them to the
     // next recovery). Open readers keep their mappings until they refresh.
     for old in &merged {
@@ -375,6 +381,7 @@ pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
     Ok(json!({
         "segmentId": id, "merged": merged, "records": meta.records, "parts": meta.parts,
         "segments": next.segments.len(), "elapsedMs": t0.elapsed().as_millis() as u64,
+        "timing": { "builtMs": built_ms, "durableMs": durable_ms, "visibleMs": visible_ms, "cpuMs": (crate::cpu_clock::process() - cpu0).as_millis() as u64 },
     }))
 }
 
