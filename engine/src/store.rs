@@ -52,22 +52,58 @@ const MIN_SAMPLES: usize = 256;
 const NO_DICT: u16 = u16::MAX;
 const MAP_ENTRY: usize = 16;
 
+/// The fastCover segment size of every dictionary. `ZDICT_trainFromBuffer` tried five
+/// (50 to 1998) on three quarters of the samples and kept the one compressing the last
+/// quarter best; one pass with 537 (one of its frequent picks) on all of them costs about
+/// 50 ms less CPU per dictionary, and the stores of the bench's nine shapes come out 0.4%
+/// smaller (`train_k_choices`, BENCHMARKS.md "session 9").
+const TRAIN_K: u32 = 537;
+
+/// `ZDICT_fastCover_params_t` of zdict.h (zstd 1.5).
+#[repr(C)]
+#[derive(Default, Clone, Copy)]
+struct FastCoverParams {
+    k: u32,
+    d: u32,
+    f: u32,
+    steps: u32,
+    threads: u32,
+    split_point: f64,
+    accel: u32,
+    shrink_dict: u32,
+    shrink_dict_max_regression: u32,
+    compression_level: i32,
+    notification_level: u32,
+    dict_id: u32,
+}
+
 extern "C" {
     // libzstd's dictionary builder (zdict.h), linked through zstd-sys; the crate's own
     // wrapper sits behind its `zdict_builder` feature, which the build does not enable.
-    fn ZDICT_trainFromBuffer(dict: *mut std::ffi::c_void, dict_cap: usize, samples: *const std::ffi::c_void, sizes: *const usize, n: u32) -> usize;
+    fn ZDICT_trainFromBuffer_fastCover(dict: *mut std::ffi::c_void, dict_cap: usize, samples: *const std::ffi::c_void, sizes: *const usize, n: u32, params: FastCoverParams) -> usize;
+    fn ZDICT_optimizeTrainFromBuffer_fastCover(dict: *mut std::ffi::c_void, dict_cap: usize, samples: *const std::ffi::c_void, sizes: *const usize, n: u32, params: *mut FastCoverParams) -> usize;
     fn ZDICT_isError(code: usize) -> u32;
 }
 
 /// A dictionary trained on `samples` (concatenated, `sizes` each), or None when zstd
-/// cannot train one (too few or too uniform samples).
-fn train_dict(samples: &[u8], sizes: &[usize], dict_bytes: usize) -> Option<Vec<u8>> {
+/// cannot train one (too few or too uniform samples). `k`: the fastCover segment size;
+/// 0 tries five as `ZDICT_trainFromBuffer` does (the measurements).
+fn train_dict(samples: &[u8], sizes: &[usize], dict_bytes: usize, k: u32) -> Option<Vec<u8>> {
     if sizes.len() < MIN_SAMPLES {
         return None;
     }
     let mut dict = vec![0u8; dict_bytes];
-    // Safety: the buffers are valid for the lengths given; sizes sum to samples.len().
-    let n = unsafe { ZDICT_trainFromBuffer(dict.as_mut_ptr().cast(), dict.len(), samples.as_ptr().cast(), sizes.as_ptr(), sizes.len() as u32) };
+    // ZDICT_trainFromBuffer's parameters (d = 8, default level), with `k` fixed when given.
+    let mut params = FastCoverParams { k, d: 8, steps: 4, compression_level: 3, ..Default::default() };
+    // Safety: the buffers are valid for the lengths given; sizes sum to samples.len();
+    // `params` has zdict.h's layout.
+    let n = unsafe {
+        if k == 0 {
+            ZDICT_optimizeTrainFromBuffer_fastCover(dict.as_mut_ptr().cast(), dict.len(), samples.as_ptr().cast(), sizes.as_ptr(), sizes.len() as u32, &mut params)
+        } else {
+            ZDICT_trainFromBuffer_fastCover(dict.as_mut_ptr().cast(), dict.len(), samples.as_ptr().cast(), sizes.as_ptr(), sizes.len() as u32, params)
+        }
+    };
     if unsafe { ZDICT_isError(n) } != 0 {
         return None;
     }
@@ -124,6 +160,8 @@ pub struct StoreWriter {
     sample_bytes: usize,
     level: i32,
     dict_bytes: usize,
+    /// The dictionaries' fastCover segment size (`TRAIN_K`; 0 tries five).
+    train_k: u32,
 }
 
 impl StoreWriter {
@@ -166,6 +204,7 @@ impl StoreWriter {
             sample_bytes,
             level,
             dict_bytes,
+            train_k: TRAIN_K,
         })
     }
 
@@ -213,7 +252,7 @@ impl StoreWriter {
         }
         // zstd refuses empty samples; leave them out of training only.
         let lines_nonempty = sizes.iter().filter(|&&s| s > 0).count();
-        let dict = if self.sample_bytes > 0 && lines_nonempty == sizes.len() { train_dict(&sample.lines, &sizes, self.dict_bytes) } else { None };
+        let dict = if self.sample_bytes > 0 && lines_nonempty == sizes.len() { train_dict(&sample.lines, &sizes, self.dict_bytes, self.train_k) } else { None };
         if let Some(d) = dict {
             if self.dicts.len() >= NO_DICT as usize {
                 return Err(EngineError::InvalidArgument("too many store dictionaries in one part".into()));
@@ -981,6 +1020,54 @@ mod tests {
                 println!("  block {:>4} B, sample {:>4} KiB, dictionary {:>3} KiB: {:>6.2} bytes/record, write {:>5.0} ns/record, random block load {:>5.0} ns (thread CPU)", t[0], t[1], t[2], bytes as f64 / lines.len() as f64, write_ns, fetch_ns);
             }
             let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+
+    /// The dictionary's fastCover segment size: `LEAKWELL_STORE_SAMPLE=a.csv,b.txt cargo test
+    /// --release train_k_choices -- --ignored --nocapture` writes each file's first 500,000
+    /// lines (one run, one dictionary) with the five-way search (`k` 0) and with fixed sizes,
+    /// and prints the store bytes, the writer's CPU and the size the search picks.
+    #[test]
+    #[ignore]
+    fn train_k_choices() {
+        let cpu = crate::cpu_clock::thread;
+        let files = std::env::var("LEAKWELL_STORE_SAMPLE").expect("LEAKWELL_STORE_SAMPLE");
+        let (mut total, mut total_cpu) = (std::collections::BTreeMap::new(), std::collections::BTreeMap::new());
+        for file in files.split(',') {
+            let text = std::fs::read_to_string(file).unwrap();
+            let lines: Vec<&str> = text.lines().skip(1).take(500_000).collect();
+            let mut sample = Vec::new();
+            let mut sizes = Vec::new();
+            for l in &lines {
+                if sample.len() >= SAMPLE_BYTES {
+                    break;
+                }
+                sample.extend_from_slice(l.as_bytes());
+                sizes.push(l.len());
+            }
+            let mut params = FastCoverParams { d: 8, steps: 4, compression_level: 3, ..Default::default() };
+            let mut dict = vec![0u8; DICT_BYTES];
+            unsafe { ZDICT_optimizeTrainFromBuffer_fastCover(dict.as_mut_ptr().cast(), dict.len(), sample.as_ptr().cast(), sizes.as_ptr(), sizes.len() as u32, &mut params) };
+            let mut row = format!("{}: {} lines, search picks k {}:", file.rsplit('/').next().unwrap_or(file), lines.len(), params.k);
+            let dir = temp("train-k");
+            for k in [0u32, 50, 537, 1024, 1511, 1998] {
+                let c = cpu();
+                let mut w = StoreWriter::create(&dir).unwrap();
+                w.train_k = k;
+                for l in &lines {
+                    w.add(0, l).unwrap();
+                }
+                let bytes = w.finish().unwrap();
+                let ms = (cpu() - c).as_secs_f64() * 1000.0;
+                *total.entry(k).or_insert(0u64) += bytes;
+                *total_cpu.entry(k).or_insert(0f64) += ms;
+                row += &format!(" k {} {} B {:.0} ms;", k, bytes, ms);
+            }
+            println!("{}", row);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        for (k, b) in &total {
+            println!("k {:>4}: {} bytes, {:.0} ms writer CPU", k, b, total_cpu[k]);
         }
     }
 
