@@ -106,9 +106,99 @@ struct FieldTerms {
     pairs: Vec<u64>,
 }
 
+/// Lines on their way to the store thread: `(context, end in bytes)` per line.
+#[derive(Default)]
+struct Lines {
+    bytes: Vec<u8>,
+    recs: Vec<(u16, usize)>,
+}
+
+/// Lines are handed to the store thread in batches of about this many bytes.
+const FEED_BYTES: usize = 256 << 10;
+
+/// A part's record store, written on a thread of its own: compressing the lines (and
+/// training the dictionary) took about a third of the indexer thread's CPU, and the
+/// indexer is the busier of the ingest's two threads (BENCHMARKS.md, "session 9").
+struct StoreFeed {
+    lines: Lines,
+    tx: Option<std::sync::mpsc::SyncSender<Lines>>,
+    /// Emptied batches come back to be reused (freeing on another thread is slow in glibc).
+    back: std::sync::mpsc::Receiver<Lines>,
+    thread: Option<std::thread::JoinHandle<Result<u64>>>,
+}
+
+impl StoreFeed {
+    fn start(dir: &Path) -> Result<StoreFeed> {
+        let mut store = StoreWriter::create(dir)?;
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Lines>(4);
+        let (back_tx, back) = std::sync::mpsc::sync_channel::<Lines>(8);
+        let thread = std::thread::spawn(move || -> Result<u64> {
+            for mut batch in rx {
+                let mut start = 0usize;
+                for &(ctx, end) in &batch.recs {
+                    store.add_bytes(ctx, &batch.bytes[start..end])?;
+                    start = end;
+                }
+                batch.bytes.clear();
+                batch.recs.clear();
+                let _ = back_tx.try_send(batch);
+            }
+            store.finish()
+        });
+        Ok(StoreFeed { lines: Lines::default(), tx: Some(tx), back, thread: Some(thread) })
+    }
+
+    fn add(&mut self, ctx: u16, line: &[u8]) -> Result<()> {
+        self.lines.bytes.extend_from_slice(line);
+        self.lines.recs.push((ctx, self.lines.bytes.len()));
+        if self.lines.bytes.len() >= FEED_BYTES {
+            self.send()?;
+        }
+        Ok(())
+    }
+
+    fn send(&mut self) -> Result<()> {
+        if self.lines.recs.is_empty() {
+            return Ok(());
+        }
+        let next = self.back.try_recv().unwrap_or_default();
+        let batch = std::mem::replace(&mut self.lines, next);
+        let sent = self.tx.as_ref().map(|tx| tx.send(batch).is_ok()).unwrap_or(false);
+        if !sent {
+            // The store thread stopped on an error: report it.
+            self.join()?;
+            return Err(EngineError::Internal("the store thread stopped".into()));
+        }
+        Ok(())
+    }
+
+    /// Send the last lines; the store thread then finishes the store.
+    fn close(&mut self) -> Result<()> {
+        self.send()?;
+        self.tx = None;
+        Ok(())
+    }
+
+    /// Wait for the store thread: the store's bytes, or its error.
+    fn join(&mut self) -> Result<u64> {
+        self.tx = None;
+        match self.thread.take() {
+            Some(h) => h.join().unwrap_or_else(|_| Err(EngineError::Internal("the store thread panicked".into()))),
+            None => Ok(0),
+        }
+    }
+}
+
+impl Drop for StoreFeed {
+    // On an error path too: never leave the thread writing into a directory being removed.
+    fn drop(&mut self) {
+        let _ = self.join();
+    }
+}
+
 pub struct PartWriter {
     dir: PathBuf,
-    store: StoreWriter,
+    store: StoreFeed,
     terms: Vec<FieldTerms>,
     dedup: Vec<u8>,
     docs: u32,
@@ -120,7 +210,7 @@ impl PartWriter {
         std::fs::create_dir_all(dir)?;
         Ok(PartWriter {
             dir: dir.to_path_buf(),
-            store: StoreWriter::create(dir)?,
+            store: StoreFeed::start(dir)?,
             terms: (0..INDEXED_FIELDS).map(|_| FieldTerms::default()).collect(),
             dedup: Vec::new(),
             docs: 0,
@@ -168,69 +258,92 @@ impl PartWriter {
             }
         }
         self.dedup.extend_from_slice(&key.to_le_bytes());
-        self.store.add(ctx, line)?;
+        self.store.add(ctx, line.as_bytes())?;
         self.docs += 1;
         Ok(())
     }
 
     pub fn finish(self) -> Result<u32> {
-        let PartWriter { dir, store, terms, dedup, docs, .. } = self;
-        store.finish()?;
-        for (i, ft) in terms.into_iter().enumerate() {
-            if ft.ids.is_empty() {
-                continue;
-            }
-            let FieldTerms { ids, arena: _arena, mut pairs } = ft;
-            // Sort by an 8-byte prefix first: most comparisons never reach memcmp.
-            let mut entries: Vec<(u64, &[u8], u32)> = ids.iter().map(|(k, &id)| (prefix8(k.bytes()), k.bytes(), id)).collect();
-            entries.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
-            // Rename term numbers to ordinals, then sort (ordinal, doc) pairs.
-            let mut rank = vec![0u32; entries.len()];
-            for (ord, (_, _, id)) in entries.iter().enumerate() {
-                rank[*id as usize] = ord as u32;
-            }
-            for p in pairs.iter_mut() {
-                let id = (*p >> 32) as usize;
-                *p = ((rank[id] as u64) << 32) | (*p & 0xffff_ffff);
-            }
-            pairs.sort_unstable();
-            pairs.dedup();
-            let keys: Vec<&[u8]> = entries.iter().map(|e| e.1).collect();
-            termdict::write(&dir, index_name(i), keys.iter().copied(), termdict::front_coded(i))?;
-            if crate::trigram::has_trigrams(i) {
-                crate::trigram::write(&dir, i, keys.iter().copied())?;
-            }
-            let mut post = std::io::BufWriter::new(std::fs::File::create(dir.join(format!("{}.post", index_name(i))))?);
-            let mut pix = postings::PixBuilder::default();
-            let mut pos = 0u64;
-            let mut buf = Vec::new();
-            let mut docs: Vec<u32> = Vec::new();
-            let mut k = 0usize;
-            for ord in 0..entries.len() as u64 {
-                docs.clear();
-                while k < pairs.len() && pairs[k] >> 32 == ord {
-                    docs.push((pairs[k] & 0xffff_ffff) as u32);
-                    k += 1;
-                }
-                buf.clear();
-                postings::encode(&docs, &mut buf);
-                pix.add(&buf);
-                post.write_all(&buf)?;
-                pos += buf.len() as u64;
-                if pos > u32::MAX as u64 {
-                    return Err(EngineError::InvalidArgument("more than 4 GiB of postings in one part; lower partRecords".into()));
+        let PartWriter { dir, mut store, terms, dedup, docs, .. } = self;
+        // The store thread finishes the store while the fields are written.
+        store.close()?;
+        // Fields are written by two threads (each takes the next field, the largest first):
+        // an ingest's last flush runs alone, after reading, so one thread left a core idle.
+        // The thread writing `password` also writes the derived tables, which read it.
+        let mut fields: Vec<(usize, FieldTerms)> = terms.into_iter().enumerate().filter(|(_, ft)| !ft.ids.is_empty()).collect();
+        fields.sort_by_key(|(_, ft)| std::cmp::Reverse(ft.pairs.len()));
+        let queue = std::sync::Mutex::new(fields.into_iter());
+        let work = || -> Result<()> {
+            loop {
+                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                let Some((i, ft)) = next else { return Ok(()) };
+                write_field(&dir, i, ft)?;
+                if i == PASSWORD {
+                    write_derived(&dir)?;
                 }
             }
-            post.flush()?;
-            std::fs::write(dir.join(format!("{}.pix", index_name(i))), pix.finish())?;
-        }
-        write_derived(&dir)?;
+        };
+        std::thread::scope(|sc| {
+            let h = sc.spawn(work);
+            let mine = work();
+            let theirs = h.join().unwrap_or_else(|_| Err(EngineError::Internal("part flush thread panicked".into())));
+            mine.and(theirs)
+        })?;
+        store.join()?;
         // Made durable with the whole segment before it is published (`sync_tree`).
         std::fs::write(dir.join("dedup.dat"), &dedup)?;
         let meta = json!({ "format_version": FORMAT_VERSION, "docs": docs });
         std::fs::write(dir.join("part.json"), meta.to_string())?;
         Ok(docs)
     }
+}
+
+/// Write field `i` of a part: its sorted term table, trigram lists, postings.
+fn write_field(dir: &Path, i: usize, ft: FieldTerms) -> Result<()> {
+    let FieldTerms { ids, arena: _arena, mut pairs } = ft;
+    // Sort by an 8-byte prefix first: most comparisons never reach memcmp.
+    let mut entries: Vec<(u64, &[u8], u32)> = ids.iter().map(|(k, &id)| (prefix8(k.bytes()), k.bytes(), id)).collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+    // Rename term numbers to ordinals, then sort (ordinal, doc) pairs.
+    let mut rank = vec![0u32; entries.len()];
+    for (ord, (_, _, id)) in entries.iter().enumerate() {
+        rank[*id as usize] = ord as u32;
+    }
+    for p in pairs.iter_mut() {
+        let id = (*p >> 32) as usize;
+        *p = ((rank[id] as u64) << 32) | (*p & 0xffff_ffff);
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    let keys: Vec<&[u8]> = entries.iter().map(|e| e.1).collect();
+    termdict::write(dir, index_name(i), keys.iter().copied(), termdict::front_coded(i))?;
+    if crate::trigram::has_trigrams(i) {
+        crate::trigram::write(dir, i, keys.iter().copied())?;
+    }
+    let mut post = std::io::BufWriter::new(std::fs::File::create(dir.join(format!("{}.post", index_name(i))))?);
+    let mut pix = postings::PixBuilder::default();
+    let mut pos = 0u64;
+    let mut buf = Vec::new();
+    let mut docs: Vec<u32> = Vec::new();
+    let mut k = 0usize;
+    for ord in 0..entries.len() as u64 {
+        docs.clear();
+        while k < pairs.len() && pairs[k] >> 32 == ord {
+            docs.push((pairs[k] & 0xffff_ffff) as u32);
+            k += 1;
+        }
+        buf.clear();
+        postings::encode(&docs, &mut buf);
+        pix.add(&buf);
+        post.write_all(&buf)?;
+        pos += buf.len() as u64;
+        if pos > u32::MAX as u64 {
+            return Err(EngineError::InvalidArgument("more than 4 GiB of postings in one part; lower partRecords".into()));
+        }
+    }
+    post.flush()?;
+    std::fs::write(dir.join(format!("{}.pix", index_name(i))), pix.finish())?;
+    Ok(())
 }
 
 /// Format 3: the derived password tables of a part, from its written `password` table:
