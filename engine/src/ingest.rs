@@ -608,7 +608,7 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
         let _lock = IndexLock::acquire(&opts.index_dir)?;
         let m = Manifest::read(&opts.index_dir)?;
         let end = m.segments.len();
-        make_visible(&opts.index_dir, &m, &tmp, ix.parts, end..end, ManifestEntry { id: id.clone(), well: opts.well.clone(), records: ing.records, created })?;
+        make_visible(&opts.index_dir, &m, &tmp, ix.parts, false, end..end, ManifestEntry { id: id.clone(), well: opts.well.clone(), records: ing.records, created })?;
         published = true;
     } else {
         let _ = std::fs::remove_dir_all(&tmp);
@@ -643,4 +643,55 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
         },
         "files": ing.files,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A merge's `first.dat` (its sources' bits side by side) is the one publishing would
+    /// compute against the segments before it: ingests of 3 records a part, sharing records
+    /// within and across ingests, then merges of the last four and of everything.
+    #[test]
+    fn merged_first_bits_equal_recomputed_ones() {
+        let dir = std::env::temp_dir().join(format!("leakwell-first-bits-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let index = dir.join("index");
+        for k in 0..5 {
+            let n = if k == 0 { 200 } else { 20 };
+            let lines: Vec<String> = (0..n).map(|i| format!(r#"{{"email":"u{}@x.com","password":"p{}"}}"#, (i * 7 + k * 5) % 23, k % 2)).collect();
+            std::fs::write(dir.join("in.jsonl"), lines.join("\n")).unwrap();
+            let opts = crate::ingest::IngestOptions::from_json(&json!({
+                "indexDir": index.to_str().unwrap(), "well": format!("W{}", k), "files": [dir.join("in.jsonl").to_str().unwrap()], "partRecords": 3, "maxSegments": 0,
+            }))
+            .unwrap();
+            crate::ingest::run(&opts, &Default::default()).unwrap();
+        }
+        let check = || {
+            let m = Manifest::read(&index).unwrap();
+            for (i, e) in m.segments.iter().enumerate() {
+                let seg = crate::segment::segment_dir(&index, &e.id);
+                let copy = dir.join("copy");
+                let _ = std::fs::remove_dir_all(&copy);
+                let mut parts = 0;
+                while seg.join(format!("part-{}", parts)).is_dir() {
+                    std::fs::create_dir_all(copy.join(format!("part-{}", parts))).unwrap();
+                    std::fs::copy(seg.join(format!("part-{}/dedup.dat", parts)), copy.join(format!("part-{}/dedup.dat", parts))).unwrap();
+                    parts += 1;
+                }
+                crate::publish::mark_first_occurrences(&index, &m.segments[..i], &copy, parts).unwrap();
+                for p in 0..parts {
+                    let f = format!("part-{}/first.dat", p);
+                    assert_eq!(std::fs::read(seg.join(&f)).unwrap(), std::fs::read(copy.join(&f)).unwrap(), "segment {} {}", i, f);
+                }
+            }
+        };
+        let some = crate::merge::MergeOptions { all: false, max_segments: 3, part_docs: 10 };
+        assert_eq!(crate::merge::run(&index, &some).unwrap()["merged"].as_array().map(|a| a.len()), Some(4));
+        check();
+        assert!(crate::merge::run(&index, &crate::merge::MergeOptions { all: true, ..some }).unwrap()["segmentId"].is_string());
+        check();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -91,7 +91,8 @@ struct Src<'a> {
 }
 
 /// Write one merged part from whole source parts (k-way merge of their sorted terms).
-fn write_part(dir: &Path, srcs: &[Src]) -> Result<u32> {
+/// Returns whether it wrote the part's `first.dat` (see `write_first`).
+fn write_part(dir: &Path, srcs: &[Src]) -> Result<bool> {
     std::fs::create_dir_all(dir)?;
     // The record store is copied on a second thread while the fields are merged.
     let (store_res, fields_res) = std::thread::scope(|sc| {
@@ -101,9 +102,35 @@ fn write_part(dir: &Path, srcs: &[Src]) -> Result<u32> {
     });
     store_res?;
     let docs_total = fields_res?;
+    let marked = write_first(dir, srcs, docs_total)?;
     // Made durable with the whole segment before it is published (`sync_tree`).
     std::fs::write(dir.join("part.json"), json!({ "format_version": FORMAT_VERSION, "docs": docs_total }).to_string())?;
-    Ok(docs_total)
+    Ok(marked)
+}
+
+/// The merged part's first-occurrence bits (`first.dat`), when every source part has them:
+/// their bits side by side. A merge keeps the global order and the segments before the
+/// run, so a record is first with its dedup key in the merged segment exactly when it was
+/// in its own; publishing then need not read the dedup keys of the whole index again
+/// (about half a second a merge at 10M). Returns false, writing nothing, otherwise.
+fn write_first(dir: &Path, srcs: &[Src], docs: u32) -> Result<bool> {
+    if !srcs.iter().all(|s| s.seg.parts[s.part].has_first_bits()) {
+        return Ok(false);
+    }
+    let mut bits = vec![0u64; (docs as usize + 63) / 64];
+    for s in srcs {
+        let p = &s.seg.parts[s.part];
+        let Some(b) = p.first_bytes() else { continue };
+        for d in 0..p.docs as usize {
+            if b[d / 8] >> (d % 8) & 1 == 1 {
+                let g = s.base as usize + d;
+                bits[g / 64] |= 1u64 << (g % 64);
+            }
+        }
+    }
+    let bytes: Vec<u8> = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(dir.join("first.dat"), &bytes)?;
+    Ok(true)
 }
 
 /// The merged part's record store: format-4 blocks copied as they are (their context
@@ -286,6 +313,8 @@ pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
     let id = new_segment_id();
     let tmp = publish::temp_dir(dir, &id);
     std::fs::create_dir_all(&tmp)?;
+    // Whether every merged part got its `first.dat` from its sources' (`write_first`).
+    let mut marked = true;
     let built = (|| -> Result<SegmentMeta> {
         // Place the source parts: contexts concatenated, parts packed whole.
         let mut contexts: Vec<LineContext> = Vec::new();
@@ -338,7 +367,7 @@ pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
             if srcs.is_empty() {
                 continue;
             }
-            write_part(&tmp.join(format!("part-{}", nparts)), srcs)?;
+            marked &= write_part(&tmp.join(format!("part-{}", nparts)), srcs)?;
             nparts += 1;
         }
         Ok(SegmentMeta {
@@ -370,7 +399,7 @@ pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
     let durable_ms = t0.elapsed().as_millis() as u64 - built_ms;
     let merged: Vec<String> = m.segments[window.clone()].iter().map(|e| e.id.clone()).collect();
     let entry = ManifestEntry { id: id.clone(), well: String::new(), records: meta.records, created: meta.created.clone() };
-    let next = make_visible(dir, &m, &tmp, meta.parts, window, entry)?;
+    let next = make_visible(dir, &m, &tmp, meta.parts, marked, window, entry)?;
     let visible_ms = t0.elapsed().as_millis() as u64 - built_ms - durable_ms;
     // The old directories are now unlisted: remove them (a crash here leaves them to the
     // next recovery). Open readers keep their mappings until they refresh.

@@ -1,7 +1,7 @@
 //! Publishing a segment, for ingests and merges alike. A segment is built in
 //! `tmp-<id>-<pid>/` (invisible), made durable in one pass (`make_durable`), then made
 //! visible under the index lock (`make_visible`): its first-occurrence bits are computed
-//! against the segments before it, it is renamed to `seg-<id>/`, and the manifest is
+//! against the segments before it (a merge copies its sources' instead), it is renamed to `seg-<id>/`, and the manifest is
 //! swapped atomically. A crash at any moment leaves the old or the new manifest in force;
 //! `recover` removes what a crash left behind.
 
@@ -149,12 +149,11 @@ pub fn make_durable(tmp: &Path, meta: &SegmentMeta) -> Result<()> {
 /// order is fixed, so its first-occurrence bits are computed here. Returns the new
 /// manifest. A failure before the rename removes the segment; after it, the previous
 /// manifest stays in force and the unlisted directory is removed by `recover`.
-pub fn make_visible(dir: &Path, manifest: &Manifest, tmp: &Path, parts: u32, place: Range<usize>, entry: ManifestEntry) -> Result<Manifest> {
+/// `marked`: its parts already hold their `first.dat` (a merge of parts that all had one).
+pub fn make_visible(dir: &Path, manifest: &Manifest, tmp: &Path, parts: u32, marked: bool, place: Range<usize>, entry: ManifestEntry) -> Result<Manifest> {
     let seg_dir = segment_dir(dir, &entry.id);
-    or_discard(
-        tmp,
-        mark_first_occurrences(dir, &manifest.segments[..place.start], tmp, parts).and_then(|()| Ok(std::fs::rename(tmp, &seg_dir)?)),
-    )?;
+    let mark = || if marked { Ok(()) } else { mark_first_occurrences(dir, &manifest.segments[..place.start], tmp, parts) };
+    or_discard(tmp, mark().and_then(|()| Ok(std::fs::rename(tmp, &seg_dir)?)))?;
     sync_dir(dir)?;
     let mut next = manifest.clone();
     next.generation += 1;
@@ -166,7 +165,7 @@ pub fn make_visible(dir: &Path, manifest: &Manifest, tmp: &Path, parts: u32, pla
 /// Write `first.dat` into every part of the new segment: bit d set when document d is
 /// the first, in global search order, with its dedup key. Reads the dedup keys of the
 /// segments `before` it (8 bytes per record).
-fn mark_first_occurrences(dir: &Path, before: &[ManifestEntry], tmp: &Path, parts: u32) -> Result<()> {
+pub(crate) fn mark_first_occurrences(dir: &Path, before: &[ManifestEntry], tmp: &Path, parts: u32) -> Result<()> {
     let read_keys = |p: &Path, out: &mut Vec<u64>| -> Result<()> {
         let b = std::fs::read(p.join("dedup.dat"))?;
         out.clear();
