@@ -175,6 +175,15 @@ interface LocalView {
 /** How old Redis's last word on a bucket may be for answerEarly to rely on it. */
 const EARLY_VIEW_MS = 1000;
 
+/**
+ * Takes already let through (answerEarly) wait at most this long to be sent with the next
+ * ones: nobody waits for their answer, and at thousands of requests a second one script
+ * call per turn of the event loop was the biggest cost of a /v2 request after writing its
+ * reply (loadtest/README.md). A take that is waited for is sent at the end of the turn, with
+ * every take queued by then.
+ */
+const EARLY_FLUSH_MS = 2;
+
 interface Call {
   keys: string[];
   bucket: Bucket;
@@ -190,9 +199,14 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'rl:', now: () => 
   const views = new Map<string, LocalView>();
   let sweepAt = 0;
   let queued: Call[] = [];
+  let turnEnd: NodeJS.Immediate | undefined;
+  let shortly: NodeJS.Timeout | undefined;
 
-  /** Every takeEach of this moment (one turn of the event loop) in one script call: one round trip, one write. */
+  /** Every takeEach queued (see `schedule`) in one script call: one round trip, one write. */
   function flush() {
+    if (turnEnd) clearImmediate(turnEnd);
+    if (shortly) clearTimeout(shortly);
+    turnEnd = shortly = undefined;
     const calls = queued;
     queued = [];
     const keys: string[] = [];
@@ -246,8 +260,14 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'rl:', now: () => 
       if (!view) views.set(key, (view = { tat: 0, seenAt: 0, pending: 0 }));
       view.pending++;
     }
-    if (queued.length === 0) setImmediate(flush);
+    schedule(charge);
     return new Promise((resolve, reject) => queued.push({ keys, bucket, charge, resolve, reject }));
+  }
+
+  /** A take waited for goes at the end of this turn; one already let through within EARLY_FLUSH_MS. */
+  function schedule(letThrough: boolean) {
+    if (!letThrough) turnEnd ??= setImmediate(flush);
+    else if (!turnEnd && !shortly) shortly = setTimeout(flush, EARLY_FLUSH_MS);
   }
 
   /**
