@@ -74,14 +74,16 @@ export function registerClientAddress(app: FastifyInstance, options: { ipv6Prefi
     },
   });
   let warned = false;
-  app.addHook('onRequest', async (request) => {
-    if (warned || request.headers['x-forwarded-for'] === undefined) return;
+  // A callback hook: it runs on every request, and a callback costs no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (warned || request.headers['x-forwarded-for'] === undefined) return done();
     // With a trusted peer, request.ips holds the peer and at least one forwarded hop.
-    if ((request.ips?.length ?? 0) > 1) return;
+    if ((request.ips?.length ?? 0) > 1) return done();
     warned = true;
     request.log.warn(
       { peer: request.socket.remoteAddress, trustedProxies: options.trustedProxies.length },
       'X-Forwarded-For received from a peer that is not a trusted proxy: it is ignored, and every client behind that proxy shares its rate limits. Set TRUSTED_PROXIES to the proxy addresses.',
     );
+    done();
   });
 }

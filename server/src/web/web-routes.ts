@@ -64,7 +64,9 @@ export async function registerWebRoutes(
     return indexHtml;
   };
 
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // Callback hooks (here and below): they run on every request, the public API's included,
+  // and a callback costs no promise.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     // Links carry tokens in their query (?t=, ?v=, ?k=): never leak them through Referer.
     reply.header('referrer-policy', 'no-referrer');
@@ -73,7 +75,7 @@ export async function registerWebRoutes(
       reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
       reply.header('x-frame-options', 'DENY');
     }
-    return payload;
+    done(null, payload);
   });
 
   const sendIndex = (reply: FastifyReply) => reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(renderIndex());
@@ -98,12 +100,13 @@ export async function registerWebRoutes(
   // A dashboard page whose path is also a GET API route (spec 3: the page /subscriptions and
   // the call GET /subscriptions): a browser loading the page asks for HTML and gets the
   // dashboard; the dashboard's own calls ask for JSON and reach the route.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return done();
     const pathname = request.url.split('?')[0]!;
-    if (!PAGES_SHADOWED_BY_API.has(pathname)) return;
-    if (!(request.headers.accept ?? '').includes('text/html')) return;
-    return sendIndex(reply);
+    if (!PAGES_SHADOWED_BY_API.has(pathname)) return done();
+    if (!(request.headers.accept ?? '').includes('text/html')) return done();
+    // Answered here: the route is not reached (no `done`).
+    sendIndex(reply);
   });
 
   app.setNotFoundHandler(async (request, reply) => {
