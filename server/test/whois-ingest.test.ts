@@ -208,6 +208,56 @@ describe('files', () => {
     );
   });
 
+  test('pdns: rows of a key spread over batches and out of order merge as one; a sum past 2^53 is exact', async () => {
+    // Batches are grouped and sorted in node (stage.ts, PdnsRows): 40,000 rows cross several
+    // batches; keys differ by type, answer, name and escaped characters; one key's counts sum
+    // past Number.MAX_SAFE_INTEGER (that batch is staged as it came, grouped by PostgreSQL).
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const keys: [string, string, string][] = [];
+    for (let k = 0; k < 300; k++) {
+      const name = `h${k % 37}.order${k % 3}.test`;
+      if (k % 10 === 0) keys.push([name, 'TXT', `v=x${k % 7}\\tail\t${k}`]);
+      else keys.push([name, 'A', `198.51.${k % 5}.${k % 11}`]);
+    }
+    const want = new Map<string, { first: number; last: number; count: number }>();
+    const lines: string[] = [];
+    const add = (key: [string, string, string], first: number, last: number, count: number) => {
+      lines.push(JSON.stringify({ rrname: key[0], rrtype: key[1], rdata: key[2], time_first: first, time_last: last, count }));
+    };
+    for (let i = 0; i < 40_000; i++) {
+      const first = 1_600_000_000 + random(1_000_000);
+      add(keys[random(keys.length)]!, first, first + random(100_000), 1 + random(50));
+    }
+    for (let i = 0; i < 9_008; i++) add(['big.order.test', 'A', '198.51.100.1'], 1_600_000_000, 1_600_000_001, 1e12);
+    const file = write('order.ndjson', lines.join('\n') + '\n');
+    const result = await ingestWhoisFiles(pool, { format: 'pdns', files: [file], source: 'order' });
+    assert.equal(result.files[0]!.badLines, 0);
+    for (const line of lines) {
+      const r = JSON.parse(line) as { rrname: string; rrtype: string; rdata: string; time_first: number; time_last: number; count: number };
+      const rev = r.rrname.split('.').reverse().join('.');
+      const key = JSON.stringify([rev, r.rrtype, r.rdata]);
+      const w = want.get(key);
+      if (w === undefined) want.set(key, { first: r.time_first, last: r.time_last, count: r.count });
+      else want.set(key, { first: Math.min(w.first, r.time_first), last: Math.max(w.last, r.time_last), count: w.count + r.count });
+    }
+    const got = await rows<{ rrname_rev: string; rrtype: string; rdata: string; first_seen: Date; last_seen: Date; count: string }>(
+      `select rrname_rev, rrtype, rdata, first_seen, last_seen, count::text as count from pdns where source = 'order'`,
+    );
+    assert.equal(got.length, want.size);
+    for (const g of got) {
+      const key = JSON.stringify([g.rrname_rev, g.rrtype, g.rdata]);
+      const w = want.get(key);
+      assert.ok(w, key);
+      if (g.rrname_rev === 'test.order.big') {
+        assert.equal(g.count, '9008000000000000');
+        continue;
+      }
+      assert.deepEqual([g.first_seen.getTime() / 1000, g.last_seen.getTime() / 1000, Number(g.count)], [w.first, w.last, w.count], key);
+    }
+    assert.ok(got.some((g) => g.rdata.includes('\t')), 'an answer with a tab');
+  });
+
   test('bad lines: reported with their line numbers and reasons, good lines kept, the report file lists them', async () => {
     const good = (i: number) => JSON.stringify({ rrname: `ok${i}.bad.example.test`, rrtype: 'AAAA', rdata: '2001:DB8::0:1', time_first: 100, time_last: 200 });
     const lines = [

@@ -70,6 +70,12 @@ export class CopyBuffer {
     this.buf = grown;
   }
 
+  /** Bytes `start` to `end` of `from` (never this buffer). */
+  bytes(from: Buffer, start: number, end: number): void {
+    this.room(end - start);
+    this.length += from.copy(this.buf, this.length, start, end);
+  }
+
   byte(c: number): void {
     this.room(1);
     this.buf[this.length++] = c;
@@ -197,6 +203,77 @@ class NamesSeen {
   }
 }
 
+/**
+ * Where each pdns row of a batch lies in its CopyBuffer and its times and count, so that
+ * the batch can be staged grouped by the table's key and in its order: PostgreSQL then
+ * neither sorts nor groups, and its insert walks the unique index in order (the pdns
+ * merge is the ingest's critical path; BENCHMARKS.md "Session 9, sorted batches").
+ */
+class PdnsRows {
+  /** Offsets of each row: start, end of rrname_rev, end of rdata (the key is before it). */
+  start: number[] = [];
+  nameEnd: number[] = [];
+  keyEnd: number[] = [];
+  first: number[] = [];
+  last: number[] = [];
+  count: number[] = [];
+
+  get size(): number {
+    return this.start.length;
+  }
+
+  clear(): void {
+    this.start = [];
+    this.nameEnd = [];
+    this.keyEnd = [];
+    this.first = [];
+    this.last = [];
+    this.count = [];
+  }
+
+  /**
+   * Writes the rows of `from` to `out`, one a key (first seen the least, last seen the
+   * greatest, count the sum), ordered as the index (rrtype, rdata, rrname_rev) up to COPY
+   * escapes (order only matters for speed). Keys are compared as their COPY text: the same
+   * equality as the stored values. False (and `out` left partly written) when a sum of
+   * counts would not be exact in a double: the batch is then staged as it came.
+   */
+  groupInto(from: CopyBuffer, out: CopyBuffer): boolean {
+    const n = this.size;
+    const buf = from.buf;
+    // rrtype and rdata then rrname_rev, as latin1 strings: byte order, one string a row.
+    const keys = new Array<string>(n);
+    for (let i = 0; i < n; i++) keys[i] = buf.toString('latin1', this.nameEnd[i]! + 1, this.keyEnd[i]!) + '\t' + buf.toString('latin1', this.start[i]!, this.nameEnd[i]!);
+    const order = new Array<number>(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
+    for (let g = 0; g < n; ) {
+      const row = order[g]!;
+      let first = this.first[row]!;
+      let last = this.last[row]!;
+      let count = this.count[row]!;
+      let next = g + 1;
+      for (; next < n && keys[order[next]!] === keys[row]; next++) {
+        const other = order[next]!;
+        if (this.first[other]! < first) first = this.first[other]!;
+        if (this.last[other]! > last) last = this.last[other]!;
+        count += this.count[other]!;
+      }
+      if (count > Number.MAX_SAFE_INTEGER) return false;
+      out.bytes(buf, this.start[row]!, this.keyEnd[row]!);
+      out.byte(9);
+      out.number(first);
+      out.byte(9);
+      out.number(last);
+      out.byte(9);
+      out.number(count);
+      out.byte(10);
+      g = next;
+    }
+    return true;
+  }
+}
+
 export interface StagedCounts {
   /** Rows given to the stage (before merging duplicates). */
   pdns: number;
@@ -206,6 +283,8 @@ export interface StagedCounts {
 
 interface Batch {
   pdns: CopyBuffer;
+  /** One staged row a key, in key order (PdnsRows.groupInto): merged without GROUP BY or ORDER BY. */
+  pdnsGrouped: boolean;
   names: CopyBuffer;
   snapshots: string[];
   domains: string[];
@@ -214,13 +293,18 @@ interface Batch {
 export class Stage {
   private pdns = new CopyBuffer();
   private pdnsRows = 0;
+  private pdnsIndex = new PdnsRows();
+  /** The buffer of the batch in flight, and one free for the next batch grouped. */
+  private pdnsInflight = new CopyBuffer();
+  private pdnsFree = new CopyBuffer();
   private names = new NamesSeen();
   private namesGiven = 0;
   private snapshotLines: string[] = [];
   private snapshotDomains = new Set<string>();
   private snapshotBytes = 0;
   /** The buffers of the batch merged before the one in flight, to be filled again. */
-  private spare: { pdns: CopyBuffer; names: CopyBuffer } = { pdns: new CopyBuffer(), names: new CopyBuffer() };
+  private namesInflight = new CopyBuffer();
+  private namesFree = new CopyBuffer();
   private inflight: Promise<void> = Promise.resolve();
   private batchRows = FIRST_BATCH_ROWS;
   readonly counts: StagedCounts = { pdns: 0, names: 0, snapshots: 0 };
@@ -265,11 +349,18 @@ export class Stage {
    */
   addPdnsHost(host: string, rrtype: string, rdata: string, first: number, last: number, count: number, target: string | null): void {
     const out = this.pdns;
+    const index = this.pdnsIndex;
+    index.start.push(out.length);
     out.reversedHost(host);
+    index.nameEnd.push(out.length);
     out.byte(9);
     out.text(rrtype);
     out.byte(9);
     out.text(rdata);
+    index.keyEnd.push(out.length);
+    index.first.push(first);
+    index.last.push(last);
+    index.count.push(count);
     out.byte(9);
     out.number(first);
     out.byte(9);
@@ -325,14 +416,24 @@ export class Stage {
    * batches in memory). A failure surfaces at the next flush or at finish.
    */
   async flush(): Promise<void> {
-    await this.inflight;
-    const names = this.spare.names;
+    // The batch is grouped and written while the previous one is still being merged.
+    const names = this.namesFree;
     names.clear();
     this.names.writeTo(names);
-    const batch: Batch = { pdns: this.pdns, names, snapshots: this.snapshotLines, domains: [...this.snapshotDomains] };
-    this.pdns = this.spare.pdns;
+    const grouped = this.pdnsFree;
+    grouped.clear();
+    const isGrouped = this.pdnsIndex.groupInto(this.pdns, grouped);
+    this.pdnsIndex.clear();
+    const pdns = isGrouped ? grouped : this.pdns;
+    const batch: Batch = { pdns, pdnsGrouped: isGrouped, names, snapshots: this.snapshotLines, domains: [...this.snapshotDomains] };
+    await this.inflight;
+    // The buffers of the batch just merged are free again; the one not staged is filled next.
+    this.pdnsFree = this.pdnsInflight;
+    this.pdnsInflight = pdns;
+    this.pdns = isGrouped ? this.pdns : grouped;
     this.pdns.clear();
-    this.spare = { pdns: batch.pdns, names: batch.names };
+    this.namesFree = this.namesInflight;
+    this.namesInflight = names;
     this.pdnsRows = 0;
     this.namesGiven = 0;
     this.snapshotLines = [];
@@ -370,9 +471,13 @@ export class Stage {
       // hash aggregate, then sorts its output in key order for the insert. One sort that
       // groups as it goes does the same work in a third of the time (1 M rows: 3.8 s → 1.3 s
       // of CPU; BENCHMARKS.md). Only this statement: the snapshot merge keeps its plan.
-      await this.client.query('set local enable_hashagg = off');
-      await this.mergePdns();
-      await this.client.query('set local enable_hashagg = on');
+      if (batch.pdnsGrouped) {
+        await this.mergePdnsGrouped();
+      } else {
+        await this.client.query('set local enable_hashagg = off');
+        await this.mergePdns();
+        await this.client.query('set local enable_hashagg = on');
+      }
       await this.client.query('truncate whois_stage_pdns');
     }
     if (snapshots.length > 0) {
@@ -401,6 +506,20 @@ export class Stage {
       `insert into pdns as p (rrname_rev, rrtype, rdata, first_seen, last_seen, count, source)
        select rrname_rev, rrtype, rdata, to_timestamp(min(first_seen)), to_timestamp(max(last_seen)), sum(count)::bigint, $1
        from whois_stage_pdns group by rdata, rrname_rev, rrtype order by rdata, rrname_rev, rrtype
+       on conflict (rrtype, rdata, rrname_rev) do update set
+         first_seen = least(p.first_seen, excluded.first_seen),
+         last_seen = greatest(p.last_seen, excluded.last_seen),
+         count = p.count + excluded.count`,
+      [this.source],
+    );
+  }
+
+  // Staged one row a key in the index's order (PdnsRows.groupInto): read as staged.
+  private async mergePdnsGrouped(): Promise<void> {
+    await this.client.query(
+      `insert into pdns as p (rrname_rev, rrtype, rdata, first_seen, last_seen, count, source)
+       select rrname_rev, rrtype, rdata, to_timestamp(first_seen), to_timestamp(last_seen), count, $1
+       from whois_stage_pdns
        on conflict (rrtype, rdata, rrname_rev) do update set
          first_seen = least(p.first_seen, excluded.first_seen),
          last_seen = greatest(p.last_seen, excluded.last_seen),
