@@ -203,6 +203,17 @@ class NamesSeen {
   }
 }
 
+/** The end of a pdns row's COPY text after its key: tab, first seen, last seen, count, newline. */
+function writeSeen(out: CopyBuffer, first: number, last: number, count: number): void {
+  out.byte(9);
+  out.number(first);
+  out.byte(9);
+  out.number(last);
+  out.byte(9);
+  out.number(count);
+  out.byte(10);
+}
+
 /**
  * Where each pdns row of a batch lies in its CopyBuffer and its times and count, so that
  * the batch can be staged grouped by the table's key and in its order: PostgreSQL then
@@ -259,13 +270,7 @@ class PdnsRows {
       }
       if (count > Number.MAX_SAFE_INTEGER) return false;
       out.bytes(buf, this.start[row]!, this.keyEnd[row]!);
-      out.byte(9);
-      out.number(first);
-      out.byte(9);
-      out.number(last);
-      out.byte(9);
-      out.number(count);
-      out.byte(10);
+      writeSeen(out, first, last, count);
       g = next;
     }
     return true;
@@ -359,13 +364,7 @@ export class Stage {
     index.first.push(first);
     index.last.push(last);
     index.count.push(count);
-    out.byte(9);
-    out.number(first);
-    out.byte(9);
-    out.number(last);
-    out.byte(9);
-    out.number(count);
-    out.byte(10);
+    writeSeen(out, first, last, count);
     this.names.add(host, first, last);
     if (target !== null) this.names.add(target, first, last, 1);
     this.pdnsRows++;
