@@ -739,9 +739,7 @@ mod tests {
 
     #[test]
     fn match_watches_domains_strategies_limit_and_removals() {
-        let dir = std::env::temp_dir().join(format!("leakwell-watch-test-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir("watch-test");
         let mut lines = vec![
             r#"{"email":"Alice@Mail.Example.com"}"#.to_string(),
             r#"{"url":"https://shop.example.com/x"}"#.to_string(),
@@ -806,9 +804,7 @@ mod page_tests {
     /// parts, each read cold (a newly opened index: none of its blocks cached).
     #[test]
     fn a_large_page_written_on_helpers_equals_the_one_thread_text() {
-        let dir = std::env::temp_dir().join(format!("leakwell-page-test-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir("page-test");
         let mut combo = String::new();
         let mut csv = String::from("email,username,password\n");
         let mut jsonl = String::new();
@@ -855,9 +851,7 @@ mod json_line_tests {
     /// the serialised `entry_json` value, byte for byte, with each raw-record choice.
     #[test]
     fn json_lines_are_written_as_their_values_serialise() {
-        let dir = std::env::temp_dir().join(format!("leakwell-json-lines-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir("json-lines");
         let lines = [
             r#"{"email":"a@b.c","password":"p1"}"#,
             r#"{"password":"p2","email":"b@b.c"}"#,

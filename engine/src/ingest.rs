@@ -654,9 +654,7 @@ mod tests {
     /// within and across ingests, then merges of the last four and of everything.
     #[test]
     fn merged_first_bits_equal_recomputed_ones() {
-        let dir = std::env::temp_dir().join(format!("leakwell-first-bits-test-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir("first-bits-test");
         let index = dir.join("index");
         for k in 0..5 {
             let n = if k == 0 { 200 } else { 20 };

@@ -47,6 +47,16 @@ pub(crate) mod cpu_clock {
     }
 }
 
+/// Test-only: an empty scratch directory `leakwell-<name>-<pid>` under the system's temp dir
+/// (whatever an earlier run left there removed first).
+#[cfg(test)]
+pub(crate) fn test_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("leakwell-{}-{}", name, std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 // The binding references napi_* symbols that only the node binary provides, so it is
 // left out of `cargo test` executables.
 #[cfg(not(test))]

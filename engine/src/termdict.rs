@@ -886,9 +886,7 @@ mod tests {
     /// walk of the sorted terms): lookups, prefix ranges, walks, scans, block scans.
     #[test]
     fn front_coded_tables_answer_like_plain_ones() {
-        let dir = std::env::temp_dir().join(format!("leakwell-termdict-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir("termdict");
         // Long shared prefixes (past 255 bytes too), short terms, a last block of 3.
         let mut seed = 7u64;
         let mut rnd = move |n: u64| {
