@@ -18,7 +18,7 @@ use crate::error::{EngineError, Result};
 use crate::fields::{index_name, EMAIL, EMAIL_LOCAL, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::manifest::{sync_dir, IndexLock, Manifest, ManifestEntry};
 use crate::publish::{self, make_durable, make_visible, new_segment_id, recover};
-use crate::segment::{segment_dir, Alias, Segment, SegmentMeta, SourceMeta, FORMAT_VERSION};
+use crate::segment::{each_on_two_threads, segment_dir, Alias, Segment, SegmentMeta, SourceMeta, FORMAT_VERSION};
 use crate::source::LineContext;
 use crate::store::StoreWriter;
 use serde_json::{json, Value};
@@ -157,23 +157,8 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
     let mut order: Vec<usize> = (0..INDEXED_FIELDS).filter(|&f| f != PASSWORD_SHA256 && f != PASSWORD_SHA1).collect();
     let size = |f: usize| srcs.iter().filter_map(|s| s.seg.parts[s.part].fields[f].as_ref()).map(|fi| fi.dict.len()).sum::<usize>();
     order.sort_by_cached_key(|&f| Reverse(size(f)));
-    let next = std::sync::atomic::AtomicUsize::new(0);
     let remap = std::sync::Mutex::new(Vec::new());
-    let work = || -> Result<()> {
-        loop {
-            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            match order.get(i) {
-                Some(&f) => merge_field(dir, srcs, f, &remap)?,
-                None => return Ok(()),
-            }
-        }
-    };
-    std::thread::scope(|sc| {
-        let h = sc.spawn(work);
-        let mine = work();
-        let theirs = h.join().unwrap_or_else(|_| Err(EngineError::Internal("merge field thread panicked".into())));
-        mine.and(theirs)
-    })?;
+    each_on_two_threads(order, "merge field", |f| merge_field(dir, srcs, f, &remap))?;
     let mut pw_remap: Vec<Vec<u32>> = remap.into_inner().unwrap_or_else(|e| e.into_inner());
     pw_remap.resize(srcs.len(), Vec::new());
     // The derived password tables: merged from the sources' (their password ordinals

@@ -205,6 +205,26 @@ pub struct PartWriter {
     pub present: [bool; FIELD_COUNT],
 }
 
+/// `f` on every item, the items taken in their order by this thread and one more (the first
+/// error is returned once both are done). Parts' fields are written this way, by ingests
+/// and merges, the largest first.
+pub(crate) fn each_on_two_threads<T: Send>(items: Vec<T>, what: &str, f: impl Fn(T) -> Result<()> + Sync) -> Result<()> {
+    let queue = std::sync::Mutex::new(items.into_iter());
+    let work = || -> Result<()> {
+        loop {
+            let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+            let Some(item) = next else { return Ok(()) };
+            f(item)?;
+        }
+    };
+    std::thread::scope(|sc| {
+        let h = sc.spawn(work);
+        let mine = work();
+        let theirs = h.join().unwrap_or_else(|_| Err(EngineError::Internal(format!("{} thread panicked", what))));
+        mine.and(theirs)
+    })
+}
+
 impl PartWriter {
     pub fn create(dir: &Path) -> Result<PartWriter> {
         std::fs::create_dir_all(dir)?;
@@ -272,22 +292,12 @@ impl PartWriter {
         // The thread writing `password` also writes the derived tables, which read it.
         let mut fields: Vec<(usize, FieldTerms)> = terms.into_iter().enumerate().filter(|(_, ft)| !ft.ids.is_empty()).collect();
         fields.sort_by_key(|(_, ft)| std::cmp::Reverse(ft.pairs.len()));
-        let queue = std::sync::Mutex::new(fields.into_iter());
-        let work = || -> Result<()> {
-            loop {
-                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-                let Some((i, ft)) = next else { return Ok(()) };
-                write_field(&dir, i, ft)?;
-                if i == PASSWORD {
-                    write_derived(&dir)?;
-                }
+        each_on_two_threads(fields, "part flush", |(i, ft)| {
+            write_field(&dir, i, ft)?;
+            if i == PASSWORD {
+                write_derived(&dir)?;
             }
-        };
-        std::thread::scope(|sc| {
-            let h = sc.spawn(work);
-            let mine = work();
-            let theirs = h.join().unwrap_or_else(|_| Err(EngineError::Internal("part flush thread panicked".into())));
-            mine.and(theirs)
+            Ok(())
         })?;
         store.join()?;
         // Made durable with the whole segment before it is published (`sync_tree`).
