@@ -521,14 +521,23 @@ impl Hits {
 fn count_term(part: &Part, at: (usize, usize), field: usize, term: &[u8], first: &[u8], removed: &KeySet, hits: &mut Hits) {
     let Some(fi) = &part.fields[field] else { return };
     let Some(ord) = fi.dict.get(term) else { return };
-    let bytes = fi.postings_bytes(ord);
+    let is_first = |d: u32| (first[(d >> 3) as usize] >> (d & 7)) & 1;
+    let kept = |d: u32| is_first(d) == 1 && (removed.is_empty() || !removed.contains(&part.dedup_key(d)));
+    let bytes = match fi.stored_postings(ord) {
+        crate::segment::StoredPostings::Varints(b) => b,
+        crate::segment::StoredPostings::One(d) => {
+            if kept(d) {
+                hits.push(at, d);
+            }
+            return;
+        }
+    };
     // Delta varints; the first value is a delta from 0.
     let next = |i: &mut usize, d: &mut u32| *d = d.wrapping_add(crate::postings::varint_at(bytes, i) as u32);
-    let is_first = |d: u32| (first[(d >> 3) as usize] >> (d & 7)) & 1;
     let (mut i, mut d) = (0usize, 0u32);
     while i < bytes.len() && (hits.total < hits.page.end || !removed.is_empty()) {
         next(&mut i, &mut d);
-        if is_first(d) == 1 && (removed.is_empty() || !removed.contains(&part.dedup_key(d))) {
+        if kept(d) {
             hits.push(at, d);
         }
     }

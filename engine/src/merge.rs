@@ -261,16 +261,17 @@ fn merge_field(dir: &Path, srcs: &[Src], f: usize, pw_remap: &std::sync::Mutex<V
         }
         buf.clear();
         crate::postings::encode(&docs, &mut buf);
-        pix.add(&buf);
-        post.write_all(&buf)?;
-        pos += buf.len() as u64;
+        if pix.add(&buf) {
+            post.write_all(&buf)?;
+            pos += buf.len() as u64;
+        }
         if pos > u32::MAX as u64 {
             return Err(EngineError::InvalidArgument(format!("{}: more than 4 GiB of postings in one merged part; lower partRecords", name)));
         }
     }
     post.flush()?;
     std::fs::write(dir.join(format!("{}.pix", name)), pix.finish())?;
-    crate::termdict::write_plain(dir, name, &blob, crate::termdict::front_coded(f))?;
+    crate::termdict::write_plain(dir, name, &blob, crate::termdict::coding(f, crate::trigram::grain(f)))?;
     if crate::trigram::has_trigrams(f) {
         let body = &blob[..blob.len().saturating_sub(1)];
         crate::trigram::write(dir, f, body.split(|&b| b == b'\n').filter(|_| !blob.is_empty()))?;

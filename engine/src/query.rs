@@ -712,8 +712,26 @@ mod regex_cache_tests {
 
     /// Issue 13, item 9: fill the cache with the largest patterns a user may send and check
     /// that what stays resident is bounded by the byte budget, not by 256 × the size limit.
+    /// The resident set is the process's, so the measurement runs in a process of its own
+    /// (`regex_cache_worst_case_alone`): beside the other tests of this binary, running on
+    /// other threads, their allocations counted too and failed it on a loaded machine.
     #[test]
     fn regex_cache_worst_case_is_bounded_by_bytes() {
+        let name = "query::regex_cache_tests::regex_cache_worst_case_alone";
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([name, "--exact", "--ignored", "--nocapture", "--test-threads", "1"])
+            .output()
+            .unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        print!("{text}");
+        assert!(out.status.success(), "{name} failed in its own process");
+        assert!(text.contains("1 passed"), "{name} did not run");
+    }
+
+    /// The measurement of `regex_cache_worst_case_is_bounded_by_bytes`, alone in its process.
+    #[test]
+    #[ignore = "run in a process of its own by regex_cache_worst_case_is_bounded_by_bytes"]
+    fn regex_cache_worst_case_alone() {
         let k = largest_repeat("p000");
         let before = resident_bytes();
         let mut charged_max = 0usize;
@@ -738,8 +756,8 @@ mod regex_cache_tests {
             grown as f64 / 1048576.0,
         );
         assert!(charged_max <= REGEX_CACHE_BYTES);
-        // 32 MiB budget plus room for the other tests of this process running alongside;
-        // unbounded, 256 such patterns keep several hundred MiB resident.
+        // 32 MiB budget plus room for the allocator's own pages; unbounded, 256 such patterns
+        // keep several hundred MiB resident.
         assert!(grown <= 96 << 20, "regex cache grew the resident set by {grown} bytes");
     }
 

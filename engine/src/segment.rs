@@ -21,9 +21,10 @@ use std::path::{Path, PathBuf};
 /// `password_sha1`, see `write_derived`); 4 changed the store (`store.rs`), front-codes the
 /// term tables (`<field>.tfc`, see `termdict`) and more (FORMAT.md); 5 writes the derived
 /// password tables' digests in binary (`.dig`, see `PordTable`); 6 keeps only their first
-/// 4 bytes (`DIG_PREFIX`). Formats 1 to 5 are read as they are (parts of 1 and 2 have no
+/// 4 bytes (`DIG_PREFIX`); 7 writes store blocks with varint lengths (`store.rs`) and
+/// Rice-codes sparse trigram lists (`trigram::rice_encode`). Formats 1 to 6 are read as they are (parts of 1 and 2 have no
 /// derived tables until a merge rewrites them).
-pub const FORMAT_VERSION: u64 = 6;
+pub const FORMAT_VERSION: u64 = 7;
 /// The oldest format this engine reads.
 pub const MIN_FORMAT_VERSION: u64 = 1;
 
@@ -326,7 +327,7 @@ fn write_field(dir: &Path, i: usize, ft: FieldTerms) -> Result<()> {
     pairs.sort_unstable();
     pairs.dedup();
     let keys: Vec<&[u8]> = entries.iter().map(|e| e.1).collect();
-    termdict::write(dir, index_name(i), keys.iter().copied(), termdict::front_coded(i))?;
+    termdict::write(dir, index_name(i), keys.iter().copied(), termdict::coding(i, crate::trigram::grain(i)))?;
     if crate::trigram::has_trigrams(i) {
         crate::trigram::write(dir, i, keys.iter().copied())?;
     }
@@ -344,9 +345,10 @@ fn write_field(dir: &Path, i: usize, ft: FieldTerms) -> Result<()> {
         }
         buf.clear();
         postings::encode(&docs, &mut buf);
-        pix.add(&buf);
-        post.write_all(&buf)?;
-        pos += buf.len() as u64;
+        if pix.add(&buf) {
+            post.write_all(&buf)?;
+            pos += buf.len() as u64;
+        }
         if pos > u32::MAX as u64 {
             return Err(EngineError::InvalidArgument("more than 4 GiB of postings in one part; lower partRecords".into()));
         }
@@ -567,14 +569,17 @@ impl FieldIndex {
         let mut ranges = Vec::with_capacity(ords.len());
         postings::pix_ranges_scattered(&self.poff, &self.post, ords, &mut ranges);
         const AHEAD: usize = 16;
+        let ahead = |p: Option<&postings::Posting>| {
+            if let Some(postings::Posting::Bytes(r)) = p {
+                postings::prefetch(&self.post, r.start);
+            }
+        };
         for r in ranges.iter().take(AHEAD) {
-            postings::prefetch(&self.post, r.start);
+            ahead(Some(r));
         }
         for (k, r) in ranges.iter().enumerate() {
-            if let Some(a) = ranges.get(k + AHEAD) {
-                postings::prefetch(&self.post, a.start);
-            }
-            postings::decode_into(&self.post[r.clone()], out);
+            ahead(ranges.get(k + AHEAD));
+            r.decode(&self.post, out);
         }
     }
 
@@ -582,10 +587,10 @@ impl FieldIndex {
     pub fn postings_sorted(&self, ords: impl Iterator<Item = u32>, out: &mut Vec<u32>) {
         if let Some(via) = &self.via {
             // Password ordinals, in any order (`pix_ranges_sorted` restarts a block).
-            return postings::pix_ranges_sorted(&self.poff, &self.post, ords.map(|o| via.u32_at(o as usize)), |r| postings::decode_into(&self.post[r], out));
+            return postings::pix_ranges_sorted(&self.poff, &self.post, ords.map(|o| via.u32_at(o as usize)), |r| r.decode(&self.post, out));
         }
         if self.sampled {
-            postings::pix_ranges_sorted(&self.poff, &self.post, ords, |r| postings::decode_into(&self.post[r], out));
+            postings::pix_ranges_sorted(&self.poff, &self.post, ords, |r| r.decode(&self.post, out));
         } else {
             for o in ords {
                 self.postings_into(o, out);
@@ -593,20 +598,36 @@ impl FieldIndex {
         }
     }
 
-    /// The encoded postings of `ord`.
-    pub fn postings_bytes(&self, ord: u32) -> &[u8] {
+    /// The postings of `ord` as stored: the delta varints in `.post`, or (format 7) the one
+    /// document of a one-document term, which its `.pix` block holds.
+    pub fn stored_postings(&self, ord: u32) -> StoredPostings<'_> {
+        match self.posting(ord) {
+            postings::Posting::Bytes(r) => StoredPostings::Varints(&self.post[r]),
+            postings::Posting::One(d) => StoredPostings::One(d),
+        }
+    }
+
+    /// Where the postings of `ord` are.
+    fn posting(&self, ord: u32) -> postings::Posting {
         let ord = self.via.as_ref().map(|v| v.u32_at(ord as usize)).unwrap_or(ord);
         if self.sampled {
-            return &self.post[postings::pix_range(&self.poff, &self.post, ord)];
+            return postings::pix_range(&self.poff, &self.post, ord);
         }
         let s = self.poff.u32_at(ord as usize) as usize;
         let e = self.poff.u32_at(ord as usize + 1) as usize;
-        &self.post[s..e]
+        postings::Posting::Bytes(s..e)
     }
 
     pub fn postings_into(&self, ord: u32, out: &mut Vec<u32>) {
-        postings::decode_into(self.postings_bytes(ord), out);
+        self.posting(ord).decode(&self.post, out);
     }
+}
+
+/// A term's postings as stored (`FieldIndex::stored_postings`).
+pub enum StoredPostings<'a> {
+    /// Delta varints, the first from 0.
+    Varints(&'a [u8]),
+    One(u32),
 }
 
 pub struct Part {

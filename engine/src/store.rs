@@ -10,10 +10,14 @@
 //! - `store.dict`: u32 count, u32 length of each dictionary, then the dictionaries.
 //!
 //! A block is a run of documents that closes at `BLOCK_BYTES` of lines or `MAX_BLOCK_DOCS`
-//! documents. Decompressed: u16 n, n u16 context indexes, n u32 ends (of each line, from
-//! the start of the lines), the lines. A record is found without walking the others, and a
-//! merge appends a part's blocks as they are (its dictionaries and a new context base
-//! come along: `StoreWriter::copy_from`).
+//! documents. Decompressed (format 7): u16 `n | V7_BLOCK` (and `ONE_CTX` when every
+//! record has the same context), that context or n u16 context indexes, n LEB128 varint
+//! line lengths, the lines; formats 4-6: u16 n, n u16 context indexes, n u32 ends (of each
+//! line, from the start of the lines), the lines (the u32 ends were about 4 bytes a record
+//! after zstd: level 3 does not match their zero bytes). A record is found without walking
+//! the others (the ends are summed when the block is loaded), and a merge appends a part's
+//! blocks as they are, of either layout (its dictionaries and a new context base come
+//! along: `StoreWriter::copy_from`).
 //!
 //! Formats 1-3 (`store.idx`): blocks of `V3_BLOCK_DOCS` documents, `store.idx` the u64 LE
 //! offset of each block plus the end; in a block, each record is u16 LE context, u32 LE
@@ -40,13 +44,21 @@ pub const V3_BLOCK_DOCS: u32 = 32;
 pub const BLOCK_BYTES: usize = 1024;
 /// ... or this many documents.
 pub const MAX_BLOCK_DOCS: usize = 64;
+/// Bit 15 of a block's first u16: a format 7 block (lengths as varints); format 4-6
+/// blocks start with their record count, at most `MAX_BLOCK_DOCS`.
+const V7_BLOCK: u16 = 0x8000;
+/// Bit 14: one context for every record of the block.
+const ONE_CTX: u16 = 0x4000;
 const ZSTD_LEVEL: i32 = 3;
-/// Dictionary size, and the lines sampled to train it (the first ones of each run: 256 KiB
-/// gives within 1% of the size 1 MiB gives, in a quarter of the training time). 64 KiB: 2-6%
-/// smaller stores than 16 KiB on the bench's sources, same write and fetch times within the
-/// noise (BENCHMARKS.md, "Issue 14: index size at 10M, format 5").
-const DICT_BYTES: usize = 64 * 1024;
-const SAMPLE_BYTES: usize = 256 << 10;
+/// Dictionary size, and the lines sampled to train it (the first ones of each run). 64 KiB:
+/// 2-6% smaller stores than 16 KiB on the bench's sources (BENCHMARKS.md, "Issue 14: index
+/// size at 10M, format 5"); 110 KiB trained on 1 MiB instead of 64 KiB on 256 KiB: 2.1%
+/// smaller over 300,000 lines of each of sources 00-08 (`param_choices`), the instructions
+/// to decode every block +1.1% (`decode_stores` under callgrind), the store's write CPU
+/// +12-27% (a longer training); 256 KiB on 2 MiB: 5% smaller but +5.8% decoding
+/// (BENCHMARKS.md, "Issue 14: session 10, index size (sizemisc)").
+const DICT_BYTES: usize = 110 * 1024;
+const SAMPLE_BYTES: usize = 1 << 20;
 /// A run with fewer sampled lines than this gets no dictionary (training would fail).
 const MIN_SAMPLES: usize = 256;
 const NO_DICT: u16 = u16::MAX;
@@ -88,13 +100,13 @@ extern "C" {
 /// A dictionary trained on `samples` (concatenated, `sizes` each), or None when zstd
 /// cannot train one (too few or too uniform samples). `k`: the fastCover segment size;
 /// 0 tries five as `ZDICT_trainFromBuffer` does (the measurements).
-fn train_dict(samples: &[u8], sizes: &[usize], dict_bytes: usize, k: u32) -> Option<Vec<u8>> {
+fn train_dict(samples: &[u8], sizes: &[usize], dict_bytes: usize, k: u32, level: i32) -> Option<Vec<u8>> {
     if sizes.len() < MIN_SAMPLES {
         return None;
     }
     let mut dict = vec![0u8; dict_bytes];
-    // ZDICT_trainFromBuffer's parameters (d = 8, default level), with `k` fixed when given.
-    let mut params = FastCoverParams { k, d: 8, steps: 4, compression_level: 3, ..Default::default() };
+    // ZDICT_trainFromBuffer's parameters (d = 8), the writer's level, `k` fixed when given.
+    let mut params = FastCoverParams { k, d: 8, steps: 4, compression_level: level, ..Default::default() };
     // Safety: the buffers are valid for the lengths given; sizes sum to samples.len();
     // `params` has zdict.h's layout.
     let n = unsafe {
@@ -124,7 +136,28 @@ struct OpenBlock {
 }
 
 impl OpenBlock {
+    /// A format 7 block: u16 `n | V7_BLOCK` (`| ONE_CTX` when every record has the same
+    /// context), that context or the `n` contexts (u16 each), each record's length as a
+    /// LEB128 varint, then the lines.
     fn encode(&self, out: &mut Vec<u8>) {
+        out.clear();
+        let one = self.ctx.iter().all(|&c| c == self.ctx[0]);
+        out.extend_from_slice(&(self.ctx.len() as u16 | V7_BLOCK | if one { ONE_CTX } else { 0 }).to_le_bytes());
+        for c in if one { &self.ctx[..1] } else { &self.ctx[..] } {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+        let mut prev = 0u32;
+        for &e in &self.ends {
+            crate::postings::put_varint(e - prev, out);
+            prev = e;
+        }
+        out.extend_from_slice(&self.lines);
+    }
+
+    /// The format 4 block (u16 n, n u16 contexts, n u32 ends, the lines): what format 4-6
+    /// wrote, kept for the tests of old stores.
+    #[cfg(test)]
+    fn encode_v4(&self, out: &mut Vec<u8>) {
         out.clear();
         out.extend_from_slice(&(self.ctx.len() as u16).to_le_bytes());
         for c in &self.ctx {
@@ -162,6 +195,14 @@ pub struct StoreWriter {
     dict_bytes: usize,
     /// The dictionaries' fastCover segment size (`TRAIN_K`; 0 tries five).
     train_k: u32,
+    /// Compression parameters set on the context beside the level: the run's dictionary
+    /// is then loaded into the context (`load_dictionary`, once a run) so that they apply
+    /// to it too (a referenced `CDict` brings the parameters of its level). `param_choices`.
+    local: Option<u16>,
+    tuned: bool,
+    /// Write format 4 blocks (tests of old stores).
+    #[cfg(test)]
+    v4_blocks: bool,
 }
 
 impl StoreWriter {
@@ -205,7 +246,22 @@ impl StoreWriter {
             level,
             dict_bytes,
             train_k: TRAIN_K,
+            local: None,
+            tuned: false,
+            #[cfg(test)]
+            v4_blocks: false,
         })
+    }
+
+    /// A writer with compression parameters beside the level (measurements).
+    #[cfg(test)]
+    pub fn create_params(dir: &Path, level: i32, params: &[CParameter]) -> Result<StoreWriter> {
+        let mut w = Self::create_level(dir, BLOCK_BYTES, SAMPLE_BYTES, level)?;
+        for p in params {
+            w.cctx.set_parameter(p.clone()).map_err(zstd_err)?;
+        }
+        w.tuned = true;
+        Ok(w)
     }
 
     pub fn add(&mut self, ctx: u16, line: &str) -> Result<()> {
@@ -252,13 +308,18 @@ impl StoreWriter {
         }
         // zstd refuses empty samples; leave them out of training only.
         let lines_nonempty = sizes.iter().filter(|&&s| s > 0).count();
-        let dict = if self.sample_bytes > 0 && lines_nonempty == sizes.len() { train_dict(&sample.lines, &sizes, self.dict_bytes, self.train_k) } else { None };
+        let dict = if self.sample_bytes > 0 && lines_nonempty == sizes.len() { train_dict(&sample.lines, &sizes, self.dict_bytes, self.train_k, self.level) } else { None };
         if let Some(d) = dict {
             if self.dicts.len() >= NO_DICT as usize {
                 return Err(EngineError::InvalidArgument("too many store dictionaries in one part".into()));
             }
-            let cdict = CDict::try_create(&d, self.level).ok_or_else(|| EngineError::Internal("zstd could not load a dictionary".into()))?;
-            self.cdict = Some((self.dicts.len() as u16, cdict));
+            if self.tuned {
+                self.cctx.load_dictionary(&d).map_err(zstd_err)?;
+                self.local = Some(self.dicts.len() as u16);
+            } else {
+                let cdict = CDict::try_create(&d, self.level).ok_or_else(|| EngineError::Internal("zstd could not load a dictionary".into()))?;
+                self.cdict = Some((self.dicts.len() as u16, cdict));
+            }
             self.dicts.push(d);
         }
         let mut start = 0usize;
@@ -277,6 +338,9 @@ impl StoreWriter {
         }
         self.flush_block()?;
         self.cdict = None;
+        if self.local.take().is_some() {
+            self.cctx.load_dictionary(&[]).map_err(zstd_err)?;
+        }
         self.training = true;
         Ok(())
     }
@@ -286,10 +350,18 @@ impl StoreWriter {
         if n == 0 {
             return Ok(());
         }
+        #[cfg(test)]
+        if self.v4_blocks {
+            self.block.encode_v4(&mut self.raw);
+        } else {
+            self.block.encode(&mut self.raw);
+        }
+        #[cfg(not(test))]
         self.block.encode(&mut self.raw);
         self.out.clear();
         self.out.reserve(zstd_safe::compress_bound(self.raw.len()));
         let dict = match &self.cdict {
+            _ if self.tuned => self.local.unwrap_or(NO_DICT),
             Some((i, cd)) => {
                 self.cctx.ref_cdict(cd).map_err(zstd_err)?;
                 *i
@@ -619,6 +691,9 @@ pub struct Block {
 enum BlockLayout {
     V3(Vec<(u16, u32, u32)>),
     V4 { n: u32, ends: usize, lines: usize },
+    /// Format 7: the contexts at 2 (one, or one a record), each record's end in the lines
+    /// (decoded from the varints when the block is loaded), where the lines start.
+    V7 { one: bool, ends: Vec<u32>, lines: usize },
 }
 
 impl Block {
@@ -643,7 +718,33 @@ impl Block {
 
     fn v4(data: Vec<u8>, first: u32, docs: u32, ctx_base: u16) -> Result<Block> {
         let bad = || EngineError::Corrupt("store block has a bad header".into());
-        let n = u16::from_le_bytes([*data.first().ok_or_else(bad)?, *data.get(1).ok_or_else(bad)?]) as u32;
+        let head = u16::from_le_bytes([*data.first().ok_or_else(bad)?, *data.get(1).ok_or_else(bad)?]);
+        if head & V7_BLOCK != 0 {
+            let n = (head & !(V7_BLOCK | ONE_CTX)) as usize;
+            let one = head & ONE_CTX != 0;
+            let mut p = 2 + 2 * if one { 1 } else { n };
+            let mut ends = Vec::with_capacity(n);
+            let mut end = 0u32;
+            for _ in 0..n {
+                let (mut l, mut shift) = (0u32, 0);
+                loop {
+                    let b = *data.get(p).ok_or_else(bad)?;
+                    p += 1;
+                    l |= ((b & 0x7f) as u32).checked_shl(shift).ok_or_else(bad)?;
+                    shift += 7;
+                    if b < 0x80 {
+                        break;
+                    }
+                }
+                end = end.checked_add(l).ok_or_else(bad)?;
+                ends.push(end);
+            }
+            if n as u32 != docs || n == 0 || p + end as usize != data.len() {
+                return Err(bad());
+            }
+            return Ok(Block { data, first, ctx_base, layout: BlockLayout::V7 { one, ends, lines: p } });
+        }
+        let n = head as u32;
         let ends = 2 + 2 * n as usize;
         let lines = ends + 4 * n as usize;
         if n != docs || lines > data.len() || (n > 0 && lines + get_u32(&data, lines - 4)? as usize != data.len()) {
@@ -660,6 +761,7 @@ impl Block {
         match &self.layout {
             BlockLayout::V3(r) => r.len() as u32,
             BlockLayout::V4 { n, .. } => *n,
+            BlockLayout::V7 { ends, .. } => ends.len() as u32,
         }
     }
 
@@ -700,6 +802,13 @@ impl Block {
                 let line = d.get(lines + start..lines + end).ok_or_else(|| EngineError::Corrupt("store value truncated".into()))?;
                 Ok((ctx.wrapping_add(self.ctx_base), line))
             }
+            BlockLayout::V7 { one, ends, lines } => {
+                let end = *ends.get(k).ok_or_else(|| EngineError::Corrupt("store block has too few records".into()))? as usize;
+                let c = if *one { 2 } else { 2 + 2 * k };
+                let ctx = u16::from_le_bytes([d[c], d[c + 1]]);
+                let start = if k == 0 { 0 } else { ends[k - 1] as usize };
+                Ok((ctx.wrapping_add(self.ctx_base), &d[lines + start..lines + end]))
+            }
         }
     }
 
@@ -709,6 +818,7 @@ impl Block {
             + match &self.layout {
                 BlockLayout::V3(r) => r.capacity() * 12,
                 BlockLayout::V4 { .. } => 0,
+                BlockLayout::V7 { ends, .. } => ends.capacity() * 4,
             }
             + 64
     }
@@ -863,6 +973,57 @@ mod tests {
         }
     }
 
+    /// Format 7 blocks (varint lengths, one context when all are equal) and format 4-6
+    /// blocks (u32 ends) in one store, as a merge of old and new parts writes it; lines of
+    /// one- to three-byte varint lengths and blocks of mixed contexts.
+    #[test]
+    fn format_4_and_7_blocks_read_alike() {
+        let (old, new, m) = (temp("v4-old"), temp("v7-new"), temp("v47-merged"));
+        let mut ls = lines(3000);
+        for (i, n) in [(10usize, 0usize), (11, 127), (12, 128), (500, 16383), (501, 16384), (2000, 70_000)] {
+            ls[i] = "y".repeat(n);
+        }
+        // Contexts: runs of one (ONE_CTX blocks) and alternating ones.
+        let ctx = |i: usize| if (1000..1400).contains(&i) { (i % 3) as u16 } else { 2 };
+        for (dir, v4) in [(&old, true), (&new, false)] {
+            let mut w = StoreWriter::create(dir).unwrap();
+            w.v4_blocks = v4;
+            for (i, l) in ls.iter().enumerate() {
+                w.add(ctx(i), l).unwrap();
+            }
+            w.finish().unwrap();
+        }
+        let size = |d: &Path| std::fs::metadata(d.join("store.dat")).unwrap().len();
+        assert!(size(&new) < size(&old), "{} {}", size(&new), size(&old));
+        let (ro, rn) = (StoreReader::open(&old).unwrap(), StoreReader::open(&new).unwrap());
+        let mut w = StoreWriter::create(&m).unwrap();
+        w.copy_from(&ro, 0).unwrap();
+        w.copy_from(&rn, 4).unwrap();
+        w.finish().unwrap();
+        let r = StoreReader::open(&m).unwrap();
+        let n = ls.len();
+        for d in 0..2 * n {
+            let blk = r.load(r.block_of(d as u32)).unwrap();
+            let want = (ctx(d % n) + if d < n { 0 } else { 4 }, ls[d % n].as_bytes());
+            assert_eq!(blk.record(d as u32).unwrap(), want, "doc {}", d);
+        }
+        // A block whose lengths run past its data, or whose count disagrees with the map.
+        let mut b = OpenBlock::default();
+        for l in ["ab", "cde"] {
+            b.ctx.push(0);
+            b.lines.extend_from_slice(l.as_bytes());
+            b.ends.push(b.lines.len() as u32);
+        }
+        let mut raw = Vec::new();
+        b.encode(&mut raw);
+        assert_eq!(Block::v4(raw.clone(), 0, 2, 0).unwrap().record(1).unwrap(), (0, &b"cde"[..]));
+        assert!(Block::v4(raw.clone(), 0, 3, 0).is_err());
+        assert!(Block::v4(raw[..raw.len() - 1].to_vec(), 0, 2, 0).is_err());
+        for d in [&old, &new, &m] {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+
     #[test]
     fn the_block_cache_takes_each_block_once_within_its_bound() {
         let dir = temp("cache");
@@ -932,6 +1093,28 @@ mod tests {
         }
     }
 
+    /// Thread CPU nanoseconds to decompress one of `n` random blocks of `r` (uncached; the
+    /// frames faulted in first so that only the decompression is timed): the measurement
+    /// tests' "random block load".
+    fn random_block_load_ns(r: &StoreReader, n: usize) -> f64 {
+        let cpu = crate::cpu_clock::thread;
+        let mut x = 12345u64;
+        let picks: Vec<usize> = (0..n)
+            .map(|_| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                ((x >> 33) % r.blocks() as u64) as usize
+            })
+            .collect();
+        for &b in &picks {
+            std::hint::black_box(r.frame(b)[0]);
+        }
+        let c = cpu();
+        for &b in &picks {
+            std::hint::black_box(r.load(b).unwrap());
+        }
+        (cpu() - c).as_nanos() as f64 / n as f64
+    }
+
     /// zstd levels on real lines: `LEAKWELL_STORE_SAMPLE=file1,file2 [LEAKWELL_LEVELS=3,9]
     /// [LEAKWELL_BLOCK=512] cargo test --release level_choices -- --ignored --nocapture`
     /// prints, per level (1 KiB blocks or LEAKWELL_BLOCK, dictionary),
@@ -957,18 +1140,105 @@ mod tests {
                 let bytes = w.finish().unwrap();
                 let write_ns = (cpu() - t).as_nanos() as f64 / lines.len() as f64;
                 let r = StoreReader::open(&dir).unwrap();
-                let mut x = 12345u64;
-                let n = 20_000;
-                let picks: Vec<usize> = (0..n).map(|_| { x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); ((x >> 33) % r.blocks() as u64) as usize }).collect();
-                for &b in &picks { std::hint::black_box(r.frame(b)[0]); }
-                let t = cpu();
-                for &b in &picks {
-                    std::hint::black_box(r.load(b).unwrap());
-                }
-                let fetch_ns = (cpu() - t).as_nanos() as f64 / n as f64;
+                let fetch_ns = random_block_load_ns(&r, 20_000);
                 println!("  level {:>2}: {:>6.2} bytes/record, write {:>5.0} ns/record, random block load {:>5.0} ns (thread CPU)", level, bytes as f64 / lines.len() as f64, write_ns, fetch_ns);
             }
             let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+
+    /// Compression parameters on real lines: `LEAKWELL_STORE_SAMPLE=a.csv,b.txt
+    /// LEAKWELL_PARAMS=3,3/btopt/2/3/16 cargo test --release param_choices -- --ignored
+    /// --nocapture`: each choice `level[/strategy/searchLog/minMatch/targetLength]` (the
+    /// dictionary loaded into the context so that the parameters apply to it; a bare level
+    /// is the writer of the engine) prints bytes per record, write CPU per record and the CPU
+    /// to decompress a random block (uncached, its frame already in memory).
+    #[test]
+    #[ignore]
+    fn param_choices() {
+        use zstd_safe::Strategy::*;
+        let cpu = crate::cpu_clock::thread;
+        let files = std::env::var("LEAKWELL_STORE_SAMPLE").expect("LEAKWELL_STORE_SAMPLE");
+        let choices: Vec<String> = std::env::var("LEAKWELL_PARAMS").expect("LEAKWELL_PARAMS").split(',').map(String::from).collect();
+        let lines_max: usize = std::env::var("LEAKWELL_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
+        let mut totals = vec![(0u64, 0f64, 0f64); choices.len()];
+        for file in files.split(',') {
+            let text = std::fs::read_to_string(file).unwrap();
+            let lines: Vec<&str> = text.lines().take(lines_max).collect();
+            println!("{}: {} lines, {:.1} bytes/line", file, lines.len(), lines.iter().map(|l| l.len()).sum::<usize>() as f64 / lines.len() as f64);
+            let keep = std::env::var("LEAKWELL_KEEP").ok();
+            let mut dir = temp("params");
+            for (ci, choice) in choices.iter().enumerate() {
+                if let Some(k) = &keep {
+                    dir = PathBuf::from(format!("{}/{}-{}", k, choice.replace('/', "_"), file.rsplit('/').next().unwrap()));
+                    std::fs::create_dir_all(&dir).unwrap();
+                }
+                let f: Vec<&str> = choice.split('/').collect();
+                // `level@dictionary KiB@sample KiB`: another dictionary.
+                let g: Vec<usize> = f[0].split('@').map(|x| x.parse().unwrap()).collect();
+                let level = g[0] as i32;
+                let mut params = Vec::new();
+                if f.len() > 1 {
+                    let strategy = match f[1] {
+                        "fast" => ZSTD_fast,
+                        "dfast" => ZSTD_dfast,
+                        "greedy" => ZSTD_greedy,
+                        "lazy" => ZSTD_lazy,
+                        "lazy2" => ZSTD_lazy2,
+                        "btlazy2" => ZSTD_btlazy2,
+                        "btopt" => ZSTD_btopt,
+                        "btultra" => ZSTD_btultra,
+                        "btultra2" => ZSTD_btultra2,
+                        s => panic!("strategy {}", s),
+                    };
+                    params.push(CParameter::Strategy(strategy));
+                    params.push(CParameter::SearchLog(f[2].parse().unwrap()));
+                    params.push(CParameter::MinMatch(f[3].parse().unwrap()));
+                    params.push(CParameter::TargetLength(f[4].parse().unwrap()));
+                }
+                let c = cpu();
+                let mut w = if g.len() == 3 { StoreWriter::create_tuned(&dir, BLOCK_BYTES, g[2] << 10, level, g[1] << 10).unwrap() } else if params.is_empty() { StoreWriter::create_level(&dir, BLOCK_BYTES, SAMPLE_BYTES, level).unwrap() } else { StoreWriter::create_params(&dir, level, &params).unwrap() };
+                // `LEAKWELL_HEADER=v4`: the blocks of formats 4-6.
+                w.v4_blocks = std::env::var("LEAKWELL_HEADER").map(|h| h == "v4").unwrap_or(false);
+                for l in &lines {
+                    w.add(0, l).unwrap();
+                }
+                let bytes = w.finish().unwrap();
+                let write_ns = (cpu() - c).as_nanos() as f64 / lines.len() as f64;
+                let r = StoreReader::open(&dir).unwrap();
+                let fetch_ns = random_block_load_ns(&r, 20_000);
+                for d in (0..lines.len() as u32).step_by(997) {
+                    assert_eq!(r.load(r.block_of(d)).unwrap().record(d).unwrap().1, lines[d as usize].as_bytes());
+                }
+                totals[ci].0 += bytes;
+                totals[ci].1 += write_ns * lines.len() as f64 / 1e6;
+                totals[ci].2 += fetch_ns;
+                println!("  {:<24} {:>6.2} bytes/record, write {:>5.0} ns/record, random block load {:>5.0} ns (thread CPU)", choice, bytes as f64 / lines.len() as f64, write_ns, fetch_ns);
+            }
+            if keep.is_none() {
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+        }
+        for (ci, choice) in choices.iter().enumerate() {
+            println!("total {:<24} {:>12} bytes, write {:>7.0} ms, block loads {:>6.0} ns summed over files", choice, totals[ci].0, totals[ci].1, totals[ci].2);
+        }
+    }
+
+    /// Decoding every block of the stores in `LEAKWELL_DECODE` (directories, comma
+    /// separated; `param_choices` keeps its stores under `LEAKWELL_KEEP`), for instruction
+    /// counts: `valgrind --tool=callgrind --toggle-collect='*store*decompress*' <test
+    /// binary> decode_stores --ignored`.
+    #[test]
+    #[ignore]
+    fn decode_stores() {
+        let dirs = std::env::var("LEAKWELL_DECODE").expect("LEAKWELL_DECODE");
+        for d in dirs.split(',') {
+            let r = StoreReader::open(Path::new(d)).unwrap();
+            let mut bytes = 0usize;
+            for b in 0..r.blocks() {
+                bytes += std::hint::black_box(r.load(b).unwrap()).len() as usize;
+            }
+            println!("{}: {} blocks, {} records", d, r.blocks(), bytes);
         }
     }
 
@@ -999,21 +1269,7 @@ mod tests {
                 let bytes = w.finish().unwrap();
                 let write_ns = (cpu() - c).as_nanos() as f64 / lines.len() as f64;
                 let r = StoreReader::open(&dir).unwrap();
-                let mut x = 12345u64;
-                let picks: Vec<usize> = (0..n)
-                    .map(|_| {
-                        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                        ((x >> 33) % r.blocks() as u64) as usize
-                    })
-                    .collect();
-                for &b in &picks {
-                    std::hint::black_box(r.frame(b)[0]);
-                }
-                let c = cpu();
-                for &b in &picks {
-                    std::hint::black_box(r.load(b).unwrap());
-                }
-                let fetch_ns = (cpu() - c).as_nanos() as f64 / n as f64;
+                let fetch_ns = random_block_load_ns(&r, n);
                 println!("  block {:>4} B, sample {:>4} KiB, dictionary {:>3} KiB: {:>6.2} bytes/record, write {:>5.0} ns/record, random block load {:>5.0} ns (thread CPU)", t[0], t[1], t[2], bytes as f64 / lines.len() as f64, write_ns, fetch_ns);
             }
             let _ = std::fs::remove_dir_all(&dir);

@@ -48,8 +48,32 @@ fn partition_point(n: usize, below: impl Fn(usize) -> bool) -> usize {
     lo
 }
 
-/// Terms per sampled offset in `.tix` (written; a reader takes the file's).
+/// Terms per sampled offset in `.tix` of the plain tables (written; a reader takes the
+/// file's).
 pub const STEP: usize = 8;
+
+/// How a field's term table is written.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Coding {
+    /// `.terms`, `.tix` samples every `STEP` terms.
+    Plain,
+    /// `.tfc` in blocks of this many terms.
+    Front(usize),
+}
+
+/// Field `field`'s table: plain or front-coded (`front_coded`), in blocks of its trigram
+/// grain `grain` (`trigram::grain`, 8 or 32 terms): a trigram candidate block must start
+/// at a block, and every reader since format 4 takes the file's step when it divides
+/// `SAMPLE` (32). Blocks of 32 instead of 8 save three whole first terms and three `.tix`
+/// offsets in 32 terms (about 15 MB over the bench's 10M records); a lookup decodes up to
+/// 32 terms instead of 8.
+pub fn coding(field: usize, grain: u32) -> Coding {
+    if front_coded(field) {
+        Coding::Front((grain as usize).clamp(STEP, SAMPLE))
+    } else {
+        Coding::Plain
+    }
+}
 
 /// Whether format 4 writes field `field`'s terms front-coded (`.tfc`): every table but
 /// - the password-hash ones (`hashed_password` and the derived tables), whose hex digests
@@ -94,16 +118,20 @@ pub struct TermDict {
 pub const DIG_PREFIXES: u32 = 1 << 31;
 
 /// Builds the `.tix` of a term table written term by term.
-#[derive(Default)]
 pub struct TixBuilder {
     n: u32,
+    step: usize,
     offs: Vec<u8>,
 }
 
 impl TixBuilder {
+    pub fn new(step: usize) -> TixBuilder {
+        TixBuilder { n: 0, step, offs: Vec::new() }
+    }
+
     #[inline]
     pub fn add(&mut self, start: usize) {
-        if self.n as usize % STEP == 0 {
+        if self.n as usize % self.step == 0 {
             self.offs.extend_from_slice(&(start as u32).to_le_bytes());
         }
         self.n += 1;
@@ -112,7 +140,7 @@ impl TixBuilder {
     pub fn finish(self, end: usize) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.offs.len() + 8);
         out.extend_from_slice(&self.n.to_le_bytes());
-        out.extend_from_slice(&(STEP as u32).to_le_bytes());
+        out.extend_from_slice(&(self.step as u32).to_le_bytes());
         out.extend_from_slice(&self.offs);
         out.extend_from_slice(&(end as u32).to_le_bytes());
         out
@@ -120,15 +148,19 @@ impl TixBuilder {
 }
 
 /// Writes a field's term table from its distinct terms in byte order: `.tfc` (front-coded)
-/// when `front`, else `.terms`; and its `.tix`.
-pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a [u8]>, front: bool) -> Result<()> {
+/// or `.terms` (`coding`); and its `.tix`.
+pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a [u8]>, coding: Coding) -> Result<()> {
+    let (front, step) = match coding {
+        Coding::Plain => (false, STEP),
+        Coding::Front(step) => (true, step),
+    };
     let name = format!("{}.{}", field, if front { "tfc" } else { "terms" });
     let mut blob = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(dir.join(name))?);
-    let mut tix = TixBuilder::default();
+    let mut tix = TixBuilder::new(step);
     let mut pos = 0u64;
     let mut prev: &[u8] = &[];
     for t in sorted_terms {
-        let block_start = tix.n as usize % STEP == 0;
+        let block_start = tix.n as usize % step == 0;
         tix.add(pos as usize);
         let mut shared = 0;
         if front && !block_start {
@@ -150,9 +182,9 @@ pub fn write<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a
 }
 
 /// `write` from a plain table (`term\n` for each term, in order), as a merge builds it.
-pub fn write_plain(dir: &Path, field: &str, plain: &[u8], front: bool) -> Result<()> {
+pub fn write_plain(dir: &Path, field: &str, plain: &[u8], coding: Coding) -> Result<()> {
     let body = &plain[..plain.len().saturating_sub(1)];
-    write(dir, field, body.split(|&b| b == b'\n').filter(|_| !plain.is_empty()), front)
+    write(dir, field, body.split(|&b| b == b'\n').filter(|_| !plain.is_empty()), coding)
 }
 
 #[inline]
@@ -586,14 +618,28 @@ impl TermDict {
                 let o = (a * self.step).min(self.len);
                 return (o as u32, o < self.len && self.block_first(a) == key);
             }
-            let mut buf = Vec::with_capacity(512);
-            decode_blocks(self.block_bytes(a - 1..a), self.step, &mut buf);
+            // Its terms decoded one at a time up to the first >= key (on average half a
+            // block: blocks of 32 terms cost a lookup about 16 decoded terms, not 32).
+            let src = self.block_bytes(a - 1..a);
             let mut ord = (a - 1) * self.step;
-            for t in buf[..buf.len().saturating_sub(1)].split(|&b| b == b'\n') {
-                if t >= key {
-                    return (ord as u32, t == key);
+            let mut term: Vec<u8> = Vec::with_capacity(64);
+            let mut p = 0;
+            while p < src.len() {
+                if ord % self.step != 0 {
+                    // At most the previous term's length (a corrupt file cannot make it panic).
+                    term.truncate(src[p] as usize);
+                    p += 1;
+                }
+                let e = memchr::memchr(b'\n', &src[p..]).map(|i| p + i).unwrap_or(src.len());
+                term.extend_from_slice(&src[p..e]);
+                p = e + 1;
+                if term.as_slice() >= key {
+                    return (ord as u32, term == key);
                 }
                 ord += 1;
+                if ord % self.step == 0 {
+                    term.clear();
+                }
             }
             let o = (a * self.step).min(self.len);
             return (o as u32, o < self.len && self.block_first(a) == key);
@@ -908,62 +954,66 @@ mod tests {
         terms.dedup();
         let n = terms.len();
         let refs: Vec<&[u8]> = terms.iter().map(|t| t.as_slice()).collect();
-        write(&dir, "plain", refs.iter().copied(), false).unwrap();
-        write(&dir, "front", refs.iter().copied(), true).unwrap();
-        let plain = TermDict::open(&dir, "plain").unwrap().unwrap();
-        let front = TermDict::open(&dir, "front").unwrap().unwrap();
-        assert!(front.front && !plain.front);
-        assert!(std::fs::metadata(dir.join("front.tfc")).unwrap().len() < std::fs::metadata(dir.join("plain.terms")).unwrap().len());
-        assert_eq!(front.plain(), plain.plain());
-        assert_eq!(front.len(), n);
-        for (o, t) in terms.iter().enumerate() {
-            assert_eq!(front.get(t), Some(o as u32));
-            let mut missing = t.clone();
-            missing.push(b'!');
-            assert_eq!(front.get(&missing), plain.get(&missing));
-        }
-        assert_eq!(front.get(b""), None);
-        assert_eq!(front.get(b"zzzzzz"), None);
-        for p in ["", "j", "john", "johnsmith1", "mary", "aaaa", "zz9", "zzz", "0", "\u{7f}"] {
-            let want = terms.iter().position(|t| t.starts_with(p.as_bytes())).map(|s| s as u32..(s + terms.iter().filter(|t| t.starts_with(p.as_bytes())).count()) as u32);
-            let got = front.prefix_range(p.as_bytes());
-            assert_eq!(got, plain.prefix_range(p.as_bytes()), "{}", p);
-            if let Some(w) = want {
-                assert_eq!(got, w, "{}", p);
-            } else {
-                assert!(got.is_empty(), "{}", p);
+        write(&dir, "plain", refs.iter().copied(), Coding::Plain).unwrap();
+        // Blocks of 8 (the grain-8 fields) and of 32 (`coding`), and 16.
+        for step in [8usize, 16, 32] {
+            write(&dir, "front", refs.iter().copied(), Coding::Front(step)).unwrap();
+            let plain = TermDict::open(&dir, "plain").unwrap().unwrap();
+            let front = TermDict::open(&dir, "front").unwrap().unwrap();
+            assert!(front.front && !plain.front && front.step == step);
+            assert!(std::fs::metadata(dir.join("front.tfc")).unwrap().len() < std::fs::metadata(dir.join("plain.terms")).unwrap().len());
+            assert_eq!(front.plain(), plain.plain());
+            assert_eq!(front.len(), n);
+            for (o, t) in terms.iter().enumerate() {
+                assert_eq!(front.get(t), Some(o as u32));
+                let mut missing = t.clone();
+                missing.push(b'!');
+                assert_eq!(front.get(&missing), plain.get(&missing));
             }
-        }
-        let walk = |d: &TermDict, r: Range<u32>| {
-            let mut v = Vec::new();
-            d.for_each(r, |o, t| {
-                v.push((o, t.to_vec()));
-                Ok(())
-            })
-            .unwrap();
-            v
-        };
-        for r in [0..n as u32, 3..17, 8..16, 1000..1001, n as u32 - 2..n as u32] {
-            assert_eq!(walk(&front, r.clone()), walk(&plain, r.clone()));
-            assert_eq!(walk(&front, r.clone()).len(), r.len());
-        }
-        let budget = Budget { deadline: None, budget_ms: 0 };
-        let checks = || vec![(Some(b"smith".to_vec()), Check::Contains), (Some(b"@x.com".to_vec()), Check::EndsWith(b"@x.com".to_vec())), (None, Check::Regex(regex::bytes::Regex::new("^jo[0-9]+@").unwrap())), (Some(b"aaaa".to_vec()), Check::Contains)];
-        for ((lit, check), range) in checks().into_iter().zip([0..n as u32, 5..900, 0..n as u32, 0..n as u32]) {
-            let brute: Vec<u32> = (range.clone()).filter(|&o| lit.as_ref().map(|l| memchr::memmem::find(&terms[o as usize], l).is_some()).unwrap_or(true) && check.matches(&terms[o as usize])).collect();
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            front.scan(range.clone(), lit.as_deref(), &check, &budget, &mut a).unwrap();
-            plain.scan(range.clone(), lit.as_deref(), &check, &budget, &mut b).unwrap();
-            assert_eq!(a, brute);
-            assert_eq!(b, brute);
-            // Every other block as trigram candidates.
-            let blocks: Vec<u32> = (0..(n as u32 + 7) / 8).filter(|b| b % 2 == 0).collect();
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            front.scan_blocks(range.clone(), &blocks, 8, lit.as_deref(), &check, &budget, &mut a).unwrap();
-            plain.scan_blocks(range.clone(), &blocks, 8, lit.as_deref(), &check, &budget, &mut b).unwrap();
-            let want: Vec<u32> = brute.iter().copied().filter(|o| (o / 8) % 2 == 0).collect();
-            assert_eq!(a, want);
-            assert_eq!(b, want);
+            assert_eq!(front.get(b""), None);
+            assert_eq!(front.get(b"zzzzzz"), None);
+            for p in ["", "j", "john", "johnsmith1", "mary", "aaaa", "zz9", "zzz", "0", "\u{7f}"] {
+                let want = terms.iter().position(|t| t.starts_with(p.as_bytes())).map(|s| s as u32..(s + terms.iter().filter(|t| t.starts_with(p.as_bytes())).count()) as u32);
+                let got = front.prefix_range(p.as_bytes());
+                assert_eq!(got, plain.prefix_range(p.as_bytes()), "{}", p);
+                if let Some(w) = want {
+                    assert_eq!(got, w, "{}", p);
+                } else {
+                    assert!(got.is_empty(), "{}", p);
+                }
+            }
+            let walk = |d: &TermDict, r: Range<u32>| {
+                let mut v = Vec::new();
+                d.for_each(r, |o, t| {
+                    v.push((o, t.to_vec()));
+                    Ok(())
+                })
+                .unwrap();
+                v
+            };
+            for r in [0..n as u32, 3..17, 8..16, 1000..1001, n as u32 - 2..n as u32] {
+                assert_eq!(walk(&front, r.clone()), walk(&plain, r.clone()));
+                assert_eq!(walk(&front, r.clone()).len(), r.len());
+            }
+            let budget = Budget { deadline: None, budget_ms: 0 };
+            let checks = || vec![(Some(b"smith".to_vec()), Check::Contains), (Some(b"@x.com".to_vec()), Check::EndsWith(b"@x.com".to_vec())), (None, Check::Regex(regex::bytes::Regex::new("^jo[0-9]+@").unwrap())), (Some(b"aaaa".to_vec()), Check::Contains)];
+            for ((lit, check), range) in checks().into_iter().zip([0..n as u32, 5..900, 0..n as u32, 0..n as u32]) {
+                let brute: Vec<u32> = (range.clone()).filter(|&o| lit.as_ref().map(|l| memchr::memmem::find(&terms[o as usize], l).is_some()).unwrap_or(true) && check.matches(&terms[o as usize])).collect();
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                front.scan(range.clone(), lit.as_deref(), &check, &budget, &mut a).unwrap();
+                plain.scan(range.clone(), lit.as_deref(), &check, &budget, &mut b).unwrap();
+                assert_eq!(a, brute);
+                assert_eq!(b, brute);
+                // Every other block as trigram candidates (blocks of the grain: the step).
+                let g = step as u32;
+                let blocks: Vec<u32> = (0..(n as u32 + g - 1) / g).filter(|b| b % 2 == 0).collect();
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                front.scan_blocks(range.clone(), &blocks, g, lit.as_deref(), &check, &budget, &mut a).unwrap();
+                plain.scan_blocks(range.clone(), &blocks, g, lit.as_deref(), &check, &budget, &mut b).unwrap();
+                let want: Vec<u32> = brute.iter().copied().filter(|o| (o / g) % 2 == 0).collect();
+                assert_eq!(a, want);
+                assert_eq!(b, want);
+            }
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

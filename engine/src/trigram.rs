@@ -13,12 +13,15 @@
 //! when block b holds the trigram), written when that is smaller than the gaps: a trigram in
 //! more than about an eighth of the blocks (`com`, `gma`, `il.` in emails). 18% smaller over
 //! the bench corpus, and intersecting with such a list is a bit test per candidate.
+//! Format 7: a key with bit 30 set (`RICE`) has its gaps Rice-coded instead (`rice_encode`),
+//! written when that is smaller than the varints: most gaps are 3-11 bits, which a varint
+//! rounds up to 8 or 16; Rice spends about log2 of the list's mean gap plus 2 bits a gap.
 
 use crate::bytes::Bytes;
 use crate::error::{EngineError, Result};
 use crate::fields::{ADDRESS, COMPANY, DOMAIN, EMAIL, EMAIL_DOMAIN, NAME, PASSWORD};
 use crate::keys::IntHasher;
-use crate::postings::{decode_into, intersect, put_varint};
+use crate::postings::{decode_into, intersect, put_varint, u64_le, varint_at, BitWriter};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
@@ -41,6 +44,12 @@ pub fn grain(field: usize) -> u32 {
 
 /// Flag of a key (bit 31, above the 24 bits of a trigram) whose list is a bitmap of blocks.
 const BITMAP: u32 = 1 << 31;
+
+/// Flag of a key (bit 30, format 7) whose list is Rice-coded (`rice_encode`).
+const RICE: u32 = 1 << 30;
+
+/// A key's trigram without its flags.
+const KEY: u32 = (1 << 24) - 1;
 
 /// Fields with a trigram index: free text where infix searches are common. Dense
 /// low-alphabet fields (hashes, IPs, phones, dates) gain little from it and are scanned.
@@ -101,15 +110,28 @@ pub fn write_grain<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item
     slots.sort_unstable_by_key(|s| s.0);
     // Dense lists as bitmaps, when smaller.
     let bitmap_len = (terms + grain as usize - 1) / grain as usize / 8 + 1;
-    for s in slots.iter_mut().filter(|s| s.2.len() > bitmap_len) {
-        let mut bits = vec![0u8; bitmap_len];
-        let mut blocks = Vec::new();
+    // The others Rice-coded, when smaller (the choice of bitmaps is format 4's, so that the
+    // dense lists are still tested bit by bit).
+    let mut blocks = Vec::new();
+    let mut rice = Vec::new();
+    for s in slots.iter_mut().filter(|s| s.2.len() > 2.min(bitmap_len)) {
+        blocks.clear();
         decode_into(&s.2, &mut blocks);
-        for b in blocks {
-            bits[b as usize / 8] |= 1 << (b % 8);
+        if s.2.len() > bitmap_len {
+            let mut bits = vec![0u8; bitmap_len];
+            for &b in &blocks {
+                bits[b as usize / 8] |= 1 << (b % 8);
+            }
+            s.0 |= BITMAP;
+            s.2 = bits;
+        } else if blocks.len() > 2 {
+            rice.clear();
+            rice_encode(&blocks, &mut rice);
+            if rice.len() < s.2.len() {
+                s.0 |= RICE;
+                std::mem::swap(&mut s.2, &mut rice);
+            }
         }
-        s.0 |= BITMAP;
-        s.2 = bits;
     }
     let keys: Vec<u32> = slots.iter().map(|s| s.0).collect();
     let n = keys.len();
@@ -136,6 +158,84 @@ pub fn write_grain<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item
     }
     f.flush()?;
     Ok(())
+}
+
+/// Rice code of ascending `blocks` (at least one), its two parts apart: u8 k; LEB128
+/// varints of the count and of the first block; then, for each next block, its gap minus
+/// one, x: first the k low bits of every x, packed (bit 0 of each byte first, the last byte
+/// padded with zeros); then, for every x, `x >> k` zero bits and a one bit, packed the same
+/// way. k is the one of floor(log2(mean x)) - 1 to + 1 (0 to 24) that writes least. Apart,
+/// a value's low bits are at a known place and the ones of the unary parts are found a
+/// machine word at a time, so decoding carries no bit position from one value to the next.
+fn rice_encode(blocks: &[u32], out: &mut Vec<u8>) {
+    let gaps = || blocks.windows(2).map(|w| w[1] - w[0] - 1);
+    let n = (blocks.len() - 1) as u64;
+    let mean = gaps().map(u64::from).sum::<u64>() / n.max(1);
+    let k0 = 63 - (mean | 1).leading_zeros() as i32;
+    // The three candidates' costs in one pass.
+    let ks: Vec<u32> = (k0 - 1..=k0 + 1).filter(|&k| (0..=24).contains(&k)).map(|k| k as u32).collect();
+    let mut high = [0u64; 3];
+    for x in gaps() {
+        for (h, &k) in high.iter_mut().zip(&ks) {
+            *h += u64::from(x >> k);
+        }
+    }
+    let k = ks.iter().zip(high).min_by_key(|&(&k, h)| h + n * u64::from(k + 1)).map(|(&k, _)| k).unwrap_or(0);
+    out.push(k as u8);
+    put_varint(blocks.len() as u32, out);
+    put_varint(blocks[0], out);
+    let mut w = BitWriter::default();
+    for x in gaps() {
+        w.put(u64::from(x) & ((1 << k) - 1), k, out);
+    }
+    w.flush(out);
+    for x in gaps() {
+        let mut q = x >> k;
+        while q >= 32 {
+            w.put(0, 32, out);
+            q -= 32;
+        }
+        w.put(1 << q, q + 1, out);
+    }
+    w.flush(out);
+}
+
+/// Appends the blocks of a `rice_encode` list to `out` (as many as it holds when cut short).
+fn rice_decode(r: &[u8], out: &mut Vec<u32>) {
+    let Some(&k) = r.first() else { return };
+    let k = u32::from(k).min(24);
+    let mut i = 1;
+    let n = varint_at(r, &mut i).min(r.len() * 8 + 1);
+    let mut v = varint_at(r, &mut i) as u32;
+    if n == 0 {
+        return;
+    }
+    let low = &r[i..];
+    let high = &low[(((n - 1) * k as usize + 7) / 8).min(low.len())..];
+    out.reserve(n);
+    out.push(v);
+    let mask = (1u64 << k) - 1;
+    let mut left = n - 1;
+    // Bit position (in the unary parts) of the last one bit read, plus one; bit position of
+    // the next low bits.
+    let (mut next, mut b) = (0u64, 0usize);
+    for (wi, chunk) in high.chunks(8).enumerate() {
+        let mut w = u64_le(chunk, 0);
+        let base = wi as u64 * 64;
+        while w != 0 && left > 0 {
+            let p = base + u64::from(w.trailing_zeros());
+            w &= w - 1;
+            let lo = u64_le(low, b / 8) >> (b % 8) & mask;
+            b += k as usize;
+            v = v.wrapping_add((((p - next) << k) | lo) as u32).wrapping_add(1);
+            next = p + 1;
+            out.push(v);
+            left -= 1;
+        }
+        if left == 0 {
+            break;
+        }
+    }
 }
 
 pub struct TrigramIndex {
@@ -169,21 +269,24 @@ impl TrigramIndex {
         let (mut lo, mut hi) = (0usize, self.n);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            if self.b.u32_at(2 + mid) & !BITMAP < k {
+            if self.b.u32_at(2 + mid) & KEY < k {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
-        if lo >= self.n || self.b.u32_at(2 + lo) & !BITMAP != k {
+        if lo >= self.n || self.b.u32_at(2 + lo) & KEY != k {
             return List::Gaps(&[]);
         }
         let base = 8 + self.n * 8 + 4;
         let s = self.b.u32_at(2 + self.n + lo) as usize;
         let e = self.b.u32_at(2 + self.n + lo + 1) as usize;
         let bytes = &self.b[base + s..base + e];
-        if self.b.u32_at(2 + lo) & BITMAP != 0 {
+        let flags = self.b.u32_at(2 + lo);
+        if flags & BITMAP != 0 {
             List::Bits(bytes)
+        } else if flags & RICE != 0 {
+            List::Rice(bytes)
         } else {
             List::Gaps(bytes)
         }
@@ -225,21 +328,18 @@ impl TrigramIndex {
             if acc.is_empty() {
                 break;
             }
-            let gaps = match l {
-                // A bit test per candidate.
-                List::Bits(bits) => {
-                    acc.retain(|&b| bits.get(b as usize / 8).map(|x| x >> (b % 8) & 1 == 1).unwrap_or(false));
-                    continue;
-                }
-                List::Gaps(gaps) => gaps,
-            };
+            // A bit test per candidate.
+            if let List::Bits(bits) = l {
+                acc.retain(|&b| bits.get(b as usize / 8).map(|x| x >> (b % 8) & 1 == 1).unwrap_or(false));
+                continue;
+            }
             // Decoding a list much longer than the candidate set costs more than verifying
             // the few candidates it would remove (every candidate is verified anyway).
-            if gaps.len() > 8 * acc.len() {
+            if l.count() > 8 * acc.len() {
                 break;
             }
             next.clear();
-            decode_into(gaps, &mut next);
+            l.decode_into(&mut next);
             acc = intersect(&acc, &next);
         }
         if acc.len() > max_blocks {
@@ -249,25 +349,32 @@ impl TrigramIndex {
     }
 }
 
-/// A trigram's blocks: LEB128 gaps, or a bitmap (format 4, dense lists).
+/// A trigram's blocks: LEB128 gaps, a bitmap (format 4, dense lists) or Rice-coded gaps
+/// (format 7).
 enum List<'a> {
     Gaps(&'a [u8]),
     Bits(&'a [u8]),
+    Rice(&'a [u8]),
 }
 
 impl List<'_> {
     /// About the number of blocks: a gap list's length (most gaps take one byte), a
-    /// bitmap's bits set.
+    /// bitmap's bits set, a Rice list's count.
     fn count(&self) -> usize {
         match self {
             List::Gaps(g) => g.len(),
             List::Bits(b) => b.iter().map(|x| x.count_ones() as usize).sum(),
+            List::Rice(r) => {
+                let mut p = 1;
+                varint_at(r, &mut p)
+            }
         }
     }
 
     fn decode_into(&self, out: &mut Vec<u32>) {
         match self {
             List::Gaps(g) => decode_into(g, out),
+            List::Rice(r) => rice_decode(r, out),
             List::Bits(bits) => {
                 for (i, &x) in bits.iter().enumerate() {
                     let mut x = x;
@@ -319,6 +426,92 @@ mod tests {
         let _ = std::fs::remove_dir_all(&out);
     }
 
+    /// Decoding speed of every varint gap list of an index's `.tri` files against the same
+    /// lists Rice-coded, interleaved: `LEAKWELL_INDEX=dir cargo test --release --lib
+    /// tri_decode_speed -- --ignored --nocapture` (a format 6 index, whose lists are varints).
+    #[test]
+    #[ignore]
+    fn tri_decode_speed() {
+        let index = std::path::PathBuf::from(std::env::var("LEAKWELL_INDEX").expect("LEAKWELL_INDEX"));
+        let mut lists: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        for seg in std::fs::read_dir(&index).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with("seg-")) {
+            for part in std::fs::read_dir(seg.path()).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with("part-")) {
+                for f in std::fs::read_dir(part.path()).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".tri")) {
+                    let name = f.file_name().to_string_lossy().trim_end_matches(".tri").to_string();
+                    let ix = TrigramIndex::open(&part.path(), &name).unwrap().unwrap();
+                    let base = 8 + ix.n * 8 + 4;
+                    for i in 0..ix.n {
+                        let (s, e) = (ix.b.u32_at(2 + ix.n + i) as usize, ix.b.u32_at(2 + ix.n + i + 1) as usize);
+                        if ix.b.u32_at(2 + i) & (BITMAP | RICE) != 0 || e - s < 64 {
+                            continue;
+                        }
+                        let g = ix.b[base + s..base + e].to_vec();
+                        let mut blocks = Vec::new();
+                        decode_into(&g, &mut blocks);
+                        let mut r = Vec::new();
+                        rice_encode(&blocks, &mut r);
+                        lists.push((g, r));
+                    }
+                }
+            }
+        }
+        let values: usize = lists.iter().map(|l| l.0.len()).sum();
+        let (mut tv, mut tr) = (Vec::new(), Vec::new());
+        let mut out = Vec::new();
+        for round in 0..6 {
+            for which in if round % 2 == 0 { [0, 1] } else { [1, 0] } {
+                let t0 = std::time::Instant::now();
+                let mut sum = 0u64;
+                for (g, r) in &lists {
+                    out.clear();
+                    if which == 0 { decode_into(g, &mut out) } else { rice_decode(r, &mut out) }
+                    sum += out.len() as u64;
+                }
+                let ns = t0.elapsed().as_nanos() as f64 / sum as f64;
+                if which == 0 { tv.push(ns) } else { tr.push(ns) }
+            }
+        }
+        tv.sort_by(f64::total_cmp);
+        tr.sort_by(f64::total_cmp);
+        println!("{} lists of 64+ bytes, about {} values: varint {:.2} ns a value, Rice {:.2} (medians of 6 interleaved passes; {:?} {:?})", lists.len(), values, tv[3], tr[3], tv, tr);
+        println!("bytes: varint {}, Rice {}", lists.iter().map(|l| l.0.len()).sum::<usize>(), lists.iter().map(|l| l.1.len()).sum::<usize>());
+    }
+
+    /// Rice lists read back as written: dense and sparse runs, gaps of one block, gaps whose
+    /// unary part spans more than a machine word (a small k under a huge gap), and the
+    /// largest block numbers.
+    #[test]
+    fn rice_roundtrip() {
+        let mut seed = 7u64;
+        let mut rnd = move |m: u32| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as u32 % m
+        };
+        let mut lists: Vec<Vec<u32>> = vec![vec![0, 1, 2], vec![5, 6, 7, 8, 9, 10], vec![3, 100_000, 100_001, 100_002, 100_003], vec![0, 1, u32::MAX / 2, u32::MAX - 1]];
+        for spread in [1u32, 3, 40, 1000, 70_000] {
+            for len in [3usize, 17, 300] {
+                let mut b = vec![rnd(1000)];
+                for _ in 1..len {
+                    let g = 1 + rnd(spread) + if rnd(50) == 0 { rnd(5000) } else { 0 };
+                    b.push(b[b.len() - 1] + g);
+                }
+                lists.push(b);
+            }
+        }
+        for b in &lists {
+            let mut enc = Vec::new();
+            rice_encode(b, &mut enc);
+            let mut out = vec![42];
+            rice_decode(&enc, &mut out);
+            assert_eq!(&out[1..], &b[..], "k {}", enc[0]);
+            assert_eq!(List::Rice(&enc).count(), b.len());
+            // A cut list stops instead of reading past its end.
+            let mut cut = Vec::new();
+            rice_decode(&enc[..enc.len() / 2], &mut cut);
+            assert!(cut.len() <= b.len());
+        }
+    }
+
     #[test]
     fn candidates_cover_every_containing_term() {
         let dir = std::env::temp_dir().join(format!("tri-test-{}", std::process::id()));
@@ -335,6 +528,8 @@ mod tests {
             // `com`, `mai`, `@ma` are in every block: bitmaps (format 4).
             assert!(matches!(ix.list(b"com"), List::Bits(_)));
             assert!(field != EMAIL || matches!(ix.list(b"r12"), List::Gaps(_)));
+            // Sparse lists of several blocks: Rice-coded (format 7).
+            assert!((0..ix.n).any(|i| ix.b.u32_at(2 + i) & RICE != 0));
             for lits in [vec![b"r12x".to_vec()], vec![b"mail7".to_vec(), b"99x".to_vec()], vec![b"zzz".to_vec()], vec![b"@mail1".to_vec()], vec![b".com".to_vec()], vec![b"x19".to_vec(), b"l12.com".to_vec()]] {
                 let c = ix.candidates(&lits, 0..u32::MAX, usize::MAX).unwrap();
                 for (ord, t) in terms.iter().enumerate() {
@@ -345,6 +540,55 @@ mod tests {
                 }
             }
             assert_eq!(ix.candidates(&[b"zzz".to_vec()], 0..u32::MAX, usize::MAX).unwrap(), Vec::<u32>::new());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A format 6 `.tri` (every list that is not a bitmap as varint gaps) gives the same
+    /// candidates as the format 7 one of the same terms (its sparse lists Rice-coded).
+    #[test]
+    fn format6_lists_answer_as_format7() {
+        let dir = std::env::temp_dir().join(format!("tri-f6-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut terms: Vec<Vec<u8>> = (0..5000u32).map(|i| format!("{}{}.{}@host{}.org", ["ann", "bob", "carla", "dmitri"][i as usize % 4], i * 2654435761 % 100_000, i % 97, i % 31).into_bytes()).collect();
+        terms.sort();
+        terms.dedup();
+        write(&dir, EMAIL, terms.iter().map(|t| &t[..])).unwrap();
+        let f7 = TrigramIndex::open(&dir, "email").unwrap().unwrap();
+        // The same file with its Rice lists written back as varint gaps, without the flag.
+        let (n, base) = (f7.n, 8 + f7.n * 8 + 4);
+        let (mut keys, mut offs, mut area) = (Vec::new(), vec![0u32], Vec::new());
+        let mut rice = 0;
+        for i in 0..n {
+            let k = f7.b.u32_at(2 + i);
+            let bytes = &f7.b[base + f7.b.u32_at(2 + n + i) as usize..base + f7.b.u32_at(2 + n + i + 1) as usize];
+            if k & RICE != 0 {
+                rice += 1;
+                let mut blocks = Vec::new();
+                rice_decode(bytes, &mut blocks);
+                crate::postings::encode(&blocks, &mut area);
+            } else {
+                area.extend_from_slice(bytes);
+            }
+            keys.push(k & !RICE);
+            offs.push(area.len() as u32);
+        }
+        assert!(rice > 100, "{} Rice lists", rice);
+        let mut file = Vec::new();
+        for v in [n as u32, f7.grain].iter().chain(&keys).chain(&offs) {
+            file.extend_from_slice(&v.to_le_bytes());
+        }
+        file.extend_from_slice(&area);
+        let old = dir.join("old");
+        std::fs::create_dir_all(&old).unwrap();
+        std::fs::write(old.join("email.tri"), &file).unwrap();
+        let f6 = TrigramIndex::open(&old, "email").unwrap().unwrap();
+        for lits in [&["ann1"][..], &["bob"], &["carla", "@host1"], &["2.7@"], &["dmitri9", "host30"], &[".org"], &["nn12", "99"], &["qqq"]] {
+            let lits: Vec<Vec<u8>> = lits.iter().map(|l| l.as_bytes().to_vec()).collect();
+            for cap in [usize::MAX, 50] {
+                assert_eq!(f6.candidates(&lits, 0..u32::MAX, cap), f7.candidates(&lits, 0..u32::MAX, cap), "{:?}", lits);
+                assert_eq!(f6.candidates(&lits, 10..400, cap), f7.candidates(&lits, 10..400, cap), "{:?}", lits);
+            }
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }

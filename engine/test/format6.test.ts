@@ -1,0 +1,93 @@
+// Format 6 parts (the 10M indexes written before format 7) are read by this engine as the
+// engine that wrote them answered: `fixtures/format6` is an index of three parts written by
+// the format 6 engine (commit 07150b7) with that engine's answers to every kind of lookup
+// (`make.mjs`, `expected.json`). Format 7 changed what these lookups read (one-document
+// postings packed in `.pix`, Rice-coded `.tri` lists, store blocks with varint lengths), so
+// the old forms are only exercised here. Then a format 7 segment of the same records joins
+// it (every record a duplicate, so the deduplicated answers stay the same) and a merge
+// rewrites both as format 7.
+import assert from 'node:assert/strict';
+import { cpSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { ingestFiles, openEngine, type Engine, type SearchMode } from '../index';
+import { tempDir } from './helpers';
+
+const { dir, cleanup } = tempDir('engine-format6-');
+after(() => cleanup());
+
+const fixture = fileURLToPath(new URL('./fixtures/format6', import.meta.url));
+
+type Expected = {
+  searches: { query: string; mode: SearchMode; total: number; entries: Record<string, unknown>[] }[];
+  counts: Record<string, number>;
+  ranges: Record<string, { suffixes: { suffix: string; count: number }[]; truncated: boolean }>;
+};
+
+/** The `.pix` flags of a part's fields: bit 31 (format 6 bitmaps), bit 30 (format 7 packed documents). */
+function pixFlags(part: string): Set<number> {
+  return new Set(readdirSync(part).filter((f) => f.endsWith('.pix')).map((f) => readFileSync(join(part, f)).readUInt32LE(0) >>> 30));
+}
+
+function parts(index: string): string[] {
+  return readdirSync(index)
+    .filter((d) => d.startsWith('seg-'))
+    .flatMap((s) => readdirSync(join(index, s)).filter((p) => p.startsWith('part-')).map((p) => join(index, s, p)));
+}
+
+async function answers(engine: Engine, expected: Expected): Promise<Expected> {
+  const searches: Expected['searches'] = [];
+  for (const { query, mode } of expected.searches) {
+    const r = await engine.search({ query, mode, page: 1, size: 500, countCache: false });
+    searches.push({ query, mode, total: r.total, entries: r.entries.map(({ id: _id, ...rest }) => rest) });
+  }
+  const counts: Expected['counts'] = {};
+  for (const h of Object.keys(expected.counts)) counts[h] = (await engine.passwordCount(h)).total;
+  const ranges: Expected['ranges'] = {};
+  for (const p of Object.keys(expected.ranges)) {
+    const r = await engine.passwordRange(p.toUpperCase());
+    ranges[p] = { suffixes: r.suffixes, truncated: r.truncated };
+  }
+  return { searches, counts, ranges };
+}
+
+test('format 6 parts answer as the engine that wrote them did, beside a format 7 segment and after a merge into format 7', async () => {
+  const index = join(dir, 'index');
+  cpSync(join(fixture, 'index'), index, { recursive: true });
+  const expected = JSON.parse(readFileSync(join(fixture, 'expected.json'), 'utf8')) as Expected;
+  assert.equal(parts(index).length, 3);
+  for (const p of parts(index)) assert.deepEqual(pixFlags(p), new Set([2]), `${p} is a format 6 part`);
+  // The fixture exercises what it is meant to: lookups of many and of one document, and hits.
+  assert.ok(expected.searches.every((s) => s.total > 0));
+  assert.ok(expected.searches.some((s) => s.total === 1) && expected.searches.some((s) => s.total >= 80));
+  assert.ok(Object.values(expected.counts).filter((c) => c > 1).length >= 3);
+
+  const engine = await openEngine(index);
+  try {
+    assert.deepEqual(await answers(engine, expected), expected, 'format 6 parts, as written');
+
+    await ingestFiles(index, { well: 'Six', files: [join(fixture, 'a.jsonl')], format: 'jsonl' });
+    await engine.refresh();
+    assert.equal(parts(index).length, 4);
+    const fresh = parts(index).filter((p) => pixFlags(p).has(3));
+    assert.equal(fresh.length, 1, 'the new segment is format 7');
+    const both = await answers(engine, expected);
+    assert.deepEqual(both.searches, expected.searches, 'format 6 and 7 side by side: every new record is a duplicate');
+    // A hash's count is of distinct records (the duplicates add nothing); a range counts
+    // every record, as the format 6 engine does for the same two segments.
+    assert.deepEqual(both.counts, expected.counts);
+    const doubled = Object.fromEntries(Object.entries(expected.ranges).map(([p, r]) => [p, { ...r, suffixes: r.suffixes.map((x) => ({ ...x, count: 2 * x.count })) }]));
+    assert.deepEqual(both.ranges, doubled);
+
+    const m = await engine.merge();
+    assert.ok(m.merged.length >= 1);
+    for (const p of parts(index)) assert.deepEqual(pixFlags(p), new Set([3]), `${p} was rewritten as format 7`);
+    const merged = await answers(engine, expected);
+    assert.deepEqual(merged.searches, expected.searches, 'after the merge');
+    assert.deepEqual(merged.counts, expected.counts);
+    assert.deepEqual(merged.ranges, doubled);
+  } finally {
+    await engine.close();
+  }
+});
