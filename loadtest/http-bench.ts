@@ -186,12 +186,40 @@ async function floorComparison() {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       return (Number(fields[11]) + Number(fields[12])) / ticks;
     };
+    /**
+     * This process's CPU seconds by thread kind, from /proc/self/task: the event loop's
+     * thread, the engine's threads (engine-*), and the rest (libuv's pool, V8's helpers).
+     */
+    const threadSeconds = (): { main: number; engine: number; other: number } => {
+      const sum = { main: 0, engine: 0, other: 0 };
+      for (const tid of fs.readdirSync('/proc/self/task')) {
+        let stat: string;
+        try {
+          stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        } catch {
+          continue; // the thread ended meanwhile
+        }
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const cpu = (Number(fields[11]) + Number(fields[12])) / ticks;
+        sum[Number(tid) === process.pid ? 'main' : name.startsWith('engine-') ? 'engine' : 'other'] += cpu;
+      }
+      return sum;
+    };
     /** Requests/s with `conns` connections (its tally printed), or with wrk the requests/s alone; and the server's CPU µs per request. */
     const measure = async (target: 'floor' | 'search', conns = connections): Promise<{ rps: number; tally?: Tally; cpuUs: number }> => {
       const cpuBefore = cpuSeconds(target);
+      const threadsBefore = target === 'search' ? threadSeconds() : undefined;
       const result = await measureRps(target, conns);
-      const cpuUs = ((cpuSeconds(target) - cpuBefore) * 1e6) / (result.rps * (result.seconds ?? seconds));
-      if (conns === connections) out(`  ${target} server CPU: ${cpuUs.toFixed(1)} µs per request`);
+      const requests = result.rps * (result.seconds ?? seconds);
+      const cpuUs = ((cpuSeconds(target) - cpuBefore) * 1e6) / requests;
+      let split = '';
+      if (threadsBefore) {
+        const after = threadSeconds();
+        const per = (kind: 'main' | 'engine' | 'other') => (((after[kind] - threadsBefore[kind]) * 1e6) / requests).toFixed(1);
+        split = ` (event loop thread ${per('main')}, engine threads ${per('engine')}, other threads ${per('other')})`;
+      }
+      if (conns === connections) out(`  ${target} server CPU: ${cpuUs.toFixed(1)} µs per request${split}`);
       return { ...result, cpuUs };
     };
     const measureRps = async (target: 'floor' | 'search', conns: number): Promise<{ rps: number; tally?: Tally; seconds?: number }> => {

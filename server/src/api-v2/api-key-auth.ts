@@ -10,6 +10,9 @@ import { Errors } from '../infra/errors';
 import { hashToken } from '../auth/secrets';
 import { API_KEY_PATTERN } from '../users/user-service';
 
+/** Keys remembered with their hashes (`recent` in createApiKeyGuard), at most. */
+const RECENT_KEYS = 10_000;
+
 export function createApiKeyGuard(deps: {
   /** The user behind a key, by the key's SHA-256 (hex), or undefined. */
   resolveKeyHash: (keyHash: string) => Promise<string | undefined>;
@@ -20,6 +23,15 @@ export function createApiKeyGuard(deps: {
   bucket: Bucket;
 }) {
   const headerName = deps.header.toLowerCase();
+  /**
+   * Keys that authenticated lately, to their SHA-256 and bucket names: a key's hash is
+   * computed once, not on each of its requests. It only names the key: whether the hash
+   * still opens an account is asked of `knownKeyHash` on every request (a replaced or
+   * revoked key, a closed account stop working as before, see search-meter.ts). Only keys
+   * that opened an account get in (guessed keys cannot churn it); bounded, emptied when full.
+   * The keys are kept in this process's memory only, never in logs or Redis.
+   */
+  const recent = new Map<string, { keyHash: string; keyBucket: string; userId: string; userBucket: string }>();
   async function limit(keys: string[], answerEarly = false) {
     const decision = await deps.limiter.takeEach(keys, deps.bucket, { answerEarly });
     if (!decision.allowed) throw Errors.tooManyRequests(decision.retryAfterMs);
@@ -32,14 +44,20 @@ export function createApiKeyGuard(deps: {
   return function authenticateApiKey(request: FastifyRequest): string | Promise<string> {
     const raw = request.headers[headerName];
     const key = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase();
-    // Buckets are named by the key's hash: the key itself is kept nowhere, Redis included.
-    const keyHash = key ? hashToken(key.slice(0, 64)) : '-';
-    const valid = key !== undefined && API_KEY_PATTERN.test(key);
+    let seen = key === undefined ? undefined : recent.get(key);
+    // Buckets are named by the key's hash: the key itself is kept out of Redis.
+    const keyHash = seen ? seen.keyHash : key ? hashToken(key.slice(0, 64)) : '-';
+    const valid = seen !== undefined || (key !== undefined && API_KEY_PATTERN.test(key));
     // A key known in process: its three buckets in one limiter call (one Redis round trip),
     // not waited for while they are far from empty (answerEarly, see RateLimiter.takeEach).
     const known = valid ? deps.knownKeyHash?.(keyHash) : undefined;
     if (known) {
-      const keys = [`api:ip:${request.limitAddress}`, `api:key:${keyHash}`, `api:user:${known}`];
+      if (seen?.userId !== known) {
+        if (recent.size >= RECENT_KEYS) recent.clear();
+        seen = { keyHash, keyBucket: `api:key:${keyHash}`, userId: known, userBucket: `api:user:${known}` };
+        recent.set(key!, seen);
+      }
+      const keys = [`api:ip:${request.limitAddress}`, seen.keyBucket, seen.userBucket];
       if (deps.limiter.takeEarly?.(keys, deps.bucket)) return known;
       return limit(keys, true).then(() => known);
     }

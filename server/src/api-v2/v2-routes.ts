@@ -106,21 +106,22 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
         },
       },
     },
-    async (request, reply) => {
+    // Not an async function: the search's own promise is the only one the handler adds (the
+    // reply is sent when it resolves; a rejection is answered as a thrown error would be).
+    (request, reply) => {
       const { query, page, size, regex, wildcard, de_dupe } = request.body;
       const mode = searchMode(regex, wildcard);
       // Every refusal (query, paging, access, credits) happens before a credit moves.
-      const { access, result } = await search.admitAndRunApi(
-        request.apiKeyUserId,
-        { query, type: 'all', mode, page, size, dedup: de_dupe },
-        { charge: 'v2-search', requireSubscription: true },
-      );
-      // The engine shapes the entries for this reply (empty fields left out, raw_record only
-      // for law enforcement) and hands them over as JSON text: they are embedded as they
-      // are, not parsed and serialised again. A string reply with a JSON type is sent as is.
-      const body = `{"balance":${Math.trunc(access.credits)},"entries":${result.entriesJson},"took":${JSON.stringify(formatTook(result.tookMicros))},"total":${Math.trunc(result.total)}}`;
-      // (The route's typed reply only knows the schema's object; this one is already text.)
-      void (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
+      return search
+        .admitAndRunApi(request.apiKeyUserId, { query, type: 'all', mode, page, size, dedup: de_dupe }, { charge: 'v2-search', requireSubscription: true })
+        .then(({ access, result }) => {
+          // The engine shapes the entries for this reply (empty fields left out, raw_record only
+          // for law enforcement) and hands them over as JSON text: they are embedded as they
+          // are, not parsed and serialised again. A string reply with a JSON type is sent as is.
+          const body = `{"balance":${Math.trunc(access.credits)},"entries":${result.entriesJson},"took":${JSON.stringify(formatTook(result.tookMicros))},"total":${Math.trunc(result.total)}}`;
+          // (The route's typed reply only knows the schema's object; this one is already text.)
+          void (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
+        });
     },
   );
 

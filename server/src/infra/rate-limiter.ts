@@ -180,9 +180,11 @@ const EARLY_VIEW_MS = 1000;
  * ones: nobody waits for their answer, and at thousands of requests a second one script
  * call per turn of the event loop was the biggest cost of a /v2 request after writing its
  * reply (loadtest/README.md). A take that is waited for is sent at the end of the turn, with
- * every take queued by then.
+ * every take queued by then. 5 ms rather than 2: fewer, larger script calls (at 15k requests
+ * a second, 75 takes a call instead of 30), and other instances see these takes 3 ms later,
+ * nothing against buckets of 10 a second.
  */
-const EARLY_FLUSH_MS = 2;
+const EARLY_FLUSH_MS = 5;
 
 interface Call {
   keys: string[];
@@ -192,6 +194,9 @@ interface Call {
   resolve: (decision: Decision) => void;
   reject: (error: unknown) => void;
 }
+
+/** The answer to a take nobody waits for (answerEarly). */
+const ignore = () => {};
 
 export function createRedisRateLimiter(redis: Redis, prefix = 'rl:', now: () => number = Date.now): RateLimiter {
   const takeOne = luaScript(redis, GCRA_SCRIPT);
@@ -286,10 +291,16 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'rl:', now: () => 
     return true;
   }
 
-  /** The early answer: let through now, and counted in Redis all the same (even if other instances emptied the bucket meanwhile: the debt is paid by the requests that follow); not waited for. */
+  /**
+   * The early answer: let through now, and counted in Redis all the same (even if other
+   * instances emptied the bucket meanwhile: the debt is paid by the requests that follow);
+   * not waited for, so queued without a promise (its answer only updates the views).
+   */
   function takeEarly(keys: string[], bucket: Bucket): boolean {
     if (!farFromEmpty(keys, bucket)) return false;
-    enqueue(keys, bucket, true).catch(() => {});
+    for (const key of keys) views.get(key)!.pending++;
+    schedule(true);
+    queued.push({ keys, bucket, charge: true, resolve: ignore, reject: ignore });
     return true;
   }
 

@@ -54,8 +54,8 @@ export class SearchConcurrency {
     );
   }
 
-  /** Takes a slot now, or after waiting for one; throws 429 when none comes in time. */
-  async #acquire(userId: string): Promise<void> {
+  /** Takes a slot now if one is free (true); false when the caller must wait for one (`#wait`). Throws 429 when the map is full. */
+  #take(userId: string): boolean {
     let slots = this.#slots.get(userId);
     if (!slots) {
       if (this.#slots.size >= this.#maxAccounts) throw this.#refusal();
@@ -64,10 +64,15 @@ export class SearchConcurrency {
     }
     if (slots.running < this.perUser) {
       slots.running++;
-      return;
+      return true;
     }
-    if (this.#waitMs === 0 || slots.waiting.length >= this.#maxWaiting) throw this.#refusal();
-    const own = slots;
+    return false;
+  }
+
+  /** Waits for one of the account's slots (all taken: `#take` said false); throws 429 when none comes in time. */
+  async #wait(userId: string): Promise<void> {
+    const own = this.#slots.get(userId)!;
+    if (this.#waitMs === 0 || own.waiting.length >= this.#maxWaiting) throw this.#refusal();
     await new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         admit: () => {
@@ -96,14 +101,41 @@ export class SearchConcurrency {
     if (slots.running <= 0) this.#slots.delete(userId);
   }
 
-  /** Runs `work` in one of the account's slots, or throws 429 (Retry-After: 1) when none frees in time. */
-  async run<T>(userId: string, work: () => Promise<T>): Promise<T> {
-    await this.#acquire(userId);
+  /**
+   * Runs `work` in one of the account's slots, or throws 429 (Retry-After: 1) when none frees
+   * in time. With a slot free, `work` starts at once (no promise before it: the hot path of
+   * every search); the slot is given back when its promise settles.
+   */
+  run<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    let free: boolean;
     try {
-      return await work();
-    } finally {
-      this.#release(userId);
+      free = this.#take(userId);
+    } catch (error) {
+      return Promise.reject(error as Error);
     }
+    if (!free) return this.#wait(userId).then(() => this.#holding(userId, work));
+    return this.#holding(userId, work);
+  }
+
+  /** `work` in the slot just taken, given back when it settles (or throws). */
+  #holding<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    let running: Promise<T>;
+    try {
+      running = work();
+    } catch (error) {
+      this.#release(userId);
+      return Promise.reject(error as Error);
+    }
+    return running.then(
+      (value) => {
+        this.#release(userId);
+        return value;
+      },
+      (error: unknown) => {
+        this.#release(userId);
+        throw error;
+      },
+    );
   }
 
   /** Searches running now for one account, or accounts with a search running (tests, diagnostics). */

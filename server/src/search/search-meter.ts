@@ -208,6 +208,15 @@ export function createSearchMeter(deps: {
     return queued;
   }
 
+  /** The account's snapshot when fresh, without a query (else undefined: ask `account`). */
+  function freshAccount(userId: string): MeteredAccount | undefined {
+    const now = Date.now();
+    const cached = accounts.get(userId);
+    if (!cached || !isFresh(cached, now)) return undefined;
+    cached.usedAt = now;
+    return cached;
+  }
+
   const timer = setInterval(() => {
     if (running) return;
     flush().catch((error: Error) => log.error({ err: { message: error.message, code: (error as { code?: string }).code } }, 'writing search usage failed'));
@@ -232,14 +241,13 @@ export function createSearchMeter(deps: {
       return load(() => repo.findSearchAccountByApiKeyHash(db, keyHash));
     },
 
+    freshAccount,
+
     /** The account's fresh snapshot, read again when missing, stale or `reread`. */
     async account(userId: string, options: { reread?: boolean } = {}): Promise<MeteredAccount | undefined> {
-      const now = Date.now();
+      const fresh = options.reread ? undefined : freshAccount(userId);
+      if (fresh) return fresh;
       const cached = accounts.get(userId);
-      if (cached && !options.reread && isFresh(cached, now)) {
-        cached.usedAt = now;
-        return cached;
-      }
       const account = await load(() => repo.getSearchAccount(db, userId));
       if (!account && cached) {
         // Closed since: its key opens nothing any more.

@@ -11,7 +11,7 @@ import { EngineQueryError, EngineTimeoutError, FIELD_NAMES, type Engine, type En
 import { DASHBOARD_MAX_PAGE, DASHBOARD_PAGE_SIZE, MESSAGES, applyModeSuffix, isSearchType, validateSearch, type SearchType } from '../common/search-rules';
 import { refundSearchCredit } from '../credits/credits-repository';
 import * as repo from './search-repository';
-import type { SearchMeter } from './search-meter';
+import type { MeteredAccount, SearchMeter } from './search-meter';
 import { SearchConcurrency } from './concurrency';
 
 export interface SearchAccess {
@@ -77,6 +77,21 @@ export function createSearchService(deps: {
   const concurrency = new SearchConcurrency({ perUser: config.SEARCH_CONCURRENCY_PER_USER, waitMs: config.SEARCH_CONCURRENCY_WAIT_MS });
 
   /**
+   * What an account's snapshot allows a search, before anything is counted: its refusal
+   * (suspended, locked, or not subscribed when `requireSubscription`), else its access and
+   * whether it is charged (with `charge`; elevated accounts are not). `admit` and `admitNow`.
+   */
+  function accessOf(snapshot: MeteredAccount['snapshot'], options: AdmitOptions): { refusal: AppError } | { access: Omit<SearchAccess, 'credits'> & { charged: boolean } } {
+    if (snapshot.search_barred) return { refusal: Errors.forbidden('Search access suspended: too many searches. Free monitoring stays available.') };
+    if (isLocked(snapshot)) return { refusal: Errors.tooManyRequests(snapshot.search_locked_until!.getTime() - Date.now()) };
+    const until = snapshot.search_subscribed_until;
+    const subscribed = snapshot.elevated || (until !== null && until.getTime() > Date.now());
+    if (options.requireSubscription && !subscribed) return { refusal: Errors.unauthorized('A search subscription and API credits are required') };
+    const charged = Boolean(options.charge) && !snapshot.elevated;
+    return { access: { subscribed, lawEnforcement: snapshot.law_enforcement, elevated: snapshot.elevated, charged } };
+  }
+
+  /**
    * Counts the search and applies the abuse rules; with `charge`, also takes one credit
    * (elevated accounts are not charged). Throws when the account may not search, after
    * checking the query, so a bad query is refused as such. An account well within its
@@ -93,14 +108,10 @@ export function createSearchService(deps: {
     // A lock or bar is checked again at the source before refusing: it may have been lifted.
     if (account && (account.snapshot.search_barred || isLocked(account.snapshot))) account = await meter.account(userId, { reread: true });
     if (!account) return refuse(request, Errors.unauthorized());
-    const snapshot = account.snapshot;
-    if (snapshot.search_barred) return refuse(request, Errors.forbidden('Search access suspended: too many searches. Free monitoring stays available.'));
-    if (isLocked(snapshot)) return refuse(request, Errors.tooManyRequests(snapshot.search_locked_until!.getTime() - Date.now()));
-    const until = snapshot.search_subscribed_until;
-    const subscribed = snapshot.elevated || (until !== null && until.getTime() > Date.now());
-    if (options.requireSubscription && !subscribed) return refuse(request, Errors.unauthorized('A search subscription and API credits are required'));
-    const charge = Boolean(options.charge) && !snapshot.elevated;
-    const access = { subscribed, lawEnforcement: snapshot.law_enforcement, elevated: snapshot.elevated, charged: charge };
+    const decided = accessOf(account.snapshot, options);
+    if ('refusal' in decided) return refuse(request, decided.refusal);
+    const { access } = decided;
+    const charge = access.charged;
     if (meter.tryCount(account, charge ? options.charge : undefined)) return { ...access, credits: meter.balance(account), inMemory: true };
 
     await check(request);
@@ -114,6 +125,20 @@ export function createSearchService(deps: {
     }
     if (charge && counted.balance === undefined) throw new AppError(403, 'INSUFFICIENT_CREDITS', 'Insufficient Credits');
     return { ...access, credits: counted.balance ?? meter.balance(account), inMemory: false };
+  }
+
+  /**
+   * `admit` without a promise when the account's answer is known in process: a fresh
+   * snapshot, neither barred nor locked, subscribed when required, and counted in memory
+   * (`meter.tryCount`). Undefined, with nothing counted, in every other case: the caller
+   * takes `admit`, which decides (and refuses) exactly as before.
+   */
+  function admitNow(userId: string, options: AdmitOptions): (SearchAccess & { charged: boolean; inMemory: boolean }) | undefined {
+    const account = meter.freshAccount(userId);
+    if (!account) return undefined;
+    const decided = accessOf(account.snapshot, options);
+    if ('refusal' in decided || !meter.tryCount(account, decided.access.charged ? options.charge : undefined)) return undefined;
+    return { ...decided.access, credits: meter.balance(account), inMemory: true };
   }
 
   /** The engine's refusal of a query, or a search past its budget, becomes a 400 with its message; anything else is rethrown. */
@@ -151,12 +176,12 @@ export function createSearchService(deps: {
    * any kind (bad query, paging, access) counts and charges nothing; a search that fails
    * (time budget) stays counted and gets its credit back.
    */
-  async function admitAndRun(userId: string, request: SearchRequest, options: AdmitOptions = {}) {
+  function admitAndRun(userId: string, request: SearchRequest, options: AdmitOptions = {}) {
     return admitThen(userId, request, options, () => engine.search({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }));
   }
 
   /** `admitAndRun` for the public API: entries shaped for it and left as JSON text (see Engine.searchApiText). */
-  async function admitAndRunApi(userId: string, request: SearchRequest, options: AdmitOptions = {}) {
+  function admitAndRunApi(userId: string, request: SearchRequest, options: AdmitOptions = {}) {
     return admitThen(userId, request, options, (access) =>
       engine.searchApiText({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }, access.lawEnforcement),
     );
@@ -166,23 +191,37 @@ export function createSearchService(deps: {
     return concurrency.run(userId, () => admitThenRun(userId, request, options, runSearch));
   }
 
-  async function admitThenRun<T>(userId: string, request: SearchRequest, options: AdmitOptions, runSearch: (access: SearchAccess) => Promise<T>) {
-    const access = await admit(userId, request, options);
+  /** Admitted (at once when `admitNow` can answer, else by `admit`), then run. */
+  function admitThenRun<T>(userId: string, request: SearchRequest, options: AdmitOptions, runSearch: (access: SearchAccess) => Promise<T>) {
+    const access = admitNow(userId, options);
+    if (access) return runAdmitted(userId, access, options, runSearch);
+    return admit(userId, request, options).then((admitted) => runAdmitted(userId, admitted, options, runSearch));
+  }
+
+  function runAdmitted<T>(userId: string, access: SearchAccess & { charged: boolean; inMemory: boolean }, options: AdmitOptions, runSearch: (access: SearchAccess) => Promise<T>) {
     const chargeReason = access.charged ? options.charge : undefined;
+    let running: Promise<T>;
     try {
-      const result = await runSearch(access);
-      if (access.inMemory) meter.release(userId, { count: true, charge: chargeReason, keepCharge: true });
-      return { access, result };
+      running = runSearch(access);
     } catch (error) {
-      // A query the engine refuses (it checks it as `check` does) is neither counted nor charged;
-      // any other failure (time budget) stays counted and gives the credit back. On the
-      // in-memory path the usage is still held, so nothing was written yet; on the exact path
-      // the charge was written, and is refunded with its ledger row.
-      const refused = error instanceof EngineQueryError;
-      if (access.inMemory) meter.release(userId, { count: !refused, charge: chargeReason, keepCharge: false });
-      else if (chargeReason) await refundSearchCredit(db, userId, `${chargeReason}-failed`);
-      return asRequestError(error);
+      running = Promise.reject(error as Error);
     }
+    return running.then(
+      (result) => {
+        if (access.inMemory) meter.release(userId, { count: true, charge: chargeReason, keepCharge: true });
+        return { access, result };
+      },
+      async (error: unknown) => {
+        // A query the engine refuses (it checks it as `check` does) is neither counted nor charged;
+        // any other failure (time budget) stays counted and gives the credit back. On the
+        // in-memory path the usage is still held, so nothing was written yet; on the exact path
+        // the charge was written, and is refunded with its ledger row.
+        const refused = error instanceof EngineQueryError;
+        if (access.inMemory) meter.release(userId, { count: !refused, charge: chargeReason, keepCharge: false });
+        else if (chargeReason) await refundSearchCredit(db, userId, `${chargeReason}-failed`);
+        return asRequestError(error);
+      },
+    );
   }
 
   /** The user behind an API key (by its hash); the account is read with it (one round trip) and kept briefly. */
