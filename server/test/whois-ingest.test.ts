@@ -464,6 +464,52 @@ describe('a file that breaks after batches were merged', () => {
   });
 });
 
+describe('a merge that fails in the database while later batches wait', () => {
+  // Each connection merges its batches in order while node reads the next ones (stage.ts,
+  // flush): a batch refused by PostgreSQL on either connection fails the file, the error
+  // surfaces at a later flush or at the end, and neither transaction keeps anything.
+  // A file of its own for each test (another sha256): times start at `from`.
+  const lines = (from: number) =>
+    Array.from({ length: 60_000 }, (_, i) =>
+      JSON.stringify({ rrname: i === 20_000 ? 'refused.queue.fail.test' : `h${i}.queue.fail.test`, rrtype: 'NS', rdata: `ns${i % 7}.dns.fail.test`, time_first: from + i, time_last: from + 100 + i }),
+    );
+
+  for (const [table, column] of [
+    ['pdns', 'rrname_rev'],
+    ['subdomains', 'name_rev'],
+  ] as const) {
+    test(`refused by ${table}: nothing kept on either connection; the file imports once the refusal is gone`, async () => {
+      await pool.query(
+        `create function whois_test_refuse() returns trigger language plpgsql as $$
+         begin if new.${column} like '%.refused' then raise exception 'refused by the test'; end if; return new; end $$`,
+      );
+      await pool.query(`create trigger whois_test_refuse before insert on ${table} for each row execute function whois_test_refuse()`);
+      const file = write(`queue-${table}.ndjson`, lines(table === 'pdns' ? 1_600_000_000 : 1_700_000_000).join('\n') + '\n');
+      try {
+        const r = await ingestWhoisFiles(pool, { format: 'pdns', files: [file] });
+        assert.equal(r.files[0]!.status, 'failed');
+        assert.match(r.files[0]!.error ?? '', /refused by the test/);
+      } finally {
+        await pool.query(`drop trigger whois_test_refuse on ${table}`);
+        await pool.query('drop function whois_test_refuse()');
+      }
+      assert.equal((await rows(`select 1 from pdns where rrname_rev like 'test.fail.%'`)).length, 0);
+      assert.equal((await rows(`select 1 from subdomains where name_rev like 'test.fail.%'`)).length, 0);
+      assert.equal((await rows(`select 1 from whois_ingest_files where name = $1`, [path.basename(file)])).length, 0);
+
+      const ok = await ingestWhoisFiles(pool, { format: 'pdns', files: [file] });
+      assert.equal(ok.files[0]!.status, 'imported');
+      const [counts] = await rows<{ pdns: number; names: number }>(
+        `select (select count(*)::int from pdns where rrname_rev like 'test.fail.%') pdns,
+                (select count(*)::int from subdomains where name_rev like 'test.fail.%') names`,
+      );
+      assert.deepEqual(counts, { pdns: 60_000, names: 60_007 });
+      await pool.query(`delete from pdns where rrname_rev like 'test.fail.%'`);
+      await pool.query(`delete from subdomains where name_rev like 'test.fail.%'`);
+    });
+  }
+});
+
 describe('the command', () => {
   function run(args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {

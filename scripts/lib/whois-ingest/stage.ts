@@ -215,10 +215,19 @@ function writeSeen(out: CopyBuffer, first: number, last: number, count: number):
 }
 
 /**
- * Where each pdns row of a batch lies in its CopyBuffer and its times and count, so that
- * the batch can be staged grouped by the table's key and in its order: PostgreSQL then
+ * The most bytes writeSeen writes for a row (times below 2100: 10 digits; a count up to
+ * 1e12 from the parsers, 16 digits at most below 2^53): the keys buffer holds no tails, so
+ * the batch's byte bound counts this much a row.
+ */
+const PDNS_TAIL_BYTES = 40;
+
+/**
+ * Where each pdns row's key lies in the keys buffer, and its times and count, so that the
+ * batch can be staged grouped by the table's key and in its order: PostgreSQL then
  * neither sorts nor groups, and its insert walks the unique index in order (the pdns
- * merge is the ingest's critical path; BENCHMARKS.md "Session 9, sorted batches").
+ * merge is the ingest's critical path; BENCHMARKS.md "Session 9, sorted batches"). The
+ * buffer holds only the keys: a row's tail (first seen, last seen, count) is written when
+ * the batch is staged (Session 10).
  */
 class PdnsRows {
   /** Offsets of each row: start and end of its key (rrtype, rdata, rrname_rev: the index's order). */
@@ -241,11 +250,11 @@ class PdnsRows {
   }
 
   /**
-   * Writes the rows of `from` to `out`, one a key (first seen the least, last seen the
-   * greatest, count the sum), ordered as the index (rrtype, rdata, rrname_rev) up to COPY
-   * escapes (order only matters for speed). Keys are compared as their COPY text: the same
-   * equality as the stored values. False (and `out` left partly written) when a sum of
-   * counts would not be exact in a double: the batch is then staged as it came.
+   * Writes the rows (keys in `from`) to `out` as COPY text, one a key (first seen the
+   * least, last seen the greatest, count the sum), ordered as the index (rrtype, rdata,
+   * rrname_rev) up to COPY escapes (order only matters for speed). Keys are compared as
+   * their COPY text: the same equality as the stored values. False when a sum of counts
+   * would not be exact in a double: `out` then holds every row as it came (writeAll).
    */
   groupInto(from: CopyBuffer, out: CopyBuffer): boolean {
     const n = this.size;
@@ -268,12 +277,24 @@ class PdnsRows {
         if (this.last[other]! > last) last = this.last[other]!;
         count += this.count[other]!;
       }
-      if (count > Number.MAX_SAFE_INTEGER) return false;
+      if (count > Number.MAX_SAFE_INTEGER) {
+        this.writeAll(from, out);
+        return false;
+      }
       out.bytes(buf, this.start[row]!, this.keyEnd[row]!);
       writeSeen(out, first, last, count);
       g = next;
     }
     return true;
+  }
+
+  /** Every row as it came (`out` emptied first). */
+  private writeAll(from: CopyBuffer, out: CopyBuffer): void {
+    out.clear();
+    for (let i = 0; i < this.size; i++) {
+      out.bytes(from.buf, this.start[i]!, this.keyEnd[i]!);
+      writeSeen(out, this.first[i]!, this.last[i]!, this.count[i]!);
+    }
   }
 }
 
@@ -285,6 +306,7 @@ export interface StagedCounts {
 }
 
 interface Batch {
+  /** COPY text of the batch's pdns rows (PdnsRows.groupInto). */
   pdns: CopyBuffer;
   /** One staged row a key, in key order (PdnsRows.groupInto): merged without GROUP BY or ORDER BY. */
   pdnsGrouped: boolean;
@@ -294,21 +316,27 @@ interface Batch {
 }
 
 export class Stage {
+  /** The keys of the pdns rows of the batch being read (PdnsRows). */
   private pdns = new CopyBuffer();
   private pdnsRows = 0;
   private pdnsIndex = new PdnsRows();
-  /** The buffer of the batch in flight, and one free for the next batch grouped. */
-  private pdnsInflight = new CopyBuffer();
-  private pdnsFree = new CopyBuffer();
   private names = new NamesSeen();
   private namesGiven = 0;
   private snapshotLines: string[] = [];
   private snapshotDomains = new Set<string>();
   private snapshotBytes = 0;
-  /** The buffers of the batch merged before the one in flight, to be filled again. */
-  private namesInflight = new CopyBuffer();
-  private namesFree = new CopyBuffer();
-  private inflight: Promise<void> = Promise.resolve();
+  /** COPY text buffers of batches merged, to be filled again (at most three of each exist). */
+  private freePdns: CopyBuffer[] = [];
+  private freeNames: CopyBuffer[] = [];
+  /**
+   * Each connection merges its part of the batches in order, on its own: the promise of its
+   * last merge, and of the one before it (awaited before a batch is queued, so at most one
+   * batch waits behind the one being merged).
+   */
+  private mainTail: Promise<void> = Promise.resolve();
+  private mainBefore: Promise<void> = Promise.resolve();
+  private namesTail: Promise<void> = Promise.resolve();
+  private namesBefore: Promise<void> = Promise.resolve();
   private batchRows = FIRST_BATCH_ROWS;
   readonly counts: StagedCounts = { pdns: 0, names: 0, snapshots: 0 };
 
@@ -364,7 +392,6 @@ export class Stage {
     index.first.push(first);
     index.last.push(last);
     index.count.push(count);
-    writeSeen(out, first, last, count);
     this.names.add(host, first, last);
     if (target !== null) this.names.add(target, first, last, 1);
     this.pdnsRows++;
@@ -404,59 +431,66 @@ export class Stage {
   }
 
   get full(): boolean {
-    return this.pdnsRows + this.namesGiven + this.snapshotLines.length >= this.batchRows || this.pdns.length + this.snapshotBytes >= BATCH_BYTES;
+    return this.pdnsRows + this.namesGiven + this.snapshotLines.length >= this.batchRows || this.pdns.length + this.pdnsRows * PDNS_TAIL_BYTES + this.snapshotBytes >= BATCH_BYTES;
   }
 
   /**
-   * Starts merging what is buffered, after the previous batch is merged: parsing the next
-   * batch overlaps with PostgreSQL merging this one (one batch in flight, so at most two
-   * batches in memory). A failure surfaces at the next flush or at finish.
+   * Queues what is buffered for merging, on each connection after its part of the batches
+   * before: node reads and groups the next batch while PostgreSQL merges, and a connection
+   * done with a batch starts on the next one without waiting for the other connection or
+   * for node (BENCHMARKS.md "Session 10"). Waits only while a batch is already waiting on
+   * a connection, so at most three batches are in memory (one merging, one waiting, one
+   * being read). A failure surfaces at a later flush or at finish.
    */
   async flush(): Promise<void> {
-    // The batch is grouped and written while the previous one is still being merged.
-    const names = this.namesFree;
+    // The batch is grouped and written while the batches before are still being merged.
+    const names = this.freeNames.pop() ?? new CopyBuffer();
     names.clear();
     this.names.writeTo(names);
-    const grouped = this.pdnsFree;
-    grouped.clear();
-    const isGrouped = this.pdnsIndex.groupInto(this.pdns, grouped);
+    const pdns = this.freePdns.pop() ?? new CopyBuffer();
+    pdns.clear();
+    const isGrouped = this.pdnsIndex.groupInto(this.pdns, pdns);
     this.pdnsIndex.clear();
-    const pdns = isGrouped ? grouped : this.pdns;
-    const batch: Batch = { pdns, pdnsGrouped: isGrouped, names, snapshots: this.snapshotLines, domains: [...this.snapshotDomains] };
-    await this.inflight;
-    // The buffers of the batch just merged are free again; the one not staged is filled next.
-    this.pdnsFree = this.pdnsInflight;
-    this.pdnsInflight = pdns;
-    this.pdns = isGrouped ? this.pdns : grouped;
     this.pdns.clear();
-    this.namesFree = this.namesInflight;
-    this.namesInflight = names;
+    const batch: Batch = { pdns, pdnsGrouped: isGrouped, names, snapshots: this.snapshotLines, domains: [...this.snapshotDomains] };
     this.pdnsRows = 0;
     this.namesGiven = 0;
     this.snapshotLines = [];
     this.snapshotDomains = new Set();
     this.snapshotBytes = 0;
     this.batchRows = Math.min(this.batchRows * 2, BATCH_ROWS);
-    this.inflight = this.merge(batch);
-    this.inflight.catch(() => {}); // observed by the next await of it
+    await this.settled([this.mainBefore, this.namesBefore]);
+    // One connection for both (no namesClient): its merges run one after the other.
+    const shared = this.namesClient === this.client;
+    this.mainBefore = this.mainTail;
+    this.mainTail = (shared ? this.namesTail : this.mainTail).then(async () => {
+      await this.mergeMain(batch);
+      this.freePdns.push(pdns);
+    });
+    this.mainTail.catch(() => {}); // observed by a later settled()
+    this.namesBefore = this.namesTail;
+    this.namesTail = (shared ? this.mainTail : this.namesTail).then(async () => {
+      await this.mergeNames(names);
+      this.freeNames.push(names);
+    });
+    this.namesTail.catch(() => {});
   }
 
   /** Merges what is left and waits until everything is in the store. */
   async finish(): Promise<void> {
     await this.flush();
-    await this.inflight;
+    await this.settled([this.mainTail, this.namesTail]);
   }
 
-  private async merge(batch: Batch): Promise<void> {
-    if (this.namesClient === this.client) {
-      await this.mergeMain(batch);
-      await this.mergeNames(batch.names);
-    } else {
-      // Both merges run at once; when one fails the other is still awaited (its connection is
-      // then idle, ready for the rollback).
-      const results = await Promise.allSettled([this.mergeMain(batch), this.mergeNames(batch.names)]);
-      for (const r of results) if (r.status === 'rejected') throw r.reason;
-    }
+  /**
+   * Waits for `merges`; when one failed, waits until neither connection is merging (each is
+   * then idle, ready for the rollback) and throws its error.
+   */
+  private async settled(merges: Promise<void>[]): Promise<void> {
+    const failed = (await Promise.allSettled(merges)).find((r) => r.status === 'rejected');
+    if (failed === undefined) return;
+    await Promise.allSettled([this.mainTail, this.namesTail]);
+    throw failed.reason;
   }
 
   /** pdns rows and WHOIS records, on the caller's connection. */
