@@ -606,8 +606,7 @@ fn fetch_each(snap: &Snapshot, window: &[(usize, usize, u32)], mut f: impl FnMut
         let seg = &snap.segments[si];
         let fresh = !matches!(&cur, Some((s, p, b)) if *s == si && *p == pi && b.holds(d));
         if fresh {
-            let store = &seg.parts[pi].store;
-            cur = Some((si, pi, store.block(store.block_of(d))?));
+            cur = Some((si, pi, seg.parts[pi].store.block_holding(d)?));
         }
         let (ctx, line) = cur.as_ref().map(|c| &c.2).expect("block taken above").record(d)?;
         f(seg, pi, d, ctx, line);
@@ -981,7 +980,7 @@ mod cold_timing {
                 let (c0, f0, t) = (cpu(), minflt(), Instant::now());
                 let mut x = 0u8;
                 for &(si, pi, b) in &blocks {
-                    let f = snap.segments[si].parts[pi].store.frame(b);
+                    let f = snap.segments[si].parts[pi].store.stored(b).0;
                     x ^= unsafe { std::ptr::read_volatile(&f[0]) } ^ unsafe { std::ptr::read_volatile(&f[f.len() - 1]) };
                 }
                 std::hint::black_box(x);

@@ -23,6 +23,7 @@ pub mod store;
 pub mod termdict;
 pub mod trigram;
 pub mod watch;
+pub mod zstd_block;
 
 /// CPU clocks: the ingest's phase figures (`timing` in its summary) and the ignored
 /// measurement tests (store tuning, cold pages).

@@ -34,7 +34,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use zstd::zstd_safe::{self, CCtx, CDict, CParameter, DCtx, DDict};
+use crate::zstd_block::{self, Dctx, Ddict};
+use zstd::zstd_safe::{self, CCtx, CDict, CParameter};
 
 /// Documents per block of formats 1-3.
 pub const V3_BLOCK_DOCS: u32 = 32;
@@ -62,7 +63,23 @@ const SAMPLE_BYTES: usize = 1 << 20;
 /// A run with fewer sampled lines than this gets no dictionary (training would fail).
 const MIN_SAMPLES: usize = 256;
 const NO_DICT: u16 = u16::MAX;
+/// A block map entry of formats 4-7.
 const MAP_ENTRY: usize = 16;
+/// The first bytes of a format 8 `store.map` (one of formats 4-7 starts with 8 zero bytes:
+/// its first block's offset).
+const MAP8_MAGIC: [u8; 4] = *b"LWM8";
+const MAP8_HEAD: usize = 16;
+const MAP8_RUN: usize = 8;
+const MAP8_GROUP: usize = 16;
+/// Blocks a group of the format 8 map: a block is found by walking at most this many
+/// entries from its group's offset and first document (32: 0.5 byte a block less, but a
+/// cold page's lookups cost twice the instructions).
+const GROUP_BLOCKS: usize = 16;
+/// Bit 7 of a format 8 entry's first byte: the block is kept as a whole zstd frame (a
+/// block copied from a format 4-7 store that is not one compressed zstd block, or one
+/// whose content zstd stored raw or over several zstd blocks); clear, a bare zstd block.
+const FRAME_BIT: u8 = 0x80;
+const _: () = assert!(MAX_BLOCK_DOCS < FRAME_BIT as usize);
 
 /// The fastCover segment size of every dictionary. `ZDICT_trainFromBuffer` tried five
 /// (50 to 1998) on three quarters of the samples and kept the one compressing the last
@@ -172,7 +189,7 @@ impl OpenBlock {
 
 pub struct StoreWriter {
     dat: std::io::BufWriter<std::fs::File>,
-    map: Vec<u8>,
+    map: MapWriter,
     dicts: Vec<Vec<u8>>,
     pos: u64,
     docs: u32,
@@ -203,6 +220,66 @@ pub struct StoreWriter {
     /// Write format 4 blocks (tests of old stores).
     #[cfg(test)]
     v4_blocks: bool,
+    /// Write the block map of formats 4-7 (16 bytes a block) and whole frames: tests of
+    /// old stores, measurements of the frames' bytes.
+    #[cfg(test)]
+    v7_map: Option<Vec<u8>>,
+}
+
+/// The format 8 block map being written: the runs of blocks sharing a context base and a
+/// dictionary, each group's start, each block's entry.
+#[derive(Default)]
+struct MapWriter {
+    blocks: u32,
+    runs: Vec<u8>,
+    last_run: Option<(u16, u16)>,
+    groups: Vec<u8>,
+    entries: Vec<u8>,
+}
+
+impl MapWriter {
+    /// The next block (`l.b` is not read).
+    fn push(&mut self, l: &Loc) -> Result<()> {
+        if l.docs == 0 || l.docs >= FRAME_BIT as u32 {
+            return Err(EngineError::Corrupt(format!("a store block of {} records", l.docs)));
+        }
+        let len = u32::try_from(l.end - l.offset).map_err(|_| EngineError::InvalidArgument("a store block of 4 GiB".into()))?;
+        if self.last_run != Some((l.ctx_base, l.dict)) {
+            self.runs.extend_from_slice(&self.blocks.to_le_bytes());
+            self.runs.extend_from_slice(&l.ctx_base.to_le_bytes());
+            self.runs.extend_from_slice(&l.dict.to_le_bytes());
+            self.last_run = Some((l.ctx_base, l.dict));
+        }
+        if (self.blocks as usize).is_multiple_of(GROUP_BLOCKS) {
+            self.group(l.offset, l.first);
+        }
+        self.entries.push(l.docs as u8 | if l.bare { 0 } else { FRAME_BIT });
+        crate::postings::put_varint(len, &mut self.entries);
+        self.blocks = self.blocks.checked_add(1).ok_or_else(|| EngineError::InvalidArgument("too many store blocks in one part".into()))?;
+        Ok(())
+    }
+
+    fn group(&mut self, offset: u64, first: u32) {
+        self.groups.extend_from_slice(&offset.to_le_bytes());
+        self.groups.extend_from_slice(&first.to_le_bytes());
+        self.groups.extend_from_slice(&(self.entries.len() as u32).to_le_bytes());
+    }
+
+    /// The map's bytes, its last group entry the end of store.dat and the document count.
+    fn finish(mut self, end: u64, docs: u32) -> Vec<u8> {
+        let groups = self.groups.len() / MAP8_GROUP;
+        self.group(end, docs);
+        let mut out = Vec::with_capacity(MAP8_HEAD + self.runs.len() + self.groups.len() + self.entries.len());
+        out.extend_from_slice(&MAP8_MAGIC);
+        debug_assert_eq!(groups, (self.blocks as usize).div_ceil(GROUP_BLOCKS));
+        for n in [self.blocks, (self.runs.len() / MAP8_RUN) as u32, GROUP_BLOCKS as u32] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        out.extend_from_slice(&self.runs);
+        out.extend_from_slice(&self.groups);
+        out.extend_from_slice(&self.entries);
+        out
+    }
 }
 
 impl StoreWriter {
@@ -229,7 +306,7 @@ impl StoreWriter {
         }
         Ok(StoreWriter {
             dat: std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(dir.join("store.dat"))?),
-            map: Vec::new(),
+            map: MapWriter::default(),
             dicts: Vec::new(),
             pos: 0,
             docs: 0,
@@ -250,6 +327,8 @@ impl StoreWriter {
             tuned: false,
             #[cfg(test)]
             v4_blocks: false,
+            #[cfg(test)]
+            v7_map: None,
         })
     }
 
@@ -373,10 +452,10 @@ impl StoreWriter {
             }
         };
         self.cctx.compress2(&mut self.out, &self.raw).map_err(zstd_err)?;
-        self.entry(self.pos, self.docs, 0, dict);
-        self.dat.write_all(&self.out)?;
-        self.pos += self.out.len() as u64;
-        self.docs += n as u32;
+        let frame = std::mem::take(&mut self.out);
+        let put = self.put_stored(&frame, false, n as u32, 0, dict);
+        self.out = frame;
+        put?;
         let b = &mut self.block;
         b.ctx.clear();
         b.ends.clear();
@@ -384,19 +463,43 @@ impl StoreWriter {
         Ok(())
     }
 
-    fn entry(&mut self, offset: u64, first: u32, ctx_base: u16, dict: u16) {
-        self.map.extend_from_slice(&offset.to_le_bytes());
-        self.map.extend_from_slice(&first.to_le_bytes());
-        self.map.extend_from_slice(&ctx_base.to_le_bytes());
-        self.map.extend_from_slice(&dict.to_le_bytes());
+    /// Write a block of `docs` documents, `stored` a zstd frame or (`bare`) a bare zstd
+    /// block: a frame that is one compressed zstd block is kept as that block
+    /// (`zstd_block::frame_block`), any other whole.
+    fn put_stored(&mut self, stored: &[u8], bare: bool, docs: u32, ctx_base: u16, dict: u16) -> Result<()> {
+        #[cfg(test)]
+        if let Some(m) = &mut self.v7_map {
+            if bare {
+                return Err(EngineError::InvalidArgument("a bare zstd block in a format 7 store".into()));
+            }
+            m.extend_from_slice(&self.pos.to_le_bytes());
+            m.extend_from_slice(&self.docs.to_le_bytes());
+            m.extend_from_slice(&ctx_base.to_le_bytes());
+            m.extend_from_slice(&dict.to_le_bytes());
+            self.dat.write_all(stored)?;
+            self.pos += stored.len() as u64;
+            self.docs += docs;
+            return Ok(());
+        }
+        let (bytes, bare) = match (bare, zstd_block::frame_block(stored)) {
+            (false, Some(block)) => (block, true),
+            _ => (stored, bare),
+        };
+        let end = self.pos + bytes.len() as u64;
+        self.map.push(&Loc { b: self.map.blocks as usize, offset: self.pos, end, first: self.docs, docs, ctx_base, dict, bare })?;
+        self.dat.write_all(bytes)?;
+        self.pos += bytes.len() as u64;
+        self.docs = self.docs.checked_add(docs).ok_or_else(|| EngineError::InvalidArgument("too many records in one part".into()))?;
+        Ok(())
     }
 
-    /// Append every record of `src` with `ctx_base` added to its context indexes. Format-4
-    /// blocks are copied as they are (with their dictionaries); older stores are
-    /// decompressed and written again as a run of their own.
+    /// Append every record of `src` with `ctx_base` added to its context indexes. The blocks
+    /// of formats 4-8 are copied (with their dictionaries), not decompressed: frames of one
+    /// compressed zstd block as that block, other frames and bare blocks as they are;
+    /// older stores are decompressed and written again as a run of their own.
     pub fn copy_from(&mut self, src: &StoreReader, ctx_base: u16) -> Result<()> {
         self.seal()?;
-        let Layout::V4 { map, blocks, dicts, .. } = &src.layout else {
+        let Layout::Mapped { map, dicts } = &src.layout else {
             for b in 0..src.blocks() {
                 let block = src.load(b)?;
                 for k in 0..block.len() as usize {
@@ -411,25 +514,31 @@ impl StoreWriter {
         }
         let dict_base = self.dicts.len() as u16;
         self.dicts.extend(dicts.iter().map(|d| d.1.clone()));
-        let at = |i: usize| MapEntry::read(map, i);
-        let start = if *blocks > 0 { at(0).offset } else { 0 };
-        for i in 0..*blocks {
-            let e = at(i);
+        let mut at = map.start();
+        for _ in 0..map.blocks() {
+            let e = map.next(&mut at);
             let base = e.ctx_base.checked_add(ctx_base).ok_or_else(|| EngineError::InvalidArgument("too many input files in one part".into()))?;
-            self.entry(self.pos + (e.offset - start), self.docs + e.first, base, if e.dict == NO_DICT { NO_DICT } else { e.dict + dict_base });
+            let dict = if e.dict == NO_DICT { NO_DICT } else { e.dict + dict_base };
+            self.put_stored(&src.dat[e.offset as usize..e.end as usize], e.bare, e.docs, base, dict)?;
         }
-        let end = at(*blocks);
-        self.dat.write_all(&src.dat[start as usize..end.offset as usize])?;
-        self.pos += end.offset - start;
-        self.docs += end.first;
         Ok(())
     }
 
     pub fn finish(mut self) -> Result<u64> {
         self.seal()?;
-        self.entry(self.pos, self.docs, 0, 0);
         self.dat.flush()?;
-        std::fs::write(self.dir.join("store.map"), &self.map)?;
+        let map = std::mem::take(&mut self.map).finish(self.pos, self.docs);
+        #[cfg(test)]
+        let map = match self.v7_map.take() {
+            Some(mut m) => {
+                m.extend_from_slice(&self.pos.to_le_bytes());
+                m.extend_from_slice(&self.docs.to_le_bytes());
+                m.extend_from_slice(&[0; 4]);
+                m
+            }
+            None => map,
+        };
+        std::fs::write(self.dir.join("store.map"), &map)?;
         let mut d = Vec::new();
         d.extend_from_slice(&(self.dicts.len() as u32).to_le_bytes());
         for x in &self.dicts {
@@ -439,26 +548,270 @@ impl StoreWriter {
             d.extend_from_slice(x);
         }
         std::fs::write(self.dir.join("store.dict"), &d)?;
-        Ok(self.pos + self.map.len() as u64 + d.len() as u64)
+        Ok(self.pos + map.len() as u64 + d.len() as u64)
     }
 }
 
-struct MapEntry {
+/// A block of a store of formats 4-8, as its block map gives it.
+#[derive(Clone, Copy)]
+struct Loc {
+    /// The block's number in the part.
+    b: usize,
+    /// Its bytes in store.dat.
     offset: u64,
+    end: u64,
     first: u32,
+    docs: u32,
     ctx_base: u16,
     dict: u16,
+    /// A bare zstd block (format 8), else a whole zstd frame.
+    bare: bool,
 }
 
-impl MapEntry {
+/// Where a walk over a block map stands: the next block, and where its entry, bytes and
+/// first document are (format 8).
+struct Cursor {
+    b: usize,
+    entry: usize,
+    offset: u64,
+    first: u32,
+    run: usize,
+}
+
+/// `store.map`. Validated when opened: every read below is within the file.
+enum BlockMap {
+    /// Formats 4-7: `MAP_ENTRY` bytes a block, then the end of store.dat and the document
+    /// count; every block a zstd frame.
+    Fixed { map: Bytes, blocks: usize },
+    /// Format 8: a 16-byte head (magic, blocks, runs, blocks a group), the runs (u32 first
+    /// block, u16 context base, u16 dictionary), a group entry for every G blocks and
+    /// one more (u64 offset in store.dat, u32 first document, u32 offset of the group's
+    /// first block entry), then the block entries (u8 record count | `FRAME_BIT`, LEB128
+    /// byte length).
+    Grouped { map: Bytes, blocks: usize, runs: usize, group: usize, groups: usize },
+}
+
+// One bounds check and one load each (the lookups of a cold page make many).
+#[inline]
+fn le_u16(b: &[u8], p: usize) -> u16 {
+    u16::from_le_bytes(b[p..p + 2].try_into().expect("2 bytes"))
+}
+
+#[inline]
+fn le_u32(b: &[u8], p: usize) -> u32 {
+    u32::from_le_bytes(b[p..p + 4].try_into().expect("4 bytes"))
+}
+
+#[inline]
+fn le_u64(b: &[u8], p: usize) -> u64 {
+    u64::from_le_bytes(b[p..p + 8].try_into().expect("8 bytes"))
+}
+
+/// Format 8: the last of the `runs` runs of `map` starting at or before block `b`.
+fn run_of(map: &[u8], runs: usize, b: usize) -> usize {
+    let (mut lo, mut hi) = (0usize, runs);
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if le_u32(map, MAP8_HEAD + mid * MAP8_RUN) as usize <= b {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+impl BlockMap {
+    /// The map of a store.dat of `dat_len` bytes, checked whole (blocks in order, within
+    /// store.dat, each of 1 to 127 records, dictionaries among the `dicts`).
+    fn open(map: Bytes, dat_len: usize, dicts: usize) -> std::result::Result<BlockMap, &'static str> {
+        let m = if map.starts_with(&MAP8_MAGIC) {
+            if map.len() < MAP8_HEAD {
+                return Err("store.map truncated");
+            }
+            let (blocks, runs, group) = (le_u32(&map, 4) as usize, le_u32(&map, 8) as usize, le_u32(&map, 12) as usize);
+            if !(1..=1024).contains(&group) || (runs == 0) != (blocks == 0) || runs > blocks {
+                return Err("store.map has a bad head");
+            }
+            let groups = blocks.div_ceil(group);
+            let entries = MAP8_HEAD + runs * MAP8_RUN + (groups + 1) * MAP8_GROUP;
+            if map.len() < entries {
+                return Err("store.map truncated");
+            }
+            BlockMap::Grouped { map, blocks, runs, group, groups }
+        } else {
+            if map.len() < MAP_ENTRY || map.len() % MAP_ENTRY != 0 {
+                return Err("store.map has a bad length");
+            }
+            BlockMap::Fixed { blocks: map.len() / MAP_ENTRY - 1, map }
+        };
+        if let BlockMap::Grouped { map, runs, .. } = &m {
+            // Runs: the first at block 0, then ascending.
+            for r in 0..*runs {
+                let first = le_u32(map, MAP8_HEAD + r * MAP8_RUN) as usize;
+                let prev = if r == 0 { None } else { Some(le_u32(map, MAP8_HEAD + (r - 1) * MAP8_RUN) as usize) };
+                if (r == 0 && first != 0) || prev.is_some_and(|p| p >= first) || first >= m.blocks() {
+                    return Err("store.map has bad runs");
+                }
+            }
+        }
+        // Every block once, as the readers will see them.
+        let mut c = m.start();
+        for b in 0..m.blocks() {
+            if let BlockMap::Grouped { map, group, .. } = &m {
+                if b.is_multiple_of(*group) {
+                    let g = m.group_at(b / group);
+                    if (g.entry, g.offset, g.first) != (c.entry, c.offset, c.first) {
+                        return Err("store.map has a bad group");
+                    }
+                }
+                // The entry's byte and its varint (at most 5 bytes) within the map.
+                let at = c.entry;
+                if at >= map.len() || !map[at + 1..].iter().take(5).any(|&x| x < 0x80) {
+                    return Err("store.map truncated");
+                }
+            }
+            let e = m.next(&mut c);
+            if e.end < e.offset || e.end > dat_len as u64 || e.docs == 0 || e.docs >= FRAME_BIT as u32 || (e.dict != NO_DICT && e.dict as usize >= dicts) {
+                return Err("store.map has a bad block");
+            }
+        }
+        let (end, docs) = m.end();
+        let whole = match &m {
+            BlockMap::Fixed { .. } => true,
+            BlockMap::Grouped { map, groups, .. } => m.group_at(*groups).entry == map.len() && c.entry == map.len() && c.offset == end && c.first == docs,
+        };
+        if !whole || end != dat_len as u64 {
+            return Err("store.map does not match store.dat");
+        }
+        Ok(m)
+    }
+
+    fn blocks(&self) -> usize {
+        match self {
+            BlockMap::Fixed { blocks, .. } | BlockMap::Grouped { blocks, .. } => *blocks,
+        }
+    }
+
+    /// The end of store.dat and the part's document count.
+    fn end(&self) -> (u64, u32) {
+        match self {
+            BlockMap::Fixed { map, blocks } => (le_u64(map, blocks * MAP_ENTRY), le_u32(map, blocks * MAP_ENTRY + 8)),
+            BlockMap::Grouped { groups, .. } => {
+                let g = self.group_at(*groups);
+                (g.offset, g.first)
+            }
+        }
+    }
+
+    fn start(&self) -> Cursor {
+        match self {
+            BlockMap::Fixed { .. } => Cursor { b: 0, entry: 0, offset: 0, first: 0, run: 0 },
+            BlockMap::Grouped { .. } => self.group_at(0),
+        }
+    }
+
+    /// Format 8: the cursor at group `g`'s first block.
+    fn group_at(&self, g: usize) -> Cursor {
+        let BlockMap::Grouped { map, runs, group, groups, .. } = self else { unreachable!("format 8 maps only") };
+        let at = MAP8_HEAD + runs * MAP8_RUN + g * MAP8_GROUP;
+        let entries = MAP8_HEAD + runs * MAP8_RUN + (groups + 1) * MAP8_GROUP;
+        let b = g * group;
+        Cursor { b, entry: entries + le_u32(map, at + 12) as usize, offset: le_u64(map, at), first: le_u32(map, at + 8), run: run_of(map, *runs, b) }
+    }
+
+    /// The block at the cursor; the cursor moves to the next one.
     #[inline]
-    fn read(map: &[u8], i: usize) -> MapEntry {
-        let e = &map[i * MAP_ENTRY..(i + 1) * MAP_ENTRY];
-        MapEntry {
-            offset: u64::from_le_bytes(e[0..8].try_into().unwrap()),
-            first: u32::from_le_bytes(e[8..12].try_into().unwrap()),
-            ctx_base: u16::from_le_bytes(e[12..14].try_into().unwrap()),
-            dict: u16::from_le_bytes(e[14..16].try_into().unwrap()),
+    fn next(&self, c: &mut Cursor) -> Loc {
+        let b = c.b;
+        c.b += 1;
+        match self {
+            BlockMap::Fixed { map, .. } => {
+                let (e, n) = (b * MAP_ENTRY, (b + 1) * MAP_ENTRY);
+                let (offset, first) = (le_u64(map, e), le_u32(map, e + 8));
+                Loc { b, offset, end: le_u64(map, n), first, docs: le_u32(map, n + 8).wrapping_sub(first), ctx_base: le_u16(map, e + 12), dict: le_u16(map, e + 14), bare: false }
+            }
+            BlockMap::Grouped { map, runs, .. } => {
+                let head = map[c.entry];
+                c.entry += 1;
+                let len = crate::postings::varint_at(map, &mut c.entry) as u64;
+                let r = MAP8_HEAD + c.run * MAP8_RUN;
+                let docs = (head & !FRAME_BIT) as u32;
+                let loc = Loc { b, offset: c.offset, end: c.offset + len, first: c.first, docs, ctx_base: le_u16(map, r + 4), dict: le_u16(map, r + 6), bare: head & FRAME_BIT == 0 };
+                c.offset += len;
+                c.first = c.first.wrapping_add(docs);
+                if c.run + 1 < *runs && le_u32(map, r + MAP8_RUN) as usize == c.b {
+                    c.run += 1;
+                }
+                loc
+            }
+        }
+    }
+
+    /// Block `b` (< blocks).
+    fn get(&self, b: usize) -> Loc {
+        match self {
+            BlockMap::Fixed { .. } => self.next(&mut Cursor { b, entry: 0, offset: 0, first: 0, run: 0 }),
+            BlockMap::Grouped { group, .. } => self.walk_group(b / group, |x, _, _| x == b),
+        }
+    }
+
+    /// The block holding document `doc`: the last one whose first document is <= doc
+    /// (blocks > 0).
+    fn locate(&self, doc: u32) -> Loc {
+        // The last block (formats 4-7) or group (format 8) whose first document is <= doc.
+        let (n, at, step) = match self {
+            BlockMap::Fixed { blocks, .. } => (*blocks, 8, MAP_ENTRY),
+            BlockMap::Grouped { runs, groups, .. } => (*groups, MAP8_HEAD + runs * MAP8_RUN + 8, MAP8_GROUP),
+        };
+        let (BlockMap::Fixed { map, .. } | BlockMap::Grouped { map, .. }) = self;
+        let (mut lo, mut hi) = (0usize, n);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if le_u32(map, at + mid * step) <= doc {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        match self {
+            BlockMap::Fixed { .. } => self.get(lo),
+            BlockMap::Grouped { .. } => self.walk_group(lo, |_, first, docs| doc.wrapping_sub(first) < docs),
+        }
+    }
+
+    /// Format 8: the first block of group `g` for which `stop(block, first document,
+    /// records)` holds, or the group's last block. Only the entries are read on the way.
+    #[inline]
+    fn walk_group(&self, g: usize, stop: impl Fn(usize, u32, u32) -> bool) -> Loc {
+        let BlockMap::Grouped { map, blocks, runs, group, groups } = self else { unreachable!("format 8 maps only") };
+        let m: &[u8] = map;
+        let at = MAP8_HEAD + runs * MAP8_RUN + g * MAP8_GROUP;
+        let mut e = MAP8_HEAD + runs * MAP8_RUN + (groups + 1) * MAP8_GROUP + le_u32(m, at + 12) as usize;
+        let (mut offset, mut first) = (le_u64(m, at), le_u32(m, at + 8));
+        let mut b = g * group;
+        let last = (b + group).min(*blocks) - 1;
+        loop {
+            let (head, l0) = (m[e], m[e + 1]);
+            let docs = (head & !FRAME_BIT) as u32;
+            // Most lengths take one or two bytes.
+            let len = if l0 < 0x80 {
+                e += 2;
+                l0 as u64
+            } else if m[e + 2] < 0x80 {
+                e += 3;
+                (l0 & 0x7F) as u64 | (m[e - 1] as u64) << 7
+            } else {
+                e += 1;
+                crate::postings::varint_at(m, &mut e) as u64
+            };
+            if b == last || stop(b, first, docs) {
+                let r = MAP8_HEAD + run_of(m, *runs, b) * MAP8_RUN;
+                return Loc { b, offset, end: offset + len, first, docs, ctx_base: le_u16(m, r + 4), dict: le_u16(m, r + 6), bare: head & FRAME_BIT == 0 };
+            }
+            offset += len;
+            first = first.wrapping_add(docs);
+            b += 1;
         }
     }
 }
@@ -466,8 +819,9 @@ impl MapEntry {
 enum Layout {
     /// Formats 1-3: `store.idx`, blocks of `V3_BLOCK_DOCS` documents.
     V3 { idx: Bytes, blocks: usize },
-    /// Format 4: `store.map` and `store.dict`.
-    V4 { map: Bytes, blocks: usize, dicts: Vec<(DDict<'static>, Vec<u8>)> },
+    /// Formats 4-8: `store.map` and `store.dict` (each dictionary with its bytes, which a
+    /// merge copies).
+    Mapped { map: BlockMap, dicts: Vec<(Ddict, Vec<u8>)> },
 }
 
 pub struct StoreReader {
@@ -480,8 +834,39 @@ pub struct StoreReader {
     loads: AtomicU64,
 }
 
+/// A thread's decompression context, and the buffer a bare zstd block is decoded into
+/// (its size is not stored: at most `zstd_block::BLOCK_MAX`).
+struct Decoder {
+    dctx: Dctx,
+    scratch: Vec<u8>,
+}
+
 thread_local! {
-    static DCTX: std::cell::RefCell<Option<DCtx<'static>>> = std::cell::RefCell::new(None);
+    static DECODER: std::cell::RefCell<Option<Decoder>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The content of a store block's bytes: a bare zstd block or a zstd frame, compressed
+/// with `dict`.
+fn decompress(stored: &[u8], bare: bool, dict: Option<&Ddict>) -> Result<Vec<u8>> {
+    let corrupt = |e: &str| EngineError::Corrupt(format!("store block: {}", e));
+    DECODER.with(|d| {
+        let mut d = d.borrow_mut();
+        if d.is_none() {
+            *d = Some(Decoder { dctx: Dctx::new().ok_or_else(|| EngineError::Internal("zstd could not create a context".into()))?, scratch: Vec::new() });
+        }
+        let Some(d) = d.as_mut() else { unreachable!("set above") };
+        if bare {
+            if d.scratch.is_empty() {
+                d.scratch = vec![0; zstd_block::BLOCK_MAX];
+            }
+            let n = d.dctx.block(stored, dict, &mut d.scratch).map_err(corrupt)?;
+            Ok(d.scratch[..n].to_vec())
+        } else {
+            let mut out = Vec::new();
+            d.dctx.frame(stored, dict, &mut out).map_err(corrupt)?;
+            Ok(out)
+        }
+    })
 }
 
 static NEXT_STORE: AtomicU64 = AtomicU64::new(1);
@@ -549,14 +934,6 @@ impl StoreReader {
             }
             return Ok(StoreReader { dat, layout: Layout::V3 { idx, blocks }, id, loads: AtomicU64::new(0) });
         }
-        let map = Bytes::open(&map_path)?;
-        if map.len() < MAP_ENTRY || map.len() % MAP_ENTRY != 0 {
-            return Err(corrupt("store.map has a bad length"));
-        }
-        let blocks = map.len() / MAP_ENTRY - 1;
-        if MapEntry::read(&map, blocks).offset as usize != dat.len() {
-            return Err(corrupt("store.map does not match store.dat"));
-        }
         let raw = std::fs::read(dir.join("store.dict"))?;
         let n = get_u32(&raw, 0).map_err(|_| corrupt("store.dict truncated"))? as usize;
         let mut at = 4 + 4 * n;
@@ -565,15 +942,10 @@ impl StoreReader {
             let len = get_u32(&raw, 4 + 4 * i).map_err(|_| corrupt("store.dict truncated"))? as usize;
             let d = raw.get(at..at + len).ok_or_else(|| corrupt("store.dict truncated"))?.to_vec();
             at += len;
-            dicts.push((DDict::create(&d), d));
+            dicts.push((Ddict::new(&d).ok_or_else(|| corrupt("zstd could not load a dictionary"))?, d));
         }
-        for b in 0..blocks {
-            let e = MapEntry::read(&map, b);
-            if e.dict != NO_DICT && e.dict as usize >= n {
-                return Err(corrupt("store.map names a missing dictionary"));
-            }
-        }
-        Ok(StoreReader { dat, layout: Layout::V4 { map, blocks, dicts }, id, loads: AtomicU64::new(0) })
+        let map = BlockMap::open(Bytes::open(&map_path)?, dat.len(), n).map_err(corrupt)?;
+        Ok(StoreReader { dat, layout: Layout::Mapped { map, dicts }, id, loads: AtomicU64::new(0) })
     }
 
     /// Blocks of this store decompressed since it was opened.
@@ -583,7 +955,8 @@ impl StoreReader {
 
     pub fn blocks(&self) -> usize {
         match &self.layout {
-            Layout::V3 { blocks, .. } | Layout::V4 { blocks, .. } => *blocks,
+            Layout::V3 { blocks, .. } => *blocks,
+            Layout::Mapped { map, .. } => map.blocks(),
         }
     }
 
@@ -591,7 +964,7 @@ impl StoreReader {
     pub fn dictionaries(&self) -> usize {
         match &self.layout {
             Layout::V3 { .. } => 0,
-            Layout::V4 { dicts, .. } => dicts.len(),
+            Layout::Mapped { dicts, .. } => dicts.len(),
         }
     }
 
@@ -599,39 +972,48 @@ impl StoreReader {
     pub fn block_of(&self, doc: u32) -> usize {
         match &self.layout {
             Layout::V3 { .. } => (doc / V3_BLOCK_DOCS) as usize,
-            Layout::V4 { map, blocks, .. } => {
-                // The last block whose first document is <= doc.
-                let (mut lo, mut hi) = (0usize, *blocks);
-                while hi - lo > 1 {
-                    let mid = (lo + hi) / 2;
-                    if MapEntry::read(map, mid).first <= doc {
-                        lo = mid;
-                    } else {
-                        hi = mid;
-                    }
-                }
-                lo
-            }
+            Layout::Mapped { map, .. } if map.blocks() > 0 => map.locate(doc).b,
+            Layout::Mapped { .. } => 0,
         }
     }
 
-    /// The compressed frame of block `b` (measurements).
+    /// The bytes of block `b` in store.dat, and whether they are a bare zstd block (else a
+    /// zstd frame): measurements.
     #[cfg(test)]
-    pub(crate) fn frame(&self, b: usize) -> &[u8] {
+    pub(crate) fn stored(&self, b: usize) -> (&[u8], bool) {
         match &self.layout {
-            Layout::V3 { idx, .. } => &self.dat[idx.u64_at(b) as usize..idx.u64_at(b + 1) as usize],
-            Layout::V4 { map, .. } => &self.dat[MapEntry::read(map, b).offset as usize..MapEntry::read(map, b + 1).offset as usize],
+            Layout::V3 { idx, .. } => (&self.dat[idx.u64_at(b) as usize..idx.u64_at(b + 1) as usize], false),
+            Layout::Mapped { map, .. } => {
+                let l = map.get(b);
+                (&self.dat[l.offset as usize..l.end as usize], l.bare)
+            }
         }
     }
 
     /// Block `b`, from the cache or decompressed (then cached).
     pub fn block(&self, b: usize) -> Result<Arc<Block>> {
+        self.cached(b, || self.load(b))
+    }
+
+    /// The block holding document `doc`, from the cache or decompressed (then cached): one
+    /// walk of the block map where `block(block_of(doc))` takes two.
+    pub fn block_holding(&self, doc: u32) -> Result<Arc<Block>> {
+        match &self.layout {
+            Layout::Mapped { map, dicts } if map.blocks() > 0 => {
+                let l = map.locate(doc);
+                self.cached(l.b, || self.decode(&l, dicts))
+            }
+            _ => self.block(self.block_of(doc)),
+        }
+    }
+
+    fn cached(&self, b: usize, load: impl FnOnce() -> Result<Block>) -> Result<Arc<Block>> {
         let c = cache();
         let key = (self.id, b as u32);
         if let Some(x) = c.get(key) {
             return Ok(x);
         }
-        let block = Arc::new(self.load(b)?);
+        let block = Arc::new(load()?);
         c.put(key, &block);
         Ok(block)
     }
@@ -641,41 +1023,26 @@ impl StoreReader {
         if b >= self.blocks() {
             return Err(EngineError::Corrupt("store block out of range".into()));
         }
-        DECOMPRESSED.fetch_add(1, Ordering::Relaxed);
-        self.loads.fetch_add(1, Ordering::Relaxed);
         match &self.layout {
             Layout::V3 { idx, .. } => {
+                self.count_load();
                 let frame = &self.dat[idx.u64_at(b) as usize..idx.u64_at(b + 1) as usize];
-                let data = decompress(frame, None)?;
-                Block::v3(data, b as u32 * V3_BLOCK_DOCS)
+                Block::v3(decompress(frame, false, None)?, b as u32 * V3_BLOCK_DOCS)
             }
-            Layout::V4 { map, dicts, .. } => {
-                let (e, next) = (MapEntry::read(map, b), MapEntry::read(map, b + 1));
-                let frame = &self.dat[e.offset as usize..next.offset as usize];
-                let dict = if e.dict == NO_DICT { None } else { Some(&dicts[e.dict as usize].0) };
-                Block::v4(decompress(frame, dict)?, e.first, next.first - e.first, e.ctx_base)
-            }
+            Layout::Mapped { map, dicts } => self.decode(&map.get(b), dicts),
         }
     }
-}
 
-fn decompress(frame: &[u8], dict: Option<&DDict<'static>>) -> Result<Vec<u8>> {
-    let n = match zstd_safe::get_frame_content_size(frame) {
-        Ok(Some(n)) if n <= 1 << 31 => n as usize,
-        // Every block is written with its content size.
-        _ => return Err(EngineError::Corrupt("store block without a content size".into())),
-    };
-    let mut out = Vec::with_capacity(n);
-    DCTX.with(|d| {
-        let mut d = d.borrow_mut();
-        let dctx = d.get_or_insert_with(DCtx::create);
-        match dict {
-            Some(dd) => dctx.decompress_using_ddict(&mut out, frame, dd),
-            None => dctx.decompress(&mut out, frame),
-        }
-        .map_err(|c| EngineError::Corrupt(format!("store block: {}", zstd_safe::get_error_name(c))))
-    })?;
-    Ok(out)
+    fn decode(&self, l: &Loc, dicts: &[(Ddict, Vec<u8>)]) -> Result<Block> {
+        self.count_load();
+        let dict = if l.dict == NO_DICT { None } else { Some(&dicts[l.dict as usize].0) };
+        Block::v4(decompress(&self.dat[l.offset as usize..l.end as usize], l.bare, dict)?, l.first, l.docs, l.ctx_base)
+    }
+
+    fn count_load(&self) {
+        DECOMPRESSED.fetch_add(1, Ordering::Relaxed);
+        self.loads.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 /// A decompressed block: documents `first..first + len()` of the part.
@@ -726,16 +1093,23 @@ impl Block {
             let mut ends = Vec::with_capacity(n);
             let mut end = 0u32;
             for _ in 0..n {
-                let (mut l, mut shift) = (0u32, 0);
-                loop {
-                    let b = *data.get(p).ok_or_else(bad)?;
-                    p += 1;
-                    l |= ((b & 0x7f) as u32).checked_shl(shift).ok_or_else(bad)?;
-                    shift += 7;
-                    if b < 0x80 {
-                        break;
+                let first = *data.get(p).ok_or_else(bad)?;
+                p += 1;
+                // Lines under 128 bytes (most) take one byte.
+                let l = if first < 0x80 {
+                    first as u32
+                } else {
+                    let (mut l, mut shift) = ((first & 0x7f) as u32, 7);
+                    loop {
+                        let b = *data.get(p).ok_or_else(bad)?;
+                        p += 1;
+                        l |= ((b & 0x7f) as u32).checked_shl(shift).ok_or_else(bad)?;
+                        shift += 7;
+                        if b < 0x80 {
+                            break l;
+                        }
                     }
-                }
+                };
                 end = end.checked_add(l).ok_or_else(bad)?;
                 ends.push(end);
             }
@@ -988,6 +1362,7 @@ mod tests {
         for (dir, v4) in [(&old, true), (&new, false)] {
             let mut w = StoreWriter::create(dir).unwrap();
             w.v4_blocks = v4;
+            w.v7_map = Some(Vec::new());
             for (i, l) in ls.iter().enumerate() {
                 w.add(ctx(i), l).unwrap();
             }
@@ -997,6 +1372,7 @@ mod tests {
         assert!(size(&new) < size(&old), "{} {}", size(&new), size(&old));
         let (ro, rn) = (StoreReader::open(&old).unwrap(), StoreReader::open(&new).unwrap());
         let mut w = StoreWriter::create(&m).unwrap();
+        w.v7_map = Some(Vec::new());
         w.copy_from(&ro, 0).unwrap();
         w.copy_from(&rn, 4).unwrap();
         w.finish().unwrap();
@@ -1024,14 +1400,20 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_block_cache_takes_each_block_once_within_its_bound() {
-        let dir = temp("cache");
+    /// A store in `temp(name)` of `lines(n)`, context `ctx`.
+    fn written(name: &str, n: usize, ctx: u16) -> PathBuf {
+        let dir = temp(name);
         let mut w = StoreWriter::create(&dir).unwrap();
-        for l in lines(20_000) {
-            w.add(0, &l).unwrap();
+        for l in lines(n) {
+            w.add(ctx, &l).unwrap();
         }
         w.finish().unwrap();
+        dir
+    }
+
+    #[test]
+    fn the_block_cache_takes_each_block_once_within_its_bound() {
+        let dir = written("cache", 20_000, 0);
         let r = StoreReader::open(&dir).unwrap();
         let c = cache();
         let limit = c.limit();
@@ -1052,6 +1434,99 @@ mod tests {
         r.block(last).unwrap();
         assert_eq!(r.loads(), r.blocks() as u64 + 2);
         c.set_limit(limit);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Format 8 stores keep each frame's one compressed zstd block without the frame (10
+    /// bytes a block less here) and a grouped block map; frames that are not one compressed
+    /// block (a block over 128 KiB) stay whole. Old stores (16-byte map entries, frames)
+    /// merged with new ones read the same, their frames cut to bare blocks as they are copied.
+    #[test]
+    fn format_8_bare_blocks_read_as_format_7_frames() {
+        let (old, new, m, m7) = (temp("v8-old"), temp("v8-new"), temp("v8-merged"), temp("v8-merged7"));
+        let mut ls = lines(6000);
+        for (i, n) in [(10usize, 0usize), (300, 70_000), (301, 200_000), (4000, 150_000)] {
+            ls[i] = format!("{}{}", i, "z".repeat(n));
+        }
+        let ctx = |i: usize| (i / 1000) as u16;
+        for (dir, v7) in [(&old, true), (&new, false)] {
+            let mut w = StoreWriter::create(dir).unwrap();
+            w.v7_map = v7.then(Vec::new);
+            for (i, l) in ls.iter().enumerate() {
+                w.add(ctx(i), l).unwrap();
+            }
+            w.finish().unwrap();
+        }
+        let size = |d: &Path, f: &str| std::fs::metadata(d.join(f)).unwrap().len();
+        let (ro, rn) = (StoreReader::open(&old).unwrap(), StoreReader::open(&new).unwrap());
+        assert_eq!(ro.blocks(), rn.blocks());
+        let bare = |r: &StoreReader| (0..r.blocks()).filter(|&b| r.stored(b).1).count();
+        // Two blocks of more than 128 KiB: frames of several zstd blocks, kept whole.
+        assert_eq!((bare(&ro), bare(&rn)), (0, rn.blocks() - 2));
+        // Each bare block is its old frame's block, 9-12 bytes less (frame and block headers).
+        for b in 0..rn.blocks() {
+            let (o, n) = (ro.stored(b).0, rn.stored(b));
+            assert_eq!(if n.1 { zstd_block::frame_block(o) } else { Some(o) }, Some(n.0), "block {}", b);
+            assert!(!n.1 || (9..=12).contains(&(o.len() - n.0.len())));
+        }
+        assert!(size(&new, "store.map") * 3 < size(&old, "store.map"), "{} {}", size(&new, "store.map"), size(&old, "store.map"));
+        assert_eq!(&std::fs::read(new.join("store.map")).unwrap()[..4], b"LWM8");
+        let mut w = StoreWriter::create(&m).unwrap();
+        w.copy_from(&ro, 0).unwrap();
+        w.copy_from(&rn, 10).unwrap();
+        w.copy_from(&ro, 20).unwrap();
+        w.finish().unwrap();
+        // A format 7 map cannot name a bare block.
+        let mut w = StoreWriter::create(&m7).unwrap();
+        w.v7_map = Some(Vec::new());
+        assert!(w.copy_from(&rn, 0).is_err());
+        // Merged as format 8, the old frames are cut too: bare but for the four large ones.
+        let r = StoreReader::open(&m).unwrap();
+        assert_eq!((r.blocks(), bare(&r), r.dictionaries()), (3 * rn.blocks(), 3 * rn.blocks() - 6, 3));
+        assert_eq!(size(&m, "store.dat"), 3 * size(&new, "store.dat"));
+        let loads = ro.loads() + rn.loads();
+        for r in [&ro, &rn, &StoreReader::open(&m).unwrap()] {
+            let n = ls.len() * r.blocks() / rn.blocks();
+            for d in 0..n {
+                let want = (ctx(d % ls.len()) + 10 * (d / ls.len()) as u16, ls[d % ls.len()].as_bytes());
+                assert_eq!(r.load(r.block_of(d as u32)).unwrap().record(d as u32).unwrap(), want, "doc {}", d);
+                assert_eq!(r.block_holding(d as u32).unwrap().record(d as u32).unwrap(), want, "doc {}", d);
+            }
+            // Past the last document: its last block, which does not hold it.
+            assert_eq!(r.block_of(n as u32 + 5), r.blocks() - 1);
+            assert!(r.block_holding(n as u32).unwrap().record(n as u32).is_err());
+        }
+        // Nothing was decompressed to merge.
+        assert_eq!(loads, 0);
+        for d in [&old, &new, &m, &m7] {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+
+    /// A format 8 map that disagrees with itself or with store.dat is refused when opened.
+    #[test]
+    fn format_8_maps_are_checked_when_opened() {
+        let dir = written("v8-corrupt", 5000, 1);
+        let map = std::fs::read(dir.join("store.map")).unwrap();
+        let r = StoreReader::open(&dir).unwrap();
+        assert!(r.blocks() > 2 * GROUP_BLOCKS);
+        let groups = MAP8_HEAD + MAP8_RUN;
+        let entries = groups + (r.blocks().div_ceil(GROUP_BLOCKS) + 1) * MAP8_GROUP;
+        drop(r);
+        let broken: Vec<(&str, Vec<u8>)> = vec![
+            ("truncated", map[..map.len() - 1].to_vec()),
+            ("a group's offset", { let mut m = map.clone(); m[groups + MAP8_GROUP] ^= 1; m }),
+            ("a group's first document", { let mut m = map.clone(); m[groups + MAP8_GROUP + 8] ^= 1; m }),
+            ("a record count", { let mut m = map.clone(); m[entries] += 1; m }),
+            ("a length", { let mut m = map.clone(); m[entries + 1] ^= 1; m }),
+            ("the block count", { let mut m = map.clone(); m[4] += 1; m }),
+            ("the group size", { let mut m = map.clone(); m[12] += 1; m }),
+            ("a dictionary", { let mut m = map.clone(); m[MAP8_HEAD + 6] = 3; m }),
+        ];
+        for (what, bytes) in broken {
+            std::fs::write(dir.join("store.map"), &bytes).unwrap();
+            assert!(matches!(StoreReader::open(&dir), Err(EngineError::Corrupt(_))), "{}", what);
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -1106,7 +1581,7 @@ mod tests {
             })
             .collect();
         for &b in &picks {
-            std::hint::black_box(r.frame(b)[0]);
+            std::hint::black_box(r.stored(b).0[0]);
         }
         let c = cpu();
         for &b in &picks {
@@ -1343,7 +1818,7 @@ mod tests {
         // Fault the frames in first: the decompression alone is timed.
         let mut sum = 0u64;
         for &b in &picks {
-            sum += r.frame(b).iter().map(|&c| c as u64).sum::<u64>();
+            sum += r.stored(b).0.iter().map(|&c| c as u64).sum::<u64>();
         }
         std::hint::black_box(sum);
         let t = std::time::Instant::now();
@@ -1357,18 +1832,10 @@ mod tests {
         let mut seq = [[0usize; 4]; 3];
         let mut frame_bytes = 0usize;
         for &b in &picks {
-            let f = r.frame(b);
-            frame_bytes += f.len();
-            let fhd = f[4];
-            let single = fhd & 0x20 != 0;
-            let fcs = match fhd >> 6 { 0 => if single { 1 } else { 0 }, 1 => 2, 2 => 4, _ => 8 };
-            let did = [0, 1, 2, 4][(fhd & 3) as usize];
-            let mut p = 5 + if single { 0 } else { 1 } + did + fcs;
-            let bh = f[p] as u32 | (f[p + 1] as u32) << 8 | (f[p + 2] as u32) << 16;
-            p += 3;
-            if (bh >> 1) & 3 != 2 {
-                continue;
-            }
+            let (stored, bare) = r.stored(b);
+            frame_bytes += stored.len();
+            let Some(f) = (if bare { Some(stored) } else { zstd_block::frame_block(stored) }) else { continue };
+            let mut p = 0;
             let b0 = f[p];
             let t = (b0 & 3) as usize;
             lit[t] += 1;
@@ -1417,7 +1884,7 @@ mod tests {
         let readers: Vec<StoreReader> = parts.iter().map(|p| StoreReader::open(p).unwrap()).collect();
         let size = |p: &Path, f: &str| std::fs::metadata(p.join(f)).map(|m| m.len()).unwrap_or(0);
         let v4: u64 = parts.iter().map(|p| size(p, "store.dat") + size(p, "store.map") + size(p, "store.dict")).sum();
-        let docs: u64 = readers.iter().map(|r| (0..r.blocks()).map(|b| MapEntry::read(match &r.layout { Layout::V4 { map, .. } => map, _ => panic!("format 4 expected") }, b + 1).first as u64 - MapEntry::read(match &r.layout { Layout::V4 { map, .. } => map, _ => unreachable!() }, b).first as u64).sum::<u64>()).sum();
+        let docs: u64 = readers.iter().map(|r| match &r.layout { Layout::Mapped { map, .. } => map.end().1 as u64, _ => panic!("format 4 expected") }).sum();
         // Copy: what a format-4 merge does with the stores.
         let out = temp("formats");
         let t = std::time::Instant::now();

@@ -5,7 +5,9 @@
 // postings packed in `.pix`, Rice-coded `.tri` lists, store blocks with varint lengths), so
 // the old forms are only exercised here. Then a format 7 segment of the same records joins
 // it (every record a duplicate, so the deduplicated answers stay the same) and a merge
-// rewrites both as format 7.
+// rewrites both as format 7. Format 8 changed only the store (bare zstd blocks and a grouped
+// block map, `store.map` starting with `LWM8`): the fixture's stores of 16-byte map entries
+// and whole frames are read beside a format 8 one, and the merge cuts their frames.
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +32,11 @@ function pixFlags(part: string): Set<number> {
   return new Set(readdirSync(part).filter((f) => f.endsWith('.pix')).map((f) => readFileSync(join(part, f)).readUInt32LE(0) >>> 30));
 }
 
+/** Whether a part's store has the format 8 block map (else the 16-byte entries of formats 4-7). */
+function storeMap8(part: string): boolean {
+  return readFileSync(join(part, 'store.map')).subarray(0, 4).toString('latin1') === 'LWM8';
+}
+
 function parts(index: string): string[] {
   return readdirSync(index)
     .filter((d) => d.startsWith('seg-'))
@@ -52,12 +59,13 @@ async function answers(engine: Engine, expected: Expected): Promise<Expected> {
   return { searches, counts, ranges };
 }
 
-test('format 6 parts answer as the engine that wrote them did, beside a format 7 segment and after a merge into format 7', async () => {
+test('format 6 parts answer as the engine that wrote them did, beside a format 8 segment and after a merge into format 8', async () => {
   const index = join(dir, 'index');
   cpSync(join(fixture, 'index'), index, { recursive: true });
   const expected = JSON.parse(readFileSync(join(fixture, 'expected.json'), 'utf8')) as Expected;
   assert.equal(parts(index).length, 3);
   for (const p of parts(index)) assert.deepEqual(pixFlags(p), new Set([2]), `${p} is a format 6 part`);
+  for (const p of parts(index)) assert.equal(storeMap8(p), false, `${p} has a format 6 store`);
   // The fixture exercises what it is meant to: lookups of many and of one document, and hits.
   assert.ok(expected.searches.every((s) => s.total > 0));
   assert.ok(expected.searches.some((s) => s.total === 1) && expected.searches.some((s) => s.total >= 80));
@@ -71,7 +79,8 @@ test('format 6 parts answer as the engine that wrote them did, beside a format 7
     await engine.refresh();
     assert.equal(parts(index).length, 4);
     const fresh = parts(index).filter((p) => pixFlags(p).has(3));
-    assert.equal(fresh.length, 1, 'the new segment is format 7');
+    assert.equal(fresh.length, 1, 'the new segment has format 7 postings');
+    assert.deepEqual(parts(index).map(storeMap8).sort(), [false, false, false, true], 'and its store format 8');
     const both = await answers(engine, expected);
     assert.deepEqual(both.searches, expected.searches, 'format 6 and 7 side by side: every new record is a duplicate');
     // A hash's count is of distinct records (the duplicates add nothing); a range counts
@@ -82,7 +91,8 @@ test('format 6 parts answer as the engine that wrote them did, beside a format 7
 
     const m = await engine.merge();
     assert.ok(m.merged.length >= 1);
-    for (const p of parts(index)) assert.deepEqual(pixFlags(p), new Set([3]), `${p} was rewritten as format 7`);
+    for (const p of parts(index)) assert.deepEqual(pixFlags(p), new Set([3]), `${p} was rewritten with format 7 postings`);
+    for (const p of parts(index)) assert.ok(storeMap8(p), `${p} has a format 8 store`);
     const merged = await answers(engine, expected);
     assert.deepEqual(merged.searches, expected.searches, 'after the merge');
     assert.deepEqual(merged.counts, expected.counts);

@@ -1,0 +1,138 @@
+//! zstd decoding for the record store, frames and bare blocks. Since format 8 a store block
+//! is kept as the one compressed zstd block of its frame, without the frame around it
+//! (magic, frame header, block header: 10 bytes a store block); it is decoded with zstd's
+//! block-level API (`ZSTD_decompressBegin_usingDDict`, `ZSTD_decompressBlock`), which
+//! libzstd exports from zstd.h's static-linking-only section but zstd-safe 6 does not wrap
+//! (nor does it give its contexts' pointers), hence the contexts of this module. The writer
+//! still compresses frames (zstd-safe) and cuts their block out (`frame_block`): decoding
+//! a frame's first block needs nothing but the dictionary, which the frame does not name.
+
+use std::ffi::c_void;
+use std::ptr::NonNull;
+use zstd::zstd_safe::zstd_sys as sys;
+
+extern "C" {
+    fn ZSTD_decompressBegin(dctx: *mut sys::ZSTD_DCtx) -> usize;
+    fn ZSTD_decompressBegin_usingDDict(dctx: *mut sys::ZSTD_DCtx, ddict: *const sys::ZSTD_DDict) -> usize;
+    fn ZSTD_decompressBlock(dctx: *mut sys::ZSTD_DCtx, dst: *mut c_void, dst_capacity: usize, src: *const c_void, src_size: usize) -> usize;
+}
+
+/// The most a zstd block decompresses to (`ZSTD_BLOCKSIZE_MAX`).
+pub const BLOCK_MAX: usize = 128 << 10;
+
+const MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+/// Block type of a block header (RFC 8878, 3.1.1.2): Huffman/FSE-compressed.
+const COMPRESSED: u32 = 2;
+
+/// A size, or zstd's name of the error.
+fn check(code: usize) -> Result<usize, &'static str> {
+    // Safety: pure functions of the code; ZSTD_getErrorName returns a static C string.
+    unsafe {
+        if sys::ZSTD_isError(code) == 0 {
+            return Ok(code);
+        }
+        Err(std::ffi::CStr::from_ptr(sys::ZSTD_getErrorName(code)).to_str().unwrap_or("zstd error"))
+    }
+}
+
+/// A decompression dictionary (its entropy tables built once).
+pub struct Ddict(NonNull<sys::ZSTD_DDict>);
+
+// Safety: a DDict is only read once created; zstd shares one between threads.
+unsafe impl Send for Ddict {}
+unsafe impl Sync for Ddict {}
+
+impl Ddict {
+    pub fn new(dict: &[u8]) -> Option<Ddict> {
+        // Safety: the buffer is valid for its length; the DDict keeps a copy.
+        NonNull::new(unsafe { sys::ZSTD_createDDict(dict.as_ptr().cast(), dict.len()) }).map(Ddict)
+    }
+}
+
+impl Drop for Ddict {
+    fn drop(&mut self) {
+        // Safety: created by ZSTD_createDDict, freed once.
+        unsafe { sys::ZSTD_freeDDict(self.0.as_ptr()) };
+    }
+}
+
+/// A decompression context (one per thread: `store.rs`).
+pub struct Dctx(NonNull<sys::ZSTD_DCtx>);
+
+// Safety: a DCtx is used by one thread at a time (&mut self).
+unsafe impl Send for Dctx {}
+
+impl Dctx {
+    pub fn new() -> Option<Dctx> {
+        // Safety: no arguments.
+        NonNull::new(unsafe { sys::ZSTD_createDCtx() }).map(Dctx)
+    }
+
+    /// The content of the frame `src` (it must give its content size) into `out`, replaced.
+    pub fn frame(&mut self, src: &[u8], dict: Option<&Ddict>, out: &mut Vec<u8>) -> Result<(), &'static str> {
+        let n = frame_content_size(src).ok_or("a frame without its content size")?;
+        out.clear();
+        out.reserve_exact(n);
+        let (dst, cap, s, len) = (out.as_mut_ptr().cast(), out.capacity(), src.as_ptr().cast(), src.len());
+        // Safety: dst is valid for cap bytes, src for len; the contexts are live.
+        let k = check(unsafe {
+            match dict {
+                Some(d) => sys::ZSTD_decompress_usingDDict(self.0.as_ptr(), dst, cap, s, len, d.0.as_ptr()),
+                None => sys::ZSTD_decompressDCtx(self.0.as_ptr(), dst, cap, s, len),
+            }
+        })?;
+        // Safety: zstd wrote k <= cap bytes.
+        unsafe { out.set_len(k) };
+        Ok(())
+    }
+
+    /// The content of the bare zstd block `src` (a frame's first block, compressed with
+    /// `dict`) into `out`, which must hold `BLOCK_MAX` bytes; returns its length.
+    pub fn block(&mut self, src: &[u8], dict: Option<&Ddict>, out: &mut [u8]) -> Result<usize, &'static str> {
+        // Safety: the contexts are live; out is valid for its length, src for its.
+        unsafe {
+            check(match dict {
+                Some(d) => ZSTD_decompressBegin_usingDDict(self.0.as_ptr(), d.0.as_ptr()),
+                None => ZSTD_decompressBegin(self.0.as_ptr()),
+            })?;
+            check(ZSTD_decompressBlock(self.0.as_ptr(), out.as_mut_ptr().cast(), out.len(), src.as_ptr().cast(), src.len()))
+        }
+    }
+}
+
+impl Drop for Dctx {
+    fn drop(&mut self) {
+        // Safety: created by ZSTD_createDCtx, freed once.
+        unsafe { sys::ZSTD_freeDCtx(self.0.as_ptr()) };
+    }
+}
+
+/// The content size a frame's header gives, if it gives one that fits in memory.
+fn frame_content_size(frame: &[u8]) -> Option<usize> {
+    // Safety: the buffer is valid for its length.
+    let n = unsafe { sys::ZSTD_getFrameContentSize(frame.as_ptr().cast(), frame.len()) };
+    // ZSTD_CONTENTSIZE_UNKNOWN and _ERROR are the two largest u64.
+    (n <= 1 << 31).then_some(n as usize)
+}
+
+/// The block of `frame` when the frame is one compressed zstd block and nothing else (no
+/// checksum): what a store of format 8 keeps of it. Raw and RLE blocks (incompressible or
+/// repeated content) and frames of several blocks (content over 128 KiB) are kept whole.
+pub fn frame_block(frame: &[u8]) -> Option<&[u8]> {
+    if frame.len() < 5 || frame[..4] != MAGIC {
+        return None;
+    }
+    let fhd = frame[4];
+    let single = fhd & 0x20 != 0;
+    if fhd & 0x0C != 0 {
+        // A checksum follows the blocks, or the reserved bit is set.
+        return None;
+    }
+    let fcs = [if single { 1 } else { 0 }, 2, 4, 8][(fhd >> 6) as usize];
+    let dict_id = [0, 1, 2, 4][(fhd & 3) as usize];
+    let at = 5 + usize::from(!single) + dict_id + fcs;
+    let h = frame.get(at..at + 3)?;
+    let head = h[0] as u32 | (h[1] as u32) << 8 | (h[2] as u32) << 16;
+    let (last, kind, size) = (head & 1 == 1, (head >> 1) & 3, (head >> 3) as usize);
+    (last && kind == COMPRESSED && frame.len() == at + 3 + size).then(|| &frame[at + 3..])
+}
