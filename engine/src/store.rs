@@ -859,8 +859,7 @@ fn decompress(stored: &[u8], bare: bool, dict: Option<&Ddict>) -> Result<Vec<u8>
             if d.scratch.is_empty() {
                 d.scratch = vec![0; zstd_block::BLOCK_MAX];
             }
-            let n = d.dctx.block(stored, dict, &mut d.scratch).map_err(corrupt)?;
-            Ok(d.scratch[..n].to_vec())
+            d.dctx.block(stored, dict, &mut d.scratch).map_err(corrupt)
         } else {
             let mut out = Vec::new();
             d.dctx.frame(stored, dict, &mut out).map_err(corrupt)?;
@@ -1501,6 +1500,27 @@ mod tests {
         for d in [&old, &new, &m, &m7] {
             let _ = std::fs::remove_dir_all(d);
         }
+    }
+
+    /// A block decodes the same in its dictionary's window (the dictionary as the start of
+    /// the buffer) and, while another thread holds the window, in the thread's scratch
+    /// buffer (the dictionary apart).
+    #[test]
+    fn blocks_decode_alike_in_the_window_and_beside_it() {
+        let dir = written("v8-window", 8000, 3);
+        let r = StoreReader::open(&dir).unwrap();
+        let Layout::Mapped { dicts, .. } = &r.layout else { panic!("a format 8 store") };
+        assert_eq!(dicts.len(), 1);
+        for b in 0..r.blocks() {
+            let in_window = r.load(b).unwrap();
+            let beside = {
+                let _held = dicts[0].0.hold_window();
+                r.load(b).unwrap()
+            };
+            assert!(!in_window.data.is_empty());
+            assert_eq!(in_window.data, beside.data, "block {}", b);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A format 8 map that disagrees with itself or with store.dat is refused when opened.

@@ -12,6 +12,7 @@ use std::ptr::NonNull;
 use zstd::zstd_safe::zstd_sys as sys;
 
 extern "C" {
+    fn ZSTD_createDDict_byReference(dict: *const c_void, dict_size: usize) -> *mut sys::ZSTD_DDict;
     fn ZSTD_decompressBegin(dctx: *mut sys::ZSTD_DCtx) -> usize;
     fn ZSTD_decompressBegin_usingDDict(dctx: *mut sys::ZSTD_DCtx, ddict: *const sys::ZSTD_DDict) -> usize;
     fn ZSTD_decompressBlock(dctx: *mut sys::ZSTD_DCtx, dst: *mut c_void, dst_capacity: usize, src: *const c_void, src_size: usize) -> usize;
@@ -35,24 +36,56 @@ fn check(code: usize) -> Result<usize, &'static str> {
     }
 }
 
-/// A decompression dictionary (its entropy tables built once).
-pub struct Ddict(NonNull<sys::ZSTD_DDict>);
+/// A decompression dictionary (its entropy tables built once), its bytes followed in memory
+/// by room for one block: a block decoded there (`Dctx::block`) comes right after the
+/// dictionary, so zstd takes the dictionary for the start of the same buffer and copies a
+/// match from it inline, as within the block, instead of calling memmove for each.
+pub struct Ddict {
+    ddict: NonNull<sys::ZSTD_DDict>,
+    /// The dictionary then `BLOCK_MAX` bytes, allocated once (the DDict points into it).
+    window: NonNull<u8>,
+    len: usize,
+    /// Held while a block is decoded into the window.
+    busy: std::sync::Mutex<()>,
+}
 
-// Safety: a DDict is only read once created; zstd shares one between threads.
+// Safety: the DDict and the dictionary's bytes are only read once created; the window's
+// block room is written under `busy` only.
 unsafe impl Send for Ddict {}
 unsafe impl Sync for Ddict {}
 
 impl Ddict {
     pub fn new(dict: &[u8]) -> Option<Ddict> {
-        // Safety: the buffer is valid for its length; the DDict keeps a copy.
-        NonNull::new(unsafe { sys::ZSTD_createDDict(dict.as_ptr().cast(), dict.len()) }).map(Ddict)
+        let mut window = vec![0u8; dict.len() + BLOCK_MAX].into_boxed_slice();
+        window[..dict.len()].copy_from_slice(dict);
+        let window = NonNull::new(Box::into_raw(window).cast::<u8>())?;
+        // Safety: the window holds the dictionary's bytes and outlives the DDict (Drop).
+        match NonNull::new(unsafe { ZSTD_createDDict_byReference(window.as_ptr().cast(), dict.len()) }) {
+            Some(ddict) => Some(Ddict { ddict, window, len: dict.len(), busy: std::sync::Mutex::new(()) }),
+            None => {
+                // Safety: the allocation made above, not referenced.
+                drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(window.as_ptr(), dict.len() + BLOCK_MAX)) });
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+impl Ddict {
+    /// Hold the window, as another thread decoding with it would (tests).
+    pub fn hold_window(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.busy.lock().unwrap()
     }
 }
 
 impl Drop for Ddict {
     fn drop(&mut self) {
-        // Safety: created by ZSTD_createDDict, freed once.
-        unsafe { sys::ZSTD_freeDDict(self.0.as_ptr()) };
+        // Safety: created by ZSTD_createDDict_byReference, freed once, before its window.
+        unsafe {
+            sys::ZSTD_freeDDict(self.ddict.as_ptr());
+            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(self.window.as_ptr(), self.len + BLOCK_MAX)));
+        }
     }
 }
 
@@ -77,7 +110,7 @@ impl Dctx {
         // Safety: dst is valid for cap bytes, src for len; the contexts are live.
         let k = check(unsafe {
             match dict {
-                Some(d) => sys::ZSTD_decompress_usingDDict(self.0.as_ptr(), dst, cap, s, len, d.0.as_ptr()),
+                Some(d) => sys::ZSTD_decompress_usingDDict(self.0.as_ptr(), dst, cap, s, len, d.ddict.as_ptr()),
                 None => sys::ZSTD_decompressDCtx(self.0.as_ptr(), dst, cap, s, len),
             }
         })?;
@@ -87,15 +120,24 @@ impl Dctx {
     }
 
     /// The content of the bare zstd block `src` (a frame's first block, compressed with
-    /// `dict`) into `out`, which must hold `BLOCK_MAX` bytes; returns its length.
-    pub fn block(&mut self, src: &[u8], dict: Option<&Ddict>, out: &mut [u8]) -> Result<usize, &'static str> {
-        // Safety: the contexts are live; out is valid for its length, src for its.
+    /// `dict`): decoded in the dictionary's window, or in `scratch` (`BLOCK_MAX` bytes) when
+    /// another thread is using the window or there is no dictionary.
+    pub fn block(&mut self, src: &[u8], dict: Option<&Ddict>, scratch: &mut [u8]) -> Result<Vec<u8>, &'static str> {
+        assert!(scratch.len() >= BLOCK_MAX);
+        let window = dict.and_then(|d| d.busy.try_lock().ok().map(|g| (d, g)));
+        // Safety: the contexts are live; the block room of a window is BLOCK_MAX bytes,
+        // written by this thread only (its lock held); scratch is valid for its length.
         unsafe {
+            let dst = match &window {
+                Some((d, _)) => d.window.as_ptr().add(d.len),
+                None => scratch.as_mut_ptr(),
+            };
             check(match dict {
-                Some(d) => ZSTD_decompressBegin_usingDDict(self.0.as_ptr(), d.0.as_ptr()),
+                Some(d) => ZSTD_decompressBegin_usingDDict(self.0.as_ptr(), d.ddict.as_ptr()),
                 None => ZSTD_decompressBegin(self.0.as_ptr()),
             })?;
-            check(ZSTD_decompressBlock(self.0.as_ptr(), out.as_mut_ptr().cast(), out.len(), src.as_ptr().cast(), src.len()))
+            let n = check(ZSTD_decompressBlock(self.0.as_ptr(), dst.cast(), BLOCK_MAX, src.as_ptr().cast(), src.len()))?;
+            Ok(std::slice::from_raw_parts(dst, n).to_vec())
         }
     }
 }
