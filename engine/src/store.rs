@@ -852,19 +852,10 @@ fn decompress(stored: &[u8], bare: bool, dict: Option<&Ddict>) -> Result<Vec<u8>
     DECODER.with(|d| {
         let mut d = d.borrow_mut();
         if d.is_none() {
-            *d = Some(Decoder { dctx: Dctx::new().ok_or_else(|| EngineError::Internal("zstd could not create a context".into()))?, scratch: Vec::new() });
+            *d = Some(Decoder { dctx: Dctx::new().ok_or_else(|| EngineError::Internal("zstd could not create a context".into()))?, scratch: vec![0; zstd_block::BLOCK_MAX] });
         }
         let Some(d) = d.as_mut() else { unreachable!("set above") };
-        if bare {
-            if d.scratch.is_empty() {
-                d.scratch = vec![0; zstd_block::BLOCK_MAX];
-            }
-            d.dctx.block(stored, dict, &mut d.scratch).map_err(corrupt)
-        } else {
-            let mut out = Vec::new();
-            d.dctx.frame(stored, dict, &mut out).map_err(corrupt)?;
-            Ok(out)
-        }
+        d.dctx.decode(stored, bare, dict, &mut d.scratch).map_err(corrupt)
     })
 }
 
@@ -1502,25 +1493,33 @@ mod tests {
         }
     }
 
-    /// A block decodes the same in its dictionary's window (the dictionary as the start of
-    /// the buffer) and, while another thread holds the window, in the thread's scratch
-    /// buffer (the dictionary apart).
+    /// A block, bare or a whole frame (format 7), decodes the same in its dictionary's
+    /// window (the dictionary as the start of the buffer) and, while another thread holds
+    /// the window, in the thread's scratch buffer (the dictionary apart).
     #[test]
     fn blocks_decode_alike_in_the_window_and_beside_it() {
-        let dir = written("v8-window", 8000, 3);
-        let r = StoreReader::open(&dir).unwrap();
-        let Layout::Mapped { dicts, .. } = &r.layout else { panic!("a format 8 store") };
-        assert_eq!(dicts.len(), 1);
-        for b in 0..r.blocks() {
-            let in_window = r.load(b).unwrap();
-            let beside = {
-                let _held = dicts[0].0.hold_window();
-                r.load(b).unwrap()
-            };
-            assert!(!in_window.data.is_empty());
-            assert_eq!(in_window.data, beside.data, "block {}", b);
+        let (v8, v7) = (written("v8-window", 8000, 3), temp("v7-window"));
+        let mut w = StoreWriter::create(&v7).unwrap();
+        w.v7_map = Some(Vec::new());
+        for l in lines(8000) {
+            w.add(3, &l).unwrap();
         }
-        let _ = std::fs::remove_dir_all(&dir);
+        w.finish().unwrap();
+        for dir in [&v8, &v7] {
+            let r = StoreReader::open(dir).unwrap();
+            let Layout::Mapped { dicts, .. } = &r.layout else { panic!("a format 4-8 store") };
+            assert_eq!(dicts.len(), 1);
+            for b in 0..r.blocks() {
+                let in_window = r.load(b).unwrap();
+                let beside = {
+                    let _held = dicts[0].0.hold_window();
+                    r.load(b).unwrap()
+                };
+                assert!(!in_window.data.is_empty());
+                assert_eq!(in_window.data, beside.data, "block {}", b);
+            }
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
 
     /// A format 8 map that disagrees with itself or with store.dat is refused when opened.

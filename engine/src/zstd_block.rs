@@ -101,43 +101,48 @@ impl Dctx {
         NonNull::new(unsafe { sys::ZSTD_createDCtx() }).map(Dctx)
     }
 
-    /// The content of the frame `src` (it must give its content size) into `out`, replaced.
-    pub fn frame(&mut self, src: &[u8], dict: Option<&Ddict>, out: &mut Vec<u8>) -> Result<(), &'static str> {
-        let n = frame_content_size(src).ok_or("a frame without its content size")?;
-        out.clear();
-        out.reserve_exact(n);
-        let (dst, cap, s, len) = (out.as_mut_ptr().cast(), out.capacity(), src.as_ptr().cast(), src.len());
-        // Safety: dst is valid for cap bytes, src for len; the contexts are live.
-        let k = check(unsafe {
-            match dict {
-                Some(d) => sys::ZSTD_decompress_usingDDict(self.0.as_ptr(), dst, cap, s, len, d.ddict.as_ptr()),
-                None => sys::ZSTD_decompressDCtx(self.0.as_ptr(), dst, cap, s, len),
-            }
-        })?;
-        // Safety: zstd wrote k <= cap bytes.
-        unsafe { out.set_len(k) };
-        Ok(())
-    }
-
-    /// The content of the bare zstd block `src` (a frame's first block, compressed with
-    /// `dict`): decoded in the dictionary's window, or in `scratch` (`BLOCK_MAX` bytes) when
-    /// another thread is using the window or there is no dictionary.
-    pub fn block(&mut self, src: &[u8], dict: Option<&Ddict>, scratch: &mut [u8]) -> Result<Vec<u8>, &'static str> {
+    /// The content of `src`, compressed with `dict`: a bare zstd block (`bare`: a frame's
+    /// first block) or a whole frame giving its content size. Decoded in the dictionary's
+    /// window, or in `scratch` (`BLOCK_MAX` bytes) when another thread is using the window
+    /// or there is none; a frame of more than `BLOCK_MAX` bytes straight into its vector.
+    pub fn decode(&mut self, src: &[u8], bare: bool, dict: Option<&Ddict>, scratch: &mut [u8]) -> Result<Vec<u8>, &'static str> {
         assert!(scratch.len() >= BLOCK_MAX);
-        let window = dict.and_then(|d| d.busy.try_lock().ok().map(|g| (d, g)));
+        let (d, s, len) = (self.0.as_ptr(), src.as_ptr().cast(), src.len());
+        let whole = if bare { None } else { Some(frame_content_size(src).ok_or("a frame without its content size")?) };
+        if let Some(n) = whole.filter(|&n| n > BLOCK_MAX) {
+            let mut out = Vec::with_capacity(n);
+            // Safety: out is valid for n bytes, src for len; the contexts are live.
+            let k = check(unsafe { Self::frame_into(d, out.as_mut_ptr(), n, s, len, dict) })?;
+            // Safety: zstd wrote k <= n bytes.
+            unsafe { out.set_len(k) };
+            return Ok(out);
+        }
+        let window = dict.and_then(|w| w.busy.try_lock().ok().map(|g| (w, g)));
         // Safety: the contexts are live; the block room of a window is BLOCK_MAX bytes,
         // written by this thread only (its lock held); scratch is valid for its length.
         unsafe {
             let dst = match &window {
-                Some((d, _)) => d.window.as_ptr().add(d.len),
+                Some((w, _)) => w.window.as_ptr().add(w.len),
                 None => scratch.as_mut_ptr(),
             };
-            check(match dict {
-                Some(d) => ZSTD_decompressBegin_usingDDict(self.0.as_ptr(), d.ddict.as_ptr()),
-                None => ZSTD_decompressBegin(self.0.as_ptr()),
-            })?;
-            let n = check(ZSTD_decompressBlock(self.0.as_ptr(), dst.cast(), BLOCK_MAX, src.as_ptr().cast(), src.len()))?;
-            Ok(std::slice::from_raw_parts(dst, n).to_vec())
+            let k = if bare {
+                check(match dict {
+                    Some(w) => ZSTD_decompressBegin_usingDDict(d, w.ddict.as_ptr()),
+                    None => ZSTD_decompressBegin(d),
+                })?;
+                check(ZSTD_decompressBlock(d, dst.cast(), BLOCK_MAX, s, len))?
+            } else {
+                check(Self::frame_into(d, dst, BLOCK_MAX, s, len, dict))?
+            };
+            Ok(std::slice::from_raw_parts(dst, k).to_vec())
+        }
+    }
+
+    /// zstd's code of decoding the frame at `src` into `dst`.
+    unsafe fn frame_into(d: *mut sys::ZSTD_DCtx, dst: *mut u8, cap: usize, src: *const c_void, len: usize, dict: Option<&Ddict>) -> usize {
+        match dict {
+            Some(w) => sys::ZSTD_decompress_usingDDict(d, dst.cast(), cap, src, len, w.ddict.as_ptr()),
+            None => sys::ZSTD_decompressDCtx(d, dst.cast(), cap, src, len),
         }
     }
 }
