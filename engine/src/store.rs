@@ -1494,8 +1494,8 @@ mod tests {
     }
 
     /// A block, bare or a whole frame (format 7), decodes the same in its dictionary's
-    /// window (the dictionary as the start of the buffer) and, while another thread holds
-    /// the window, in the thread's scratch buffer (the dictionary apart).
+    /// window (the dictionary as the start of the buffer) and, while other threads hold
+    /// every window, in the thread's scratch buffer (the dictionary apart).
     #[test]
     fn blocks_decode_alike_in_the_window_and_beside_it() {
         let (v8, v7) = (written("v8-window", 8000, 3), temp("v7-window"));
@@ -1511,12 +1511,14 @@ mod tests {
             assert_eq!(dicts.len(), 1);
             for b in 0..r.blocks() {
                 let in_window = r.load(b).unwrap();
-                let beside = {
-                    let _held = dicts[0].0.hold_window();
-                    r.load(b).unwrap()
+                let (beside, held) = {
+                    let held = dicts[0].0.hold_windows();
+                    (r.load(b).unwrap(), held.len())
                 };
                 assert!(!in_window.data.is_empty());
                 assert_eq!(in_window.data, beside.data, "block {}", b);
+                // Every window was made to be held; then one was free again.
+                assert_eq!((held, dicts[0].0.windows()), (4, 4));
             }
             let _ = std::fs::remove_dir_all(dir);
         }

@@ -36,56 +36,98 @@ fn check(code: usize) -> Result<usize, &'static str> {
     }
 }
 
-/// A decompression dictionary (its entropy tables built once), its bytes followed in memory
-/// by room for one block: a block decoded there (`Dctx::block`) comes right after the
-/// dictionary, so zstd takes the dictionary for the start of the same buffer and copies a
-/// match from it inline, as within the block, instead of calling memmove for each.
+/// Windows a dictionary may have: one per thread that writes a page at once (the caller and
+/// at most 3 helpers, `engine.rs`).
+const WINDOWS: usize = 4;
+
+/// A decompression dictionary, decoded in windows: the dictionary's bytes followed in
+/// memory by room for one block. A block decoded there comes right after the dictionary,
+/// so zstd takes the dictionary for the start of the same buffer and copies a match from
+/// it inline, as within the block, instead of calling memmove for each. The first window
+/// is made with the dictionary, the others when threads decode with it at once.
 pub struct Ddict {
+    windows: [std::sync::OnceLock<Option<Window>>; WINDOWS],
+}
+
+/// The dictionary then `BLOCK_MAX` bytes, allocated once, and a DDict (its entropy tables)
+/// by reference over the dictionary's bytes.
+struct Window {
     ddict: NonNull<sys::ZSTD_DDict>,
-    /// The dictionary then `BLOCK_MAX` bytes, allocated once (the DDict points into it).
-    window: NonNull<u8>,
+    mem: NonNull<u8>,
     len: usize,
-    /// Held while a block is decoded into the window.
+    /// Held while a block is decoded into the room.
     busy: std::sync::Mutex<()>,
 }
 
-// Safety: the DDict and the dictionary's bytes are only read once created; the window's
-// block room is written under `busy` only.
-unsafe impl Send for Ddict {}
-unsafe impl Sync for Ddict {}
+// Safety: a DDict and the dictionary's bytes are only read once created; a window's block
+// room is written under its `busy` only.
+unsafe impl Send for Window {}
+unsafe impl Sync for Window {}
+
+impl Window {
+    fn new(dict: &[u8]) -> Option<Window> {
+        let mut mem = vec![0u8; dict.len() + BLOCK_MAX].into_boxed_slice();
+        mem[..dict.len()].copy_from_slice(dict);
+        let mem = NonNull::new(Box::into_raw(mem).cast::<u8>())?;
+        // Safety: the allocation holds the dictionary's bytes and outlives the DDict (Drop).
+        let ddict = NonNull::new(unsafe { ZSTD_createDDict_byReference(mem.as_ptr().cast(), dict.len()) });
+        let w = Window { ddict: ddict.unwrap_or(NonNull::dangling()), mem, len: dict.len(), busy: std::sync::Mutex::new(()) };
+        // Without a DDict, Drop frees the allocation alone.
+        ddict.map(|_| w)
+    }
+
+    /// The dictionary's bytes.
+    fn dict(&self) -> &[u8] {
+        // Safety: the first len bytes of the allocation, never written after `new`.
+        unsafe { std::slice::from_raw_parts(self.mem.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Window {
+    fn drop(&mut self) {
+        // Safety: the DDict (if made) is freed once, before the allocation it points into.
+        unsafe {
+            if self.ddict != NonNull::dangling() {
+                sys::ZSTD_freeDDict(self.ddict.as_ptr());
+            }
+            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(self.mem.as_ptr(), self.len + BLOCK_MAX)));
+        }
+    }
+}
 
 impl Ddict {
     pub fn new(dict: &[u8]) -> Option<Ddict> {
-        let mut window = vec![0u8; dict.len() + BLOCK_MAX].into_boxed_slice();
-        window[..dict.len()].copy_from_slice(dict);
-        let window = NonNull::new(Box::into_raw(window).cast::<u8>())?;
-        // Safety: the window holds the dictionary's bytes and outlives the DDict (Drop).
-        match NonNull::new(unsafe { ZSTD_createDDict_byReference(window.as_ptr().cast(), dict.len()) }) {
-            Some(ddict) => Some(Ddict { ddict, window, len: dict.len(), busy: std::sync::Mutex::new(()) }),
-            None => {
-                // Safety: the allocation made above, not referenced.
-                drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(window.as_ptr(), dict.len() + BLOCK_MAX)) });
-                None
+        let d = Ddict { windows: Default::default() };
+        d.windows[0].set(Some(Window::new(dict)?)).ok()?;
+        Some(d)
+    }
+
+    fn first(&self) -> &Window {
+        self.windows[0].get().and_then(|w| w.as_ref()).expect("made with the dictionary")
+    }
+
+    /// A free window, locked, made if need be; None when all are taken.
+    fn window(&self) -> Option<(&Window, std::sync::MutexGuard<'_, ()>)> {
+        for (i, cell) in self.windows.iter().enumerate() {
+            let w = if i == 0 { Some(self.first()) } else { cell.get_or_init(|| Window::new(self.first().dict())).as_ref() };
+            if let Some(g) = w.and_then(|w| w.busy.try_lock().ok()) {
+                return w.map(|w| (w, g));
             }
         }
+        None
     }
 }
 
 #[cfg(test)]
 impl Ddict {
-    /// Hold the window, as another thread decoding with it would (tests).
-    pub fn hold_window(&self) -> std::sync::MutexGuard<'_, ()> {
-        self.busy.lock().unwrap()
+    /// Hold every window, as other threads decoding with them would (tests).
+    pub fn hold_windows(&self) -> Vec<std::sync::MutexGuard<'_, ()>> {
+        std::iter::from_fn(|| self.window().map(|(_, g)| g)).collect()
     }
-}
 
-impl Drop for Ddict {
-    fn drop(&mut self) {
-        // Safety: created by ZSTD_createDDict_byReference, freed once, before its window.
-        unsafe {
-            sys::ZSTD_freeDDict(self.ddict.as_ptr());
-            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(self.window.as_ptr(), self.len + BLOCK_MAX)));
-        }
+    /// Windows made so far.
+    pub fn windows(&self) -> usize {
+        self.windows.iter().filter(|w| w.get().is_some()).count()
     }
 }
 
@@ -112,34 +154,36 @@ impl Dctx {
         if let Some(n) = whole.filter(|&n| n > BLOCK_MAX) {
             let mut out = Vec::with_capacity(n);
             // Safety: out is valid for n bytes, src for len; the contexts are live.
-            let k = check(unsafe { Self::frame_into(d, out.as_mut_ptr(), n, s, len, dict) })?;
+            let k = check(unsafe { Self::frame_into(d, out.as_mut_ptr(), n, s, len, dict.map(|w| w.first())) })?;
             // Safety: zstd wrote k <= n bytes.
             unsafe { out.set_len(k) };
             return Ok(out);
         }
-        let window = dict.and_then(|w| w.busy.try_lock().ok().map(|g| (w, g)));
+        let window = dict.and_then(|w| w.window());
+        // Without a free window, the first one's DDict, the block decoded beside it.
+        let ddict = window.as_ref().map(|(w, _)| *w).or_else(|| dict.map(|w| w.first()));
         // Safety: the contexts are live; the block room of a window is BLOCK_MAX bytes,
         // written by this thread only (its lock held); scratch is valid for its length.
         unsafe {
             let dst = match &window {
-                Some((w, _)) => w.window.as_ptr().add(w.len),
+                Some((w, _)) => w.mem.as_ptr().add(w.len),
                 None => scratch.as_mut_ptr(),
             };
             let k = if bare {
-                check(match dict {
+                check(match ddict {
                     Some(w) => ZSTD_decompressBegin_usingDDict(d, w.ddict.as_ptr()),
                     None => ZSTD_decompressBegin(d),
                 })?;
                 check(ZSTD_decompressBlock(d, dst.cast(), BLOCK_MAX, s, len))?
             } else {
-                check(Self::frame_into(d, dst, BLOCK_MAX, s, len, dict))?
+                check(Self::frame_into(d, dst, BLOCK_MAX, s, len, ddict))?
             };
             Ok(std::slice::from_raw_parts(dst, k).to_vec())
         }
     }
 
     /// zstd's code of decoding the frame at `src` into `dst`.
-    unsafe fn frame_into(d: *mut sys::ZSTD_DCtx, dst: *mut u8, cap: usize, src: *const c_void, len: usize, dict: Option<&Ddict>) -> usize {
+    unsafe fn frame_into(d: *mut sys::ZSTD_DCtx, dst: *mut u8, cap: usize, src: *const c_void, len: usize, dict: Option<&Window>) -> usize {
         match dict {
             Some(w) => sys::ZSTD_decompress_usingDDict(d, dst.cast(), cap, src, len, w.ddict.as_ptr()),
             None => sys::ZSTD_decompressDCtx(d, dst.cast(), cap, src, len),
