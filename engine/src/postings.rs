@@ -14,6 +14,14 @@
 ///
 /// Format 7 (`PIX_PACKED` too, and a u32 W after the count): the bitmap is followed by the
 /// documents of the block's one-document terms, W bits each, which `.post` no longer holds.
+///
+/// Format 9 (`PIX_INLINE` too): blocks of a step the file gives (up to 64 terms when most
+/// are one-document ones, `pix_step`), one u32 offset of each in the blocks area, and the
+/// block's `.post` offset at its start, beside its bitmap (`PixBuilder::finish`). A
+/// one-document term is found with a popcount of its block's bitmap whatever its place, and
+/// a term with more documents reads the varint lengths of the others before it only, so a
+/// larger block costs a lookup about nothing: 16 bytes of offsets and bitmap a 64 terms
+/// instead of 40.
 pub const PIX_STEP: usize = 16;
 
 /// Format 6 `.pix` flag (bit 31 of the term count): blocks begin with a bitmap of their
@@ -26,7 +34,12 @@ const PIX_SINGLES: u32 = 1 << 31;
 /// have one document, a 3-4 byte varint in `.post` against W = 19-22 bits here.
 const PIX_PACKED: u32 = 1 << 30;
 
-const PIX_FLAGS: u32 = PIX_SINGLES | PIX_PACKED;
+/// Format 9 `.pix` flag (bit 29, with bits 31 and 30): after W, u32 step and u32 length of
+/// `.post`; one u32 offset a block into the blocks area, each block beginning with its
+/// u32 `.post` offset and its bitmap of `step` bits.
+const PIX_INLINE: u32 = 1 << 29;
+
+const PIX_FLAGS: u32 = PIX_SINGLES | PIX_PACKED | PIX_INLINE;
 
 /// Where a term's postings are: a byte range of `.post`, or (format 7) its one document.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,10 +63,9 @@ impl Posting {
 pub struct PixBuilder {
     n: u32,
     pos: u64,
-    post_off: Vec<u32>,
-    /// Per block: its bitmap of one-document terms, where its documents begin in `singles`
-    /// and its varint lengths in `lens`.
-    blocks: Vec<(u16, u32, u32)>,
+    /// Bit t: term t has one document, kept in `singles`; the others' varint lengths are
+    /// in `lens`.
+    one: Vec<u64>,
     singles: Vec<u32>,
     lens: Vec<u8>,
 }
@@ -63,18 +75,15 @@ impl PixBuilder {
     /// a one-document term's document is kept here instead.
     #[inline]
     pub fn add(&mut self, postings: &[u8]) -> bool {
-        let j = self.n as usize % PIX_STEP;
-        if j == 0 {
-            self.post_off.push(self.pos as u32);
-            self.blocks.push((0, self.singles.len() as u32, self.lens.len() as u32));
-        }
+        let t = self.n as usize;
         self.n += 1;
+        if t % 64 == 0 {
+            self.one.push(0);
+        }
         if one_varint(postings) {
             let mut p = 0;
             self.singles.push(varint_at(postings, &mut p) as u32);
-            if let Some(b) = self.blocks.last_mut() {
-                b.0 |= 1 << j;
-            }
+            self.one[t / 64] |= 1 << (t % 64);
             return false;
         }
         put_varint(postings.len() as u32, &mut self.lens);
@@ -82,33 +91,72 @@ impl PixBuilder {
         true
     }
 
+    /// The format 9 `.pix`: u32 n with the flags; u32 W; u32 step S (`pix_step`: 64, 32 or
+    /// 16); u32 length of `.post`; for each block of S terms and one past the end, u32 offset
+    /// of the block in the blocks area (the last: its length); the blocks area, per block:
+    /// u32 `.post` offset of its first term with other than one document, its bitmap of
+    /// one-document terms (S/8 bytes), their documents packed in W bits each, the varint
+    /// lengths of its other terms.
     pub fn finish(self) -> Vec<u8> {
+        let n = self.n as usize;
+        let step = pix_step(n, self.singles.len());
         let width = 32 - self.singles.iter().max().copied().unwrap_or(0).leading_zeros().min(31);
-        let mut area = Vec::with_capacity(self.blocks.len() * 2 + self.singles.len() * width as usize / 8 + self.lens.len() + 8);
-        let mut len_off = Vec::with_capacity(self.blocks.len() + 1);
-        for (b, &(mask, s, l)) in self.blocks.iter().enumerate() {
-            let (s_end, l_end) = self.blocks.get(b + 1).map(|x| (x.1, x.2)).unwrap_or((self.singles.len() as u32, self.lens.len() as u32));
-            len_off.push(area.len() as u32);
-            area.extend_from_slice(&mask.to_le_bytes());
+        let blocks = (n + step - 1) / step;
+        let mut area = Vec::with_capacity(blocks * (4 + step / 8) + self.singles.len() * width as usize / 8 + self.lens.len() + 8);
+        let mut offs = Vec::with_capacity(blocks + 1);
+        let (mut single, mut len, mut post) = (0usize, 0usize, 0u64);
+        for b in 0..blocks {
+            offs.push(area.len() as u32);
+            area.extend_from_slice(&(post as u32).to_le_bytes());
+            let mask = self.one[b * step / 64] >> (b * step % 64) & block_bits(step);
+            area.extend_from_slice(&mask.to_le_bytes()[..step / 8]);
+            let ones = mask.count_ones() as usize;
             let mut bits = BitWriter::default();
-            for &d in &self.singles[s as usize..s_end as usize] {
+            for &d in &self.singles[single..single + ones] {
                 bits.put(u64::from(d), width, &mut area);
             }
             bits.flush(&mut area);
-            area.extend_from_slice(&self.lens[l as usize..l_end as usize]);
+            single += ones;
+            let from = len;
+            for _ in 0..step.min(n - b * step) - ones {
+                post += varint_at(&self.lens, &mut len) as u64;
+            }
+            area.extend_from_slice(&self.lens[from..len]);
         }
-        let mut post_off = self.post_off;
-        post_off.push(self.pos as u32);
-        len_off.push(area.len() as u32);
-        let mut out = Vec::with_capacity(8 + post_off.len() * 8 + area.len());
-        out.extend_from_slice(&(self.n | PIX_FLAGS).to_le_bytes());
-        out.extend_from_slice(&width.to_le_bytes());
-        for v in post_off.iter().chain(&len_off) {
+        offs.push(area.len() as u32);
+        let mut out = Vec::with_capacity(16 + offs.len() * 4 + area.len());
+        for v in [self.n | PIX_FLAGS, width, step as u32, self.pos as u32].iter().chain(&offs) {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&area);
         out
     }
+}
+
+/// Terms per `.pix` block (format 9) of a field of `n` terms, `ones` of them with one
+/// document: the more there are, the larger the block. A lookup of a term with more
+/// documents reads the varint lengths of the others before it in its block, about
+/// `step · m² / 2` of them on average for a share m of such terms: 64 terms when m is at most
+/// 1/8 (email, username, phone, IP addresses at 10M: 3% of their terms), 32 up to 1/4
+/// (names, hashed passwords: 17-21%), else 16 (passwords, domains).
+fn pix_step(n: usize, ones: usize) -> usize {
+    match n - ones {
+        m if m * 8 <= n => 64,
+        m if m * 4 <= n => 32,
+        _ => PIX_STEP,
+    }
+}
+
+/// The bits of a block's terms before term `j` (at most 63).
+#[inline]
+fn below(j: usize) -> u64 {
+    (1u64 << j) - 1
+}
+
+/// The bits of a block of `step` terms (8 to 64).
+#[inline]
+fn block_bits(step: usize) -> u64 {
+    u64::MAX >> (64 - step)
 }
 
 /// Whether `b` is exactly one LEB128 varint (the postings of one document).
@@ -127,26 +175,35 @@ fn varint_len(post: &[u8], s: usize) -> usize {
     (e + 1).min(post.len()).saturating_sub(s)
 }
 
-/// A `.pix` read: where its offsets and its lengths area start, whether its blocks begin
-/// with a bitmap of one-document terms (format 6) and the bits of their packed documents
-/// (format 7; 0 before).
+/// A `.pix` read: where its offsets and its blocks start, whether its blocks begin with a
+/// bitmap of one-document terms (format 6), the bits of their packed documents (format 7; 0
+/// before), the terms per block (a power of two: `shift` its log2) and whether a block begins
+/// with its `.post` offset (format 9).
 struct PixLayout {
-    blocks: usize,
+    /// Entries of each offset array: one a block and one past the end.
+    entries: usize,
     head: usize,
-    lens: usize,
+    /// Where the blocks area starts, and the first entry of the array of its offsets.
+    blocks: usize,
+    array: usize,
     singles: bool,
     width: u32,
+    shift: u32,
+    inline: bool,
 }
 
 /// A `.pix` block being walked: the next term's postings offset in `.post`, the position of
-/// the next length in `.pix`, the bitmap of one-document terms, where their packed
-/// documents are, and the next term's index in the block.
+/// the next length in `.pix` (0 until one is read, in a block with packed documents: it
+/// follows them), the bitmap of one-document terms, where their packed documents are, the
+/// next term's index in the block and the count of one-document terms before it (a walk
+/// over a block's terms reads their packed documents one after another).
 struct BlockCursor {
     s: usize,
     p: usize,
-    mask: u16,
+    mask: u64,
     packed: usize,
     j: usize,
+    ones: usize,
 }
 
 impl PixLayout {
@@ -154,65 +211,123 @@ impl PixLayout {
     fn of(pix: &[u8]) -> PixLayout {
         let raw = u32_at(pix, 0);
         let n = (raw & !PIX_FLAGS) as usize;
-        let blocks = (n + PIX_STEP - 1) / PIX_STEP + 1;
-        let (head, width) = if raw & PIX_PACKED != 0 { (8, u32_at(pix, 1).min(32)) } else { (4, 0) };
-        PixLayout { blocks, head, lens: head + blocks * 8, singles: raw & PIX_SINGLES != 0, width }
+        let inline = raw & PIX_INLINE != 0;
+        // A step other than 8, 16, 32 or 64 is refused by `pix_check`.
+        let shift = if inline { u32_at(pix, 2).clamp(8, 64).trailing_zeros() } else { PIX_STEP.trailing_zeros() };
+        let entries = ((n + (1 << shift) - 1) >> shift) + 1;
+        let (head, width) = match (inline, raw & PIX_PACKED != 0) {
+            (true, _) => (16, u32_at(pix, 1).min(32)),
+            (false, true) => (8, u32_at(pix, 1).min(32)),
+            (false, false) => (4, 0),
+        };
+        let (blocks, array) = if inline { (head + entries * 4, head) } else { (head + entries * 8, head + entries * 4) };
+        PixLayout { entries, head, blocks, array, singles: raw & PIX_SINGLES != 0, width, shift, inline }
     }
 
-    /// Block `b`'s first postings offset in `.post`.
+    /// Terms per block.
+    #[inline]
+    fn step(&self) -> usize {
+        1 << self.shift
+    }
+
+    /// Block `b`'s first postings offset in `.post` (before format 9).
     #[inline]
     fn post_off(&self, pix: &[u8], b: usize) -> usize {
         u32_le(pix, self.head + b * 4) as usize
     }
 
-    /// Where block `b`'s lengths (its bitmap first, since format 6) are in `pix`.
+    /// Where block `b`'s bytes (its lengths; its bitmap first, since format 6; its `.post`
+    /// offset first, since format 9) are in `pix`.
     #[inline]
-    fn lens_at(&self, pix: &[u8], b: usize) -> usize {
-        self.lens + u32_le(pix, self.head + (self.blocks + b) * 4) as usize
+    fn block_at(&self, pix: &[u8], b: usize) -> usize {
+        self.blocks + u32_le(pix, self.array + b * 4) as usize
     }
 
     /// A cursor at block `b`'s first term.
     #[inline]
     fn block(&self, pix: &[u8], b: usize) -> BlockCursor {
-        let s = self.post_off(pix, b);
-        let p = self.lens_at(pix, b);
-        if self.singles {
-            let mask = pix.get(p..p + 2).map(|x| u16::from_le_bytes([x[0], x[1]])).unwrap_or(0);
-            let packed = (mask.count_ones() * self.width + 7) as usize / 8;
-            return BlockCursor { s, p: p + 2 + packed, mask, packed: p + 2, j: 0 };
+        let mut p = self.block_at(pix, b);
+        let s = if self.inline {
+            p += 4;
+            u32_le(pix, p - 4) as usize
+        } else {
+            self.post_off(pix, b)
+        };
+        if !self.singles {
+            return BlockCursor { s, p, mask: 0, packed: p, j: 0, ones: 0 };
         }
-        BlockCursor { s, p, mask: 0, packed: p, j: 0 }
+        let mask = u64_le(pix, p) & block_bits(self.step());
+        let packed = p + self.step() / 8;
+        // Format 6: the lengths follow the bitmap.
+        let p = if self.width == 0 { packed } else { 0 };
+        BlockCursor { s, p, mask, packed, j: 0, ones: 0 }
     }
 }
 
 impl BlockCursor {
-    /// Moves past the cursor's term without reading its postings: a packed one-document
-    /// term (format 7) has nothing in `.post` to step over, so its document is not unpacked.
+    /// Where the next varint length is: after the packed documents (formats 7 to 9), found
+    /// when the first is read.
     #[inline]
-    fn skip(&mut self, l: &PixLayout, pix: &[u8], post: &[u8]) {
-        if l.width > 0 && self.mask & (1 << self.j) != 0 {
-            self.j += 1;
-        } else {
-            self.next(l, pix, post);
+    fn lens(&mut self, l: &PixLayout) -> &mut usize {
+        if self.p == 0 {
+            self.p = self.packed + (self.mask.count_ones() * l.width + 7) as usize / 8;
         }
+        &mut self.p
+    }
+
+    /// Moves to the block's term `j` (not before the cursor's) without reading the postings
+    /// of the terms in between: since format 7 only the varint lengths of those with other
+    /// than one document are read, as a packed one-document term has nothing in `.post`.
+    #[inline(always)]
+    fn seek(&mut self, l: &PixLayout, pix: &[u8], post: &[u8], j: usize) {
+        if j == self.j {
+            return;
+        }
+        if l.singles && l.width == 0 {
+            // Format 6: a one-document term's length is read from `.post`.
+            while self.j < j {
+                self.next(l, pix, post);
+            }
+            return;
+        }
+        let between = below(j) & !below(self.j);
+        self.ones += (self.mask & between).count_ones() as usize;
+        let mut others = !self.mask & between;
+        self.j = j;
+        if others == 0 {
+            return;
+        }
+        let (mut p, mut s) = (*self.lens(l), self.s);
+        while others != 0 {
+            others &= others - 1;
+            s += varint_at(pix, &mut p);
+        }
+        (self.p, self.s) = (p, s);
+    }
+
+    /// The document of the block's `k`-th one-document term (formats 7 to 9).
+    #[inline(always)]
+    fn packed_doc(&self, l: &PixLayout, pix: &[u8], k: usize) -> u32 {
+        let bit = k * l.width as usize;
+        let w = u64_le(pix, self.packed + bit / 8) >> (bit % 8);
+        (w & ((1u64 << l.width) - 1)) as u32
     }
 
     /// The postings of the cursor's term, moving to the next.
-    #[inline]
+    #[inline(always)]
     fn next(&mut self, l: &PixLayout, pix: &[u8], post: &[u8]) -> Posting {
         let j = self.j;
         self.j += 1;
         if self.mask & (1 << j) != 0 {
             if l.width > 0 {
-                let bit = (self.mask & ((1 << j) - 1)).count_ones() as usize * l.width as usize;
-                let w = u64_le(pix, self.packed + bit / 8) >> (bit % 8);
-                return Posting::One((w & ((1u64 << l.width) - 1)) as u32);
+                self.ones += 1;
+                return Posting::One(self.packed_doc(l, pix, self.ones - 1));
             }
             let n = varint_len(post, self.s);
             self.s += n;
             return Posting::Bytes(self.s - n..self.s);
         }
-        let n = varint_at(pix, &mut self.p);
+        let n = varint_at(pix, self.lens(l));
         self.s += n;
         Posting::Bytes(self.s - n..self.s)
     }
@@ -290,6 +405,13 @@ pub fn put_varint(mut v: u32, out: &mut Vec<u8>) {
 /// The LEB128 varint at `*p`, advancing `*p` past it.
 #[inline]
 pub fn varint_at(b: &[u8], p: &mut usize) -> usize {
+    // Most are one byte (a `.pix` length, a gap).
+    if let Some(&x) = b.get(*p) {
+        if x & 0x80 == 0 {
+            *p += 1;
+            return x as usize;
+        }
+    }
     let mut v = 0usize;
     let mut shift = 0;
     while *p < b.len() {
@@ -311,20 +433,27 @@ pub fn pix_check(pix: &[u8], post_len: usize) -> Option<usize> {
     }
     let l = PixLayout::of(pix);
     let n = (u32_at(pix, 0) & !PIX_FLAGS) as usize;
-    if pix.len() < l.lens || l.post_off(pix, l.blocks - 1) != post_len {
+    if pix.len() < l.blocks {
         return None;
     }
-    Some(n)
+    if l.inline {
+        let step = u32_at(pix, 2) as usize;
+        let ok = (8..=64).contains(&step) && step.is_power_of_two() && u32_at(pix, 3) as usize == post_len && l.block_at(pix, l.entries - 1) == pix.len();
+        return ok.then_some(n);
+    }
+    (l.post_off(pix, l.entries - 1) == post_len).then_some(n)
 }
 
 /// Where term `ord`'s postings are, from a `.pix`.
 #[inline]
 pub fn pix_range(pix: &[u8], post: &[u8], ord: u32) -> Posting {
     let l = PixLayout::of(pix);
-    let mut c = l.block(pix, ord as usize / PIX_STEP);
-    for _ in 0..ord as usize % PIX_STEP {
-        c.skip(&l, pix, post);
+    let mut c = l.block(pix, ord as usize >> l.shift);
+    let j = ord as usize & (l.step() - 1);
+    if l.width > 0 && c.mask & (1 << j) != 0 {
+        return Posting::One(c.packed_doc(&l, pix, (c.mask & below(j)).count_ones() as usize));
     }
+    c.seek(&l, pix, post, j);
     c.next(&l, pix, post)
 }
 
@@ -345,18 +474,20 @@ pub fn pix_ranges_scattered(pix: &[u8], post: &[u8], ords: &[u32], out: &mut Vec
     let l = PixLayout::of(pix);
     let mut last = usize::MAX;
     for &o in ords {
-        let b = o as usize / PIX_STEP;
+        let b = o as usize >> l.shift;
         if b != last {
-            prefetch(pix, l.head + b * 4);
-            prefetch(pix, l.head + (l.blocks + b) * 4);
+            prefetch(pix, l.array + b * 4);
+            if !l.inline {
+                prefetch(pix, l.head + b * 4);
+            }
             last = b;
         }
     }
     last = usize::MAX;
     for &o in ords {
-        let b = o as usize / PIX_STEP;
+        let b = o as usize >> l.shift;
         if b != last {
-            prefetch(pix, l.lens_at(pix, b));
+            prefetch(pix, l.block_at(pix, b));
             if l.singles && l.width == 0 {
                 // One-document terms' lengths are read from `.post`.
                 prefetch(post, l.post_off(pix, b));
@@ -372,17 +503,14 @@ pub fn pix_ranges_scattered(pix: &[u8], post: &[u8], ords: &[u32], out: &mut Vec
 pub fn pix_ranges_sorted(pix: &[u8], post: &[u8], ords: impl Iterator<Item = u32>, mut f: impl FnMut(Posting)) {
     let l = PixLayout::of(pix);
     let mut block = usize::MAX;
-    let mut c = BlockCursor { s: 0, p: 0, mask: 0, packed: 0, j: 0 };
+    let mut c = BlockCursor { s: 0, p: 0, mask: 0, packed: 0, j: 0, ones: 0 };
     for o in ords {
-        let o = o as usize;
-        let b = o / PIX_STEP;
-        if b != block || o % PIX_STEP < c.j {
+        let (b, j) = (o as usize >> l.shift, o as usize & (l.step() - 1));
+        if b != block || j < c.j {
             block = b;
             c = l.block(pix, b);
         }
-        while c.j < o % PIX_STEP {
-            c.skip(&l, pix, post);
-        }
+        c.seek(&l, pix, post, j);
         f(c.next(&l, pix, post));
     }
 }
@@ -448,24 +576,38 @@ pub fn decode_into(bytes: &[u8], out: &mut Vec<u32>) {
 mod tests {
     /// Lists of 0 to 299 documents (one-document ones among them), written and read back
     /// by ordinal, in ascending and scattered runs; and, over the same lists, a format 2
-    /// `.pix` (a length for every term) and a format 6 one (bitmaps of one-document terms,
-    /// which stay in `.post`).
+    /// `.pix` (a length for every term), a format 6 one (bitmaps of one-document terms,
+    /// which stay in `.post`) and a format 7 one (their documents packed in blocks of 16).
+    /// Three times: fields of 90%, 80% and 60% one-document terms (blocks of 64, 32 and 16
+    /// since format 9).
     #[test]
     fn pix_roundtrip() {
+        for (sizes, step) in [([1, 1, 3, 1, 0, 1, 40, 1, 1, 299], 16), ([1, 1, 1, 1, 2, 1, 1, 7, 1, 1], 32), ([1, 1, 1, 1, 2, 1, 1, 1, 1, 1], 64)] {
+            let lists: Vec<Vec<u32>> = (0..150u32).map(|i| (0..sizes[i as usize % 10] + u32::from(i == 149)).map(|d| d * 7 + i * 100_000).collect()).collect();
+            pix_forms_answer_alike(&lists, step);
+        }
+    }
+
+    fn pix_forms_answer_alike(lists: &[Vec<u32>], step: usize) {
         use super::Posting;
-        let lists: Vec<Vec<u32>> = (0..100u32).map(|i| (0..[1, 1, 3, 1, 0, 1, 40, 1, 1, 299][i as usize % 10]).map(|d| d * 7 + i * 100_000).collect()).collect();
-        // Format 7: `.post` holds the lists of other than one document.
+        let n = lists.len();
+        // Formats 7 to 9: `.post` holds the lists of other than one document.
         let mut post7 = Vec::new();
         let mut b = super::PixBuilder::default();
         // Formats 2 and 6: every list in `.post`.
         let mut post = Vec::new();
         let mut all = Vec::new();
         let mut old = Vec::new();
-        let (mut v6, mut mask, mut v6_lens) = (Vec::new(), 0u16, Vec::new());
-        let blocks = (0..100).step_by(16).collect::<Vec<usize>>();
+        // Formats 6 and 7, per block of 16: its bitmap and the lengths of its other terms;
+        // format 7: the `.post` offset of the block and its packed documents.
+        let (mut v6, mut v7, mut off7, mut mask, mut lens, mut ones) = (Vec::new(), Vec::new(), Vec::new(), 0u16, Vec::new(), Vec::new());
+        let width = 32 - lists.iter().filter(|l| l.len() == 1).map(|l| l[0]).max().unwrap_or(0).leading_zeros();
         for (t, docs) in lists.iter().enumerate() {
             let mut enc = Vec::new();
             super::encode(docs, &mut enc);
+            if t % 16 == 0 {
+                off7.push(post7.len() as u32);
+            }
             if b.add(&enc) {
                 post7.extend_from_slice(&enc);
             }
@@ -473,18 +615,28 @@ mod tests {
             super::put_varint(enc.len() as u32, &mut old);
             if docs.len() == 1 {
                 mask |= 1 << (t % 16);
+                ones.push(docs[0]);
             } else {
-                super::put_varint(enc.len() as u32, &mut v6_lens);
+                super::put_varint(enc.len() as u32, &mut lens);
             }
-            if t % 16 == 15 || t == 99 {
-                v6.push(mask.to_le_bytes().to_vec());
-                v6.last_mut().unwrap().extend_from_slice(&v6_lens);
+            if t % 16 == 15 || t == n - 1 {
+                let mut blk = mask.to_le_bytes().to_vec();
+                v6.push([&blk[..], &lens[..]].concat());
+                let mut bits = super::BitWriter::default();
+                for &d in &ones {
+                    bits.put(u64::from(d), width, &mut blk);
+                }
+                bits.flush(&mut blk);
+                v7.push([&blk[..], &lens[..]].concat());
                 mask = 0;
-                v6_lens.clear();
+                lens.clear();
+                ones.clear();
             }
             post.extend_from_slice(&enc);
         }
+        off7.push(post7.len() as u32);
         let pix = b.finish();
+        assert_eq!(super::u32_at(&pix, 2) as usize, step);
         let len_at = |t: usize| {
             let mut p = 0;
             for _ in 0..t {
@@ -492,53 +644,68 @@ mod tests {
             }
             p
         };
+        let starts: Vec<usize> = (0..n).step_by(16).chain(std::iter::once(n)).collect();
         let head = |flags: u32| {
             let mut h = Vec::new();
-            h.extend_from_slice(&(100u32 | flags).to_le_bytes());
-            for &t in blocks.iter().chain(std::iter::once(&100)) {
-                h.extend_from_slice(&(if t < 100 { all[t].start } else { post.len() } as u32).to_le_bytes());
+            h.extend_from_slice(&(n as u32 | flags).to_le_bytes());
+            for &t in &starts {
+                h.extend_from_slice(&(if t < n { all[t].start } else { post.len() } as u32).to_le_bytes());
             }
             h
         };
+        let area = |h: &mut Vec<u8>, blocks: &[Vec<u8>]| {
+            let mut at = 0;
+            for blk in blocks.iter().map(|x| x.len()).chain(std::iter::once(0)) {
+                h.extend_from_slice(&(at as u32).to_le_bytes());
+                at += blk;
+            }
+            h.extend(blocks.concat());
+        };
         // Format 2: the same offsets, a length for every term.
         let mut v2 = head(0);
-        for &t in blocks.iter().chain(std::iter::once(&100)) {
+        for &t in &starts {
             v2.extend_from_slice(&(len_at(t) as u32).to_le_bytes());
         }
         v2.extend_from_slice(&old);
         // Format 6: a bitmap, then the lengths of the other terms, per block.
         let mut f6 = head(1 << 31);
-        let mut at = 0;
-        for blk in v6.iter().map(|x| x.len()).chain(std::iter::once(0)) {
-            f6.extend_from_slice(&(at as u32).to_le_bytes());
-            at += blk;
-        }
-        f6.extend(v6.concat());
+        area(&mut f6, &v6);
+        // Format 7: W after the count, the `.post` offsets of `post7`, the packed documents.
+        let mut f7 = [(n as u32 | 3 << 30).to_le_bytes(), width.to_le_bytes()].concat();
+        f7.extend(off7.iter().flat_map(|o| o.to_le_bytes()));
+        area(&mut f7, &v7);
         assert!(pix.len() + post7.len() < f6.len() + post.len() && f6.len() < v2.len(), "{} {} {}", pix.len() + post7.len(), f6.len() + post.len(), v2.len());
-        for (pix, post, version) in [(&pix, &post7, 7), (&v2, &post, 2), (&f6, &post, 6)] {
-            assert_eq!(super::pix_check(pix, post.len()), Some(100));
+        assert!(pix.len() < f7.len() || step == 16, "{} {}", pix.len(), f7.len());
+        for (pix, post, version) in [(&pix, &post7, 9), (&f7, &post7, 7), (&v2, &post, 2), (&f6, &post, 6)] {
+            assert_eq!(super::pix_check(pix, post.len()), Some(n), "format {}", version);
+            assert_eq!(super::pix_check(pix, post.len() + 1), None);
+            // Format 9 gives its blocks' length (a cut file is refused).
+            if version == 9 {
+                assert_eq!(super::pix_check(&pix[..pix.len() - 1], post.len()), None);
+            }
             let docs_of = |p: &Posting| {
                 let mut d = Vec::new();
                 p.decode(post, &mut d);
                 d
             };
-            for i in 0..100 {
+            for i in 0..n {
                 let p = super::pix_range(pix, post, i as u32);
-                assert_eq!(docs_of(&p), lists[i]);
-                // One-document terms are in the format 7 `.pix`; the others are where they were.
+                assert_eq!(docs_of(&p), lists[i], "format {} term {}", version, i);
+                // One-document terms are in the format 7 to 9 `.pix`; the others are where they were.
                 match p {
-                    Posting::One(_) => assert!(version == 7 && lists[i].len() == 1),
+                    Posting::One(_) => assert!(version >= 7 && lists[i].len() == 1),
                     Posting::Bytes(r) if version < 7 => assert_eq!(r, all[i]),
                     Posting::Bytes(_) => assert_ne!(lists[i].len(), 1),
                 }
             }
-            let pick: Vec<u32> = vec![0, 1, 5, 15, 16, 17, 40, 41, 99, 99, 3];
+            let pick: Vec<u32> = vec![0, 1, 5, 15, 16, 17, 40, 41, 63, 64, 65, 99, 99, 3, 127, 128, 149];
             let mut got = Vec::new();
             super::pix_ranges_sorted(pix, post, pick.iter().copied(), |r| got.push(docs_of(&r)));
             assert_eq!(got, pick.iter().map(|&o| lists[o as usize].clone()).collect::<Vec<_>>());
             let mut got = Vec::new();
-            super::pix_ranges_scattered(pix, post, &[3, 2, 50, 99, 98], &mut got);
-            assert_eq!(got.iter().map(|r| docs_of(r)).collect::<Vec<_>>(), [3, 2, 50, 99, 98].iter().map(|&o: &usize| lists[o].clone()).collect::<Vec<_>>());
+            let scattered = [3, 2, 50, 99, 98, 70, 149];
+            super::pix_ranges_scattered(pix, post, &scattered, &mut got);
+            assert_eq!(got.iter().map(|r| docs_of(r)).collect::<Vec<_>>(), scattered.iter().map(|&o| lists[o as usize].clone()).collect::<Vec<_>>());
         }
     }
 

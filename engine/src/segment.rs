@@ -23,9 +23,10 @@ use std::path::{Path, PathBuf};
 /// password tables' digests in binary (`.dig`, see `PordTable`); 6 keeps only their first
 /// 4 bytes (`DIG_PREFIX`); 7 writes store blocks with varint lengths (`store.rs`) and
 /// Rice-codes sparse trigram lists (`trigram::rice_encode`); 8 keeps store blocks as bare
-/// zstd blocks with a grouped block map (`store.rs`, `zstd_block.rs`). Formats 1 to 7 are
-/// read as they are (parts of 1 and 2 have no derived tables until a merge rewrites them).
-pub const FORMAT_VERSION: u64 = 8;
+/// zstd blocks with a grouped block map (`store.rs`, `zstd_block.rs`); 9 writes `.pix` blocks
+/// of up to 64 terms, each with its `.post` offset (`postings::PixBuilder`). Formats 1 to 8
+/// are read as they are (parts of 1 and 2 have no derived tables until a merge rewrites them).
+pub const FORMAT_VERSION: u64 = 9;
 /// The oldest format this engine reads.
 pub const MIN_FORMAT_VERSION: u64 = 1;
 

@@ -1,13 +1,15 @@
-// Format 6 parts (the 10M indexes written before format 7) are read by this engine as the
-// engine that wrote them answered: `fixtures/format6` is an index of three parts written by
-// the format 6 engine (commit 07150b7) with that engine's answers to every kind of lookup
-// (`make.mjs`, `expected.json`). Format 7 changed what these lookups read (one-document
-// postings packed in `.pix`, Rice-coded `.tri` lists, store blocks with varint lengths), so
-// the old forms are only exercised here. Then a format 7 segment of the same records joins
-// it (every record a duplicate, so the deduplicated answers stay the same) and a merge
-// rewrites both as format 7. Format 8 changed only the store (bare zstd blocks and a grouped
-// block map, `store.map` starting with `LWM8`): the fixture's stores of 16-byte map entries
-// and whole frames are read beside a format 8 one, and the merge cuts their frames.
+// Format 6, 7 and 8 parts (the 10M indexes written before format 7, 8 and 9) are read by this
+// engine as the engine that wrote them answered: `fixtures/format6` is an index of three parts
+// written by the format 6 engine (commit 07150b7) with that engine's answers to every kind of
+// lookup (`make.mjs`, `expected.json`); `fixtures/format7` and `fixtures/format8` the same
+// records written by the format 7 engine (commit 073dec4) and the format 8 one (76eee5c).
+// Format 7 changed what these lookups read (one-document postings packed in `.pix`,
+// Rice-coded `.tri` lists, store blocks with varint lengths), format 8 only the store (bare
+// zstd blocks and a grouped block map, `store.map` starting with `LWM8`), format 9 the `.pix`
+// blocks (up to 64 terms, each with its `.post` offset), so the old forms are only exercised
+// here. Then a format 9 segment of the same records joins it (every record a duplicate, so the
+// deduplicated answers stay the same) and a merge rewrites both as format 9 (the merge cuts
+// the old stores' frames).
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +21,7 @@ import { tempDir } from './helpers';
 const { dir, cleanup } = tempDir('engine-format6-');
 after(() => cleanup());
 
-const fixture = fileURLToPath(new URL('./fixtures/format6', import.meta.url));
+const records = fileURLToPath(new URL('./fixtures/format6/a.jsonl', import.meta.url));
 
 type Expected = {
   searches: { query: string; mode: SearchMode; total: number; entries: Record<string, unknown>[] }[];
@@ -27,10 +29,14 @@ type Expected = {
   ranges: Record<string, { suffixes: { suffix: string; count: number }[]; truncated: boolean }>;
 };
 
-/** The `.pix` flags of a part's fields: bit 31 (format 6 bitmaps), bit 30 (format 7 packed documents). */
+/** The `.pix` flags of a part's fields: bit 31 (format 6 bitmaps), bit 30 (format 7 packed
+ * documents), bit 29 (format 9 blocks with their `.post` offset). */
 function pixFlags(part: string): Set<number> {
-  return new Set(readdirSync(part).filter((f) => f.endsWith('.pix')).map((f) => readFileSync(join(part, f)).readUInt32LE(0) >>> 30));
+  return new Set(readdirSync(part).filter((f) => f.endsWith('.pix')).map((f) => readFileSync(join(part, f)).readUInt32LE(0) >>> 29));
 }
+
+/** `pixFlags` of a part of each format (format 8 wrote format 7's `.pix`). */
+const PIX = { 6: 0b100, 7: 0b110, 8: 0b110, 9: 0b111 };
 
 /** Whether a part's store has the format 8 block map (else the 16-byte entries of formats 4-7). */
 function storeMap8(part: string): boolean {
@@ -59,45 +65,48 @@ async function answers(engine: Engine, expected: Expected): Promise<Expected> {
   return { searches, counts, ranges };
 }
 
-test('format 6 parts answer as the engine that wrote them did, beside a format 8 segment and after a merge into format 8', async () => {
-  const index = join(dir, 'index');
-  cpSync(join(fixture, 'index'), index, { recursive: true });
-  const expected = JSON.parse(readFileSync(join(fixture, 'expected.json'), 'utf8')) as Expected;
-  assert.equal(parts(index).length, 3);
-  for (const p of parts(index)) assert.deepEqual(pixFlags(p), new Set([2]), `${p} is a format 6 part`);
-  for (const p of parts(index)) assert.equal(storeMap8(p), false, `${p} has a format 6 store`);
-  // The fixture exercises what it is meant to: lookups of many and of one document, and hits.
-  assert.ok(expected.searches.every((s) => s.total > 0));
-  assert.ok(expected.searches.some((s) => s.total === 1) && expected.searches.some((s) => s.total >= 80));
-  assert.ok(Object.values(expected.counts).filter((c) => c > 1).length >= 3);
+for (const old of [6, 7, 8] as const) {
+  test(`format ${old} parts answer as the engine that wrote them did, beside a format 9 segment and after a merge into format 9`, async () => {
+    const fixture = fileURLToPath(new URL(`./fixtures/format${old}`, import.meta.url));
+    const index = join(dir, `index${old}`);
+    cpSync(join(fixture, 'index'), index, { recursive: true });
+    const expected = JSON.parse(readFileSync(join(fixture, 'expected.json'), 'utf8')) as Expected;
+    assert.equal(parts(index).length, 3);
+    for (const p of parts(index)) assert.deepEqual(pixFlags(p), new Set([PIX[old]]), `${p} is a format ${old} part`);
+    for (const p of parts(index)) assert.equal(storeMap8(p), old === 8, `${p} has a format ${old} store`);
+    // The fixture exercises what it is meant to: lookups of many and of one document, and hits.
+    assert.ok(expected.searches.every((s) => s.total > 0));
+    assert.ok(expected.searches.some((s) => s.total === 1) && expected.searches.some((s) => s.total >= 80));
+    assert.ok(Object.values(expected.counts).filter((c) => c > 1).length >= 3);
 
-  const engine = await openEngine(index);
-  try {
-    assert.deepEqual(await answers(engine, expected), expected, 'format 6 parts, as written');
+    const engine = await openEngine(index);
+    try {
+      assert.deepEqual(await answers(engine, expected), expected, `format ${old} parts, as written`);
 
-    await ingestFiles(index, { well: 'Six', files: [join(fixture, 'a.jsonl')], format: 'jsonl' });
-    await engine.refresh();
-    assert.equal(parts(index).length, 4);
-    const fresh = parts(index).filter((p) => pixFlags(p).has(3));
-    assert.equal(fresh.length, 1, 'the new segment has format 7 postings');
-    assert.deepEqual(parts(index).map(storeMap8).sort(), [false, false, false, true], 'and its store format 8');
-    const both = await answers(engine, expected);
-    assert.deepEqual(both.searches, expected.searches, 'format 6 and 7 side by side: every new record is a duplicate');
-    // A hash's count is of distinct records (the duplicates add nothing); a range counts
-    // every record, as the format 6 engine does for the same two segments.
-    assert.deepEqual(both.counts, expected.counts);
-    const doubled = Object.fromEntries(Object.entries(expected.ranges).map(([p, r]) => [p, { ...r, suffixes: r.suffixes.map((x) => ({ ...x, count: 2 * x.count })) }]));
-    assert.deepEqual(both.ranges, doubled);
+      await ingestFiles(index, { well: 'Six', files: [records], format: 'jsonl' });
+      await engine.refresh();
+      assert.equal(parts(index).length, 4);
+      const fresh = parts(index).filter((p) => pixFlags(p).has(PIX[9]));
+      assert.equal(fresh.length, 1, 'the new segment has format 9 postings');
+      assert.deepEqual(parts(index).map(storeMap8).sort(), [old === 8, old === 8, old === 8, true].sort(), 'and a format 8 store');
+      const both = await answers(engine, expected);
+      assert.deepEqual(both.searches, expected.searches, `format ${old} and 9 side by side: every new record is a duplicate`);
+      // A hash's count is of distinct records (the duplicates add nothing); a range counts
+      // every record, as the format 6 engine did for the same two segments.
+      assert.deepEqual(both.counts, expected.counts);
+      const doubled = Object.fromEntries(Object.entries(expected.ranges).map(([p, r]) => [p, { ...r, suffixes: r.suffixes.map((x) => ({ ...x, count: 2 * x.count })) }]));
+      assert.deepEqual(both.ranges, doubled);
 
-    const m = await engine.merge();
-    assert.ok(m.merged.length >= 1);
-    for (const p of parts(index)) assert.deepEqual(pixFlags(p), new Set([3]), `${p} was rewritten with format 7 postings`);
-    for (const p of parts(index)) assert.ok(storeMap8(p), `${p} has a format 8 store`);
-    const merged = await answers(engine, expected);
-    assert.deepEqual(merged.searches, expected.searches, 'after the merge');
-    assert.deepEqual(merged.counts, expected.counts);
-    assert.deepEqual(merged.ranges, doubled);
-  } finally {
-    await engine.close();
-  }
-});
+      const m = await engine.merge();
+      assert.ok(m.merged.length >= 1);
+      for (const p of parts(index)) assert.deepEqual(pixFlags(p), new Set([PIX[9]]), `${p} was rewritten with format 9 postings`);
+      for (const p of parts(index)) assert.ok(storeMap8(p), `${p} has a format 8 store`);
+      const merged = await answers(engine, expected);
+      assert.deepEqual(merged.searches, expected.searches, 'after the merge');
+      assert.deepEqual(merged.counts, expected.counts);
+      assert.deepEqual(merged.ranges, doubled);
+    } finally {
+      await engine.close();
+    }
+  });
+}
