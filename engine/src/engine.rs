@@ -5,7 +5,7 @@
 
 use crate::error::{EngineError, Result};
 use crate::fields::{HASHED_PASSWORD, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
-use crate::keys::KeySet;
+use crate::keys::{short_key, IntHasher, KeySet, Removed};
 use crate::manifest::{append_tombstone, read_tombstones, Manifest, MANIFEST, TOMBSTONES};
 use crate::planner::{self, Plan};
 use crate::query;
@@ -41,7 +41,7 @@ struct Snapshot {
     stamp: Stamp,
     generation: u64,
     segments: Vec<Arc<Segment>>,
-    removed: KeySet,
+    removed: Removed,
 }
 
 pub struct Engine {
@@ -90,7 +90,7 @@ impl Engine {
             }
         }
         let (removed, _) = read_tombstones(dir)?;
-        Ok(Snapshot { stamp: st, generation: manifest.generation, segments, removed })
+        Ok(Snapshot { stamp: st, generation: manifest.generation, segments, removed: Removed::new(removed) })
     }
 
     fn check_open(&self) -> Result<()> {
@@ -127,7 +127,7 @@ impl Engine {
     pub fn close(&self) {
         self.closed.store(true, Ordering::Release);
         *self.snap.write().unwrap_or_else(|e| e.into_inner()) =
-            Arc::new(Snapshot { stamp: Stamp::default(), generation: 0, segments: vec![], removed: KeySet::default() });
+            Arc::new(Snapshot { stamp: Stamp::default(), generation: 0, segments: vec![], removed: Removed::default() });
     }
 
     pub fn search(&self, req: &SearchRequest) -> Result<Value> {
@@ -160,7 +160,7 @@ impl Engine {
         let from = (req.page - 1) * req.size;
         let to = from + req.size;
         let mut hits = Hits { total: 0, window: Vec::new(), page: from..to };
-        let mut seen: KeySet = KeySet::default();
+        let mut seen = Seen::default();
         // Without a source filter, global first-occurrence bits (computed at publish) give
         // dedup without hashing every hit; a source filter needs the hash set.
         let use_bits = req.dedup && parsed.sources.is_empty() && snap.segments.iter().all(|s| s.parts.iter().all(|p| p.has_first_bits()));
@@ -199,7 +199,7 @@ impl Engine {
                 let (part_t0, before) = (Instant::now(), hits.total);
                 let exact = single_exact(&plan).filter(|_| use_bits && ranges.is_none());
                 match (exact, part.first_bytes()) {
-                    (Some((f, term)), Some(first)) => count_term(part, (si, pi), f, term, first, removed, &mut hits),
+                    (Some((f, term)), Some(first)) => count_term(part, (si, pi), f, term, first, removed, &mut hits)?,
                     _ => {
                         let mut docs = planner::eval(&plan, part, &budget)?;
                         if let Some(r) = ranges {
@@ -250,7 +250,7 @@ impl Engine {
         match Self::locate(&snap, id) {
             None => Ok(Value::Null),
             Some((si, seg, part, doc)) => {
-                if snap.removed.contains(&seg.parts[part].dedup_key(doc)) {
+                if seg.parts[part].is_removed(doc, &snap.removed)? {
                     return Ok(Value::Null);
                 }
                 let v = fetch(&snap, &[(si, part, doc)], RawRecord::Line)?;
@@ -268,8 +268,8 @@ impl Engine {
             None => return Ok(false),
             Some(x) => x,
         };
-        let key = seg.parts[part].dedup_key(doc);
-        if snap.removed.contains(&key) {
+        let key = seg.parts[part].dedup_key(doc)?;
+        if snap.removed.contains(key) {
             return Ok(false);
         }
         append_tombstone(&self.dir, id, key)?;
@@ -297,7 +297,7 @@ impl Engine {
             },
         };
         let inputs: Vec<WatchInput> = req.watches.iter().map(|w| WatchInput { field: &w.field, value: &w.value }).collect();
-        let found = watch::match_segment(seg, range, &inputs, &snap.removed, req.limit, req.strategy);
+        let found = watch::match_segment(seg, range, &inputs, &snap.removed, req.limit, req.strategy)?;
         let mut out = Vec::new();
         for (i, h) in found.into_iter().enumerate() {
             if h.total == 0 {
@@ -311,17 +311,17 @@ impl Engine {
 
     /// The (segment, part, document) of each id found and not removed, in document order,
     /// with the id's position in `ids`.
-    fn locate_many(snap: &Snapshot, ids: &[String]) -> Vec<((usize, usize, u32), usize)> {
+    fn locate_many(snap: &Snapshot, ids: &[String]) -> Result<Vec<((usize, usize, u32), usize)>> {
         let mut at: Vec<((usize, usize, u32), usize)> = Vec::with_capacity(ids.len());
         for (k, id) in ids.iter().enumerate() {
             if let Some((si, seg, part, doc)) = Self::locate(snap, id) {
-                if snap.removed.is_empty() || !snap.removed.contains(&seg.parts[part].dedup_key(doc)) {
+                if !seg.parts[part].is_removed(doc, &snap.removed)? {
                     at.push(((si, part, doc), k));
                 }
             }
         }
         at.sort_unstable();
-        at
+        Ok(at)
     }
 
     /// Entries by id, in the order asked, `null` for an unknown or removed id; each store
@@ -330,7 +330,7 @@ impl Engine {
         self.check_open()?;
         let _ = self.refresh(false);
         let snap = self.snapshot();
-        let at = Self::locate_many(&snap, &req.ids);
+        let at = Self::locate_many(&snap, &req.ids)?;
         let window: Vec<(usize, usize, u32)> = at.iter().map(|a| a.0).collect();
         let entries = fetch(&snap, &window, req.raw_record)?;
         let mut out = vec![Value::Null; req.ids.len()];
@@ -347,7 +347,7 @@ impl Engine {
         self.check_open()?;
         let _ = self.refresh(false);
         let snap = self.snapshot();
-        let mut at = Self::locate_many(&snap, &req.ids);
+        let mut at = Self::locate_many(&snap, &req.ids)?;
         let window: Vec<(usize, usize, u32)> = at.iter().map(|a| a.0).collect();
         let mut buf = Vec::with_capacity(window.len() * 256);
         let mut w = render::EntryWriter::default();
@@ -384,7 +384,7 @@ impl Engine {
         let budget = Budget { deadline: Some(t0 + Duration::from_millis(DEFAULT_BUDGET_MS)), budget_ms: DEFAULT_BUDGET_MS };
         let use_bits = snap.segments.iter().all(|s| s.parts.iter().all(|p| p.has_first_bits()));
         let mut hits = Hits { total: 0, window: Vec::new(), page: 0..0 };
-        let mut seen = KeySet::default();
+        let mut seen = Seen::default();
         let term = req.hex.as_bytes();
         for (si, seg) in snap.segments.iter().enumerate() {
             for (pi, part) in seg.parts.iter().enumerate() {
@@ -446,7 +446,13 @@ impl Engine {
                     docs.sort_unstable();
                     docs.dedup();
                     if !removed.is_empty() {
-                        docs.retain(|&d| !removed.contains(&part.dedup_key(d)));
+                        let mut kept = Vec::with_capacity(docs.len());
+                        for d in docs {
+                            if !part.is_removed(d, removed)? {
+                                kept.push(d);
+                            }
+                        }
+                        docs = kept;
                     }
                     if docs.is_empty() {
                         continue;
@@ -518,18 +524,19 @@ impl Hits {
 /// One exact term (`password:123456`, `email:*@yahoo.com`) with dedup by first-occurrence
 /// bits: its postings decoded and counted in one pass, without materialising the hits.
 /// Past the page (and without tombstones) the loop only adds first-occurrence bits.
-fn count_term(part: &Part, at: (usize, usize), field: usize, term: &[u8], first: &[u8], removed: &KeySet, hits: &mut Hits) {
-    let Some(fi) = &part.fields[field] else { return };
-    let Some(ord) = fi.dict.get(term) else { return };
+#[allow(clippy::too_many_arguments)]
+fn count_term(part: &Part, at: (usize, usize), field: usize, term: &[u8], first: &[u8], removed: &Removed, hits: &mut Hits) -> Result<()> {
+    let Some(fi) = &part.fields[field] else { return Ok(()) };
+    let Some(ord) = fi.dict.get(term) else { return Ok(()) };
     let is_first = |d: u32| (first[(d >> 3) as usize] >> (d & 7)) & 1;
-    let kept = |d: u32| is_first(d) == 1 && (removed.is_empty() || !removed.contains(&part.dedup_key(d)));
+    let kept = |d: u32| -> Result<bool> { Ok(is_first(d) == 1 && !part.is_removed(d, removed)?) };
     let bytes = match fi.stored_postings(ord) {
         crate::segment::StoredPostings::Varints(b) => b,
         crate::segment::StoredPostings::One(d) => {
-            if kept(d) {
+            if kept(d)? {
                 hits.push(at, d);
             }
-            return;
+            return Ok(());
         }
     };
     // Delta varints; the first value is a delta from 0.
@@ -537,7 +544,7 @@ fn count_term(part: &Part, at: (usize, usize), field: usize, term: &[u8], first:
     let (mut i, mut d) = (0usize, 0u32);
     while i < bytes.len() && (hits.total < hits.page.end || !removed.is_empty()) {
         next(&mut i, &mut d);
-        if kept(d) {
+        if kept(d)? {
             hits.push(at, d);
         }
     }
@@ -553,11 +560,45 @@ fn count_term(part: &Part, at: (usize, usize), field: usize, term: &[u8], first:
         count += is_first(d) as u64;
     }
     hits.total += count;
+    Ok(())
+}
+
+/// Dedup by a hash set (a source filter, or parts without first-occurrence bits): the whole
+/// keys of the hits so far, and the hits whose whole key is not known yet (the first
+/// records of format 8 parts, which keep only a short key), by short key. Such a hit is
+/// the first with its key in global order, hence among the hits: it is kept, and its key
+/// computed only when a later hit with a known whole key shares its short key.
+#[derive(Default)]
+struct Seen<'a> {
+    keys: KeySet,
+    /// Short key -> the last of its pending hits, in `list`.
+    pending: HashMap<u32, usize, std::hash::BuildHasherDefault<IntHasher>>,
+    /// Pending hits: (part, document, the previous one with the same short key).
+    list: Vec<(&'a Part, u32, usize)>,
+}
+
+impl<'a> Seen<'a> {
+    /// Whether document `d` of `part` is the first hit with its dedup key.
+    fn first(&mut self, part: &'a Part, d: u32) -> Result<bool> {
+        let Some(key) = part.keys.stored(d) else {
+            let prev = self.pending.insert(part.keys.short(d), self.list.len()).unwrap_or(usize::MAX);
+            self.list.push((part, d, prev));
+            return Ok(true);
+        };
+        if let Some(mut i) = self.pending.remove(&short_key(key)) {
+            while i != usize::MAX {
+                let (p, e, prev) = self.list[i];
+                self.keys.insert(p.dedup_key(e)?);
+                i = prev;
+            }
+        }
+        Ok(self.keys.insert(key))
+    }
 }
 
 /// Counts a part's matching documents (ascending) after dedup and removals.
 #[allow(clippy::too_many_arguments)]
-fn count_docs(part: &Part, at: (usize, usize), docs: Vec<u32>, use_bits: bool, dedup: bool, removed: &KeySet, seen: &mut KeySet, budget: &Budget, hits: &mut Hits) -> Result<()> {
+fn count_docs<'a>(part: &'a Part, at: (usize, usize), docs: Vec<u32>, use_bits: bool, dedup: bool, removed: &Removed, seen: &mut Seen<'a>, budget: &Budget, hits: &mut Hits) -> Result<()> {
     // The common case, dedup by first-occurrence bits and no removal: a bit test per hit.
     if let (true, true, Some(first)) = (use_bits, removed.is_empty(), part.first_bytes()) {
         for (n, &d) in docs.iter().enumerate() {
@@ -574,15 +615,8 @@ fn count_docs(part: &Part, at: (usize, usize), docs: Vec<u32>, use_bits: bool, d
         if n & 8191 == 8191 {
             budget.check()?;
         }
-        if use_bits {
-            if !part.is_first(d) || (!removed.is_empty() && removed.contains(&part.dedup_key(d))) {
-                continue;
-            }
-        } else if !removed.is_empty() || dedup {
-            let key = part.dedup_key(d);
-            if removed.contains(&key) || (dedup && !seen.insert(key)) {
-                continue;
-            }
+        if (use_bits && !part.is_first(d)) || part.is_removed(d, removed)? || (!use_bits && dedup && !seen.first(part, d)?) {
+            continue;
         }
         hits.push(at, d);
     }
@@ -1023,5 +1057,221 @@ mod cold_timing {
             let ms = |d: Duration| format!("{:.1}", d.as_secs_f64() * 1e3);
             println!("{} hits {} blocks {}{} | cold {} wall {} ms, CPU {} ms caller / {} ms process, {} faults | warm {} wall {} ms, CPU {} / {} ms, {} faults", q, hits.len(), blocks.len(), pre, took, ms(wall), ms(c), ms(p), f, &text2, ms(wall2), ms(c2), ms(p2), f2);
         }
+    }
+}
+
+#[cfg(test)]
+mod dedup_tests {
+    use super::Engine;
+    use crate::dedup::{FIRST, REST, TOP, WHOLE};
+    use crate::keys::{short_key, SHORT_BITS};
+    use crate::manifest::Manifest;
+    use crate::merge::MergeOptions;
+    use crate::request::{PasswordRequest, SearchRequest};
+    use crate::segment::{segment_dir, Segment};
+    use serde_json::{json, Value};
+    use std::collections::{HashMap, HashSet};
+    use std::path::Path;
+
+    /// Record `r` of the test's pool of 40 distinct records: records are equal (one dedup
+    /// key) exactly when their `r` is.
+    fn line(r: usize) -> String {
+        format!(r#"{{"email":"u{}@x.com","password":"p{}"}}"#, r, r % 3)
+    }
+
+    /// (part, document, well, r) of a segment's records.
+    type Records = Vec<(usize, u32, String, usize)>;
+
+    /// Every record of the index in global order: (segment, part, document, well, r), r read
+    /// back from the record's email.
+    fn records(index: &Path) -> Vec<(Segment, Records)> {
+        let m = Manifest::read(index).unwrap();
+        m.segments
+            .iter()
+            .map(|e| {
+                let seg = Segment::open(&segment_dir(index, &e.id)).unwrap();
+                let mut docs = Vec::new();
+                for (pi, part) in seg.parts.iter().enumerate() {
+                    for d in 0..part.docs {
+                        let b = part.store.load(part.store.block_of(d)).unwrap();
+                        let l = String::from_utf8(b.record(d).unwrap().1.to_vec()).unwrap();
+                        let r: usize = l[l.find("\"u").unwrap() + 2..l.find('@').unwrap()].parse().unwrap();
+                        docs.push((pi, d, seg.source_of(pi, d).well.clone(), r));
+                    }
+                }
+                (seg, docs)
+            })
+            .collect()
+    }
+
+    /// Ingests well `W<k>`: records `rs`, parts of `part_records`.
+    fn ingest(dir: &Path, k: usize, rs: impl Iterator<Item = usize>, part_records: u32) {
+        let lines: Vec<String> = rs.map(line).collect();
+        let f = dir.join(format!("w{}.jsonl", k));
+        std::fs::write(&f, lines.join("\n")).unwrap();
+        let opts = crate::ingest::IngestOptions::from_json(&json!({
+            "indexDir": dir.join("index").to_str().unwrap(), "well": format!("W{}", k), "files": [f.to_str().unwrap()], "partRecords": part_records, "maxSegments": 0,
+        }))
+        .unwrap();
+        crate::ingest::run(&opts, &Default::default()).unwrap();
+    }
+
+    /// Tombstones document `d` (record `r`) of part `pi` of `seg`, then checks the index.
+    fn remove(index: &Path, (seg, pi, d, r): (&Segment, usize, u32, usize), removed: &mut HashSet<usize>) {
+        let engine = Engine::open(index).unwrap();
+        assert!(engine.remove(&format!("{}-{}-{}", seg.meta.id, pi, d)).unwrap());
+        engine.close();
+        removed.insert(r);
+        check(index, removed);
+    }
+
+    /// Merges, then checks the index.
+    fn merge(index: &Path, opts: &MergeOptions, removed: &HashSet<usize>) {
+        assert!(crate::merge::run(index, opts).unwrap()["segmentId"].is_string());
+        check(index, removed);
+    }
+
+    /// The index answers as whole keys do: first bits, keys, searches (dedup by first bits,
+    /// by a hash set under a source filter, off), a password count, removals (`removed`: the
+    /// records removed, by `r`).
+    fn check(index: &Path, removed: &HashSet<usize>) {
+        let all = records(index);
+        // First bits and keys: the first record of each `r` in global order; one key per `r`.
+        let mut key_of: HashMap<usize, u64> = HashMap::new();
+        let mut shorts = HashSet::new();
+        for (seg, docs) in &all {
+            for &(pi, d, _, r) in docs {
+                let part = &seg.parts[pi];
+                let k = part.dedup_key(d).unwrap();
+                assert_eq!(part.keys.short(d), short_key(k));
+                shorts.insert(short_key(k));
+                let new = !key_of.contains_key(&r);
+                assert_eq!(*key_of.entry(r).or_insert(k), k, "record {} has one key", r);
+                if part.has_first_bits() {
+                    assert_eq!(part.is_first(d), new, "first bit of {}-{}-{} (r {})", seg.meta.id, pi, d, r);
+                }
+                assert_eq!(part.keys.stored(d).is_none(), new && !part.keys.is_whole(), "a format 8 part stores the keys of records that are not first");
+            }
+        }
+        assert_eq!(key_of.values().collect::<HashSet<_>>().len(), key_of.len(), "distinct records, distinct keys");
+        assert!(shorts.len() < key_of.len() && shorts.len() <= 1 << SHORT_BITS, "short keys collide: {} for {} keys", shorts.len(), key_of.len());
+        let engine = Engine::open(index).unwrap();
+        let search = |q: &str, dedup: bool| -> Value {
+            engine.search(&SearchRequest::from_json(&json!({ "query": q, "dedup": dedup, "countCache": false, "size": 500 })).unwrap()).unwrap()
+        };
+        // Expected: the matching records in global order, removed ones left out, each key once
+        // with dedup on.
+        let expect = |pw: &str, wells: &[&str], dedup: bool| -> Vec<(String, String)> {
+            let mut seen = HashSet::new();
+            let mut out = Vec::new();
+            for (_, docs) in &all {
+                for (_, _, well, r) in docs {
+                    if format!("p{}", r % 3) != pw || removed.contains(r) || (!wells.is_empty() && !wells.contains(&well.as_str())) || (dedup && !seen.insert(*r)) {
+                        continue;
+                    }
+                    out.push((well.clone(), format!("u{}@x.com", r)));
+                }
+            }
+            out
+        };
+        let got = |v: &Value| -> Vec<(String, String)> {
+            v["entries"].as_array().unwrap().iter().map(|e| (e["database_name"].as_str().unwrap().to_string(), e["email"][0].as_str().unwrap().to_string())).collect()
+        };
+        for pw in ["p0", "p1", "p2"] {
+            for dedup in [true, false] {
+                let want = expect(pw, &[], dedup);
+                let v = search(&format!("password:{}", pw), dedup);
+                assert_eq!((v["total"].as_u64().unwrap() as usize, got(&v)), (want.len(), want.clone()), "password:{} dedup {}", pw, dedup);
+                let wells = ["W1", "W3"];
+                let want = expect(pw, &wells, dedup);
+                let v = search(&format!("password:{}&database_name=W1&database_name=W3", pw), dedup);
+                assert_eq!((v["total"].as_u64().unwrap() as usize, got(&v)), (want.len(), want), "password:{} in W1, W3, dedup {}", pw, dedup);
+            }
+            let hex: String = crate::digest::sha1(pw.as_bytes(), &mut Vec::new()).iter().map(|b| format!("{:02x}", b)).collect();
+            let c = engine.password_count(&PasswordRequest { hex }).unwrap();
+            assert_eq!(c["total"].as_u64().unwrap() as usize, expect(pw, &[], true).len(), "password count of {}", pw);
+        }
+        // Removed records are gone by id too; the others are found.
+        for (seg, docs) in &all {
+            for &(pi, d, _, r) in docs {
+                let got = engine.get(&format!("{}-{}-{}", seg.meta.id, pi, d)).unwrap();
+                assert_eq!(got.is_null(), removed.contains(&r), "get of r {}", r);
+            }
+        }
+        engine.close();
+    }
+
+    /// With the unit tests' 4-bit short keys, 40 distinct records share at most 16 short
+    /// keys: every confirmation by the whole key runs (publishing against format 8 parts,
+    /// dedup by hash set, removals, merges) and the answers are those of the whole keys.
+    #[test]
+    fn colliding_short_keys_answer_as_whole_keys() {
+        assert_eq!(SHORT_BITS, 4);
+        let dir = crate::test_dir("dedup-collisions");
+        let index = dir.join("index");
+        let records_of = |k: usize| (0..30).map(move |j| (j * 7 + k * 11) % 53 % 40);
+        for k in 0..4 {
+            ingest(&dir, k, records_of(k), 7);
+        }
+        let mut removed = HashSet::new();
+        check(&index, &removed);
+        // Remove a first record (its key computed again) whose short key another record has.
+        let all = records(&index);
+        let (seg, docs) = &all[1];
+        let part_key = |pi: usize, d: u32| seg.parts[pi].dedup_key(d).unwrap();
+        let &(pi, d, _, r) = docs
+            .iter()
+            .find(|&&(pi, d, _, r)| seg.parts[pi].is_first(d) && docs.iter().any(|&(pj, e, _, s)| s != r && short_key(part_key(pj, e)) == short_key(part_key(pi, d))))
+            .expect("a first record sharing its short key");
+        remove(&index, (seg, pi, d, r), &mut removed);
+        // Merges of parts with first bits: the format 8 form copied side by side.
+        let some = MergeOptions { all: false, max_segments: 2, part_docs: 40 };
+        merge(&index, &some, &removed);
+        // A new ingest published against merged format 8 parts.
+        ingest(&dir, 4, records_of(4), 7);
+        check(&index, &removed);
+        merge(&index, &MergeOptions { all: true, ..some }, &removed);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Parts of formats 1-7 (whole keys, with and without first bits) are read beside
+    /// format 8 ones, and a merge of all of them writes format 8 (the parts without first
+    /// bits make it compute them at publish, from whole keys, the format 8 parts' first
+    /// records' computed again).
+    #[test]
+    fn whole_keys_read_and_merge_with_short_ones() {
+        let dir = crate::test_dir("dedup-whole");
+        let index = dir.join("index");
+        for k in 0..3 {
+            ingest(&dir, k, (0..25).map(|j| (j * 5 + k * 13) % 47 % 40), 6);
+        }
+        // Segment 0 as format 7 wrote it (whole keys, first bits); segment 1 as formats
+        // before first bits (whole keys only).
+        let m = Manifest::read(&index).unwrap();
+        for (i, e) in m.segments.iter().take(2).enumerate() {
+            let seg = Segment::open(&segment_dir(&index, &e.id)).unwrap();
+            for (pi, part) in seg.parts.iter().enumerate() {
+                let p = segment_dir(&index, &e.id).join(format!("part-{}", pi));
+                let whole: Vec<u8> = part.dedup_keys().unwrap().iter().flat_map(|k| k.to_le_bytes()).collect();
+                std::fs::write(p.join(WHOLE), whole).unwrap();
+                std::fs::remove_file(p.join(TOP)).unwrap();
+                std::fs::remove_file(p.join(REST)).unwrap();
+                if i == 1 {
+                    std::fs::remove_file(p.join(FIRST)).unwrap();
+                }
+            }
+        }
+        let mut removed = HashSet::new();
+        check(&index, &removed);
+        // Remove a record of the format 8 segment: hidden in the older ones too.
+        let all = records(&index);
+        let (seg, docs) = &all[2];
+        let &(pi, d, _, r) = docs.iter().find(|&&(pi, d, _, _)| seg.parts[pi].is_first(d)).expect("a first record in the last segment");
+        remove(&index, (seg, pi, d, r), &mut removed);
+        merge(&index, &MergeOptions { all: true, max_segments: 2, part_docs: 20 }, &removed);
+        for (seg, _) in records(&index) {
+            assert!(seg.parts.iter().all(|p| !p.keys.is_whole() && p.has_first_bits()), "merged into format 8");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -11,9 +11,9 @@ use crate::error::{EngineError, Result};
 use crate::fields::{field_index, FIELDS, FIELD_COUNT};
 use crate::manifest::{IndexLock, Manifest, ManifestEntry};
 use crate::publish::{self, make_durable, make_visible, new_segment_id, recover};
-use crate::keys::dedup_key;
+use crate::dedup::record_key;
 use crate::segment::{PartWriter, SegmentMeta, FORMAT_VERSION};
-use crate::source::{detect_delimiter, norm_col, normalize_record, split_delimited, Format, LineContext, SourceRecord};
+use crate::source::{detect_delimiter, norm_col, split_delimited, Format, LineContext, SourceRecord};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::fs::File;
@@ -329,8 +329,7 @@ impl<'a> Ingest<'a> {
 
     fn add(&mut self, rec: SourceRecord, ctx: u16, line: &str) -> Result<()> {
         // Normalising here balances the two threads (the indexer is the busier one).
-        let norm = normalize_record(&rec);
-        let key = dedup_key(&norm);
+        let (norm, key) = record_key(&rec);
         self.batch.push(&norm, key, ctx, line);
         self.records += 1;
         self.progress.records.fetch_add(1, Ordering::Relaxed);
@@ -672,16 +671,22 @@ mod tests {
                 let seg = crate::segment::segment_dir(&index, &e.id);
                 let copy = dir.join("copy");
                 let _ = std::fs::remove_dir_all(&copy);
-                let mut parts = 0;
-                while seg.join(format!("part-{}", parts)).is_dir() {
-                    std::fs::create_dir_all(copy.join(format!("part-{}", parts))).unwrap();
-                    std::fs::copy(seg.join(format!("part-{}/dedup.dat", parts)), copy.join(format!("part-{}/dedup.dat", parts))).unwrap();
-                    parts += 1;
+                // The segment's whole keys (format 8: the first records' computed again from
+                // their lines), as a new segment has them before it is published.
+                let opened = crate::segment::Segment::open(&seg).unwrap();
+                for (p, part) in opened.parts.iter().enumerate() {
+                    std::fs::create_dir_all(copy.join(format!("part-{}", p))).unwrap();
+                    let whole: Vec<u8> = part.dedup_keys().unwrap().iter().flat_map(|k| k.to_le_bytes()).collect();
+                    std::fs::write(copy.join(format!("part-{}/dedup.dat", p)), whole).unwrap();
                 }
+                let parts = opened.parts.len() as u32;
                 crate::publish::mark_first_occurrences(&index, &m.segments[..i], &copy, parts).unwrap();
                 for p in 0..parts {
-                    let f = format!("part-{}/first.dat", p);
-                    assert_eq!(std::fs::read(seg.join(&f)).unwrap(), std::fs::read(copy.join(&f)).unwrap(), "segment {} {}", i, f);
+                    for name in ["first.dat", "dedup.top", "dedup.rest"] {
+                        let f = format!("part-{}/{}", p, name);
+                        assert_eq!(std::fs::read(seg.join(&f)).unwrap(), std::fs::read(copy.join(&f)).unwrap(), "segment {} {}", i, f);
+                    }
+                    assert!(!copy.join(format!("part-{}/dedup.dat", p)).exists());
                 }
             }
         };

@@ -29,6 +29,53 @@ pub fn dedup_key(normalized: &[Vec<String>; FIELD_COUNT]) -> u64 {
     h.digest()
 }
 
+/// Bits of a record's short dedup key (format 8, `dedup.top`): the key's top 32 bits. The
+/// unit tests keep 4, so that short keys of different records collide all the time and every
+/// path confirming a short key with the whole one runs.
+pub const SHORT_BITS: u32 = if cfg!(test) { 4 } else { 32 };
+
+/// The short key of a dedup key: its top `SHORT_BITS` bits.
+#[inline]
+pub fn short_key(key: u64) -> u32 {
+    (key >> (64 - SHORT_BITS)) as u32
+}
+
+/// The tombstoned dedup keys, and their short keys: a record is removed when its key is
+/// listed, which is only worth checking (with a format 8 part: computing its whole key)
+/// when its short key is.
+#[derive(Default)]
+pub struct Removed {
+    keys: KeySet,
+    short: HashSet<u32, std::hash::BuildHasherDefault<IntHasher>>,
+}
+
+impl Removed {
+    pub fn new(keys: KeySet) -> Removed {
+        let short = keys.iter().map(|&k| short_key(k)).collect();
+        Removed { keys, short }
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    #[inline]
+    pub fn contains(&self, key: u64) -> bool {
+        self.keys.contains(&key)
+    }
+
+    /// Whether some removed key has this short key.
+    #[inline]
+    pub fn may_contain(&self, short: u32) -> bool {
+        self.short.contains(&short)
+    }
+}
+
 /// Dedup keys are already xxh3 hashes: hash sets of them need no second hash.
 #[derive(Default)]
 pub struct KeyHasher(u64);

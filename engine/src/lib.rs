@@ -2,6 +2,7 @@
 //! See ../ARCHITECTURE.md for the overview and ../FORMAT.md for the on-disk format.
 
 pub mod bytes;
+pub mod dedup;
 pub mod digest;
 pub mod engine;
 pub mod error;

@@ -14,6 +14,7 @@
 //!
 //! The whole merge runs under the index lock (ingests wait to publish; searches do not).
 
+use crate::dedup;
 use crate::error::{EngineError, Result};
 use crate::fields::{index_name, EMAIL, EMAIL_LOCAL, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::manifest::{sync_dir, IndexLock, Manifest, ManifestEntry};
@@ -90,9 +91,9 @@ struct Src<'a> {
     ctx_base: u16,
 }
 
-/// Write one merged part from whole source parts (k-way merge of their sorted terms).
-/// Returns whether it wrote the part's `first.dat` (see `write_first`).
-fn write_part(dir: &Path, srcs: &[Src]) -> Result<bool> {
+/// Write one merged part from whole source parts (k-way merge of their sorted terms);
+/// `marked`: every part of the merge has first-occurrence bits (see `write_first`).
+fn write_part(dir: &Path, srcs: &[Src], marked: bool) -> Result<()> {
     std::fs::create_dir_all(dir)?;
     // The record store is copied on a second thread while the fields are merged.
     let (store_res, fields_res) = std::thread::scope(|sc| {
@@ -102,21 +103,21 @@ fn write_part(dir: &Path, srcs: &[Src]) -> Result<bool> {
     });
     store_res?;
     let docs_total = fields_res?;
-    let marked = write_first(dir, srcs, docs_total)?;
+    if marked {
+        write_first(dir, srcs, docs_total)?;
+    }
+    write_keys(dir, srcs, marked)?;
     // Made durable with the whole segment before it is published (`sync_tree`).
     std::fs::write(dir.join("part.json"), json!({ "format_version": FORMAT_VERSION, "docs": docs_total }).to_string())?;
-    Ok(marked)
+    Ok(())
 }
 
-/// The merged part's first-occurrence bits (`first.dat`), when every source part has them:
-/// their bits side by side. A merge keeps the global order and the segments before the
-/// run, so a record is first with its dedup key in the merged segment exactly when it was
-/// in its own; publishing then need not read the dedup keys of the whole index again
-/// (about half a second a merge at 10M). Returns false, writing nothing, otherwise.
-fn write_first(dir: &Path, srcs: &[Src], docs: u32) -> Result<bool> {
-    if !srcs.iter().all(|s| s.seg.parts[s.part].has_first_bits()) {
-        return Ok(false);
-    }
+/// The merged part's first-occurrence bits (`first.dat`), when every source part of the
+/// merge has them: their bits side by side. A merge keeps the global order and the
+/// segments before the run, so a record is first with its dedup key in the merged segment
+/// exactly when it was in its own; publishing then need not read the dedup keys of the
+/// whole index again (about half a second a merge at 10M).
+fn write_first(dir: &Path, srcs: &[Src], docs: u32) -> Result<()> {
     let mut bits = vec![0u64; (docs as usize + 63) / 64];
     for s in srcs {
         let p = &s.seg.parts[s.part];
@@ -129,8 +130,31 @@ fn write_first(dir: &Path, srcs: &[Src], docs: u32) -> Result<bool> {
         }
     }
     let bytes: Vec<u8> = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(dir.join("first.dat"), &bytes)?;
-    Ok(true)
+    std::fs::write(dir.join(dedup::FIRST), &bytes)?;
+    Ok(())
+}
+
+/// The merged part's dedup keys. With first-occurrence bits (`marked`), in the format 8
+/// form: the sources' short keys, and their whole keys of the records that are not first,
+/// side by side (no key computed again). Otherwise the whole keys (`dedup.dat`; a format 8
+/// source's first records' computed again from their lines), which publishing turns into
+/// the format 8 form once it has marked the first records.
+fn write_keys(dir: &Path, srcs: &[Src], marked: bool) -> Result<()> {
+    if marked {
+        let (mut top, mut rest) = (Vec::new(), Vec::new());
+        for s in srcs {
+            s.seg.parts[s.part].keys.append_short(&mut top, &mut rest);
+        }
+        return dedup::write_short(dir, &top, &rest);
+    }
+    let mut whole = Vec::new();
+    for s in srcs {
+        for k in s.seg.parts[s.part].dedup_keys()? {
+            whole.extend_from_slice(&k.to_le_bytes());
+        }
+    }
+    std::fs::write(dir.join(dedup::WHOLE), &whole)?;
+    Ok(())
 }
 
 /// The merged part's record store: format-4 blocks copied as they are (their context
@@ -146,11 +170,8 @@ fn write_store(dir: &Path, srcs: &[Src]) -> Result<()> {
 
 fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
     let mut docs_total = 0u32;
-    let mut dedup = Vec::new();
     for s in srcs {
-        let p = &s.seg.parts[s.part];
-        docs_total += p.docs;
-        dedup.extend_from_slice(p.dedup_bytes());
+        docs_total += s.seg.parts[s.part].docs;
     }
     // Fields are merged by two threads (each takes the next field; the largest come first),
     // the derived password tables after them (they need the password ordinals).
@@ -175,7 +196,6 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
     } else {
         crate::segment::write_derived(dir)?;
     }
-    std::fs::write(dir.join("dedup.dat"), &dedup)?;
     Ok(docs_total)
 }
 
@@ -299,8 +319,9 @@ pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
     let id = new_segment_id();
     let tmp = publish::temp_dir(dir, &id);
     std::fs::create_dir_all(&tmp)?;
-    // Whether every merged part got its `first.dat` from its sources' (`write_first`).
-    let mut marked = true;
+    // Whether the merged parts get their `first.dat` from their sources' (`write_first`):
+    // when every source part has one; otherwise publishing computes them all.
+    let marked = segs.iter().all(|s| s.parts.iter().all(|p| p.has_first_bits()));
     let built = (|| -> Result<SegmentMeta> {
         // Place the source parts: contexts concatenated, parts packed whole.
         let mut contexts: Vec<LineContext> = Vec::new();
@@ -353,7 +374,7 @@ pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
             if srcs.is_empty() {
                 continue;
             }
-            marked &= write_part(&tmp.join(format!("part-{}", nparts)), srcs)?;
+            write_part(&tmp.join(format!("part-{}", nparts)), srcs, marked)?;
             nparts += 1;
         }
         Ok(SegmentMeta {

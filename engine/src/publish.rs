@@ -6,9 +6,15 @@
 //! `recover` removes what a crash left behind.
 
 use crate::error::Result;
-use crate::keys::KeySet;
+use crate::dedup::{self, DedupKeys, KeyLines};
+use crate::keys::{short_key, IntHasher, KeySet};
 use crate::manifest::{sync_dir, Manifest, ManifestEntry};
 use crate::segment::{segment_dir, SegmentMeta};
+use crate::source::LineContext;
+use crate::store::StoreReader;
+use std::cell::OnceCell;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::fs::File;
 use std::io::Read;
 use std::ops::Range;
@@ -163,36 +169,61 @@ pub fn make_visible(dir: &Path, manifest: &Manifest, tmp: &Path, parts: u32, mar
 }
 
 /// Write `first.dat` into every part of the new segment: bit d set when document d is
-/// the first, in global search order, with its dedup key. Reads the dedup keys of the
-/// segments `before` it (8 bytes per record).
+/// the first, in global search order, with its dedup key; then the part's keys in the
+/// format 8 form (`dedup.rs`: short keys, and whole keys of the records that are not
+/// first), in place of the whole keys (`dedup.dat`) it was built with. Reads the short keys
+/// of the segments `before` it (their whole keys in formats 1-7); an earlier record whose
+/// short key is a new record's is confirmed with its whole key, stored or (a first record
+/// of a format 8 part) computed again from its line.
 pub(crate) fn mark_first_occurrences(dir: &Path, before: &[ManifestEntry], tmp: &Path, parts: u32) -> Result<()> {
-    let read_keys = |p: &Path, out: &mut Vec<u64>| -> Result<()> {
-        let b = std::fs::read(p.join("dedup.dat"))?;
-        out.clear();
-        out.extend(b.chunks_exact(8).map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])));
-        Ok(())
-    };
     // The new segment's keys in a set (small, cache-resident); the earlier segments'
-    // keys are streamed through it to find which ones already occur. No set of every key
-    // of the index is built (that made each ingest slower as the index grew).
+    // short keys are streamed through the new ones' to find which keys already occur. No
+    // set of every key of the index is built (that made each ingest slower as the index
+    // grew).
     let mut new_keys: Vec<Vec<u64>> = Vec::with_capacity(parts as usize);
     let mut mine = KeySet::default();
     for i in 0..parts {
-        let mut keys = Vec::new();
-        read_keys(&tmp.join(format!("part-{}", i)), &mut keys)?;
+        let b = std::fs::read(tmp.join(format!("part-{}", i)).join(dedup::WHOLE))?;
+        let keys: Vec<u64> = b.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
         mine.extend(keys.iter().copied());
         new_keys.push(keys);
     }
+    // Per short key, how many of the new keys having it are not yet found earlier.
+    let mut open: HashMap<u32, u32, BuildHasherDefault<IntHasher>> = HashMap::default();
+    for &k in &mine {
+        *open.entry(short_key(k)).or_default() += 1;
+    }
     let mut seen = KeySet::default();
-    let mut keys = Vec::new();
     for e in before {
         let seg = segment_dir(dir, &e.id);
+        // Read when a first record's key is computed again.
+        let contexts: OnceCell<Vec<LineContext>> = OnceCell::new();
         let mut i = 0;
         while seg.join(format!("part-{}", i)).is_dir() {
-            read_keys(&seg.join(format!("part-{}", i)), &mut keys)?;
-            for k in &keys {
-                if mine.contains(k) {
-                    seen.insert(*k);
+            let part = seg.join(format!("part-{}", i));
+            let keys = DedupKeys::open(&part)?;
+            let store: OnceCell<StoreReader> = OnceCell::new();
+            let mut lines: Option<KeyLines> = None;
+            for d in 0..keys.docs() {
+                match open.get(&keys.short(d)) {
+                    Some(&n) if n > 0 => {}
+                    _ => continue,
+                }
+                let k = match keys.stored(d) {
+                    Some(k) => k,
+                    None => {
+                        if lines.is_none() {
+                            if contexts.get().is_none() {
+                                let _ = contexts.set(SegmentMeta::read(&seg)?.contexts);
+                            }
+                            let _ = store.set(StoreReader::open(&part)?);
+                            lines = Some(KeyLines::new(store.get().unwrap(), contexts.get().unwrap()));
+                        }
+                        lines.as_mut().unwrap().key(d)?
+                    }
+                };
+                if mine.contains(&k) && seen.insert(k) {
+                    *open.get_mut(&short_key(k)).unwrap() -= 1;
                 }
             }
             i += 1;
@@ -208,10 +239,14 @@ pub(crate) fn mark_first_occurrences(dir: &Path, before: &[ManifestEntry], tmp: 
             }
         }
         let bytes: Vec<u8> = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let p = part.join("first.dat");
+        let p = part.join(dedup::FIRST);
         std::fs::write(&p, &bytes)?;
         File::open(&p)?.sync_all()?;
-        // The new name in the part's directory is durable only once the directory is.
+        let (mut top, mut rest) = (Vec::with_capacity(keys.len() * 4), Vec::new());
+        dedup::push_short(keys.iter().enumerate().map(|(d, &k)| (k, bits[d >> 6] >> (d & 63) & 1 == 1)), &mut top, &mut rest);
+        dedup::write_short(&part, &top, &rest)?;
+        std::fs::remove_file(part.join(dedup::WHOLE))?;
+        // The new names in the part's directory are durable only once the directory is.
         sync_dir(&part)?;
     }
     sync_dir(tmp)?;

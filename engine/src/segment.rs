@@ -4,6 +4,8 @@
 //! Parts bound the writer's memory: a part is flushed every `part_docs` records.
 
 use crate::bytes::Bytes;
+use crate::dedup::{DedupKeys, KeyLines};
+use crate::keys::Removed;
 use crate::error::{EngineError, Result};
 use crate::fields::{email_domain, email_local, index_name, DOMAIN, EMAIL, EMAIL_DOMAIN, EMAIL_LOCAL, FIELD_COUNT, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::postings;
@@ -15,6 +17,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Written by this engine. 2 added trigram indexes (`<field>.tri`) and merged segments
 /// (`sources` in segment.json); 3 added the derived password tables (`password_sha256`,
@@ -24,9 +27,11 @@ use std::path::{Path, PathBuf};
 /// 4 bytes (`DIG_PREFIX`); 7 writes store blocks with varint lengths (`store.rs`) and
 /// Rice-codes sparse trigram lists (`trigram::rice_encode`); 8 keeps store blocks as bare
 /// zstd blocks with a grouped block map (`store.rs`, `zstd_block.rs`); 9 writes `.pix` blocks
-/// of up to 64 terms, each with its `.post` offset (`postings::PixBuilder`). Formats 1 to 8
-/// are read as they are (parts of 1 and 2 have no derived tables until a merge rewrites them).
-pub const FORMAT_VERSION: u64 = 9;
+/// of up to 64 terms, each with its `.post` offset (`postings::PixBuilder`); 10 keeps a short
+/// dedup key per record and the whole key only of the records that are not the first with
+/// theirs (`dedup.rs`). Formats 1 to 9 are read as they are (parts of 1 and 2 have no
+/// derived tables until a merge rewrites them).
+pub const FORMAT_VERSION: u64 = 10;
 /// The oldest format this engine reads.
 pub const MIN_FORMAT_VERSION: u64 = 1;
 
@@ -304,7 +309,7 @@ impl PartWriter {
         })?;
         store.join()?;
         // Made durable with the whole segment before it is published (`sync_tree`).
-        std::fs::write(dir.join("dedup.dat"), &dedup)?;
+        std::fs::write(dir.join(crate::dedup::WHOLE), &dedup)?;
         let meta = json!({ "format_version": FORMAT_VERSION, "docs": docs });
         std::fs::write(dir.join("part.json"), meta.to_string())?;
         Ok(docs)
@@ -635,10 +640,11 @@ pub enum StoredPostings<'a> {
 pub struct Part {
     pub docs: u32,
     pub fields: Vec<Option<FieldIndex>>,
-    dedup: Bytes,
-    /// Bit per document: first in global order with its dedup key (`first.dat`).
-    first: Option<Bytes>,
+    /// Dedup keys and first-occurrence bits (`dedup.rs`).
+    pub keys: DedupKeys,
     pub store: StoreReader,
+    /// The segment's line contexts (its records' keys are computed again with them).
+    contexts: Arc<[LineContext]>,
     /// Hit counts of recent expensive queries in this (immutable) part, keyed by a hash of
     /// the query: see `Part::cached_count`.
     counts: std::sync::Mutex<std::collections::HashMap<u128, (usize, u32)>>,
@@ -667,7 +673,8 @@ impl Part {
         map.insert(key, (removed, count));
     }
 
-    pub fn open(dir: &Path) -> Result<Part> {
+    /// Part `dir` of a segment whose line contexts are `contexts`.
+    pub fn open(dir: &Path, contexts: Arc<[LineContext]>) -> Result<Part> {
         let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("part.json"))?)
             .map_err(|e| EngineError::Corrupt(format!("{}: {}", dir.display(), e)))?;
         if !readable_version(meta["format_version"].as_u64()) {
@@ -678,49 +685,51 @@ impl Part {
         for f in (0..INDEXED_FIELDS).map(index_name) {
             fields.push(FieldIndex::open(dir, f)?);
         }
-        let dedup = Bytes::open(&dir.join("dedup.dat"))?;
-        if dedup.len() != docs as usize * 8 {
-            return Err(EngineError::Corrupt(format!("{}: dedup.dat length", dir.display())));
+        let keys = DedupKeys::open(dir)?;
+        if keys.docs() != docs {
+            return Err(EngineError::Corrupt(format!("{}: dedup keys of {} documents", dir.display(), keys.docs())));
         }
-        let first = match dir.join("first.dat") {
-            p if p.exists() => {
-                let b = Bytes::open(&p)?;
-                if b.len() != (docs as usize + 63) / 64 * 8 {
-                    return Err(EngineError::Corrupt(format!("{}: first.dat length", dir.display())));
-                }
-                Some(b)
-            }
-            _ => None,
-        };
-        Ok(Part { docs, fields, dedup, first, store: StoreReader::open(dir)?, counts: std::sync::Mutex::new(std::collections::HashMap::new()) })
+        Ok(Part { docs, fields, keys, store: StoreReader::open(dir)?, contexts, counts: std::sync::Mutex::new(std::collections::HashMap::new()) })
     }
 
     /// `first.dat` as bytes (bit d of the little-endian words = bit d%8 of byte d/8).
     pub fn first_bytes(&self) -> Option<&[u8]> {
-        self.first.as_deref()
+        self.keys.first_bytes()
     }
 
     pub fn has_first_bits(&self) -> bool {
-        self.first.is_some() || self.docs == 0
+        self.keys.has_first_bits()
     }
 
     /// Whether `doc` is the first record with its dedup key in global order.
     #[inline]
     pub fn is_first(&self, doc: u32) -> bool {
-        match &self.first {
-            Some(b) => b.u64_at((doc >> 6) as usize) >> (doc & 63) & 1 == 1,
-            None => true,
+        self.keys.is_first(doc)
+    }
+
+    /// The whole dedup key of `doc`: stored, or computed again from its line (a format 8
+    /// part's first records; the block goes through the block cache).
+    pub fn dedup_key(&self, doc: u32) -> Result<u64> {
+        match self.keys.stored(doc) {
+            Some(k) => Ok(k),
+            None => crate::dedup::block_key(&*self.store.block(self.store.block_of(doc))?, doc, &self.contexts),
         }
     }
 
-    #[inline]
-    pub fn dedup_key(&self, doc: u32) -> u64 {
-        self.dedup.u64_at(doc as usize)
+    /// Every document's whole dedup key, in document order.
+    pub fn dedup_keys(&self) -> Result<Vec<u64>> {
+        let mut lines = KeyLines::new(&self.store, &self.contexts);
+        (0..self.docs).map(|d| self.keys.stored(d).map(Ok).unwrap_or_else(|| lines.key(d))).collect()
     }
 
-    /// `dedup.dat` as it is on disk (u64 LE per document).
-    pub fn dedup_bytes(&self) -> &[u8] {
-        &self.dedup
+    /// Whether `doc` is hidden by a tombstone: its short key first, its whole key only when
+    /// a removed key shares the short one.
+    #[inline]
+    pub fn is_removed(&self, doc: u32, removed: &Removed) -> Result<bool> {
+        if removed.is_empty() || !removed.may_contain(self.keys.short(doc)) {
+            return Ok(false);
+        }
+        Ok(removed.contains(self.dedup_key(doc)?))
     }
 }
 
@@ -796,6 +805,13 @@ fn json_strings(v: &Value, k: &str) -> std::result::Result<Vec<String>, String> 
 }
 
 impl SegmentMeta {
+    /// The `segment.json` of segment directory `dir`.
+    pub fn read(dir: &Path) -> Result<SegmentMeta> {
+        let corrupt = |e: String| EngineError::Corrupt(format!("{}: {}", dir.display(), e));
+        let v: Value = serde_json::from_slice(&std::fs::read(dir.join("segment.json"))?).map_err(|e| corrupt(e.to_string()))?;
+        SegmentMeta::from_json(&v).map_err(corrupt)
+    }
+
     /// Every field checked; the problem found, if any.
     pub fn from_json(v: &Value) -> std::result::Result<SegmentMeta, String> {
         if !v.is_object() {
@@ -950,12 +966,11 @@ pub struct Segment {
 
 impl Segment {
     pub fn open(dir: &Path) -> Result<Segment> {
-        let corrupt = |e: String| EngineError::Corrupt(format!("{}: {}", dir.display(), e));
-        let v: Value = serde_json::from_slice(&std::fs::read(dir.join("segment.json"))?).map_err(|e| corrupt(e.to_string()))?;
-        let meta = SegmentMeta::from_json(&v).map_err(corrupt)?;
+        let meta = SegmentMeta::read(dir)?;
         let mut parts = Vec::with_capacity(meta.parts as usize);
+        let contexts: Arc<[LineContext]> = meta.contexts.clone().into();
         for i in 0..meta.parts {
-            parts.push(Part::open(&dir.join(format!("part-{}", i)))?);
+            parts.push(Part::open(&dir.join(format!("part-{}", i)), Arc::clone(&contexts))?);
         }
         let records = parts.iter().map(|p| p.docs as u64).sum();
         let mut part_start = Vec::with_capacity(parts.len());
@@ -1074,7 +1089,7 @@ mod tests {
             w.add_flat(bytes, &[(PASSWORD as u8, 0, bytes.len() as u32)], i as u64, 0, pw).unwrap();
         }
         assert_eq!(w.finish().unwrap(), 3);
-        let part = Part::open(&dir).unwrap();
+        let part = Part::open(&dir, Arc::from(Vec::new())).unwrap();
         let fi = part.fields[PASSWORD_SHA1].as_ref().unwrap();
         assert_eq!(fi.dict.len(), 2);
         let lookup = |hex: &str, whole: bool| {
@@ -1112,7 +1127,7 @@ mod tests {
             w.add_flat(bytes, &[(PASSWORD as u8, 0, bytes.len() as u32)], i as u64, 0, pw).unwrap();
         }
         assert_eq!(w.finish().unwrap(), 3);
-        let part = Part::open(&dir).unwrap();
+        let part = Part::open(&dir, Arc::from(Vec::new())).unwrap();
         let pw = part.fields[PASSWORD].as_ref();
         // Terms (hex, as `hash_terms` gives them) and documents of a lookup.
         let lookup = |f: usize, hex: &str, whole: bool| {

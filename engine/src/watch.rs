@@ -21,7 +21,8 @@
 //! of them in document order.
 
 use crate::fields::{normalize, DOMAIN, FIELD_COUNT};
-use crate::keys::KeySet;
+use crate::error::Result;
+use crate::keys::Removed;
 use crate::segment::{FieldIndex, Segment, TermHasher};
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -76,7 +77,7 @@ type TermMap<'t> = HashMap<&'t [u8], u32, BuildHasherDefault<TermHasher>>;
 /// leaving out documents whose dedup key is in `removed`. The answer is aligned with
 /// `watches` (a watch with an unknown field or nothing left after normalising matches
 /// nothing).
-pub fn match_segment(seg: &Segment, range: Range<u64>, watches: &[WatchInput], removed: &KeySet, limit: usize, strategy: Strategy) -> Vec<WatchHits> {
+pub fn match_segment(seg: &Segment, range: Range<u64>, watches: &[WatchInput], removed: &Removed, limit: usize, strategy: Strategy) -> Result<Vec<WatchHits>> {
     // Normalise, then group identical watches: per field (exact kinds) and for domains
     // (the `domain` slot), normalised term -> group.
     let norm: Vec<Option<(usize, String)>> = watches
@@ -109,16 +110,16 @@ pub fn match_segment(seg: &Segment, range: Range<u64>, watches: &[WatchInput], r
         if lo >= hi {
             continue;
         }
-        let keep = |d: u32| d >= lo && d < hi && (removed.is_empty() || !removed.contains(&part.dedup_key(d)));
-        let add = |h: &mut WatchHits, docs: &[u32]| {
+        let add = |h: &mut WatchHits, docs: &[u32]| -> Result<()> {
             for &d in docs {
-                if keep(d) {
+                if d >= lo && d < hi && !part.is_removed(d, removed)? {
                     h.total += 1;
                     if h.docs.len() < limit {
                         h.docs.push((pi, d));
                     }
                 }
             }
+            Ok(())
         };
         // Exact kinds: each group has at most one term per field, so its documents come
         // sorted from one postings list.
@@ -130,7 +131,7 @@ pub fn match_segment(seg: &Segment, range: Range<u64>, watches: &[WatchInput], r
             for (g, ord) in exact_matches(fi, map, strategy) {
                 docs.clear();
                 fi.postings_into(ord, &mut docs);
-                add(&mut hits[g as usize], &docs);
+                add(&mut hits[g as usize], &docs)?;
             }
         }
         if !domains.is_empty() {
@@ -143,7 +144,7 @@ pub fn match_segment(seg: &Segment, range: Range<u64>, watches: &[WatchInput], r
             for (g, mut d) in found {
                 d.sort_unstable();
                 d.dedup();
-                add(&mut hits[g as usize], &d);
+                add(&mut hits[g as usize], &d)?;
             }
         }
     }
@@ -152,7 +153,7 @@ pub fn match_segment(seg: &Segment, range: Range<u64>, watches: &[WatchInput], r
     for g in group_of.iter().flatten() {
         left[*g as usize] += 1;
     }
-    group_of
+    Ok(group_of
         .into_iter()
         .map(|g| match g {
             None => WatchHits::default(),
@@ -165,7 +166,7 @@ pub fn match_segment(seg: &Segment, range: Range<u64>, watches: &[WatchInput], r
                 }
             }
         })
-        .collect()
+        .collect())
 }
 
 /// (group, ordinal) of every watched term present in the part's dictionary.

@@ -9,9 +9,11 @@
 // blocks (up to 64 terms, each with its `.post` offset), so the old forms are only exercised
 // here. Then a format 9 segment of the same records joins it (every record a duplicate, so the
 // deduplicated answers stay the same) and a merge rewrites both as format 9 (the merge cuts
-// the old stores' frames).
+// the old stores' frames). Format 10 changed the dedup keys (`dedup.dat`, a whole key a
+// record, became `dedup.top` and `dedup.rest`): both forms are read side by side, and after
+// the merge a removal hides a record whose key is only computed again from its line.
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +76,7 @@ for (const old of [6, 7, 8] as const) {
     assert.equal(parts(index).length, 3);
     for (const p of parts(index)) assert.deepEqual(pixFlags(p), new Set([PIX[old]]), `${p} is a format ${old} part`);
     for (const p of parts(index)) assert.equal(storeMap8(p), old === 8, `${p} has a format ${old} store`);
+    for (const p of parts(index)) assert.ok(existsSync(join(p, 'dedup.dat')) && !existsSync(join(p, 'dedup.top')), `${p} has whole dedup keys`);
     // The fixture exercises what it is meant to: lookups of many and of one document, and hits.
     assert.ok(expected.searches.every((s) => s.total > 0));
     assert.ok(expected.searches.some((s) => s.total === 1) && expected.searches.some((s) => s.total >= 80));
@@ -89,6 +92,13 @@ for (const old of [6, 7, 8] as const) {
       const fresh = parts(index).filter((p) => pixFlags(p).has(PIX[9]));
       assert.equal(fresh.length, 1, 'the new segment has format 9 postings');
       assert.deepEqual(parts(index).map(storeMap8).sort(), [old === 8, old === 8, old === 8, true].sort(), 'and a format 8 store');
+      // Format 10 keys: a short key a record, and the whole key of each record that is not
+      // the first with its key: here every record (they all repeat a fixture record).
+      const [part] = fresh as [string];
+      const docs = (JSON.parse(readFileSync(join(part, 'part.json'), 'utf8')) as { docs: number }).docs;
+      assert.ok(!existsSync(join(part, 'dedup.dat')));
+      assert.equal(statSync(join(part, 'dedup.top')).size, 4 * docs);
+      assert.equal(statSync(join(part, 'dedup.rest')).size, 8 * docs);
       const both = await answers(engine, expected);
       assert.deepEqual(both.searches, expected.searches, `format ${old} and 9 side by side: every new record is a duplicate`);
       // A hash's count is of distinct records (the duplicates add nothing); a range counts
@@ -101,10 +111,21 @@ for (const old of [6, 7, 8] as const) {
       assert.ok(m.merged.length >= 1);
       for (const p of parts(index)) assert.deepEqual(pixFlags(p), new Set([PIX[9]]), `${p} was rewritten with format 9 postings`);
       for (const p of parts(index)) assert.ok(storeMap8(p), `${p} has a format 8 store`);
+      for (const p of parts(index)) assert.ok(existsSync(join(p, 'dedup.top')) && !existsSync(join(p, 'dedup.dat')), `${p} has format 10 keys`);
       const merged = await answers(engine, expected);
       assert.deepEqual(merged.searches, expected.searches, 'after the merge');
       assert.deepEqual(merged.counts, expected.counts);
       assert.deepEqual(merged.ranges, doubled);
+
+      // Removing the second copy of a record (its whole key in `dedup.rest`) hides the first
+      // (only its short key stored: its whole key is computed again from its line).
+      const one = expected.searches.find((s) => s.total === 1)!;
+      const copies = async () => (await engine.search({ query: one.query, mode: one.mode, page: 1, size: 10, dedup: false, countCache: false })).entries;
+      const [first, second] = (await copies()).map((e) => e.id);
+      assert.ok(first !== undefined && second !== undefined);
+      assert.ok(await engine.remove(second));
+      assert.deepEqual(await copies(), [], 'both copies removed');
+      assert.equal(await engine.get(first), null);
     } finally {
       await engine.close();
     }

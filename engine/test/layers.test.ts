@@ -18,6 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['termdict'],
   ['trigram'],
   ['source'],
+  ['dedup'],
   ['segment'],
   ['manifest', 'watch'],
   ['query'],
