@@ -111,6 +111,28 @@ impl DedupKeys {
         }
     }
 
+    /// The documents whose short key `keep` accepts, ascending (one pass over the keys).
+    pub fn docs_with_short(&self, mut keep: impl FnMut(u32) -> bool) -> Vec<u32> {
+        let mut out = Vec::new();
+        match &self.form {
+            Form::Whole(b) => {
+                for (d, c) in b.chunks_exact(8).enumerate() {
+                    if keep(short_key(u64::from_le_bytes(c.try_into().unwrap()))) {
+                        out.push(d as u32);
+                    }
+                }
+            }
+            Form::Short { top, .. } => {
+                for (d, c) in top.chunks_exact(4).enumerate() {
+                    if keep(u32::from_le_bytes(c.try_into().unwrap())) {
+                        out.push(d as u32);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The whole key of `doc` when the part holds it: always in formats 1-7; in format 8,
     /// for a record that is not the first with its key.
     #[inline]
@@ -159,13 +181,10 @@ pub fn push_short(keys: impl Iterator<Item = (u64, bool)>, top: &mut Vec<u8>, re
     }
 }
 
-/// Writes a part's format 8 key files (`push_short`), each made durable.
+/// Writes a part's format 8 key files (`push_short`); the caller makes them durable.
 pub fn write_short(dir: &Path, top: &[u8], rest: &[u8]) -> Result<()> {
-    for (name, bytes) in [(TOP, top), (REST, rest)] {
-        let p = dir.join(name);
-        std::fs::write(&p, bytes)?;
-        std::fs::File::open(&p)?.sync_all()?;
-    }
+    std::fs::write(dir.join(TOP), top)?;
+    std::fs::write(dir.join(REST), rest)?;
     Ok(())
 }
 

@@ -168,6 +168,9 @@ pub fn make_visible(dir: &Path, manifest: &Manifest, tmp: &Path, parts: u32, mar
     Ok(next)
 }
 
+/// Per short key, how many of a new segment's keys having it are not yet found earlier.
+type OpenShorts = HashMap<u32, u32, BuildHasherDefault<IntHasher>>;
+
 /// Write `first.dat` into every part of the new segment: bit d set when document d is
 /// the first, in global search order, with its dedup key; then the part's keys in the
 /// format 8 form (`dedup.rs`: short keys, and whole keys of the records that are not
@@ -188,8 +191,7 @@ pub(crate) fn mark_first_occurrences(dir: &Path, before: &[ManifestEntry], tmp: 
         mine.extend(keys.iter().copied());
         new_keys.push(keys);
     }
-    // Per short key, how many of the new keys having it are not yet found earlier.
-    let mut open: HashMap<u32, u32, BuildHasherDefault<IntHasher>> = HashMap::default();
+    let mut open = OpenShorts::default();
     for &k in &mine {
         *open.entry(short_key(k)).or_default() += 1;
     }
@@ -204,10 +206,11 @@ pub(crate) fn mark_first_occurrences(dir: &Path, before: &[ManifestEntry], tmp: 
             let keys = DedupKeys::open(&part)?;
             let store: OnceCell<StoreReader> = OnceCell::new();
             let mut lines: Option<KeyLines> = None;
-            for d in 0..keys.docs() {
-                match open.get(&keys.short(d)) {
-                    Some(&n) if n > 0 => {}
-                    _ => continue,
+            let open_short = |open: &OpenShorts, s: u32| matches!(open.get(&s), Some(&n) if n > 0);
+            for d in keys.docs_with_short(|s| open_short(&open, s)) {
+                // Still open (an earlier document may have found every new key of its short key).
+                if !open_short(&open, keys.short(d)) {
+                    continue;
                 }
                 let k = match keys.stored(d) {
                     Some(k) => k,
@@ -239,16 +242,13 @@ pub(crate) fn mark_first_occurrences(dir: &Path, before: &[ManifestEntry], tmp: 
             }
         }
         let bytes: Vec<u8> = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let p = part.join(dedup::FIRST);
-        std::fs::write(&p, &bytes)?;
-        File::open(&p)?.sync_all()?;
+        std::fs::write(part.join(dedup::FIRST), &bytes)?;
         let (mut top, mut rest) = (Vec::with_capacity(keys.len() * 4), Vec::new());
         dedup::push_short(keys.iter().enumerate().map(|(d, &k)| (k, bits[d >> 6] >> (d & 63) & 1 == 1)), &mut top, &mut rest);
         dedup::write_short(&part, &top, &rest)?;
         std::fs::remove_file(part.join(dedup::WHOLE))?;
-        // The new names in the part's directory are durable only once the directory is.
-        sync_dir(&part)?;
     }
-    sync_dir(tmp)?;
-    Ok(())
+    // The new files and names, durable at once (the segment's other files are already: their
+    // fsyncs find nothing to write).
+    sync_tree(tmp)
 }
