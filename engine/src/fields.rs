@@ -26,9 +26,12 @@ pub const FIELDS: [&str; FIELD_COUNT] = [
 
 /// Indexed fields: the 16 public ones plus two internal ones: `email_domain`, the domain
 /// part of every email (`email:*@example.com` is one exact lookup), and `email_local`, the
-/// part before the last `@` (the whole value when there is none): a literal without `@`
-/// lies wholly in one of the two, so `email:*gmail*` scans the local parts and the few
-/// domains instead of every email (see `planner::eval_term`).
+/// part before the last `@` (the whole value when there is none), written by formats 6 to 10
+/// only (from 2026-11-23): a literal without `@` lies wholly in one of the two, so
+/// `email:*gmail*` scanned the local parts and the few domains instead of every email.
+/// Since format 11 the local parts are found from the emails themselves, through the
+/// trigrams of their local parts (`email.ltri`, `trigram::write_local`); a part of format
+/// 6 to 10 that has the table is still searched with it (see `planner::eval_term`).
 /// Since format 3, two more internal (hidden) tables: `password_sha256` and
 /// `password_sha1`, the lower-case hex SHA-256 and SHA-1 of every indexed `password` term
 /// (`segment::write_derived`). No query names them (`field_index` knows only the public
@@ -168,18 +171,17 @@ pub fn normalize_pattern(field: usize, pattern: &str) -> String {
     }
 }
 
-/// The domain part of an email address, indexed under `domain` too.
-/// The local part of a normalised email (before the last `@`; the whole value without
-/// one); `None` when empty.
-pub fn email_local(normalized_email: &str) -> Option<&str> {
-    let l = normalized_email.rfind('@').map(|at| &normalized_email[..at]).unwrap_or(normalized_email);
-    if l.is_empty() {
-        None
-    } else {
-        Some(l)
+/// The local part of a normalised email: the bytes before its last `@`, the whole value
+/// when it has none. A literal without `@` found in an email lies wholly in its local part
+/// or in its domain (`email_domain`): how `email:*gmail*` is answered (`planner::eval_term`).
+pub fn email_local(email: &[u8]) -> &[u8] {
+    match email.iter().rposition(|&b| b == b'@') {
+        Some(at) => &email[..at],
+        None => email,
     }
 }
 
+/// The domain part of an email address, indexed under `domain` too.
 pub fn email_domain(normalized_email: &str) -> Option<&str> {
     let at = normalized_email.rfind('@')?;
     let d = &normalized_email[at + 1..];
@@ -206,6 +208,9 @@ mod tests {
         assert_eq!(normalize(PHONE, "+1 (555) 010-2030").unwrap(), "15550102030");
         assert_eq!(normalize(EMAIL, "John@Example.COM").unwrap(), "john@example.com");
         assert_eq!(email_domain("john@example.com"), Some("example.com"));
+        assert_eq!(email_local(b"a@b@example.com"), b"a@b");
+        assert_eq!(email_local(b"no-at-all"), b"no-at-all");
+        assert_eq!(email_local(b"@x.org"), b"");
         assert_eq!(normalize(HASHED_PASSWORD, "ABCDEF01").unwrap(), "abcdef01");
         assert_eq!(normalize(PASSWORD, "PassWord").unwrap(), "PassWord");
     }

@@ -16,7 +16,7 @@
 
 use crate::dedup;
 use crate::error::{EngineError, Result};
-use crate::fields::{index_name, EMAIL, EMAIL_LOCAL, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
+use crate::fields::{index_name, EMAIL_LOCAL, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::manifest::{sync_dir, IndexLock, Manifest, ManifestEntry};
 use crate::publish::{self, make_durable, make_visible, new_segment_id, recover};
 use crate::segment::{each_on_two_threads, segment_dir, Alias, Segment, SegmentMeta, SourceMeta, FORMAT_VERSION};
@@ -175,7 +175,9 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
     }
     // Fields are merged by two threads (each takes the next field; the largest come first),
     // the derived password tables after them (they need the password ordinals).
-    let mut order: Vec<usize> = (0..INDEXED_FIELDS).filter(|&f| f != PASSWORD_SHA256 && f != PASSWORD_SHA1).collect();
+    // Format 11 writes no `email_local` table (formats 6 to 10 did): the merged emails'
+    // `.ltri` (written with their `.tri`) stands for it.
+    let mut order: Vec<usize> = (0..INDEXED_FIELDS).filter(|&f| f != PASSWORD_SHA256 && f != PASSWORD_SHA1 && f != EMAIL_LOCAL).collect();
     let size = |f: usize| srcs.iter().filter_map(|s| s.seg.parts[s.part].fields[f].as_ref()).map(|fi| fi.dict.len()).sum::<usize>();
     order.sort_by_cached_key(|&f| Reverse(size(f)));
     let remap = std::sync::Mutex::new(Vec::new());
@@ -203,11 +205,6 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
 /// the password field also leaves, per source part, the merged ordinal of each of its
 /// passwords in `pw_remap`.
 fn merge_field(dir: &Path, srcs: &[Src], f: usize, pw_remap: &std::sync::Mutex<Vec<Vec<u32>>>) -> Result<()> {
-    // `email_local` is only usable when it covers every email of the part: a part
-    // written before it existed (emails, no local parts) leaves it out of the merge.
-    if f == EMAIL_LOCAL && srcs.iter().any(|s| s.seg.parts[s.part].fields[EMAIL].is_some() && s.seg.parts[s.part].fields[EMAIL_LOCAL].is_none()) {
-        return Ok(());
-    }
     let (ins, ins_src): (Vec<(&crate::segment::FieldIndex, u32)>, Vec<usize>) =
         srcs.iter().enumerate().filter_map(|(si, s)| s.seg.parts[s.part].fields[f].as_ref().map(|fi| ((fi, s.base), si))).unzip();
     if ins.is_empty() {

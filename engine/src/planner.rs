@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::fields::{case_insensitive, normalize, EMAIL, EMAIL_DOMAIN, EMAIL_LOCAL, FIELD_COUNT, PHONE};
 use crate::postings::intersect;
 use crate::query::{compile_regex, Node, ParsedQuery, Pattern, WildPiece};
-use crate::segment::Part;
+use crate::segment::{FieldIndex, Part};
 use crate::termdict::{Budget, Check};
 use regex_syntax::hir::{Anchor, Hir, HirKind, Literal, RepetitionKind, RepetitionRange};
 
@@ -404,6 +404,49 @@ fn postings_of(part: &Part, field: usize, ords: impl ExactSizeIterator<Item = u3
     Ok(out)
 }
 
+/// `email:*lit*`, `lit` without `@`: the emails whose local part holds it united with the
+/// emails of the few domains holding it (`email_domain`). The local parts: a format 6-10
+/// part's own table of them (`email_local`, scanned whole); else the emails in the blocks
+/// that the local parts' trigrams give (`.ltri` lists where it has the trigram, `.tri`
+/// lists for the others), or, when those are many (a literal common in local parts too,
+/// or shorter than a trigram), one pass over every email skipping the domain hits.
+fn local_or_domain(part: &Part, emails: &FieldIndex, domain: &FieldIndex, lit: &[u8], literals: &[Vec<u8>], budget: &Budget) -> Result<Vec<u32>> {
+    let mut docs = match &part.fields[EMAIL_LOCAL] {
+        Some(local) => {
+            let mut l = Vec::new();
+            local.dict.scan(0..local.dict.len() as u32, Some(lit), &Check::Contains, budget, &mut l)?;
+            postings_of(part, EMAIL_LOCAL, l.into_iter(), budget)?
+        }
+        None => {
+            let n = emails.dict.len() as u32;
+            // Past a quarter of the blocks, one pass over the emails is cheaper (as above).
+            let blocks = match (&emails.tri, &emails.ltri) {
+                (Some(tri), Some(ltri)) if n > 0 => {
+                    let span = (n - 1) / tri.grain + 1;
+                    tri.local_candidates(ltri, literals, 0..span, (span as usize / 4).max(64))
+                }
+                _ => None,
+            };
+            let mut ords = Vec::new();
+            match (blocks, &emails.tri) {
+                (Some(blocks), Some(tri)) => emails.dict.scan_blocks(0..n, &blocks, tri.grain, Some(lit), &Check::InLocal(lit.to_vec()), budget, &mut ords)?,
+                _ => emails.dict.scan_local(0..n, lit, budget, &mut ords)?,
+            }
+            postings_of(part, EMAIL, ords.into_iter(), budget)?
+        }
+    };
+    let mut d = Vec::new();
+    domain.dict.scan(0..domain.dict.len() as u32, Some(lit), &Check::Contains, budget, &mut d)?;
+    let from_domains = postings_of(part, EMAIL_DOMAIN, d.into_iter(), budget)?;
+    if docs.is_empty() {
+        return Ok(from_domains);
+    }
+    if !from_domains.is_empty() {
+        docs = union(&docs, &from_domains);
+    }
+    Ok(docs)
+}
+
 pub fn eval_term(t: &TermPlan, part: &Part, budget: &Budget) -> Result<Vec<u32>> {
     match t {
         TermPlan::Exact(list) => {
@@ -448,22 +491,10 @@ pub fn eval_term(t: &TermPlan, part: &Part, budget: &Budget) -> Result<Vec<u32>>
                 _ => None,
             };
             // `email:*lit*` with a literal too common for the trigrams (`*gmail*`): the
-            // literal has no `@`, so it lies in the local part or in the domain; scan the
-            // local parts and the few distinct domains instead of every email.
+            // literal has no `@`, so it lies in the local part or in the domain.
             if let (None, EMAIL, Check::Contains, Some(lit), true) = (&blocks, *field, check, literal.as_deref(), prefix.is_empty()) {
-                if let (Some(local), Some(domain), false) = (&part.fields[EMAIL_LOCAL], &part.fields[EMAIL_DOMAIN], lit.contains(&b'@')) {
-                    let (mut l, mut d) = (Vec::new(), Vec::new());
-                    local.dict.scan(0..local.dict.len() as u32, Some(lit), check, budget, &mut l)?;
-                    domain.dict.scan(0..domain.dict.len() as u32, Some(lit), check, budget, &mut d)?;
-                    let mut docs = postings_of(part, EMAIL_LOCAL, l.into_iter(), budget)?;
-                    let from_domains = postings_of(part, EMAIL_DOMAIN, d.into_iter(), budget)?;
-                    if docs.is_empty() {
-                        return Ok(from_domains);
-                    }
-                    if !from_domains.is_empty() {
-                        docs = union(&docs, &from_domains);
-                    }
-                    return Ok(docs);
+                if let (Some(domain), false) = (&part.fields[EMAIL_DOMAIN], lit.contains(&b'@')) {
+                    return local_or_domain(part, fi, domain, lit, literals, budget);
                 }
             }
             match blocks {

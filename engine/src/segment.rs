@@ -7,7 +7,7 @@ use crate::bytes::Bytes;
 use crate::dedup::{DedupKeys, KeyLines};
 use crate::keys::Removed;
 use crate::error::{EngineError, Result};
-use crate::fields::{email_domain, email_local, index_name, DOMAIN, EMAIL, EMAIL_DOMAIN, EMAIL_LOCAL, FIELD_COUNT, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
+use crate::fields::{email_domain, index_name, DOMAIN, EMAIL, EMAIL_DOMAIN, FIELD_COUNT, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::postings;
 use crate::store::{StoreReader, StoreWriter};
 use crate::termdict::{self, prefix8, TermDict};
@@ -29,9 +29,11 @@ use std::sync::Arc;
 /// zstd blocks with a grouped block map (`store.rs`, `zstd_block.rs`); 9 writes `.pix` blocks
 /// of up to 64 terms, each with its `.post` offset (`postings::PixBuilder`); 10 keeps a short
 /// dedup key per record and the whole key only of the records that are not the first with
-/// theirs (`dedup.rs`). Formats 1 to 9 are read as they are (parts of 1 and 2 have no
+/// theirs (`dedup.rs`); 11 writes no `email_local` table but the local parts' trigrams
+/// beside the emails' (`email.ltri`, `trigram::write_local`). Formats 1 to 10 are read as
+/// they are (parts of 1 and 2 have no
 /// derived tables until a merge rewrites them).
-pub const FORMAT_VERSION: u64 = 10;
+pub const FORMAT_VERSION: u64 = 11;
 /// The oldest format this engine reads.
 pub const MIN_FORMAT_VERSION: u64 = 1;
 
@@ -279,9 +281,6 @@ impl PartWriter {
                         self.post_bytes(DOMAIN, d.as_bytes(), doc);
                         self.post_bytes(EMAIL_DOMAIN, d.as_bytes(), doc);
                     }
-                    if let Some(l) = email_local(e) {
-                        self.post_bytes(EMAIL_LOCAL, l.as_bytes(), doc);
-                    }
                 }
             }
         }
@@ -471,6 +470,8 @@ pub struct FieldIndex {
     pub dict: TermDict,
     /// Absent in format 1 parts and for fields without one (then infix queries scan).
     pub tri: Option<crate::trigram::TrigramIndex>,
+    /// `email.ltri` (format 11): the local parts' trigrams that domains make common.
+    pub ltri: Option<crate::trigram::TrigramIndex>,
     post: Bytes,
     /// `.pix` (format 2, sampled) or `.poff` (format 1, u32 per term).
     poff: Bytes,
@@ -495,7 +496,7 @@ impl FieldIndex {
                 if !ok {
                     return Err(EngineError::Corrupt(format!("{}: {} password ordinals", dir.display(), f)));
                 }
-                Some(FieldIndex { dict, tri: None, post, poff, sampled: true, via: Some(via) })
+                Some(FieldIndex { dict, tri: None, ltri: None, post, poff, sampled: true, via: Some(via) })
             }
             Some(dict) => {
                 let post = Bytes::open(&dir.join(format!("{}.post", f)))?;
@@ -507,7 +508,8 @@ impl FieldIndex {
                     return Err(EngineError::Corrupt(format!("{}: {} postings index length", dir.display(), f)));
                 }
                 let tri = crate::trigram::TrigramIndex::open(dir, f)?;
-                Some(FieldIndex { dict, tri, post, poff, sampled, via: None })
+                let ltri = crate::trigram::TrigramIndex::open_local(dir, f)?;
+                Some(FieldIndex { dict, tri, ltri, post, poff, sampled, via: None })
             }
         })
     }

@@ -78,15 +78,16 @@ pub fn coding(field: usize, grain: u32) -> Coding {
 /// Whether format 4 writes field `field`'s terms front-coded (`.tfc`): every table but
 /// - the password-hash ones (`hashed_password` and the derived tables), whose hex digests
 ///   share little (4-8% smaller) and whose terms the password-range lookup borrows (`term`);
-/// - `email_local`, scanned whole by `email:*gmail*` (a memmem over plain bytes, 20 ms at
-///   10M records; decoding every block first would cost about 110 ms);
 /// - `email`, the field of the infix and regex query classes: measured side by side on one
 ///   10M index, front-coded emails made `email:*schinner*` 1.43× slower (under the 10×
 ///   PostgreSQL target), `email:j?hn*` 4.0× and a regex without literal 3.8× (decoding costs
-///   about 19 ns a term), for 57 MB (3.5% of the index).
+///   about 19 ns a term), for 57 MB (3.5% of the index); `email:*gmail*` scans them whole
+///   when its literal is common in local parts too (`scan_local`).
+///
+/// (`email_local`, written plain by formats 6 to 10, is no longer written.)
 pub fn front_coded(field: usize) -> bool {
-    use crate::fields::{EMAIL, EMAIL_LOCAL, HASHED_PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
-    !matches!(field, HASHED_PASSWORD | PASSWORD_SHA256 | PASSWORD_SHA1 | EMAIL | EMAIL_LOCAL)
+    use crate::fields::{EMAIL, HASHED_PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
+    !matches!(field, HASHED_PASSWORD | PASSWORD_SHA256 | PASSWORD_SHA1 | EMAIL)
 }
 
 pub struct TermDict {
@@ -293,6 +294,8 @@ pub enum Check {
     /// Greedy leftmost matching is exact for such patterns; no automaton.
     Glob { pieces: Vec<Vec<u8>>, open_end: bool },
     Regex(regex::bytes::Regex),
+    /// An email's local part (`fields::email_local`) contains this literal (without `@`).
+    InLocal(Vec<u8>),
 }
 
 fn glob_match(t: &[u8], pieces: &[Vec<u8>], open_end: bool) -> bool {
@@ -330,6 +333,7 @@ impl Check {
             Check::EndsWith(s) => term.ends_with(s),
             Check::Glob { pieces, open_end } => glob_match(term, pieces, *open_end),
             Check::Regex(re) => re.is_match(term),
+            Check::InLocal(lit) => memchr::memmem::find(crate::fields::email_local(term), lit).is_some(),
         }
     }
 }
@@ -895,6 +899,75 @@ impl TermDict {
     }
 }
 
+impl TermDict {
+    /// Ordinals in `range` of the emails whose local part (before the last `@`; the whole
+    /// term when it has none) contains `lit`, a literal without `@`: the `email_local` table's
+    /// answer, from the emails themselves. One memmem pass; a hit in a domain (`…@gmail.com`
+    /// for `gmail`) is told by the bytes around it and skipped without counting ordinals.
+    pub fn scan_local(&self, range: Range<u32>, lit: &[u8], budget: &Budget, out: &mut Vec<u32>) -> Result<()> {
+        if lit.is_empty() || lit.contains(&b'@') || self.digest > 0 {
+            return Err(EngineError::Internal("scan_local: a literal without @ in a text table".into()));
+        }
+        if range.start >= range.end {
+            return Ok(());
+        }
+        if self.front {
+            // (The emails are never front-coded.) Term by term, each hit checked whole.
+            return self.scan(range, Some(lit), &Check::InLocal(lit.to_vec()), budget, out);
+        }
+        let finder = memchr::memmem::Finder::new(lit);
+        let base = self.start(range.start);
+        let hay = &self.blob[base..self.start(range.end)];
+        // The ordinal of a hit: newlines counted from the previous local hit when it is
+        // near, else a binary search of the sampled offsets.
+        let (mut ord, mut at) = (range.start, 0usize);
+        local_hits(
+            hay,
+            &finder,
+            budget,
+            |pos| {
+                if pos - at > 4096 {
+                    ord = self.ord_at(base + pos);
+                } else {
+                    ord += memchr::memchr_iter(b'\n', &hay[at..pos]).count() as u32;
+                }
+                at = pos;
+                ord
+            },
+            |o| out.push(o),
+        )
+    }
+}
+
+/// For every term of `hay` (plain `term\n` bytes) whose local part holds `finder`'s
+/// literal (which has no `@`): `keep(ord_of(position))`. A term's first occurrence decides:
+/// it lies in the local part when an `@` follows it in the term, or when the term has no
+/// `@` at all.
+fn local_hits(hay: &[u8], finder: &memchr::memmem::Finder, budget: &Budget, mut ord_of: impl FnMut(usize) -> u32, mut keep: impl FnMut(u32)) -> Result<()> {
+    let n = finder.needle().len();
+    let (mut from, mut hits) = (0usize, 0u32);
+    while let Some(p) = finder.find(&hay[from..]) {
+        let pos = from + p;
+        let end = pos + n;
+        let te = memchr::memchr(b'\n', &hay[end..]).map(|x| end + x).unwrap_or(hay.len());
+        // `from` starts a term, so the nearest `@` or newline before the hit tells whether
+        // its term has an `@` before it.
+        let local = memchr::memchr(b'@', &hay[end..te]).is_some() || memchr::memrchr2(b'@', b'\n', &hay[from..pos]).map(|x| hay[from + x] != b'@').unwrap_or(true);
+        if local {
+            keep(ord_of(pos));
+        }
+        from = te + 1;
+        hits += 1;
+        if hits & 4095 == 0 {
+            budget.check()?;
+        }
+        if from >= hay.len() {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// Ordinals in `keep` of the terms of `hay` (plain `term\n` bytes whose first term is
 /// ordinal `first`) holding `finder`'s literal and passing `check`. One pass over the
 /// newlines between hits counts the terms skipped and finds each hit's term end.
@@ -1013,6 +1086,19 @@ mod tests {
                 let want: Vec<u32> = brute.iter().copied().filter(|o| (o / g) % 2 == 0).collect();
                 assert_eq!(a, want);
                 assert_eq!(b, want);
+            }
+            // The terms whose local part (before the last `@`; all of a term without one)
+            // holds a literal: in local parts (`smith`, `1`), in domains (`gmail`), in both
+            // (`a`, `o`), in the long `a…a` terms without `@`; hits far apart and dense.
+            for (lit, range) in [("smith", 0..n as u32), ("gmail", 0..n as u32), ("a", 0..n as u32), ("o", 3..n as u32 - 5), ("1", 100..700), ("aaaa", 0..n as u32), ("x.c", 0..n as u32), ("zzz", 0..n as u32), ("zz99", 0..n as u32)] {
+                let brute: Vec<u32> = range.clone().filter(|&o| memchr::memmem::find(crate::fields::email_local(&terms[o as usize]), lit.as_bytes()).is_some()).collect();
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                front.scan_local(range.clone(), lit.as_bytes(), &budget, &mut a).unwrap();
+                plain.scan_local(range.clone(), lit.as_bytes(), &budget, &mut b).unwrap();
+                assert_eq!(a, brute, "front, {}", lit);
+                assert_eq!(b, brute, "plain, {}", lit);
+                // Hits more than 4 KiB apart: the ordinal from the sampled offsets.
+                assert!(lit != "zz99" || (1..5).contains(&brute.len()), "{:?}", brute);
             }
         }
         let _ = std::fs::remove_dir_all(&dir);

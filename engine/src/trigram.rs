@@ -62,102 +62,192 @@ fn key(t: &[u8]) -> u32 {
     (t[0] as u32) << 16 | (t[1] as u32) << 8 | t[2] as u32
 }
 
-/// Build `<field>.tri` of field number `field` from its sorted terms.
+/// Build `<field>.tri` of field number `field` from its sorted terms (and, for `email`,
+/// `email.ltri`: `write_local`).
 pub fn write<'a>(dir: &Path, field: usize, sorted_terms: impl Iterator<Item = &'a [u8]>) -> Result<()> {
+    if field == EMAIL {
+        return write_local(dir, crate::fields::index_name(field), sorted_terms, grain(field), LOCAL_SHARE);
+    }
     write_grain(dir, crate::fields::index_name(field), sorted_terms, grain(field))
 }
 
 /// `write` with blocks of `grain` term ordinals (readers take the file's).
 pub fn write_grain<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a [u8]>, grain: u32) -> Result<()> {
-    // trigram -> slot in `slots` (last block seen, encoded gaps): a direct table for
-    // ASCII trigrams (2^21 entries), a hash map for the others.
-    let mut ascii: Vec<u32> = vec![u32::MAX; 1 << 21];
-    let mut other: HashMap<u32, u32, std::hash::BuildHasherDefault<IntHasher>> = HashMap::default();
-    let mut slots: Vec<(u32, u32, Vec<u8>)> = Vec::new(); // (key, last block, gaps)
+    let mut lists = Lists::new();
     let mut terms = 0usize;
     for (ord, t) in sorted_terms.enumerate() {
         terms = ord + 1;
-        let block = ord as u32 / grain;
+        lists.add(t, ord as u32 / grain);
+    }
+    lists.write(&dir.join(format!("{}.tri", field)), grain, terms, |_| true)
+}
+
+/// `.ltri` keeps a trigram whose domain-only blocks (holding it in no local part) are more
+/// than 1/`LOCAL_SHARE` of the part's blocks: 4.3k trigrams a part at 10M records, 5.0 MB
+/// (every trigram found in a domain: 21.5 MB; a whole index of the local parts: 41.4 MB).
+pub const LOCAL_SHARE: u32 = 64;
+
+/// `write_grain` for the emails, plus `<field>.ltri` (format 11): the trigrams of the local
+/// parts (`fields::email_local`) in the same blocks, for `email:*lit*` with a literal
+/// without `@`, which lies wholly in a local part or in a domain (the `email_domain` table
+/// answers the domains). Only the trigrams that domains make much more common than the
+/// local parts do are kept (`share`: domain-only blocks more than 1/`share` of all, like
+/// `gma`, `com`, `hoo`), with their exact local lists (possibly empty); for any other
+/// trigram the `.tri` list is the local list or close to it (a trigram without `@` found
+/// in no domain lies in local parts only). So the candidates of `*gmail*` are the few
+/// blocks with a local part holding `gma`, `mai` and `ail`, not every block with a gmail
+/// address.
+pub fn write_local<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item = &'a [u8]>, grain: u32, share: u32) -> Result<()> {
+    let (mut all, mut local) = (Lists::new(), Lists::new());
+    let mut terms = 0usize;
+    for (ord, t) in sorted_terms.enumerate() {
+        terms = ord + 1;
+        all.add(t, ord as u32 / grain);
+        local.add(crate::fields::email_local(t), ord as u32 / grain);
+    }
+    let blocks = (terms as u64 + grain as u64 - 1) / grain as u64;
+    let mut kept: Vec<u32> = Vec::new();
+    for s in &all.slots {
+        let in_local = local.slot(s.key).map(|l| local.slots[l as usize].count).unwrap_or(0);
+        if u64::from(s.count - in_local) * u64::from(share) > blocks {
+            kept.push(s.key);
+            local.slot_or_new(s.key);
+        }
+    }
+    kept.sort_unstable();
+    all.write(&dir.join(format!("{}.tri", field)), grain, terms, |_| true)?;
+    local.write(&dir.join(format!("{}.ltri", field)), grain, terms, |k| kept.binary_search(&k).is_ok())
+}
+
+/// One trigram's list being built: the last block added and the blocks as varint gaps.
+struct Slot {
+    key: u32,
+    last: u32,
+    count: u32,
+    gaps: Vec<u8>,
+}
+
+/// The trigram lists of a term table being built (`write_grain`).
+struct Lists {
+    /// trigram -> slot in `slots`: a direct table for ASCII trigrams (2^21 entries), a hash
+    /// map for the others.
+    ascii: Vec<u32>,
+    other: HashMap<u32, u32, std::hash::BuildHasherDefault<IntHasher>>,
+    slots: Vec<Slot>,
+}
+
+impl Lists {
+    fn new() -> Lists {
+        Lists { ascii: vec![u32::MAX; 1 << 21], other: HashMap::default(), slots: Vec::new() }
+    }
+
+    #[inline]
+    fn ascii_index(k: u32) -> Option<usize> {
+        (k & 0x80_8080 == 0).then_some(((k >> 16) as usize) << 14 | ((k >> 8 & 0x7f) as usize) << 7 | (k & 0x7f) as usize)
+    }
+
+    /// The slot of trigram key `k`, if any.
+    fn slot(&self, k: u32) -> Option<u32> {
+        match Self::ascii_index(k) {
+            Some(i) => Some(self.ascii[i]).filter(|&s| s != u32::MAX),
+            None => self.other.get(&k).copied(),
+        }
+    }
+
+    /// The slot of trigram key `k`, made empty when new.
+    #[inline]
+    fn slot_or_new(&mut self, k: u32) -> u32 {
+        let n = self.slots.len() as u32;
+        let s = match Self::ascii_index(k) {
+            Some(i) => {
+                if self.ascii[i] == u32::MAX {
+                    self.ascii[i] = n;
+                }
+                self.ascii[i]
+            }
+            None => *self.other.entry(k).or_insert(n),
+        };
+        if s == n {
+            self.slots.push(Slot { key: k, last: u32::MAX, count: 0, gaps: Vec::new() });
+        }
+        s
+    }
+
+    /// Every trigram of term `t`, in block `block` (blocks come in ascending order).
+    #[inline]
+    fn add(&mut self, t: &[u8], block: u32) {
         if t.len() < 3 {
-            continue;
+            return;
         }
         for w in t.windows(3) {
-            let slot = if w[0] < 128 && w[1] < 128 && w[2] < 128 {
-                let i = (w[0] as usize) << 14 | (w[1] as usize) << 7 | w[2] as usize;
-                if ascii[i] == u32::MAX {
-                    ascii[i] = slots.len() as u32;
-                    slots.push((key(w), u32::MAX, Vec::new()));
-                }
-                ascii[i]
-            } else {
-                let n = slots.len() as u32;
-                let s = *other.entry(key(w)).or_insert(n);
-                if s == n {
-                    slots.push((key(w), u32::MAX, Vec::new()));
-                }
-                s
-            };
-            let e = &mut slots[slot as usize];
-            if e.1 == block {
+            let slot = self.slot_or_new(key(w));
+            let e = &mut self.slots[slot as usize];
+            if e.last == block {
                 continue;
             }
-            let gap = if e.1 == u32::MAX { block } else { block - e.1 };
-            e.1 = block;
-            put_varint(gap, &mut e.2);
+            let gap = if e.last == u32::MAX { block } else { block - e.last };
+            e.last = block;
+            e.count += 1;
+            put_varint(gap, &mut e.gaps);
         }
     }
-    drop(ascii);
-    slots.sort_unstable_by_key(|s| s.0);
-    // Dense lists as bitmaps, when smaller.
-    let bitmap_len = (terms + grain as usize - 1) / grain as usize / 8 + 1;
-    // The others Rice-coded, when smaller (the choice of bitmaps is format 4's, so that the
-    // dense lists are still tested bit by bit).
-    let mut blocks = Vec::new();
-    let mut rice = Vec::new();
-    for s in slots.iter_mut().filter(|s| s.2.len() > 2.min(bitmap_len)) {
-        blocks.clear();
-        decode_into(&s.2, &mut blocks);
-        if s.2.len() > bitmap_len {
-            let mut bits = vec![0u8; bitmap_len];
-            for &b in &blocks {
-                bits[b as usize / 8] |= 1 << (b % 8);
-            }
-            s.0 |= BITMAP;
-            s.2 = bits;
-        } else if blocks.len() > 2 {
-            rice.clear();
-            rice_encode(&blocks, &mut rice);
-            if rice.len() < s.2.len() {
-                s.0 |= RICE;
-                std::mem::swap(&mut s.2, &mut rice);
+
+    /// Writes the lists of the trigrams that `keep` takes as a `.tri` file at `path`, for a
+    /// table of `terms` terms in blocks of `grain`.
+    fn write(self, path: &Path, grain: u32, terms: usize, keep: impl Fn(u32) -> bool) -> Result<()> {
+        let Lists { ascii, slots, .. } = self;
+        drop(ascii);
+        let mut slots: Vec<(u32, Vec<u8>)> = slots.into_iter().filter(|s| keep(s.key)).map(|s| (s.key, s.gaps)).collect();
+        slots.sort_unstable_by_key(|s| s.0);
+        // Dense lists as bitmaps, when smaller.
+        let bitmap_len = (terms + grain as usize - 1) / grain as usize / 8 + 1;
+        // The others Rice-coded, when smaller (the choice of bitmaps is format 4's, so that
+        // the dense lists are still tested bit by bit).
+        let mut blocks = Vec::new();
+        let mut rice = Vec::new();
+        for s in slots.iter_mut().filter(|s| s.1.len() > 2.min(bitmap_len)) {
+            blocks.clear();
+            decode_into(&s.1, &mut blocks);
+            if s.1.len() > bitmap_len {
+                let mut bits = vec![0u8; bitmap_len];
+                for &b in &blocks {
+                    bits[b as usize / 8] |= 1 << (b % 8);
+                }
+                s.0 |= BITMAP;
+                s.1 = bits;
+            } else if blocks.len() > 2 {
+                rice.clear();
+                rice_encode(&blocks, &mut rice);
+                if rice.len() < s.1.len() {
+                    s.0 |= RICE;
+                    std::mem::swap(&mut s.1, &mut rice);
+                }
             }
         }
-    }
-    let keys: Vec<u32> = slots.iter().map(|s| s.0).collect();
-    let n = keys.len();
-    let mut head = Vec::with_capacity(8 + n * 8 + 4);
-    head.extend_from_slice(&(n as u32).to_le_bytes());
-    head.extend_from_slice(&grain.to_le_bytes());
-    for k in &keys {
-        head.extend_from_slice(&k.to_le_bytes());
-    }
-    let mut pos = 0u64;
-    for s in &slots {
+        let n = slots.len();
+        let mut head = Vec::with_capacity(8 + n * 8 + 4);
+        head.extend_from_slice(&(n as u32).to_le_bytes());
+        head.extend_from_slice(&grain.to_le_bytes());
+        for s in &slots {
+            head.extend_from_slice(&s.0.to_le_bytes());
+        }
+        let mut pos = 0u64;
+        for s in &slots {
+            head.extend_from_slice(&(pos as u32).to_le_bytes());
+            pos += s.1.len() as u64;
+        }
+        if pos > u32::MAX as u64 {
+            return Err(EngineError::InvalidArgument(format!("{}: trigram index over 4 GiB in one part; lower partRecords", path.display())));
+        }
         head.extend_from_slice(&(pos as u32).to_le_bytes());
-        pos += s.2.len() as u64;
+        let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+        f.write_all(&head)?;
+        for s in &slots {
+            f.write_all(&s.1)?;
+        }
+        f.flush()?;
+        Ok(())
     }
-    if pos > u32::MAX as u64 {
-        return Err(EngineError::InvalidArgument(format!("{}: trigram index over 4 GiB in one part; lower partRecords", field)));
-    }
-    head.extend_from_slice(&(pos as u32).to_le_bytes());
-    let path = dir.join(format!("{}.tri", field));
-    let mut f = std::io::BufWriter::new(std::fs::File::create(&path)?);
-    f.write_all(&head)?;
-    for s in &slots {
-        f.write_all(&s.2)?;
-    }
-    f.flush()?;
-    Ok(())
 }
 
 /// Rice code of ascending `blocks` (at least one), its two parts apart: u8 k; LEB128
@@ -246,11 +336,19 @@ pub struct TrigramIndex {
 
 impl TrigramIndex {
     pub fn open(dir: &Path, field: &str) -> Result<Option<TrigramIndex>> {
-        let p = dir.join(format!("{}.tri", field));
+        Self::open_file(&dir.join(format!("{}.tri", field)))
+    }
+
+    /// `<field>.ltri` (format 11, `email` only: `write_local`).
+    pub fn open_local(dir: &Path, field: &str) -> Result<Option<TrigramIndex>> {
+        Self::open_file(&dir.join(format!("{}.ltri", field)))
+    }
+
+    fn open_file(p: &Path) -> Result<Option<TrigramIndex>> {
         if !p.exists() {
             return Ok(None);
         }
-        let b = Bytes::open(&p)?;
+        let b = Bytes::open(p)?;
         if b.len() < 12 {
             return Err(EngineError::Corrupt(format!("{}: too short", p.display())));
         }
@@ -265,6 +363,11 @@ impl TrigramIndex {
 
     /// The block list of trigram `t` (empty gaps when no term contains it).
     fn list(&self, t: &[u8]) -> List<'_> {
+        self.find(t).unwrap_or(List::Gaps(&[]))
+    }
+
+    /// The block list of trigram `t`, `None` when the file has no entry for it.
+    fn find(&self, t: &[u8]) -> Option<List<'_>> {
         let k = key(t);
         let (mut lo, mut hi) = (0usize, self.n);
         while lo < hi {
@@ -276,77 +379,96 @@ impl TrigramIndex {
             }
         }
         if lo >= self.n || self.b.u32_at(2 + lo) & KEY != k {
-            return List::Gaps(&[]);
+            return None;
         }
         let base = 8 + self.n * 8 + 4;
         let s = self.b.u32_at(2 + self.n + lo) as usize;
         let e = self.b.u32_at(2 + self.n + lo + 1) as usize;
         let bytes = &self.b[base + s..base + e];
         let flags = self.b.u32_at(2 + lo);
-        if flags & BITMAP != 0 {
+        Some(if flags & BITMAP != 0 {
             List::Bits(bytes)
         } else if flags & RICE != 0 {
             List::Rice(bytes)
         } else {
             List::Gaps(bytes)
-        }
+        })
     }
 
     /// Blocks (ascending) that may hold a term containing every literal, or `None` when
     /// the lists are too unselective to beat a scan (more than `max_blocks` candidates).
     pub fn candidates(&self, literals: &[Vec<u8>], blocks: std::ops::Range<u32>, max_blocks: usize) -> Option<Vec<u32>> {
-        let mut tris: Vec<&[u8]> = Vec::new();
-        for l in literals {
-            for w in l.windows(3) {
-                if !tris.contains(&w) {
-                    tris.push(w);
-                }
-            }
-        }
-        if tris.is_empty() {
-            return None;
-        }
-        let mut lists: Vec<List> = tris.iter().map(|t| self.list(t)).collect();
-        // Encoded length approximates the count: intersect from the shortest.
-        lists.sort_by_cached_key(|l| l.count());
-        if let List::Gaps(&[]) = lists[0] {
-            return Some(vec![]);
-        }
-        let mut acc = Vec::new();
-        lists[0].decode_into(&mut acc);
-        if blocks.start > 0 || blocks.end < u32::MAX {
-            acc.retain(|b| blocks.contains(b));
-        }
-        // Even the rarest trigram is everywhere: the intersection will not get under the
-        // cap, the caller scans.
-        if acc.len() > 8 * max_blocks {
-            return None;
-        }
-        let mut next = Vec::new();
-        // The three rarest trigrams select about as well as all of them, for less decoding.
-        for l in lists.iter().skip(1).take(2) {
-            if acc.is_empty() {
-                break;
-            }
-            // A bit test per candidate.
-            if let List::Bits(bits) = l {
-                acc.retain(|&b| bits.get(b as usize / 8).map(|x| x >> (b % 8) & 1 == 1).unwrap_or(false));
-                continue;
-            }
-            // Decoding a list much longer than the candidate set costs more than verifying
-            // the few candidates it would remove (every candidate is verified anyway).
-            if l.count() > 8 * acc.len() {
-                break;
-            }
-            next.clear();
-            l.decode_into(&mut next);
-            acc = intersect(&acc, &next);
-        }
-        if acc.len() > max_blocks {
-            return None;
-        }
-        Some(acc)
+        intersect_lists(trigrams(literals).iter().map(|t| self.list(t)).collect(), blocks, max_blocks)
     }
+
+    /// `candidates` for terms whose local part holds every literal (`email:*lit*` with a
+    /// literal without `@`): this `.tri`'s lists, but `local`'s (`.ltri`) where it has one.
+    /// `None` also when the two files' grains differ (none this engine writes).
+    pub fn local_candidates(&self, local: &TrigramIndex, literals: &[Vec<u8>], blocks: std::ops::Range<u32>, max_blocks: usize) -> Option<Vec<u32>> {
+        if local.grain != self.grain {
+            return None;
+        }
+        intersect_lists(trigrams(literals).iter().map(|t| local.find(t).unwrap_or_else(|| self.list(t))).collect(), blocks, max_blocks)
+    }
+}
+
+/// The distinct trigrams of `literals`.
+fn trigrams(literals: &[Vec<u8>]) -> Vec<&[u8]> {
+    let mut tris: Vec<&[u8]> = Vec::new();
+    for l in literals {
+        for w in l.windows(3) {
+            if !tris.contains(&w) {
+                tris.push(w);
+            }
+        }
+    }
+    tris
+}
+
+/// The blocks in `blocks` on every list of `lists` (see `TrigramIndex::candidates`).
+fn intersect_lists(mut lists: Vec<List>, blocks: std::ops::Range<u32>, max_blocks: usize) -> Option<Vec<u32>> {
+    if lists.is_empty() {
+        return None;
+    }
+    // Encoded length approximates the count: intersect from the shortest.
+    lists.sort_by_cached_key(|l| l.count());
+    if let List::Gaps(&[]) = lists[0] {
+        return Some(vec![]);
+    }
+    let mut acc = Vec::new();
+    lists[0].decode_into(&mut acc);
+    if blocks.start > 0 || blocks.end < u32::MAX {
+        acc.retain(|b| blocks.contains(b));
+    }
+    // Even the rarest trigram is everywhere: the intersection will not get under the
+    // cap, the caller scans.
+    if acc.len() > 8 * max_blocks {
+        return None;
+    }
+    let mut next = Vec::new();
+    // The three rarest trigrams select about as well as all of them, for less decoding.
+    for l in lists.iter().skip(1).take(2) {
+        if acc.is_empty() {
+            break;
+        }
+        // A bit test per candidate.
+        if let List::Bits(bits) = l {
+            acc.retain(|&b| bits.get(b as usize / 8).map(|x| x >> (b % 8) & 1 == 1).unwrap_or(false));
+            continue;
+        }
+        // Decoding a list much longer than the candidate set costs more than verifying
+        // the few candidates it would remove (every candidate is verified anyway).
+        if l.count() > 8 * acc.len() {
+            break;
+        }
+        next.clear();
+        l.decode_into(&mut next);
+        acc = intersect(&acc, &next);
+    }
+    if acc.len() > max_blocks {
+        return None;
+    }
+    Some(acc)
 }
 
 /// A trigram's blocks: LEB128 gaps, a bitmap (format 4, dense lists) or Rice-coded gaps
@@ -542,6 +664,79 @@ mod tests {
             assert_eq!(ix.candidates(&[b"zzz".to_vec()], 0..u32::MAX, usize::MAX).unwrap(), Vec::<u32>::new());
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `email.ltri` holds, for exactly the trigrams whose domain-only blocks pass the share,
+    /// the blocks of the local parts holding them (possibly none); the local candidates
+    /// cover every term whose local part holds the literals, and leave out blocks where a
+    /// common domain alone has them.
+    #[test]
+    fn ltri_lists_are_the_local_parts_of_the_trigrams_domains_make_common() {
+        let dir = crate::test_dir("ltri");
+        let mut terms: Vec<Vec<u8>> = Vec::new();
+        for i in 0..3000u32 {
+            let host = match i % 7 {
+                0..=3 => "gmail.com".to_string(),
+                4 => format!("host{}.org", i % 40),
+                5 => "yahoo.com".into(),
+                _ => format!("mail{}.example", i % 3),
+            };
+            let local = ["ann", "bob.gmail", "carla", "dmitri", "x@y", "gm", "yahoo.fan", "zed"][i as usize % 8];
+            terms.push(format!("{}{}@{}", local, i, host).into_bytes());
+        }
+        for t in ["no-at-gmail", "trailing@", "@gmail.com", "a@gmail@example.org"] {
+            terms.push(t.as_bytes().to_vec());
+        }
+        terms.sort();
+        terms.dedup();
+        let g = grain(EMAIL);
+        let blocks = (terms.len() as u32 + g - 1) / g;
+        let block_set = |f: &dyn Fn(&[u8]) -> bool| -> Vec<u32> {
+            let mut v: Vec<u32> = terms.iter().enumerate().filter(|(_, t)| f(t)).map(|(o, _)| o as u32 / g).collect();
+            v.dedup();
+            v
+        };
+        let mut all_tris: Vec<[u8; 3]> = terms.iter().flat_map(|t| t.windows(3).map(|w| [w[0], w[1], w[2]])).collect();
+        all_tris.sort();
+        all_tris.dedup();
+        for share in [1u32, 64, u32::MAX] {
+            write_local(&dir, "email", terms.iter().map(|t| &t[..]), g, share).unwrap();
+            let (tri, ltri) = (TrigramIndex::open(&dir, "email").unwrap().unwrap(), TrigramIndex::open_local(&dir, "email").unwrap().unwrap());
+            assert_eq!(ltri.grain, g);
+            let mut kept = 0;
+            for t in &all_tris {
+                let everywhere = block_set(&|x| memchr::memmem::find(x, t).is_some());
+                let local = block_set(&|x| memchr::memmem::find(crate::fields::email_local(x), t).is_some());
+                let decoded = |l: List| {
+                    let mut v = Vec::new();
+                    l.decode_into(&mut v);
+                    v
+                };
+                assert_eq!(decoded(tri.list(t)), everywhere);
+                let domain_only = (everywhere.len() - local.len()) as u64;
+                match ltri.find(t) {
+                    Some(l) => {
+                        kept += 1;
+                        assert!(domain_only * u64::from(share) > u64::from(blocks), "{:?} kept at share {}", String::from_utf8_lossy(t), share);
+                        assert_eq!(decoded(l), local, "{:?}", String::from_utf8_lossy(t));
+                    }
+                    None => assert!(domain_only * u64::from(share) <= u64::from(blocks), "{:?} left out at share {}", String::from_utf8_lossy(t), share),
+                }
+            }
+            // Share 1: nothing (a trigram is in at most every block); 64: the common domains'
+            // trigrams (`gma`, `com`, `hoo`); every trigram with a domain-only block.
+            assert_eq!(kept == 0, share == 1, "share {}: {} kept", share, kept);
+            for lits in [&["gmail"][..], &["yahoo"], &["mail"], &["ann", ".com"], &["gm"], &["@gm"], &["org"], &["carla1"], &["qqq"]] {
+                let lits: Vec<Vec<u8>> = lits.iter().map(|l| l.as_bytes().to_vec()).collect();
+                let c = tri.local_candidates(&ltri, &lits, 0..blocks, usize::MAX).unwrap_or_else(|| (0..blocks).collect());
+                let want = block_set(&|x| lits.iter().all(|l| memchr::memmem::find(crate::fields::email_local(x), l).is_some()));
+                assert!(want.iter().all(|b| c.binary_search(b).is_ok()), "{:?} at share {}", lits, share);
+                if share == 64 && lits == [b"gmail".to_vec()] {
+                    assert!(c.len() * 4 < tri.candidates(&lits, 0..blocks, usize::MAX).unwrap().len(), "gmail: {} local candidates", c.len());
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A format 6 `.tri` (every list that is not a bitmap as varint gaps) gives the same

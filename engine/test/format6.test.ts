@@ -12,6 +12,8 @@
 // the old stores' frames). Format 10 changed the dedup keys (`dedup.dat`, a whole key a
 // record, became `dedup.top` and `dedup.rest`): both forms are read side by side, and after
 // the merge a removal hides a record whose key is only computed again from its line.
+// Format 11 dropped the `email_local` table that formats 6 to 10 wrote (the local parts'
+// trigrams in `email.ltri` instead): `email:*lit*` is checked against the records at each step.
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,6 +47,24 @@ function storeMap8(part: string): boolean {
   return readFileSync(join(part, 'store.map')).subarray(0, 4).toString('latin1') === 'LWM8';
 }
 
+/** `email:*lit*` totals without dedup against the records holding the literal (times `copies`). */
+async function checkEmailInfixes(engine: Engine, copies: number, when: string): Promise<void> {
+  const emails = readFileSync(records, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { email?: string }).email?.trim().toLowerCase() ?? '');
+  // In local parts (mari, a.k), in domains (example, .org), in both (gmail, an), across the `@`.
+  for (const lit of ['gmail', 'mari', 'a.k', 'example', '.org', 'an', 'e', '1@e', 'zzz']) {
+    const want = emails.filter((e) => e.includes(lit)).length;
+    const r = await engine.search({ query: `email:*${lit}*`, mode: 'wildcard', size: 1, dedup: false, countCache: false });
+    assert.equal(r.total, copies * want, `${when}: email:*${lit}*`);
+  }
+}
+
+/** Whether a part has the `email_local` table (formats 6-10) rather than `email.ltri` (11). */
+function emailLocal(part: string): boolean {
+  const files = readdirSync(part);
+  assert.notEqual(files.includes('email_local.terms'), files.includes('email.ltri'), part);
+  return files.includes('email_local.terms');
+}
+
 function parts(index: string): string[] {
   return readdirSync(index)
     .filter((d) => d.startsWith('seg-'))
@@ -68,7 +88,7 @@ async function answers(engine: Engine, expected: Expected): Promise<Expected> {
 }
 
 for (const old of [6, 7, 8] as const) {
-  test(`format ${old} parts answer as the engine that wrote them did, beside a format 9 segment and after a merge into format 9`, async () => {
+  test(`format ${old} parts answer as the engine that wrote them did, beside a segment and after a merge in the current format`, async () => {
     const fixture = fileURLToPath(new URL(`./fixtures/format${old}`, import.meta.url));
     const index = join(dir, `index${old}`);
     cpSync(join(fixture, 'index'), index, { recursive: true });
@@ -85,6 +105,8 @@ for (const old of [6, 7, 8] as const) {
     const engine = await openEngine(index);
     try {
       assert.deepEqual(await answers(engine, expected), expected, `format ${old} parts, as written`);
+      assert.ok(parts(index).every(emailLocal));
+      await checkEmailInfixes(engine, 1, `format ${old} parts (email_local)`);
 
       await ingestFiles(index, { well: 'Six', files: [records], format: 'jsonl' });
       await engine.refresh();
@@ -99,6 +121,8 @@ for (const old of [6, 7, 8] as const) {
       assert.ok(!existsSync(join(part, 'dedup.dat')));
       assert.equal(statSync(join(part, 'dedup.top')).size, 4 * docs);
       assert.equal(statSync(join(part, 'dedup.rest')).size, 8 * docs);
+      assert.equal(parts(index).filter(emailLocal).length, 3, 'the new segment has email.ltri');
+      await checkEmailInfixes(engine, 2, `format ${old} and 11 side by side`);
       const both = await answers(engine, expected);
       assert.deepEqual(both.searches, expected.searches, `format ${old} and 9 side by side: every new record is a duplicate`);
       // A hash's count is of distinct records (the duplicates add nothing); a range counts
@@ -112,6 +136,8 @@ for (const old of [6, 7, 8] as const) {
       for (const p of parts(index)) assert.deepEqual(pixFlags(p), new Set([PIX[9]]), `${p} was rewritten with format 9 postings`);
       for (const p of parts(index)) assert.ok(storeMap8(p), `${p} has a format 8 store`);
       for (const p of parts(index)) assert.ok(existsSync(join(p, 'dedup.top')) && !existsSync(join(p, 'dedup.dat')), `${p} has format 10 keys`);
+      assert.ok(!parts(index).some(emailLocal), 'merged: email.ltri, no email_local');
+      await checkEmailInfixes(engine, 2, 'merged into format 11');
       const merged = await answers(engine, expected);
       assert.deepEqual(merged.searches, expected.searches, 'after the merge');
       assert.deepEqual(merged.counts, expected.counts);

@@ -89,7 +89,7 @@ test('plaintext passwords are found by their SHA-256 and SHA-1, with stored hash
       'password_sha1.dig', 'password_sha1.pord',
       'password_sha256.dig', 'password_sha256.pord',
     ]);
-    assert.equal(JSON.parse(readFileSync(join(index, seg, 'part-0', 'part.json'), 'utf8')).format_version, 10);
+    assert.equal(JSON.parse(readFileSync(join(index, seg, 'part-0', 'part.json'), 'utf8')).format_version, 11);
     assert.equal(await count(sha256('hunter2')), 3);
     assert.equal(await count(sha1('hunter2')), 2);
     assert.equal(await count(sha256('Secret!')), 2);
@@ -176,7 +176,7 @@ for (const [name, isOld] of [
       assert.deepEqual(readdirSync(join(index, merged, 'part-0')).filter((f) => f.startsWith('password_sha')).sort(), [
         'password_sha1.dig', 'password_sha1.pord', 'password_sha256.dig', 'password_sha256.pord',
       ]);
-      assert.equal(JSON.parse(readFileSync(join(index, merged, 'part-0', 'part.json'), 'utf8')).format_version, 10);
+      assert.equal(JSON.parse(readFileSync(join(index, merged, 'part-0', 'part.json'), 'utf8')).format_version, 11);
       assert.equal(readFileSync(join(index, merged, 'part-0', 'password_sha256.dig')).readUInt32LE(0), 0x80000004, 'digest prefixes');
       assert.deepEqual(await answers(), twice, 'the merged tables answer as before the merge');
     } finally {

@@ -177,7 +177,7 @@ test('regression: the one-pass count of an exact term past the page reads gaps o
   }
 });
 
-test('email:*lit* finds the literal in local parts, in domains and in emails without @ (local-part table)', async () => {
+test('email:*lit* finds the literal in local parts, in domains and in emails without @ (the local parts of the emails)', async () => {
   const own = tempDir('engine-local-');
   const recs = [
     { email: 'GmailFan@yahoo.com' }, // local part
