@@ -298,6 +298,14 @@ pub enum Check {
     InLocal(Vec<u8>),
 }
 
+/// `Check::InLocal`, out of line: `matches` stays small enough to be inlined into the scans
+/// (inlined, this arm made `email:*schinner*` call `matches` for every candidate, +1.5%
+/// instructions).
+#[inline(never)]
+fn in_local(term: &[u8], lit: &[u8]) -> bool {
+    memchr::memmem::find(crate::fields::email_local(term), lit).is_some()
+}
+
 fn glob_match(t: &[u8], pieces: &[Vec<u8>], open_end: bool) -> bool {
     let n = pieces.len();
     if n == 0 {
@@ -333,7 +341,7 @@ impl Check {
             Check::EndsWith(s) => term.ends_with(s),
             Check::Glob { pieces, open_end } => glob_match(term, pieces, *open_end),
             Check::Regex(re) => re.is_match(term),
-            Check::InLocal(lit) => memchr::memmem::find(crate::fields::email_local(term), lit).is_some(),
+            Check::InLocal(lit) => in_local(term, lit),
         }
     }
 }
