@@ -83,8 +83,9 @@ pub fn write_grain<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item
 }
 
 /// `.ltri` keeps a trigram whose domain-only blocks (holding it in no local part) are more
-/// than 1/`LOCAL_SHARE` of the part's blocks: 4.3k trigrams a part at 10M records, 5.0 MB
-/// (every trigram found in a domain: 21.5 MB; a whole index of the local parts: 41.4 MB).
+/// than 1/`LOCAL_SHARE` of the part's blocks: about 480 trigrams a part at 10M records, 5.0
+/// MB in all (every trigram found in a domain: 21.5 MB; a whole index of the local parts:
+/// 41.4 MB; BENCHMARKS.md, "Issue 14: session 11, email_local").
 pub const LOCAL_SHARE: u32 = 64;
 
 /// `write_grain` for the emails, plus `<field>.ltri` (format 11): the trigrams of the local
@@ -119,7 +120,8 @@ pub fn write_local<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item
     local.write(&dir.join(format!("{}.ltri", field)), grain, terms, |k| kept.binary_search(&k).is_ok())
 }
 
-/// One trigram's list being built: the last block added and the blocks as varint gaps.
+/// One trigram's list being built: the last block added, the number of blocks and the
+/// blocks as varint gaps.
 struct Slot {
     key: u32,
     last: u32,
