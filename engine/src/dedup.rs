@@ -1,7 +1,7 @@
 //! A part's dedup keys and first-occurrence bits (FORMAT.md, "Dedup key" and `first.dat`).
 //!
-//! Formats 1 to 7, and parts being built, have `dedup.dat`: the whole key (u64) of every
-//! document. Format 8 keeps, once a part's first-occurrence bits are known (when it is
+//! Formats 1 to 9, and parts being built, have `dedup.dat`: the whole key (u64) of every
+//! document. Format 10 keeps, once a part's first-occurrence bits are known (when it is
 //! published, or merged from parts that have them), `dedup.top`: the short key of every
 //! document (u32, the key's top bits, `keys::short_key`), and `dedup.rest`: the whole key
 //! of every document that is not the first with its key, in document order (about 7% of
@@ -17,11 +17,11 @@ use crate::source::{normalize_record, LineContext, SourceRecord};
 use crate::store::{Block, StoreReader};
 use std::path::Path;
 
-/// Whole keys, u64 per document (formats 1-7; parts being built).
+/// Whole keys, u64 per document (formats 1-9; parts being built).
 pub const WHOLE: &str = "dedup.dat";
-/// Format 8: short keys, u32 per document.
+/// Format 10: short keys, u32 per document.
 pub const TOP: &str = "dedup.top";
-/// Format 8: the whole keys of the documents whose first-occurrence bit is clear.
+/// Format 10: the whole keys of the documents whose first-occurrence bit is clear.
 pub const REST: &str = "dedup.rest";
 /// Bit per document: first in global search order with its dedup key.
 pub const FIRST: &str = "first.dat";
@@ -133,7 +133,7 @@ impl DedupKeys {
         out
     }
 
-    /// The whole key of `doc` when the part holds it: always in formats 1-7; in format 8,
+    /// The whole key of `doc` when the part holds it: always in formats 1-9; in format 10,
     /// for a record that is not the first with its key.
     #[inline]
     pub fn stored(&self, doc: u32) -> Option<u64> {
@@ -157,7 +157,7 @@ impl DedupKeys {
         matches!(self.form, Form::Whole(_))
     }
 
-    /// Appends the part's keys in the format 8 form: the short key of every document to
+    /// Appends the part's keys in the format 10 form: the short key of every document to
     /// `top`, the whole key of every document whose first bit is clear to `rest`. Only for
     /// a part with first-occurrence bits (a merge of such parts).
     pub fn append_short(&self, top: &mut Vec<u8>, rest: &mut Vec<u8>) {
@@ -171,7 +171,7 @@ impl DedupKeys {
     }
 }
 
-/// The format 8 form of whole keys given with their first-occurrence bits, appended.
+/// The format 10 form of whole keys given with their first-occurrence bits, appended.
 pub fn push_short(keys: impl Iterator<Item = (u64, bool)>, top: &mut Vec<u8>, rest: &mut Vec<u8>) {
     for (k, first) in keys {
         top.extend_from_slice(&short_key(k).to_le_bytes());
@@ -181,7 +181,7 @@ pub fn push_short(keys: impl Iterator<Item = (u64, bool)>, top: &mut Vec<u8>, re
     }
 }
 
-/// Writes a part's format 8 key files (`push_short`); the caller makes them durable.
+/// Writes a part's format 10 key files (`push_short`); the caller makes them durable.
 pub fn write_short(dir: &Path, top: &[u8], rest: &[u8]) -> Result<()> {
     std::fs::write(dir.join(TOP), top)?;
     std::fs::write(dir.join(REST), rest)?;
@@ -210,7 +210,7 @@ pub fn record_key(rec: &SourceRecord) -> ([Vec<String>; FIELD_COUNT], u64) {
 }
 
 /// The dedup key of a stored line, computed again as the ingest computed it: parsed with
-/// its line context, normalised, hashed. Format 8 parts keep only the short key of a record
+/// its line context, normalised, hashed. Format 10 parts keep only the short key of a record
 /// that is the first with its key; this gives the whole one.
 pub fn line_key(ctx: &LineContext, line: &[u8]) -> Result<u64> {
     let text = std::str::from_utf8(line).map_err(|_| EngineError::Corrupt("stored line is not UTF-8".into()))?;

@@ -565,7 +565,7 @@ fn count_term(part: &Part, at: (usize, usize), field: usize, term: &[u8], first:
 
 /// Dedup by a hash set (a source filter, or parts without first-occurrence bits): the whole
 /// keys of the hits so far, and the hits whose whole key is not known yet (the first
-/// records of format 8 parts, which keep only a short key), by short key. Such a hit is
+/// records of format 10 parts, which keep only a short key), by short key. Such a hit is
 /// the first with its key in global order, hence among the hits: it is kept, and its key
 /// computed only when a later hit with a known whole key shares its short key.
 #[derive(Default)]
@@ -1249,7 +1249,7 @@ mod dedup_tests {
                 if part.has_first_bits() {
                     assert_eq!(part.is_first(d), new, "first bit of {}-{}-{} (r {})", seg.meta.id, pi, d, r);
                 }
-                assert_eq!(part.keys.stored(d).is_none(), new && !part.keys.is_whole(), "a format 8 part stores the keys of records that are not first");
+                assert_eq!(part.keys.stored(d).is_none(), new && !part.keys.is_whole(), "a format 10 part stores the keys of records that are not first");
             }
         }
         assert_eq!(key_of.values().collect::<HashSet<_>>().len(), key_of.len(), "distinct records, distinct keys");
@@ -1301,7 +1301,7 @@ mod dedup_tests {
     }
 
     /// With the unit tests' 4-bit short keys, 40 distinct records share at most 16 short
-    /// keys: every confirmation by the whole key runs (publishing against format 8 parts,
+    /// keys: every confirmation by the whole key runs (publishing against format 10 parts,
     /// dedup by hash set, removals, merges) and the answers are those of the whole keys.
     #[test]
     fn colliding_short_keys_answer_as_whole_keys() {
@@ -1323,10 +1323,10 @@ mod dedup_tests {
             .find(|&&(pi, d, _, r)| seg.parts[pi].is_first(d) && docs.iter().any(|&(pj, e, _, s)| s != r && short_key(part_key(pj, e)) == short_key(part_key(pi, d))))
             .expect("a first record sharing its short key");
         remove(&index, (seg, pi, d, r), &mut removed);
-        // Merges of parts with first bits: the format 8 form copied side by side.
+        // Merges of parts with first bits: the format 10 form copied side by side.
         let some = MergeOptions { all: false, max_segments: 2, part_docs: 40 };
         merge(&index, &some, &removed);
-        // A new ingest published against merged format 8 parts.
+        // A new ingest published against merged format 10 parts.
         ingest(&dir, 4, records_of(4), 7);
         check(&index, &removed);
         merge(&index, &MergeOptions { all: true, ..some }, &removed);
@@ -1334,8 +1334,8 @@ mod dedup_tests {
     }
 
     /// Parts of formats 1-7 (whole keys, with and without first bits) are read beside
-    /// format 8 ones, and a merge of all of them writes format 8 (the parts without first
-    /// bits make it compute them at publish, from whole keys, the format 8 parts' first
+    /// format 10 ones, and a merge of all of them writes format 10 (the parts without first
+    /// bits make it compute them at publish, from whole keys, the format 10 parts' first
     /// records' computed again).
     #[test]
     fn whole_keys_read_and_merge_with_short_ones() {
@@ -1362,14 +1362,14 @@ mod dedup_tests {
         }
         let mut removed = HashSet::new();
         check(&index, &removed);
-        // Remove a record of the format 8 segment: hidden in the older ones too.
+        // Remove a record of the format 10 segment: hidden in the older ones too.
         let all = records(&index);
         let (seg, docs) = &all[2];
         let &(pi, d, _, r) = docs.iter().find(|&&(pi, d, _, _)| seg.parts[pi].is_first(d)).expect("a first record in the last segment");
         remove(&index, (seg, pi, d, r), &mut removed);
         merge(&index, &MergeOptions { all: true, max_segments: 2, part_docs: 20 }, &removed);
         for (seg, _) in records(&index) {
-            assert!(seg.parts.iter().all(|p| !p.keys.is_whole() && p.has_first_bits()), "merged into format 8");
+            assert!(seg.parts.iter().all(|p| !p.keys.is_whole() && p.has_first_bits()), "merged into format 10");
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

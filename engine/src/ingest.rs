@@ -671,7 +671,7 @@ mod tests {
                 let seg = crate::segment::segment_dir(&index, &e.id);
                 let copy = dir.join("copy");
                 let _ = std::fs::remove_dir_all(&copy);
-                // The segment's whole keys (format 8: the first records' computed again from
+                // The segment's whole keys (format 10: the first records' computed again from
                 // their lines), as a new segment has them before it is published.
                 let opened = crate::segment::Segment::open(&seg).unwrap();
                 for (p, part) in opened.parts.iter().enumerate() {

@@ -29,7 +29,7 @@ pub fn dedup_key(normalized: &[Vec<String>; FIELD_COUNT]) -> u64 {
     h.digest()
 }
 
-/// Bits of a record's short dedup key (format 8, `dedup.top`): the key's top 32 bits. The
+/// Bits of a record's short dedup key (format 10, `dedup.top`): the key's top 32 bits. The
 /// unit tests keep 4, so that short keys of different records collide all the time and every
 /// path confirming a short key with the whole one runs.
 pub const SHORT_BITS: u32 = if cfg!(test) { 4 } else { 32 };
@@ -41,7 +41,7 @@ pub fn short_key(key: u64) -> u32 {
 }
 
 /// The tombstoned dedup keys, and their short keys: a record is removed when its key is
-/// listed, which is only worth checking (with a format 8 part: computing its whole key)
+/// listed, which is only worth checking (with a format 10 part: computing its whole key)
 /// when its short key is. A bit per value of a short key's low 16 bits answers first: with
 /// few tombstones, most hits are let through by one bit test, without hashing.
 #[derive(Default)]

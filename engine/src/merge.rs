@@ -134,11 +134,11 @@ fn write_first(dir: &Path, srcs: &[Src], docs: u32) -> Result<()> {
     Ok(())
 }
 
-/// The merged part's dedup keys. With first-occurrence bits (`marked`), in the format 8
+/// The merged part's dedup keys. With first-occurrence bits (`marked`), in the format 10
 /// form: the sources' short keys, and their whole keys of the records that are not first,
-/// side by side (no key computed again). Otherwise the whole keys (`dedup.dat`; a format 8
+/// side by side (no key computed again). Otherwise the whole keys (`dedup.dat`; a format 10
 /// source's first records' computed again from their lines), which publishing turns into
-/// the format 8 form once it has marked the first records.
+/// the format 10 form once it has marked the first records.
 fn write_keys(dir: &Path, srcs: &[Src], marked: bool) -> Result<()> {
     if marked {
         let (mut top, mut rest) = (Vec::new(), Vec::new());

@@ -173,11 +173,11 @@ type OpenShorts = HashMap<u32, u32, BuildHasherDefault<IntHasher>>;
 
 /// Write `first.dat` into every part of the new segment: bit d set when document d is
 /// the first, in global search order, with its dedup key; then the part's keys in the
-/// format 8 form (`dedup.rs`: short keys, and whole keys of the records that are not
+/// format 10 form (`dedup.rs`: short keys, and whole keys of the records that are not
 /// first), in place of the whole keys (`dedup.dat`) it was built with. Reads the short keys
-/// of the segments `before` it (their whole keys in formats 1-7); an earlier record whose
+/// of the segments `before` it (their whole keys in formats 1-9); an earlier record whose
 /// short key is a new record's is confirmed with its whole key, stored or (a first record
-/// of a format 8 part) computed again from its line.
+/// of a format 10 part) computed again from its line.
 pub(crate) fn mark_first_occurrences(dir: &Path, before: &[ManifestEntry], tmp: &Path, parts: u32) -> Result<()> {
     // The new segment's keys in a set (small, cache-resident); the earlier segments'
     // short keys are streamed through the new ones' to find which keys already occur. No

@@ -709,7 +709,7 @@ impl Part {
         self.keys.is_first(doc)
     }
 
-    /// The whole dedup key of `doc`: stored, or computed again from its line (a format 8
+    /// The whole dedup key of `doc`: stored, or computed again from its line (a format 10
     /// part's first records; the block goes through the block cache).
     pub fn dedup_key(&self, doc: u32) -> Result<u64> {
         match self.keys.stored(doc) {
