@@ -125,7 +125,10 @@ test('the closing link opened while signed out comes back to /close-account afte
   await fresh.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('redirect') === 'close-account');
   assert.equal(new URL(fresh.url()).searchParams.get('t'), token);
   await logInThroughForm(fresh, user.email, user.password);
-  await fresh.getByRole('heading', { name: 'Request Processed', exact: true }).waitFor();
+  // Two steps, so that a failure says which: back on the closing page with its token, then
+  // the closure processed. The CI machine, late in the suite, once took over 10 s for both.
+  await fresh.waitForURL((url) => url.pathname === '/close-account' && url.searchParams.get('t') === token, { timeout: 20_000 });
+  await fresh.getByRole('heading', { name: 'Request Processed', exact: true }).waitFor({ timeout: 20_000 });
   await fresh.waitForURL((url) => url.pathname === '/login', { timeout: 8_000 });
   await fresh.context().close();
 });
