@@ -16,7 +16,11 @@
 // opening, after a warm-up and after every query class; per class the engine's `tookMicros`,
 // median of 20 warm runs with the count cache off (as the bench; fewer, at least 3, when they
 // take longer than --cap-seconds) and of 10 with it on, and the process's CPU time per query
-// over the uncached runs.
+// over the uncached runs. Then pages of 10,000 entries (`searchApiText`, as /v2/search serves
+// them; the bench's page rows): the most frequent password, free-mail domain and 4-letter
+// username prefix of the 1M corpus, the first run in the process ("cold": none of the page's
+// blocks cached, measured before the classes so none of them warmed its blocks) and the
+// median of 10 more ("warm").
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -83,6 +87,21 @@ async function loadCases(dir: string): Promise<Case[]> {
   return JSON.parse(readFileSync(file, 'utf8')) as Case[];
 }
 
+/** The page-of-10,000 queries, kept in DIR/scale-pages.json (picked as `pickCases` does). */
+async function loadPageCases(dir: string): Promise<Case[]> {
+  const file = join(dir, 'scale-pages.json');
+  if (!existsSync(file)) {
+    const { passwords, domains, userPrefixes } = await scanFlat(join(dir, 'flat.tsv'));
+    const cases: Case[] = [
+      { cls: 'page of 10,000: popular password', query: `password:"${byCount(passwords)[0]?.[0]}"`, mode: 'exact' },
+      { cls: 'page of 10,000: email:*@ top free-mail domain', query: `email:*@${byCount(domains)[0]?.[0]}`, mode: 'wildcard' },
+      { cls: 'page of 10,000: prefix username:xxxx*', query: `username:${byCount(userPrefixes)[0]?.[0]}*`, mode: 'wildcard' },
+    ];
+    writeFileSync(file, JSON.stringify(cases, null, 2) + '\n');
+  }
+  return JSON.parse(readFileSync(file, 'utf8')) as Case[];
+}
+
 async function pickCases(dir: string): Promise<Case[]> {
   let info: CorpusInfo;
   if (existsSync(join(dir, 'flat.tsv')) && existsSync(join(dir, 'corpus.json'))) info = JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8')) as CorpusInfo;
@@ -126,6 +145,7 @@ async function main(): Promise<void> {
   const cases = (await loadCases(resolve(args.pick as string))).map((c) =>
     c.cls.startsWith('source filter') && args.well ? { ...c, query: `email:john*&database_name="${args.well}"` } : c,
   );
+  const pageCases = await loadPageCases(resolve(args.pick as string));
   if (!args.index) return; // only the pick
   const indexDir = resolve(args.index);
   const indexBytes = filesUnder(indexDir).reduce((n, f) => n + statSync(f).size, 0);
@@ -150,6 +170,20 @@ async function main(): Promise<void> {
     if (args.json) writeFileSync(args.json, JSON.stringify(result, null, 2) + '\n');
     console.log(JSON.stringify(result, null, 2));
     return;
+  }
+
+  type PageRow = { cls: string; query: string; entries: number; coldMs: number; coldCpuMs: number; warmMs: number; load: string };
+  const pages: PageRow[] = [];
+  for (const c of pageCases) {
+    const req = { query: c.query, mode: c.mode, size: 10_000, countCache: false };
+    const cpu0 = process.cpuUsage();
+    const first = await engine.searchApiText(req, false);
+    const cpu = process.cpuUsage(cpu0);
+    const warm: number[] = [];
+    for (let i = 0; i < 10; i++) warm.push((await engine.searchApiText(req, false)).tookMicros / 1000);
+    const row: PageRow = { cls: c.cls, query: c.query, entries: Math.min(first.total, 10_000), coldMs: first.tookMicros / 1000, coldCpuMs: (cpu.user + cpu.system) / 1000, warmMs: median(warm), load: load() };
+    pages.push(row);
+    log(`scale-bench: ${c.cls} (${c.query}): cold ${fmt(row.coldMs)} (process CPU ${fmt(row.coldCpuMs)}), warm ${fmt(row.warmMs)}, ${row.entries} entries, load ${row.load}`);
   }
 
   // Warm-up: every class once (the pages they touch come into memory).
@@ -197,6 +231,7 @@ async function main(): Promise<void> {
     startupCpuMs,
     memory: { before, afterOpen, afterWarmup, afterQueries },
     rows,
+    pages,
     date: new Date().toISOString(),
   };
   const text = JSON.stringify(result, null, 2);

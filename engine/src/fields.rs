@@ -53,6 +53,7 @@ pub fn index_name(i: usize) -> &'static str {
 }
 
 pub const EMAIL: usize = 0;
+pub const USERNAME: usize = 1;
 pub const PASSWORD: usize = 2;
 pub const HASHED_PASSWORD: usize = 3;
 pub const IP_ADDRESS: usize = 4;

@@ -7,7 +7,7 @@ use crate::bytes::Bytes;
 use crate::dedup::{DedupKeys, KeyLines};
 use crate::keys::Removed;
 use crate::error::{EngineError, Result};
-use crate::fields::{email_domain, index_name, DOMAIN, EMAIL, EMAIL_DOMAIN, FIELD_COUNT, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
+use crate::fields::{email_domain, index_name, DOMAIN, EMAIL, EMAIL_DOMAIN, FIELD_COUNT, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256, USERNAME};
 use crate::postings;
 use crate::store::{StoreReader, StoreWriter};
 use crate::termdict::{self, prefix8, TermDict};
@@ -208,11 +208,64 @@ impl Drop for StoreFeed {
 
 pub struct PartWriter {
     dir: PathBuf,
-    store: StoreFeed,
+    /// The part's lines, stored at `finish` in the part's order (`PartOrder`).
+    lines: Lines,
+    order: PartOrder,
     terms: Vec<FieldTerms>,
     dedup: Vec<u8>,
     docs: u32,
     pub present: [bool; FIELD_COUNT],
+}
+
+/// Bytes of a record's username (else its email) that order the records of a part.
+const ORDER_KEY_BYTES: usize = 16;
+/// A password is a part's own group when it is at least this share of the part's records
+/// (1/1024: a password with a page of 10,000 per 10M records) and at least `GROUP_MIN` of them.
+const GROUP_SHARE: u32 = 1024;
+const GROUP_MIN: u32 = 64;
+
+/// The order a part's records are numbered and stored in (not the input's): the records of
+/// each of the part's popular passwords together, then every other record by username, or
+/// email when it has none (their first `ORDER_KEY_BYTES`), the input's order breaking ties.
+/// A page of 10,000 entries of a popular password or a username or email prefix then reads
+/// a few hundred store blocks instead of one block per entry (a scattered page decodes one
+/// 1 KiB zstd block per entry: BENCHMARKS.md, "Issue 14: session 12"); similar lines side
+/// by side also compress better. Readers do not depend on the order: a part's documents
+/// are numbered in it, and merges copy parts' blocks as they are, keeping it.
+#[derive(Default)]
+struct PartOrder {
+    /// Per record: its username's or email's first bytes, and its first password's term
+    /// number (`u32::MAX`: none).
+    keys: Vec<([u8; ORDER_KEY_BYTES], u32)>,
+}
+
+impl PartOrder {
+    /// Document number in the part's order of each record in the input's order.
+    fn ranks(&self, passwords: usize) -> Vec<u32> {
+        let n = self.keys.len() as u32;
+        let mut count = vec![0u32; passwords];
+        for &(_, pw) in &self.keys {
+            if let Some(c) = count.get_mut(pw as usize) {
+                *c += 1;
+            }
+        }
+        let min = (n / GROUP_SHARE).max(GROUP_MIN);
+        let mut sorted: Vec<(u32, [u8; ORDER_KEY_BYTES], u32)> = self
+            .keys
+            .iter()
+            .enumerate()
+            .map(|(i, &(key, pw))| {
+                let group = if count.get(pw as usize).is_some_and(|&c| c >= min) { pw } else { u32::MAX };
+                (group, key, i as u32)
+            })
+            .collect();
+        sorted.sort_unstable();
+        let mut rank = vec![0u32; sorted.len()];
+        for (new, &(_, _, old)) in sorted.iter().enumerate() {
+            rank[old as usize] = new as u32;
+        }
+        rank
+    }
 }
 
 /// `f` on every item, the items taken in their order by this thread and one more (the first
@@ -240,7 +293,8 @@ impl PartWriter {
         std::fs::create_dir_all(dir)?;
         Ok(PartWriter {
             dir: dir.to_path_buf(),
-            store: StoreFeed::start(dir)?,
+            lines: Lines::default(),
+            order: PartOrder::default(),
             terms: (0..INDEXED_FIELDS).map(|_| FieldTerms::default()).collect(),
             dedup: Vec::new(),
             docs: 0,
@@ -252,7 +306,8 @@ impl PartWriter {
         self.docs
     }
 
-    fn post_bytes(&mut self, field: usize, term: &[u8], doc: u32) {
+    /// Post `term` of `field` in `doc`; its term number.
+    fn post_bytes(&mut self, field: usize, term: &[u8], doc: u32) -> u32 {
         let ft = &mut self.terms[field];
         let id = match ft.ids.get(term) {
             Some(&id) => id,
@@ -264,16 +319,28 @@ impl PartWriter {
             }
         };
         ft.pairs.push(((id as u64) << 32) | doc as u64);
+        id
     }
 
     /// Add a record from a flat ingest batch: `vals` are (field, start, end) in `bytes`.
-    pub fn add_flat(&mut self, bytes: &[u8], vals: &[(u8, u32, u32)], key: u64, ctx: u16, line: &str) -> Result<()> {
+    pub fn add_flat(&mut self, bytes: &[u8], vals: &[(u8, u32, u32)], dedup_key: u64, ctx: u16, line: &str) -> Result<()> {
         let doc = self.docs;
+        let (mut key, mut keyed_by, mut password) = ([0u8; ORDER_KEY_BYTES], None, u32::MAX);
         for &(f, s, e) in vals {
             let f = f as usize;
             let v = &bytes[s as usize..e as usize];
             self.present[f] = true;
-            self.post_bytes(f, v, doc);
+            let id = self.post_bytes(f, v, doc);
+            if f == PASSWORD && password == u32::MAX {
+                password = id;
+            }
+            // The username's first bytes, else the email's.
+            if (f == USERNAME && keyed_by != Some(USERNAME)) || (f == EMAIL && keyed_by.is_none()) {
+                let n = v.len().min(ORDER_KEY_BYTES);
+                key = [0u8; ORDER_KEY_BYTES];
+                key[..n].copy_from_slice(&v[..n]);
+                keyed_by = Some(f);
+            }
             // An email's domain is searchable on its own, under `domain`.
             if f == EMAIL {
                 if let Ok(e) = std::str::from_utf8(v) {
@@ -284,16 +351,44 @@ impl PartWriter {
                 }
             }
         }
-        self.dedup.extend_from_slice(&key.to_le_bytes());
-        self.store.add(ctx, line.as_bytes())?;
+        self.order.keys.push((key, password));
+        self.dedup.extend_from_slice(&dedup_key.to_le_bytes());
+        self.lines.bytes.extend_from_slice(line.as_bytes());
+        self.lines.recs.push((ctx, self.lines.bytes.len()));
         self.docs += 1;
         Ok(())
     }
 
     pub fn finish(self) -> Result<u32> {
-        let PartWriter { dir, mut store, terms, dedup, docs, .. } = self;
-        // The store thread finishes the store while the fields are written.
+        let PartWriter { dir, lines, order, mut terms, dedup, docs, .. } = self;
+        // Number the records in the part's order: their postings, dedup keys and lines.
+        let rank = order.ranks(terms[PASSWORD].ids.len());
+        drop(order);
+        for ft in terms.iter_mut() {
+            for p in ft.pairs.iter_mut() {
+                *p = (*p & !0xffff_ffff) | rank[(*p & 0xffff_ffff) as usize] as u64;
+            }
+        }
+        let mut by_rank = vec![0u32; rank.len()];
+        for (old, &new) in rank.iter().enumerate() {
+            by_rank[new as usize] = old as u32;
+        }
+        drop(rank);
+        let mut keys = Vec::with_capacity(dedup.len());
+        for &old in &by_rank {
+            keys.extend_from_slice(&dedup[old as usize * 8..old as usize * 8 + 8]);
+        }
+        drop(dedup);
+        // The store thread writes the store while the fields are written.
+        let mut store = StoreFeed::start(&dir)?;
+        for &old in &by_rank {
+            let start = if old == 0 { 0 } else { lines.recs[old as usize - 1].1 };
+            let (ctx, end) = lines.recs[old as usize];
+            store.add(ctx, &lines.bytes[start..end])?;
+        }
         store.close()?;
+        drop(lines);
+        drop(by_rank);
         // Fields are written by two threads (each takes the next field, the largest first):
         // an ingest's last flush runs alone, after reading, so one thread left a core idle.
         // The thread writing `password` also writes the derived tables, which read it.
@@ -308,7 +403,7 @@ impl PartWriter {
         })?;
         store.join()?;
         // Made durable with the whole segment before it is published (`sync_tree`).
-        std::fs::write(dir.join(crate::dedup::WHOLE), &dedup)?;
+        std::fs::write(dir.join(crate::dedup::WHOLE), &keys)?;
         let meta = json!({ "format_version": FORMAT_VERSION, "docs": docs });
         std::fs::write(dir.join("part.json"), meta.to_string())?;
         Ok(docs)
