@@ -1214,6 +1214,93 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// A part's order (`PartOrder`): each popular password's records together, the rest by
+    /// username, else email, else the input's order; postings, dedup keys and stored lines
+    /// all follow it, and equal keys keep the input's order (so a duplicate's first record
+    /// stays first).
+    #[test]
+    fn a_part_orders_its_records_and_everything_follows() {
+        let dir = std::env::temp_dir().join(format!("leakwell-order-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut w = PartWriter::create(&dir).unwrap();
+        let n = 3000usize;
+        // Input record i: its line names i; every 10th has the popular password (300
+        // records, over 64 and 1/1024 of the part); "pw7" is in 40 records (under 64: not
+        // a group); i % 5 == 1 has no username, and i % 15 == 1 no email either.
+        let record = |i: usize| {
+            let user = (i % 5 != 1).then(|| format!("user{:04}", (i * 7919) % 1000));
+            let email = (i % 15 != 1).then(|| format!("e{:04}@mail.test", (i * 104_729) % 997));
+            let pw = if i % 10 == 0 { "123456".to_string() } else if i % 75 == 3 { "pw7".to_string() } else { format!("pw-{}", i) };
+            (user, email, pw)
+        };
+        for i in 0..n {
+            let (user, email, pw) = record(i);
+            let mut bytes = Vec::new();
+            let mut vals = Vec::new();
+            for (f, v) in [(EMAIL, email.clone()), (USERNAME, user.clone()), (PASSWORD, Some(pw.clone()))] {
+                if let Some(v) = v {
+                    vals.push((f as u8, bytes.len() as u32, (bytes.len() + v.len()) as u32));
+                    bytes.extend_from_slice(v.as_bytes());
+                }
+            }
+            w.add_flat(&bytes, &vals, 1_000_000 + i as u64, 0, &format!("{}", i)).unwrap();
+        }
+        assert_eq!(w.finish().unwrap(), n as u32);
+        let part = Part::open(&dir, Arc::from(Vec::new())).unwrap();
+        // Document d holds input record `input[d]`: its stored line, and its dedup key.
+        let input: Vec<usize> = (0..n as u32)
+            .map(|d| {
+                let block = part.store.block_holding(d).unwrap();
+                let i: usize = std::str::from_utf8(block.record(d).unwrap().1).unwrap().parse().unwrap();
+                assert_eq!(part.dedup_key(d).unwrap(), 1_000_000 + i as u64, "document {}: its record's dedup key", d);
+                i
+            })
+            .collect();
+        let mut every = input.clone();
+        every.sort();
+        assert_eq!(every, (0..n).collect::<Vec<_>>(), "every record stored once");
+        let docs_of = |f: usize, term: &str| {
+            let fi = part.fields[f].as_ref().unwrap();
+            let ord = fi.dict.get(term.as_bytes()).unwrap();
+            let mut docs = Vec::new();
+            fi.postings_into(ord, &mut docs);
+            docs
+        };
+        // The popular password's 300 records are one run of documents, in the order of
+        // their usernames (else emails, else input).
+        let popular = docs_of(PASSWORD, "123456");
+        assert_eq!(popular.len(), 300);
+        assert!(popular.windows(2).all(|w| w[1] == w[0] + 1), "one run: {:?}", &popular[..10]);
+        // Postings name the right records, in every field.
+        for d in [0u32, 1, 299, 300, 1500, 2999] {
+            let i = input[d as usize];
+            let (user, email, pw) = record(i);
+            assert!(docs_of(PASSWORD, &pw).contains(&d));
+            if let Some(u) = user {
+                assert!(docs_of(USERNAME, &u).contains(&d));
+            }
+            if let Some(e) = email {
+                assert!(docs_of(EMAIL, &e).contains(&d));
+            }
+        }
+        let pw7 = docs_of(PASSWORD, "pw7");
+        assert_eq!(pw7.len(), 40);
+        assert!(!pw7.windows(2).all(|w| w[1] == w[0] + 1), "under 64 records: not a group");
+        // Outside the group: records with neither a username nor an email first, then by
+        // username, else email; ties (equal keys) in the input's order.
+        let key = |i: usize| {
+            let (user, email, _) = record(i);
+            user.or(email).unwrap_or_default()
+        };
+        let rest: Vec<usize> = input.iter().copied().filter(|&i| i % 10 != 0).collect();
+        assert_eq!(rest.len(), n - 300);
+        for w in rest.windows(2) {
+            let (a, b) = (key(w[0]), key(w[1]));
+            assert!(a < b || (a == b && w[0] < w[1]), "{} ({}) before {} ({})", w[0], a, w[1], b);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn parts_have_derived_password_tables() {
         let dir = std::env::temp_dir().join(format!("leakwell-derived-{}", std::process::id()));
