@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openEngine } from '../index';
 export { rng } from '../../scripts/lib/random';
 
 export function tempDir(prefix = 'engine-test-'): { dir: string; cleanup: () => void } {
@@ -74,4 +75,27 @@ export function wildcardToRegExp(pattern: string): RegExp {
     else src += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   }
   return new RegExp(`${src}$`, 'su');
+}
+
+/**
+ * The `rid`s of an ingest's records in document order, for an oracle. A part numbers its
+ * records in an order of its own (engine/src/segment.rs `PartOrder`: popular passwords'
+ * records together, the rest by username or email), not the input's, so an oracle walking
+ * the input must walk it in this order. Read back by record id (`<segment>-<part>-<doc>`,
+ * parts of `partRecords`); a removed record reads as nothing and is left out. Merges keep
+ * the order, so positions taken at ingest stay right.
+ */
+export async function documentOrder(indexDir: string, segment: string, records: number, partRecords: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let p = 0; p * partRecords < records; p++) for (let d = 0; d < Math.min(partRecords, records - p * partRecords); d++) ids.push(`${segment}-${p}-${d}`);
+  const engine = await openEngine(indexDir);
+  try {
+    const out: string[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      for (const e of await engine.getMany(ids.slice(i, i + 500))) if (e) out.push(String((JSON.parse(e.raw_record) as Rec).rid[0]));
+    }
+    return out;
+  } finally {
+    await engine.close();
+  }
 }

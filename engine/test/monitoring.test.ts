@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type Engine, type Entry, type FieldName, ingestFiles, mergeIndex, openEngine, type WatchInput, type WatchMatch } from '../index';
-import { dedupKey, normalize, pick, type Rec, rng, tempDir } from './helpers';
+import { dedupKey, documentOrder, normalize, pick, type Rec, rng, tempDir } from './helpers';
 
 const FIELDS = ['email', 'username', 'phone', 'name', 'domain', 'url'] as const;
 const NAMES = ['john', 'jane', 'manske', 'smith', 'alice', 'bob', 'zoë', 'o.neil'];
@@ -86,7 +86,11 @@ async function ingest(recs: Rec[], name: string, partRecords = 37): Promise<stri
   writeFileSync(file, recs.map((x) => JSON.stringify(x)).join('\n') + '\n');
   const res = await ingestFiles(join(dir, 'index'), { well: `Well ${name}`, files: [file], format: 'jsonl', partRecords, maxSegments: 0 });
   assert.equal(res.records, recs.length);
-  for (const rec of recs) corpus.push({ rec, segment: res.segmentId ?? '' });
+  // In document order (`documentOrder`): the oracle walks the corpus in it.
+  const order = await documentOrder(join(dir, 'index'), res.segmentId ?? '', recs.length, partRecords);
+  assert.equal(order.length, recs.length);
+  const byRid = new Map(recs.map((rec) => [rec.rid[0] as string, rec]));
+  for (const id of order) corpus.push({ rec: byRid.get(id) as Rec, segment: res.segmentId ?? '' });
   return res.segmentId ?? '';
 }
 
@@ -128,7 +132,7 @@ async function checkAgainstOracle(segment: string, watches: WatchInput[], got: W
     assert.equal(m?.total ?? 0, expected.length, `${w.field}:${JSON.stringify(w.value)} total`);
     if (!m) continue;
     assert.equal(m.recordIds.length, Math.min(limit, expected.length), `${w.id}: at most limit ids`);
-    // Document order = ingest order within a segment: the first `limit` of the oracle's.
+    // The corpus is in document order: the first `limit` of the oracle's.
     assert.deepEqual(await rids(m.recordIds), expected.slice(0, limit), `${w.field}:${JSON.stringify(w.value)} ids`);
   }
   // Answers come in the order of the watches, only the matching ones.

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type Engine, ingestFiles, openEngine } from '../index';
-import { CASE_SENSITIVE, dedupKey, normalize, pick, type Rec, rng, tempDir, values, wildcardToRegExp } from './helpers';
+import { CASE_SENSITIVE, dedupKey, documentOrder, normalize, pick, type Rec, rng, tempDir, values, wildcardToRegExp } from './helpers';
 
 const FIELDS = ['email', 'username', 'password', 'phone', 'name', 'ip_address'] as const;
 const NAMES = ['john', 'johnny', 'jon', 'jane', 'manske', 'smith', 'alice', 'bob', 'mallory', 'zoë', 'o.neil', 'x_y'];
@@ -37,6 +37,8 @@ const corpus: Stored[] = [];
 const removedKeys = new Set<string>();
 
 const segmentOf = new Map<string, string>(); // rid -> segment id of its ingest
+const position = new Map<string, number>(); // rid -> its place in document order (`documentOrder`)
+const at = (s: Stored) => position.get(s.rec.rid[0] as string) ?? Infinity;
 
 async function ingest(well: string, recs: Rec[], name: string, partRecords = 37, maxSegments?: number): Promise<string> {
   const file = join(dir, `${name}.jsonl`);
@@ -47,6 +49,7 @@ async function ingest(well: string, recs: Rec[], name: string, partRecords = 37,
     corpus.push({ rec, well, key: dedupKey(rec, FIELDS) });
     segmentOf.set(rec.rid[0] as string, res.segmentId ?? '');
   }
+  for (const id of await documentOrder(join(dir, 'index'), res.segmentId ?? '', recs.length, partRecords)) position.set(id, position.size);
   return res.segmentId ?? '';
 }
 
@@ -143,7 +146,9 @@ function randomQuery(r: () => number): Q {
 function oracle(q: Q, dedup: boolean): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const s of corpus) {
+  // In document order: the first of equal records is the same in either order (a part
+  // breaks ties of its order by the input's), but pages follow the documents.
+  for (const s of [...corpus].sort((a, b) => at(a) - at(b))) {
     if (removedKeys.has(s.key) || !q.match(s)) continue;
     if (dedup) {
       if (seen.has(s.key)) continue;
