@@ -19,8 +19,8 @@
 // over the uncached runs. Then pages of 10,000 entries (`searchApiText`, as /v2/search serves
 // them; the bench's page rows): the most frequent password, free-mail domain and 4-letter
 // username prefix of the 1M corpus, the first run in the process ("cold": none of the page's
-// blocks cached, measured before the classes so none of them warmed its blocks) and the
-// median of 10 more ("warm").
+// blocks cached) and the median of 10 more ("warm"), after the classes as in the bench
+// (their pages of 20 warmed at most a page's first block or two).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -172,20 +172,6 @@ async function main(): Promise<void> {
     return;
   }
 
-  type PageRow = { cls: string; query: string; entries: number; coldMs: number; coldCpuMs: number; warmMs: number; load: string };
-  const pages: PageRow[] = [];
-  for (const c of pageCases) {
-    const req = { query: c.query, mode: c.mode, size: 10_000, countCache: false };
-    const cpu0 = process.cpuUsage();
-    const first = await engine.searchApiText(req, false);
-    const cpu = process.cpuUsage(cpu0);
-    const warm: number[] = [];
-    for (let i = 0; i < 10; i++) warm.push((await engine.searchApiText(req, false)).tookMicros / 1000);
-    const row: PageRow = { cls: c.cls, query: c.query, entries: Math.min(first.total, 10_000), coldMs: first.tookMicros / 1000, coldCpuMs: (cpu.user + cpu.system) / 1000, warmMs: median(warm), load: load() };
-    pages.push(row);
-    log(`scale-bench: ${c.cls} (${c.query}): cold ${fmt(row.coldMs)} (process CPU ${fmt(row.coldCpuMs)}), warm ${fmt(row.warmMs)}, ${row.entries} entries, load ${row.load}`);
-  }
-
   // Warm-up: every class once (the pages they touch come into memory).
   for (const c of cases) await engine.search({ query: c.query, mode: c.mode, dedup: c.dedup ?? true, page: c.page ?? 1, size: 20, timeBudgetMs: c.budget ?? 30_000, countCache: false }).catch(() => undefined);
   const afterWarmup = memory();
@@ -215,6 +201,20 @@ async function main(): Promise<void> {
     const row = rows[rows.length - 1] as Row;
     log(`scale-bench: ${c.cls}: ${row.error ?? `${fmt(row.engineMs)} (CPU ${fmt(row.cpuMs)}, ${row.runs} runs), repeat ${fmt(row.repeatMs)}`} (total ${total}), load ${row.load}`);
   }
+  type PageRow = { cls: string; query: string; entries: number; coldMs: number; coldCpuMs: number; warmMs: number; load: string };
+  const pages: PageRow[] = [];
+  for (const c of pageCases) {
+    const req = { query: c.query, mode: c.mode, size: 10_000, countCache: false };
+    const cpu0 = process.cpuUsage();
+    const first = await engine.searchApiText(req, false);
+    const cpu = process.cpuUsage(cpu0);
+    const warm: number[] = [];
+    for (let i = 0; i < 10; i++) warm.push((await engine.searchApiText(req, false)).tookMicros / 1000);
+    const row: PageRow = { cls: c.cls, query: c.query, entries: Math.min(first.total, 10_000), coldMs: first.tookMicros / 1000, coldCpuMs: (cpu.user + cpu.system) / 1000, warmMs: median(warm), load: load() };
+    pages.push(row);
+    log(`scale-bench: ${c.cls} (${c.query}): cold ${fmt(row.coldMs)} (process CPU ${fmt(row.coldCpuMs)}), warm ${fmt(row.warmMs)}, ${row.entries} entries, load ${row.load}`);
+  }
+
   const afterQueries = memory();
   await engine.close();
 
