@@ -116,94 +116,12 @@ struct FieldTerms {
     pairs: Vec<u64>,
 }
 
-/// Lines on their way to the store thread: `(context, end in bytes)` per line.
+/// A part's lines, kept until its flush stores them in the part's order: `(context, end in
+/// bytes)` per line.
 #[derive(Default)]
 struct Lines {
     bytes: Vec<u8>,
     recs: Vec<(u16, usize)>,
-}
-
-/// Lines are handed to the store thread in batches of about this many bytes.
-const FEED_BYTES: usize = 256 << 10;
-
-/// A part's record store, written on a thread of its own: compressing the lines (and
-/// training the dictionary) took about a third of the indexer thread's CPU, and the
-/// indexer is the busier of the ingest's two threads (BENCHMARKS.md, "session 9").
-struct StoreFeed {
-    lines: Lines,
-    tx: Option<std::sync::mpsc::SyncSender<Lines>>,
-    /// Emptied batches come back to be reused (freeing on another thread is slow in glibc).
-    back: std::sync::mpsc::Receiver<Lines>,
-    thread: Option<std::thread::JoinHandle<Result<u64>>>,
-}
-
-impl StoreFeed {
-    fn start(dir: &Path) -> Result<StoreFeed> {
-        let mut store = StoreWriter::create(dir)?;
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Lines>(4);
-        let (back_tx, back) = std::sync::mpsc::sync_channel::<Lines>(8);
-        let thread = std::thread::spawn(move || -> Result<u64> {
-            for mut batch in rx {
-                let mut start = 0usize;
-                for &(ctx, end) in &batch.recs {
-                    store.add_bytes(ctx, &batch.bytes[start..end])?;
-                    start = end;
-                }
-                batch.bytes.clear();
-                batch.recs.clear();
-                let _ = back_tx.try_send(batch);
-            }
-            store.finish()
-        });
-        Ok(StoreFeed { lines: Lines::default(), tx: Some(tx), back, thread: Some(thread) })
-    }
-
-    fn add(&mut self, ctx: u16, line: &[u8]) -> Result<()> {
-        self.lines.bytes.extend_from_slice(line);
-        self.lines.recs.push((ctx, self.lines.bytes.len()));
-        if self.lines.bytes.len() >= FEED_BYTES {
-            self.send()?;
-        }
-        Ok(())
-    }
-
-    fn send(&mut self) -> Result<()> {
-        if self.lines.recs.is_empty() {
-            return Ok(());
-        }
-        let next = self.back.try_recv().unwrap_or_default();
-        let batch = std::mem::replace(&mut self.lines, next);
-        let sent = self.tx.as_ref().map(|tx| tx.send(batch).is_ok()).unwrap_or(false);
-        if !sent {
-            // The store thread stopped on an error: report it.
-            self.join()?;
-            return Err(EngineError::Internal("the store thread stopped".into()));
-        }
-        Ok(())
-    }
-
-    /// Send the last lines; the store thread then finishes the store.
-    fn close(&mut self) -> Result<()> {
-        self.send()?;
-        self.tx = None;
-        Ok(())
-    }
-
-    /// Wait for the store thread: the store's bytes, or its error.
-    fn join(&mut self) -> Result<u64> {
-        self.tx = None;
-        match self.thread.take() {
-            Some(h) => h.join().unwrap_or_else(|_| Err(EngineError::Internal("the store thread panicked".into()))),
-            None => Ok(0),
-        }
-    }
-}
-
-impl Drop for StoreFeed {
-    // On an error path too: never leave the thread writing into a directory being removed.
-    fn drop(&mut self) {
-        let _ = self.join();
-    }
 }
 
 pub struct PartWriter {
@@ -240,8 +158,8 @@ struct PartOrder {
 }
 
 impl PartOrder {
-    /// Document number in the part's order of each record in the input's order.
-    fn ranks(&self, passwords: usize) -> Vec<u32> {
+    /// The part's records in the part's order: the input number of each document.
+    fn order(&self, passwords: usize) -> Vec<u32> {
         let n = self.keys.len() as u32;
         let mut count = vec![0u32; passwords];
         for &(_, pw) in &self.keys {
@@ -260,11 +178,7 @@ impl PartOrder {
             })
             .collect();
         sorted.sort_unstable();
-        let mut rank = vec![0u32; sorted.len()];
-        for (new, &(_, _, old)) in sorted.iter().enumerate() {
-            rank[old as usize] = new as u32;
-        }
-        rank
+        sorted.into_iter().map(|(_, _, old)| old).collect()
     }
 }
 
@@ -362,16 +276,16 @@ impl PartWriter {
     pub fn finish(self) -> Result<u32> {
         let PartWriter { dir, lines, order, mut terms, dedup, docs, .. } = self;
         // Number the records in the part's order: their postings, dedup keys and lines.
-        let rank = order.ranks(terms[PASSWORD].ids.len());
+        let by_rank = order.order(terms[PASSWORD].ids.len());
         drop(order);
+        let mut rank = vec![0u32; by_rank.len()];
+        for (new, &old) in by_rank.iter().enumerate() {
+            rank[old as usize] = new as u32;
+        }
         for ft in terms.iter_mut() {
             for p in ft.pairs.iter_mut() {
                 *p = (*p & !0xffff_ffff) | rank[(*p & 0xffff_ffff) as usize] as u64;
             }
-        }
-        let mut by_rank = vec![0u32; rank.len()];
-        for (old, &new) in rank.iter().enumerate() {
-            by_rank[new as usize] = old as u32;
         }
         drop(rank);
         let mut keys = Vec::with_capacity(dedup.len());
@@ -379,14 +293,16 @@ impl PartWriter {
             keys.extend_from_slice(&dedup[old as usize * 8..old as usize * 8 + 8]);
         }
         drop(dedup);
-        // The store thread writes the store while the fields are written.
-        let mut store = StoreFeed::start(&dir)?;
+        // The store first (its dictionary trained, the lines compressed in the part's order),
+        // then the fields: writing the store beside the field writers cost 5-8% more CPU
+        // (BENCHMARKS.md, "Issue 14: session 12").
+        let mut store = StoreWriter::create(&dir)?;
         for &old in &by_rank {
             let start = if old == 0 { 0 } else { lines.recs[old as usize - 1].1 };
             let (ctx, end) = lines.recs[old as usize];
-            store.add(ctx, &lines.bytes[start..end])?;
+            store.add_bytes(ctx, &lines.bytes[start..end])?;
         }
-        store.close()?;
+        store.finish()?;
         drop(lines);
         drop(by_rank);
         // Fields are written by two threads (each takes the next field, the largest first):
@@ -401,7 +317,6 @@ impl PartWriter {
             }
             Ok(())
         })?;
-        store.join()?;
         // Made durable with the whole segment before it is published (`sync_tree`).
         std::fs::write(dir.join(crate::dedup::WHOLE), &keys)?;
         let meta = json!({ "format_version": FORMAT_VERSION, "docs": docs });
