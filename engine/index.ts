@@ -39,6 +39,12 @@ export interface SearchRequest {
    * measure the work itself.
    */
   countCache?: boolean | number;
+  /**
+   * The searcher may not see values (no search subscription): only one exact term, no
+   * AND/OR, wildcard, regex or source filter; anything more is refused with
+   * `subscription_required` before it runs (a count of it would be an oracle on hidden values).
+   */
+  oneTerm?: boolean;
 }
 
 export interface SearchResult {
@@ -70,6 +76,7 @@ function searchBody(req: SearchRequest, rawRecord: 'line' | 'omit' | 'le' = 'lin
   return JSON.stringify({
     query: req.query, page: req.page ?? 1, size: req.size ?? 20, mode: req.mode ?? 'exact',
     dedup: req.dedup ?? true, timeBudgetMs: req.timeBudgetMs, type: req.type ?? 'all', countCache: req.countCache ?? true, rawRecord,
+    oneTerm: req.oneTerm ?? false,
   });
 }
 
@@ -128,7 +135,7 @@ export interface EngineStats {
 const QUERY_CODES = [
   'empty', 'too_short', 'too_long', 'syntax', 'unknown_field', 'field_required', 'wildcard_start',
   'mixed_modes', 'database_name_alone', 'regex_unsupported', 'regex_too_big', 'regex_syntax',
-  'bad_page', 'bad_size', 'too_deep',
+  'bad_page', 'bad_size', 'too_deep', 'subscription_required',
 ] as const;
 
 /** Codes of rejected queries; every one carries a message fit for the user. */
@@ -204,7 +211,7 @@ async function native<T>(f: (n: Native) => Promise<T>): Promise<T> {
 }
 
 /** Validate a query exactly as a search would, without searching (throws EngineQueryError). */
-export async function validateQuery(req: Pick<SearchRequest, 'query' | 'mode' | 'type' | 'page' | 'size'>): Promise<{ mode: SearchMode; sources: string[] }> {
+export async function validateQuery(req: Pick<SearchRequest, 'query' | 'mode' | 'type' | 'page' | 'size' | 'oneTerm'>): Promise<{ mode: SearchMode; sources: string[] }> {
   const out = await native((n) => n.parse(JSON.stringify({ ...req, mode: req.mode ?? 'exact' })));
   return JSON.parse(out) as { mode: SearchMode; sources: string[] };
 }
@@ -265,7 +272,7 @@ export class Engine {
   }
 
   /** Same checks as search (the query, and the paging when given), no search. */
-  parse(req: Pick<SearchRequest, 'query' | 'mode' | 'type' | 'page' | 'size'>): Promise<{ mode: SearchMode; sources: string[] }> {
+  parse(req: Pick<SearchRequest, 'query' | 'mode' | 'type' | 'page' | 'size' | 'oneTerm'>): Promise<{ mode: SearchMode; sources: string[] }> {
     return validateQuery(req);
   }
 

@@ -8,7 +8,6 @@ use crate::fields::{HASHED_PASSWORD, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::keys::{short_key, IntHasher, KeySet, Removed};
 use crate::manifest::{append_tombstone, read_tombstones, Manifest, MANIFEST, TOMBSTONES};
 use crate::planner::{self, Plan};
-use crate::query;
 use crate::render::{self, RawRecord};
 use crate::request::{check_paging, GetManyRequest, MatchWatchesRequest, PasswordRequest, SearchRequest, DEFAULT_BUDGET_MS};
 use crate::segment::{segment_dir, Part, Segment};
@@ -149,7 +148,7 @@ impl Engine {
         let t0 = Instant::now();
         self.check_open()?;
         check_paging(req.page, req.size)?;
-        let parsed = query::parse(&req.query, req.mode, req.default_field)?;
+        let parsed = req.parsed()?;
         let plan = planner::plan(&parsed)?;
         let _ = self.refresh(false);
         let snap = self.snapshot();

@@ -19,7 +19,6 @@ use crate::ffi::*;
 use crate::ingest::{self, IngestOptions, Progress};
 use crate::planner::{self, Plan, TermPlan};
 use crate::pool;
-use crate::query;
 use crate::render;
 use crate::request::{GetManyRequest, MatchWatchesRequest, ParseRequest, PasswordRequest, SearchRequest};
 use serde_json::{json, Value};
@@ -461,7 +460,7 @@ fn lane_of(op: &str, arg: &str) -> (pool::Lane, Option<Route>) {
 
 fn search_scans(arg: &str) -> bool {
     let Ok(req) = json_arg(arg).and_then(|v| SearchRequest::from_json(&v)) else { return false };
-    let Ok(parsed) = query::parse(&req.query, req.mode, req.default_field) else { return false };
+    let Ok(parsed) = req.parsed() else { return false };
     planner::plan(&parsed).map(|p| plan_scans(&p)).unwrap_or(false)
 }
 

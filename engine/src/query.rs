@@ -612,12 +612,58 @@ pub fn parse(query: &str, mode: Mode, default_field: Option<usize>) -> Result<Pa
     Ok(ParsedQuery { root, sources: p.sources, mode })
 }
 
+/// What a search may hold without the right to see values (no search subscription): one
+/// term, one field and one value, matched exactly. A count of anything more is an oracle on
+/// hidden values (`email:"x" AND password:/^[a-m]/` answers 1 or 0), so it is refused
+/// before anything runs; a regex before it is even compiled.
+pub const SUBSCRIPTION_REQUIRED: &str = "Without a search subscription a search holds one term: one field and one value, in full (put a value with spaces in quotes). AND, OR, wildcards, regular expressions and source filters need a search subscription.";
+
+/// `parse` for a searcher without a search subscription: one exact term, no source filter
+/// (`subscription_required` otherwise). A regex (by the toggle or a typed `&regex`) is
+/// refused before the parser compiles it.
+pub fn parse_one_term(query: &str, mode: Mode, default_field: Option<usize>) -> Result<ParsedQuery> {
+    let refuse = || err("subscription_required", SUBSCRIPTION_REQUIRED);
+    if take_mode_suffixes(query.trim(), mode)?.1 == Mode::Regex {
+        return Err(refuse());
+    }
+    let parsed = parse(query, mode, default_field)?;
+    match &parsed.root {
+        Node::Term(Term { pattern: Pattern::Exact(_), .. }) if parsed.sources.is_empty() => Ok(parsed),
+        _ => Err(refuse()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn code(q: &str, m: Mode) -> &'static str {
         parse(q, m, None).unwrap_err().code()
+    }
+
+    /// Issue 25: without a subscription, a count of a combined query was an oracle on
+    /// hidden values; only one exact term is admitted.
+    #[test]
+    fn a_count_without_subscription_holds_one_exact_term() {
+        let one = |q: &str, m: Mode| parse_one_term(q, m, None).map(|_| ()).map_err(|e| e.code());
+        assert_eq!(one("email:someone@example.org", Mode::Exact), Ok(()));
+        assert_eq!(one("\"John Smith\"", Mode::Exact), Ok(()));
+        assert_eq!(one("password:guess1", Mode::Wildcard), Ok(()), "no wildcard character: an exact term");
+        for (q, m) in [
+            ("email:\"someone@example.org\" AND password:\"guess\"", Mode::Exact),
+            ("email:someone@example.org password:guess", Mode::Exact),
+            ("email:someone@example.org OR email:other@example.org", Mode::Exact),
+            ("(email:someone@example.org)&database_name=Example", Mode::Exact),
+            ("email:someone@example.org&database_name=Example", Mode::Exact),
+            ("password:a*", Mode::Wildcard),
+            ("password:/^[a-m]/", Mode::Regex),
+            ("password:/^[a-m]/&regex", Mode::Exact),
+            ("email:/[\\w\\W]{1000}[\\w\\W]{1000}/", Mode::Regex),
+        ] {
+            assert_eq!(one(q, m), Err("subscription_required"), "{q}");
+        }
+        // A query that is wrong in itself is answered as such.
+        assert_eq!(one("ab", Mode::Exact), Err("too_short"));
     }
 
     #[test]

@@ -27,6 +27,18 @@ pub struct SearchRequest {
     /// least this many microseconds; `None` (`countCache: false`) bypasses the cache.
     pub count_cache: Option<u64>,
     pub raw_record: RawRecord,
+    /// The searcher may not see values: one exact term only (`query::parse_one_term`).
+    pub one_term: bool,
+}
+
+/// The query as a search reads it: `query::parse`, or `parse_one_term` for a searcher
+/// without the right to see values.
+pub fn parse_query(query: &str, mode: Mode, default_field: Option<usize>, one_term: bool) -> Result<ParsedQuery> {
+    if one_term {
+        query::parse_one_term(query, mode, default_field)
+    } else {
+        query::parse(query, mode, default_field)
+    }
 }
 
 pub fn parse_default_field(t: Option<&str>) -> Result<Option<usize>> {
@@ -55,7 +67,12 @@ impl SearchRequest {
                 _ => Some(COUNT_CACHE_MIN_MICROS),
             },
             raw_record: parse_raw_record(v["rawRecord"].as_str()),
+            one_term: v["oneTerm"].as_bool().unwrap_or(false),
         })
+    }
+
+    pub fn parsed(&self) -> Result<ParsedQuery> {
+        parse_query(&self.query, self.mode, self.default_field, self.one_term)
     }
 }
 
@@ -79,6 +96,8 @@ pub struct ParseRequest {
     pub default_field: Option<usize>,
     /// Checked when both are given.
     pub paging: Option<(u64, u64)>,
+    /// As `SearchRequest::one_term`.
+    pub one_term: bool,
 }
 
 impl ParseRequest {
@@ -89,6 +108,7 @@ impl ParseRequest {
             mode: Mode::parse(v["mode"].as_str().unwrap_or("exact"))?,
             default_field: parse_default_field(v["type"].as_str())?,
             paging: v["page"].as_u64().zip(v["size"].as_u64()),
+            one_term: v["oneTerm"].as_bool().unwrap_or(false),
         })
     }
 
@@ -97,7 +117,7 @@ impl ParseRequest {
         if let Some((page, size)) = self.paging {
             check_paging(page, size)?;
         }
-        let parsed = query::parse(&self.query, self.mode, self.default_field)?;
+        let parsed = parse_query(&self.query, self.mode, self.default_field, self.one_term)?;
         crate::planner::plan(&parsed)?;
         Ok(parsed)
     }

@@ -124,6 +124,79 @@ describe('POST /search (dashboard)', () => {
   });
 });
 
+describe('hidden values stay hidden from counts (issue 25)', () => {
+  /**
+   * The extraction as an attacker ran it: a visible condition (an email they know) joined
+   * with a guess about a hidden field. Without a subscription, a true and a false guess
+   * must answer alike (they did: 1 against 0), so the count cannot be read as an oracle.
+   */
+  const ORACLE_PAIRS: { name: string; truth: string; lie: string; regex?: boolean; wildcard?: boolean }[] = [
+    { name: 'AND with an exact password', truth: 'email:"alice.smith@example.com" AND password:"hunter2"', lie: 'email:"alice.smith@example.com" AND password:"hunter3"' },
+    { name: 'juxtaposed terms', truth: 'email:alice.smith@example.com password:hunter2', lie: 'email:alice.smith@example.com password:hunter3' },
+    { name: 'a regex on the password', truth: 'email:/^alice\\.smith@example\\.com$/ AND password:/^[a-m]/', lie: 'email:/^alice\\.smith@example\\.com$/ AND password:/^[n-z]/', regex: true },
+    { name: 'a typed &regex', truth: 'password:/^hunt/&regex', lie: 'password:/^zzzz/&regex' },
+    { name: 'a wildcard on the password', truth: 'password:hunt*', lie: 'password:zzzz*', wildcard: true },
+    { name: 'OR', truth: 'password:"hunter2" OR email:"nobody@none.example"', lie: 'password:"hunter3" OR email:"nobody@none.example"' },
+    { name: 'a source filter', truth: 'email:alice.smith@example.com&database_name=Second Source', lie: 'email:bob@example.com&database_name=Second Source' },
+  ];
+
+  async function assertNoOracle(target: TestServer, token: string) {
+    for (const pair of ORACLE_PAIRS) {
+      const ask = (query: string) =>
+        call(target.url, 'POST', '/search', { token, body: packSearch({ query, type: 'all', page: 1, regex: pair.regex ?? false, wildcard: pair.wildcard ?? false, deduplicate: true }) });
+      const [truth, lie] = [await ask(pair.truth), await ask(pair.lie)];
+      assert.equal(truth.status, 403, `${pair.name}: ${JSON.stringify(truth.body)}`);
+      assert.deepEqual(truth.body, lie.body, `${pair.name}: a true and a false guess answer alike`);
+      assert.equal(truth.body.total_results, undefined, `${pair.name}: no count`);
+      assert.match(truth.body.error, /search subscription/, `${pair.name}: the refusal points to the subscription`);
+    }
+  }
+
+  test('without a subscription a search holds one exact term; a guess about a hidden field answers nothing', async () => {
+    // The oracle was real: a subscriber's counts tell the guesses apart.
+    const subscriber = await signedIn({ searchDays: 30 });
+    const seen = await dashboardSearch(subscriber.token, ORACLE_PAIRS[0]!.truth);
+    assert.equal(seen.body.total_results, 1);
+    assert.equal((await dashboardSearch(subscriber.token, ORACLE_PAIRS[0]!.lie)).body.total_results, 0);
+    assert.equal((await dashboardSearch(subscriber.token, 'password:hunt*', { wildcard: true })).body.total_results, 1);
+
+    const free = await signedIn();
+    await assertNoOracle(server, free.token);
+    // One term keeps its count, whatever the tab, quoted or not, with wildcard on but no wildcard.
+    for (const [query, options] of [
+      ['alice.smith@example.com', { type: 'email' }],
+      ['password:"hunter2"', {}],
+      ['"Alice Smith"', { type: 'name' }],
+      ['alice_s', { type: 'username', wildcard: true }],
+    ] as const) {
+      const reply = await dashboardSearch(free.token, query, options);
+      assert.equal(reply.status, 200, `${query}: ${JSON.stringify(reply.body)}`);
+      assert.equal(reply.body.total_results, 1, query);
+      assert.deepEqual(reply.body.results, []);
+    }
+    // Refusals count nothing: only the four searches above are counted.
+    await eventually(async () => (await server.runtime.db.selectFrom('search_counts').select('searches').where('user_id', '=', free.id).executeTakeFirst())?.searches === 4);
+  });
+
+  test('the same on the exact path (near the daily limit) and for an expired subscription', async () => {
+    // A daily limit under SEARCH_BATCH_RESERVE: every search takes the exact path (the query checked, then one statement).
+    const near = await startTestServer({ env: { SEARCH_DAILY_LIMIT: '50' } });
+    try {
+      await near.ingest('Example Breach 2024', RECORDS);
+      await near.ingest('Second Source', [RECORDS[0]!]);
+      const free = await near.createUser({});
+      await assertNoOracle(near, (await near.login(free.email)).token);
+      const lapsed = await near.createUser({ searchDays: 30 });
+      await near.runtime.db.updateTable('users').set({ search_subscribed_until: new Date(Date.now() - 1000) }).where('id', '=', lapsed.id).execute();
+      await assertNoOracle(near, (await near.login(lapsed.email)).token);
+      const rows = await near.runtime.db.selectFrom('search_counts').select('searches').where('user_id', 'in', [free.id, lapsed.id]).execute();
+      assert.deepEqual(rows, [], 'refusals are not counted');
+    } finally {
+      await near.close();
+    }
+  });
+});
+
 describe('public API v2', () => {
   const header = () => server.runtime.config.apiKeyHeader;
 

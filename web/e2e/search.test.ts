@@ -330,6 +330,15 @@ test('without a subscription: the notice with a Subscribe link, no values', asyn
   assert.equal(await page.getByTestId('search-result').count(), 0);
   assert.equal(await stat(page, 'total'), '1');
   assert.equal((await page.content()).includes('Sup3rSecret!'), false);
+  assert.match(await textOf(notice.getByTestId('one-term-rule')), /one term/);
+
+  // Issue 25: a guess about a hidden field joined to a known email is refused, with no count.
+  await page.locator('input[name="query"]').fill('email:alice.search@example.com AND password:"Sup3rSecret!"');
+  const answered = page.waitForResponse((response) => isSearchCall(response.request()));
+  const message = await toastAfter(page, () => page.getByRole('button', { name: 'Find' }).click());
+  assert.equal((await answered).status(), 403);
+  assert.match(message, /need a search subscription/);
+  assert.equal(await stat(page, 'total'), '1', 'the count shown is still the one-term search');
   await page.context().close();
 });
 

@@ -114,7 +114,7 @@ export function createSearchService(deps: {
     const charge = access.charged;
     if (meter.tryCount(account, charge ? options.charge : undefined)) return { ...access, credits: meter.balance(account), inMemory: true };
 
-    await check(request);
+    await check({ ...request, oneTerm: !access.subscribed });
     await meter.settle(account);
     const counted = await repo.countAndCharge(db, userId, { charge, dailyLimit: config.SEARCH_DAILY_LIMIT, reason: options.charge ?? '' });
     meter.noteExact(account, counted);
@@ -143,6 +143,7 @@ export function createSearchService(deps: {
 
   /** The engine's refusal of a query, or a search past its budget, becomes a 400 with its message; anything else is rethrown. */
   function asRequestError(error: unknown): never {
+    if (error instanceof EngineQueryError && error.code === 'subscription_required') throw Errors.forbidden(error.message);
     if (error instanceof EngineQueryError) throw Errors.badRequest(error.message);
     if (error instanceof EngineTimeoutError) throw Errors.searchTimeout(error.message);
     throw error;
@@ -161,7 +162,7 @@ export function createSearchService(deps: {
   const passwordRange = (userId: string, prefix: string) => concurrency.run(userId, () => engine.passwordRange(prefix).catch(asRequestError));
 
   /** The query's and the paging's own checks: the engine's, as the search makes them. */
-  async function check(request: SearchRequest) {
+  async function check(request: SearchRequest & { oneTerm?: boolean }) {
     await engine.parse(request).catch(asRequestError);
   }
 
@@ -177,13 +178,13 @@ export function createSearchService(deps: {
    * (time budget) stays counted and gets its credit back.
    */
   function admitAndRun(userId: string, request: SearchRequest, options: AdmitOptions = {}) {
-    return admitThen(userId, request, options, () => engine.search({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }));
+    return admitThen(userId, request, options, (access) => engine.search({ ...request, oneTerm: !access.subscribed, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }));
   }
 
   /** `admitAndRun` for the public API: entries shaped for it and left as JSON text (see Engine.searchApiText). */
   function admitAndRunApi(userId: string, request: SearchRequest, options: AdmitOptions = {}) {
     return admitThen(userId, request, options, (access) =>
-      engine.searchApiText({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }, access.lawEnforcement),
+      engine.searchApiText({ ...request, oneTerm: !access.subscribed, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }, access.lawEnforcement),
     );
   }
 

@@ -41,6 +41,10 @@ export function SearchGuidePage() {
           Write <code>field:value</code> to search one field. A value alone searches every field, or the field of the tab you
           picked on the search screen.
         </p>
+        <p data-testid="one-term-note">
+          Without a search subscription a search holds one term (one field and one value) and shows its count; combining terms
+          with AND or OR, wildcards, regular expressions and source filters need a <Link href="/subscriptions/search">search subscription</Link>.
+        </p>
         <table className="docs-table help-fields">
           <thead>
             <tr>

@@ -39,6 +39,10 @@ export function SubscriptionNotice() {
       </span>
       <h2>You need an active subscription in order to view results</h2>
       <p className="muted">The counts above show what a search finds; a subscription shows the records themselves.</p>
+      <p className="muted" data-testid="one-term-rule">
+        Without a subscription a search holds one term: one field and one value. AND, OR, wildcards, regular expressions and
+        source filters need a subscription.
+      </p>
       <Link href="/subscriptions/search" className="button button-primary">
         Subscribe
       </Link>
