@@ -17,11 +17,13 @@ import type { AddressInfo } from 'node:net';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 import dns2 from 'dns2';
 import { eventually, sql, startTestServer, type TestServer } from './harness';
 import { call, freshIp } from './helpers';
 import { createDomainVerifier } from '../src/monitoring/domain-verifier';
 import { CHECK_BUCKET, MAIL_BUCKET, markDomainVerified } from '../src/monitoring/domain-verification-service';
+import { grantPurchase } from '../src/payments/grants';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
@@ -135,6 +137,8 @@ describe('an unverified domain task holds no record values', () => {
   const VALUES = ['jane.doe.lw', 'janedoe-lw', 'hunter2-gmail-secret', 'someone.lw', 'p4ss-subdomain-secret'];
   let owner: User;
   let reportId: string;
+  /** A standard account: a paid domain slot, its domain set through /v2/monitoring/update-domain. */
+  let standard: User;
 
   before(async () => {
     owner = await makeUser({ enterprise: true });
@@ -149,6 +153,12 @@ describe('an unverified domain task holds no record values', () => {
         .values({ user_id: owner.id, kind, value, secret: kind === 'webhook' ? 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0dGVzdHRlc3Q=' : null })
         .execute();
     }
+    standard = await makeUser({ enterprise: false });
+    await server.runtime.db
+      .transaction()
+      .execute((trx) => grantPurchase(trx, { userId: standard.id, sku: 'domain-nonsub-monthly', quantity: 1, source: `payment:${randomUUID()}`, reason: 'purchase' }));
+    const set = await call(server.url, 'POST', '/v2/monitoring/update-domain', { body: { domain: 'gmail.com' }, headers: { [server.runtime.config.apiKeyHeader]: standard.apiKey }, ip: standard.ip });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
     await server.ingest('Gmail Dump', GMAIL_RECORDS);
     reportId = await eventually(async () => {
       const row = await server.runtime.db.selectFrom('monitor_reports').select('id').where('user_id', '=', owner.id).executeTakeFirst();
@@ -179,6 +189,15 @@ describe('an unverified domain task holds no record values', () => {
     for (const body of [listed.body, detail.body, v2.body, v1.body]) {
       for (const value of VALUES) assert.ok(!JSON.stringify(body).includes(value), `no ${value} in ${JSON.stringify(body)}`);
     }
+  });
+
+  test("a standard account's paid domain slot is held to the same rule", { timeout: 30_000 }, async () => {
+    const id = await eventually(async () => {
+      const row = await server.runtime.db.selectFrom('monitor_reports').select('id').where('user_id', '=', standard.id).executeTakeFirst();
+      return row?.id;
+    }, 20_000);
+    const detail = await dashboard(standard, '/monitoring/reports/get-report', { id });
+    assert.deepEqual(detail.body.records.map((r: { results_count: number; data: unknown[]; domain_unverified?: boolean }) => [r.results_count, r.data.length, r.domain_unverified]), [[2, 0, true]]);
   });
 
   test('alerts go out with counts and never with values (mail, SMS, webhook)', { timeout: 30_000 }, async () => {
@@ -227,6 +246,9 @@ describe('an unverified domain task holds no record values', () => {
     await markDomainVerified(server.runtime.db, other.id, 'gmail.com');
     const detail = await dashboard(owner, '/monitoring/reports/get-report', { id: reportId });
     assert.equal(detail.body.records[0].domain_unverified, true);
+    const listed = await dashboard(standard, '/monitoring/reports/get-reports', { page: 1, page_size: 20 });
+    const theirs = await dashboard(standard, '/monitoring/reports/get-report', { id: listed.body.reports[0].id });
+    assert.equal(theirs.body.records[0].domain_unverified, true);
   });
 });
 
