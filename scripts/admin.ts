@@ -18,6 +18,8 @@ import { createSandboxProvider } from '../server/src/payments/card/sandbox-provi
 import { createEventCode, eventCodeProblem, parseGrant, type EventCodeGrant } from '../server/src/billing/event-code-service';
 import { bannerMarkupProblem, createBannerService } from '../server/src/marketing/banner-service';
 import { insertGlobalNotification } from '../server/src/monitoring/notifications-repository';
+import { markDomainVerified } from '../server/src/monitoring/domain-verification-service';
+import { normalizeDomain } from '../server/src/common/monitoring-rules';
 import { UsageError } from './lib/cli';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -59,6 +61,10 @@ Commands:
   notify:global --message TEXT
       Posts TEXT (plain text) as a notice in the inbox of every open account (one row each:
       seen and delete are per user; accounts opened later do not get it). Prints how many.
+  domain:verify --email E --domain D
+      Marks domain D verified for account E (the operator's override of the DNS, file or
+      mail proof): its domain tasks, D's subdomains included, show record values for a
+      year, as after any verification.
 
 Grant options:
   --verified            mark the email verified
@@ -124,6 +130,7 @@ async function main(argv: string[]): Promise<number> {
       subscription: { type: 'string' },
       payment: { type: 'string' },
       message: { type: 'string' },
+      domain: { type: 'string' },
     },
   });
   const grant: Grant = {
@@ -280,6 +287,18 @@ async function main(argv: string[]): Promise<number> {
       return withDatabase(async (db) => {
         const accounts = await insertGlobalNotification(db, message);
         process.stdout.write(`Posted to ${accounts} account${accounts === 1 ? '' : 's'}.\n`);
+        return 0;
+      });
+    }
+    case 'domain:verify': {
+      if (!values.email) throw new UsageError('--email is required');
+      const domain = normalizeDomain(values.domain ?? '');
+      if (!domain) throw new UsageError('--domain takes a domain name (example.com)');
+      return withDatabase(async (db) => {
+        const user = await findOpenUserByEmail(db, values.email!);
+        if (!user) throw new UsageError(`no open account with email ${values.email}`);
+        await markDomainVerified(db, user.id, domain, 'operator');
+        process.stdout.write(`${domain} verified for ${values.email} (operator).\n`);
         return 0;
       });
     }

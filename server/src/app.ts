@@ -47,6 +47,9 @@ import { registerEventCodeRoutes } from './billing/event-code-routes';
 import { createBannerService } from './marketing/banner-service';
 import { registerBannerRoutes } from './marketing/banner-routes';
 import { registerMonitoring } from './monitoring/monitoring-routes';
+import { createDomainVerifier } from './monitoring/domain-verifier';
+import { createDomainVerificationService } from './monitoring/domain-verification-service';
+import { registerDomainVerificationRoutes } from './monitoring/domain-verification-routes';
 import { monitorApiV1 } from './monitor-api-v1/monitor-v1-routes';
 import { createReportsService } from './monitoring/reports-service';
 import { registerReportsRoutes } from './monitoring/reports-routes';
@@ -78,6 +81,8 @@ export interface AppDeps {
   webDistDir?: string;
   /** Separates this deployment's (or test's) Redis pub/sub topic; default 'leakwell'. */
   namespace?: string;
+  /** Tests only: the port the domain verification fetches the `.well-known` file from (their local server's). */
+  domainFilePort?: number;
 }
 
 declare module 'fastify' {
@@ -156,6 +161,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const reports = createReportsService({ db, engine: deps.engine });
   registerMonitoring(app, { db, allowPrivateWebhooks: config.WEBHOOK_ALLOW_PRIVATE });
+  // Domain verification: the file over https, but http where private targets are allowed
+  // outside production (tests' local server); README "Domain verification".
+  const domainVerification = createDomainVerificationService({
+    db,
+    verifier: createDomainVerifier({
+      dnsServers: config.DNS_SERVERS,
+      brand: config.BRAND,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      plainHttp: config.WEBHOOK_ALLOW_PRIVATE && config.NODE_ENV !== 'production',
+      filePort: config.NODE_ENV === 'production' ? undefined : deps.domainFilePort,
+    }),
+    mail: deps.mail,
+    limiter: deps.limiter,
+    brand: config.BRAND,
+    publicUrl: config.publicUrl,
+  });
+  app.addHook('onClose', () => domainVerification.close());
+  registerDomainVerificationRoutes(app, { verification: domainVerification, brand: config.BRAND });
   const whoisProviders = createWhoisProviders(config, db);
   app.addHook('onClose', () => whoisProviders.close());
   const whois = createWhoisService({

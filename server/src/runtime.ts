@@ -35,6 +35,8 @@ export interface RuntimeOptions {
   /** Separates queues and rate-limit keys of parallel test instances. */
   namespace?: string;
   webDistDir?: string;
+  /** Tests only: the port of the domain verification's `.well-known` file (AppDeps.domainFilePort). */
+  domainFilePort?: number;
 }
 
 export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -94,6 +96,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       logStream: options.logStream,
       webDistDir: options.webDistDir,
       namespace,
+      domainFilePort: options.domainFilePort,
     });
     // With Redis, more instances may meter one account: below this reserve, searches on the
     // others could pass its credits or daily limit before this one sees them (search-meter.ts).

@@ -166,6 +166,8 @@ export async function startTestServer(
     webDistDir?: string;
     /** Another test server's database, index and Redis namespace: a second instance of it. */
     shareWith?: TestServer;
+    /** The port the domain verification fetches `.well-known` files from (a test's local server). */
+    domainFilePort?: number;
   } = {},
 ): Promise<TestServer> {
   const shared = options.shareWith;
@@ -191,7 +193,7 @@ export async function startTestServer(
       callback();
     },
   });
-  const runtime = await startRuntime(config, { logStream, mailConsole: null, namespace, webDistDir: options.webDistDir });
+  const runtime = await startRuntime(config, { logStream, mailConsole: null, namespace, webDistDir: options.webDistDir, domainFilePort: options.domainFilePort });
   await runtime.app.listen({ port, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
   const secrets: string[] = [];

@@ -20,6 +20,7 @@ import { call, callV2 } from './helpers';
 import { matchValue, type TaskKind } from '../src/common/monitoring-rules';
 import { ingestFiles } from '../../engine/index';
 import { upsertDataWell } from '../src/datawells/datawells-repository';
+import { markDomainVerified } from '../src/monitoring/domain-verification-service';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
@@ -101,6 +102,8 @@ for (const backend of backends) {
       await addTask(server, alice.id, 'phone', '15550109999');
       await addTask(server, alice.id, 'name', 'alice watcher');
       await addTask(server, alice.id, 'domain', 'Watched-Corp.com');
+      // Its records show only once the domain is verified (the operator's override).
+      await markDomainVerified(server.runtime.db, alice.id, 'watched-corp.com');
       await addTask(server, alice.id, 'username', 'unrelated', false); // inactive: never matched
       await addTask(server, alice.id, 'email', 'absent@example.com'); // not in the dump
       await addChannel(server, alice.id, 'email', 'alice-alerts@example.com');

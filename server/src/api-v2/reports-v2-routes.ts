@@ -53,7 +53,7 @@ export function registerReportsV2Routes(app: FastifyInstance, deps: { reports: R
         tags: ['public api v2'],
         security,
         summary:
-          'One report: per task its matching records (at most 1,000 shown; results_count counts all) as /v2/search entries, null fields omitted. Entries need search access (none without it; counts stay). Free. 404 for an id that is not the caller’s.',
+          'One report: per task its matching records (at most 1,000 shown; results_count counts all) as /v2/search entries, null fields omitted. Entries need search access (none without it; counts stay); domain tasks need their domain verified (domain_unverified). Free. 404 for an id that is not the caller’s.',
         body: Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
         response: {
           200: Type.Object({
@@ -65,6 +65,7 @@ export function registerReportsV2Routes(app: FastifyInstance, deps: { reports: R
                 results_count: Type.Integer(),
                 timestamp: Type.String(),
                 results: Type.Array(ApiEntry),
+                domain_unverified: Type.Optional(Type.Boolean({ description: 'Present (true) on a domain task whose domain is not verified: no results until it is.' })),
               }),
             ),
           }),
@@ -84,6 +85,7 @@ export function registerReportsV2Routes(app: FastifyInstance, deps: { reports: R
           results_count: task.results_count,
           timestamp,
           results: task.entries,
+          ...(task.domain_unverified ? { domain_unverified: true } : {}),
         })),
       };
     },

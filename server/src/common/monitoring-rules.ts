@@ -191,3 +191,12 @@ export const TASKS_PAGE_SIZE = 500;
 export const API_TASKS_PAGE_SIZE = 100;
 /** A report keeps at most this many matched records per task (results_count is the whole count). */
 export const REPORT_RECORDS_PER_TASK = 1000;
+
+/** The role addresses (local parts) a domain verification link may be mailed to (README "Domain verification"). */
+export const DOMAIN_ROLE_ADDRESSES = ['security', 'admin', 'hostmaster', 'webmaster', 'postmaster'] as const;
+export type DomainRoleAddress = (typeof DOMAIN_ROLE_ADDRESSES)[number];
+
+/** True when a verified domain covers `domain`: the same domain or one of its subdomains (both normalised). */
+export function domainCovers(verified: string, domain: string): boolean {
+  return domain === verified || domain.endsWith(`.${verified}`);
+}

@@ -108,6 +108,8 @@ export interface ReportRecord<E> {
   /** Every matching record; `data` holds at most the first 1,000 still there. */
   results_count: number;
   data: E[];
+  /** True on a domain task whose domain its owner has not verified (or whose verification expired): `data` is empty, the count is given. */
+  domain_unverified?: boolean;
 }
 
 /** POST /monitoring/reports/get-report. */
@@ -151,4 +153,37 @@ export interface InboxNotification {
 export interface NotificationsPage {
   notifications: InboxNotification[];
   total: number;
+}
+
+/** How a domain's control was proved (README "Domain verification"). */
+export type DomainVerificationMethod = 'dns' | 'file' | 'email' | 'operator';
+
+/** POST /monitoring/domains/get: one per domain of the caller's domain tasks. */
+export interface DomainVerification {
+  domain: string;
+  /** Verified now (by this domain or a parent domain, within its validity). */
+  verified: boolean;
+  /** The verified domain that covers this one (itself or a parent), when verified. */
+  verified_by: string | null;
+  method: DomainVerificationMethod | null;
+  verified_at: string | null;
+  /** When the verification must be renewed; values are hidden again after it. */
+  expires_at: string | null;
+  /** The TXT record to add at the domain, as its whole text. */
+  txt_record: string;
+  /** Where the file is fetched from, and what it holds. */
+  file_url: string;
+  file_content: string;
+  /** The role addresses a confirmation link can be mailed to. */
+  role_addresses: string[];
+  /** The address the pending link was mailed to, while it is valid. */
+  mail_sent_to: string | null;
+}
+
+/** POST /monitoring/domains/check. */
+export interface DomainCheckResult {
+  verified: boolean;
+  /** What was found, for the screen's live region. */
+  message: string;
+  domain: DomainVerification;
 }

@@ -287,6 +287,21 @@ export interface MonitorReportTasksTable {
   record_ids: string[];
 }
 
+/** Proof of control of a domain, per account (migration 0008; monitoring/README.md "Domain verification"). */
+export interface DomainVerificationsTable {
+  id: Generated<string>;
+  user_id: string;
+  domain: string;
+  token: string;
+  method: 'dns' | 'file' | 'email' | 'operator' | null;
+  verified_at: Date | null;
+  checked_at: Date | null;
+  mail_address: string | null;
+  mail_token_hash: string | null;
+  mail_expires_at: Date | null;
+  created: Generated<Date>;
+}
+
 export interface DeliveriesTable {
   id: Generated<string>;
   user_id: string;
@@ -407,6 +422,7 @@ export interface Database {
   monitor_segments: MonitorSegmentsTable;
   monitor_reports: MonitorReportsTable;
   monitor_report_tasks: MonitorReportTasksTable;
+  domain_verifications: DomainVerificationsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   sms_outbox: SmsOutboxTable;

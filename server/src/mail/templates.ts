@@ -77,4 +77,16 @@ export const MailTemplates = {
       [`An alert could not be delivered to your ${channel}: ${reason}.`, 'The report is in your dashboard; check the channel on the notification channels page.'],
       { url: reportUrl, label: 'Open the report' },
     ),
+  /** A domain verification link mailed to a role address of the domain (monitoring/README.md "Domain verification"). */
+  domainVerification: (to: string, brand: string, domain: string, url: string, validHours: number) =>
+    compose(
+      to,
+      brand,
+      `confirm monitoring of ${domain}`,
+      [
+        `A ${brand} account asks to monitor breached records of ${domain} and chose this address to prove control of the domain.`,
+        `If this is you or your organisation, open the link and confirm within ${validHours} hours. If not, ignore this mail: nothing is shown to that account without it.`,
+      ],
+      { url, label: 'Confirm the domain' },
+    ),
 };

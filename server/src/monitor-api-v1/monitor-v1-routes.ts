@@ -349,7 +349,7 @@ export async function monitorApiV1(app: FastifyInstance, options: MonitorV1Optio
         operationId: 'monitorV1GetBreachEntries',
         tags,
         security,
-        summary: `The entries of one breach (report), ${V1_ENTRIES_PAGE_SIZE} a page, each with the task it matched (task_type, task_value) and the public API entry fields; without search access values_hidden is true and no entries are shown. A breach that is not the caller's: 404.`,
+        summary: `The entries of one breach (report), ${V1_ENTRIES_PAGE_SIZE} a page, each with the task it matched (task_type, task_value) and the public API entry fields; without search access values_hidden is true and no entries are shown; a domain task whose domain is not verified shows none either (its domain in unverified_domains). A breach that is not the caller's: 404.`,
         body: Type.Object({ breach_id: Type.String({ maxLength: 64 }), page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }, { additionalProperties: false }),
         response: {
           200: Type.Object({
@@ -357,6 +357,7 @@ export async function monitorApiV1(app: FastifyInstance, options: MonitorV1Optio
             next_page: Type.Union([Type.Integer(), Type.Null()]),
             total: Type.Integer(),
             values_hidden: Type.Boolean(),
+            unverified_domains: Type.Optional(Type.Array(Type.String(), { description: 'Present when some: domain tasks of this breach whose domain is not verified, their entries not shown.' })),
             entries: Type.Array(Type.Object({ task_type: Type.String(), task_value: Type.String(), ...ApiEntry.properties })),
           }),
           ...errors,
@@ -368,11 +369,13 @@ export async function monitorApiV1(app: FastifyInstance, options: MonitorV1Optio
       const report = await options.reports.getReport(request.monitorV1UserId, request.body.breach_id, 'api');
       const all = report.tasks.flatMap((task) => task.entries.map((entry) => ({ task_type: task.key, task_value: task.value, ...entry })));
       const start = (page - 1) * V1_ENTRIES_PAGE_SIZE;
+      const unverified = report.tasks.filter((task) => task.domain_unverified).map((task) => task.value);
       return {
         page,
         next_page: start + V1_ENTRIES_PAGE_SIZE < all.length ? page + 1 : null,
         total: all.length,
         values_hidden: report.values_hidden,
+        ...(unverified.length > 0 ? { unverified_domains: unverified } : {}),
         entries: all.slice(start, start + V1_ENTRIES_PAGE_SIZE),
       };
     },

@@ -29,6 +29,7 @@ const ReportRecord = wireSchema<ReportRecordWire<Static<typeof SearchRecord>>>()
     value: Type.String(),
     results_count: Type.Integer({ description: 'Every matching record; `data` holds at most the first 1,000 still there.' }),
     data: Type.Array(SearchRecord),
+    domain_unverified: Type.Optional(Type.Boolean({ description: 'Present (true) on a domain task whose domain is not verified: `data` is empty until it is.' })),
   }),
 );
 
@@ -67,7 +68,7 @@ export function registerReportsRoutes(app: FastifyInstance, deps: { reports: Rep
         tags: ['monitoring'],
         security,
         summary:
-          'One report with its records per task. Entries follow the caller’s search rules: none without search access (`values_hidden`), raw records for law enforcement only. 404 for an id that is not the caller’s.',
+          'One report with its records per task. Entries follow the caller’s search rules: none without search access (`values_hidden`), none for a domain task whose domain is not verified (`domain_unverified`), raw records for law enforcement only. 404 for an id that is not the caller’s.',
         body: Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
         response: {
           200: Type.Object({
@@ -99,6 +100,7 @@ export function registerReportsRoutes(app: FastifyInstance, deps: { reports: Rep
           value: t.value,
           results_count: t.results_count,
           data: t.entries,
+          ...(t.domain_unverified ? { domain_unverified: true } : {}),
         })),
       };
     },

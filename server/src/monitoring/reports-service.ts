@@ -3,7 +3,9 @@
  * and the Monitor API V1. A report keeps record ids only: entries are read from the engine
  * when shown, so an entry removed since (entry removal) never appears. Entries follow the
  * reader's search rules, through the same functions as search: without search access no
- * values are shown (the counts are), `raw_record` only for law enforcement.
+ * values are shown (the counts are), `raw_record` only for law enforcement. A domain task's
+ * entries are shown only while its owner has the domain verified (README "Domain
+ * verification"): checked here, on every read, for every API.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -15,6 +17,7 @@ import { dashboardEntries } from '../search/search-service';
 import { searchActive } from '../subscriptions/plan-status';
 import { TASK_FIELD } from './matching';
 import * as repo from './reports-repository';
+import { domainGate } from './domain-verification-service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -28,7 +31,8 @@ export interface ReportDetail<E> {
   results: number;
   /** True when the reader has no search access: no entries are shown, counts are. */
   values_hidden: boolean;
-  tasks: { task_id: string | null; key: TaskKind; value: string; results_count: number; entries: E[] }[];
+  /** Per task; `domain_unverified`: a domain task whose domain is not verified now, so no entries (the count stays). */
+  tasks: { task_id: string | null; key: TaskKind; value: string; results_count: number; entries: E[]; domain_unverified: boolean }[];
 }
 
 export type DashboardReportEntry = ReturnType<typeof dashboardEntries>[number];
@@ -76,14 +80,17 @@ export function createReportsService(deps: { db: Kysely<Database>; engine: Engin
     const [report, account] = await Promise.all([repo.findReport(db, userId, reportId), repo.viewerAccount(db, userId)]);
     if (!report || !account) throw Errors.notFound();
     const access = { subscribed: searchActive(account), lawEnforcement: account.law_enforcement };
+    const verified = report.tasks.some((t) => t.task_kind === 'domain') ? await domainGate(db, userId) : () => true;
     const tasks = [];
     for (const task of report.tasks) {
+      const domainUnverified = task.task_kind === 'domain' && !verified(task.task_value);
       tasks.push({
         task_id: task.task_id,
         key: task.task_kind,
         value: task.task_value,
         results_count: task.results_count,
-        entries: await entriesFor(task.record_ids, viewer, access, task.task_kind),
+        entries: domainUnverified ? [] : await entriesFor(task.record_ids, viewer, access, task.task_kind),
+        domain_unverified: domainUnverified,
       });
     }
     return {

@@ -21,8 +21,9 @@ async function harness(): Promise<typeof Harness> {
   return (await import(HARNESS_URL)) as typeof Harness;
 }
 
-export async function startServer(): Promise<TestServer> {
-  return (await harness()).startTestServer({ webDistDir: WEB_DIST });
+/** `env`: settings on top of the harness's (e.g. DNS_SERVERS of a test's own DNS server). */
+export async function startServer(env?: Record<string, string>): Promise<TestServer> {
+  return (await harness()).startTestServer({ webDistDir: WEB_DIST, ...(env ? { env } : {}) });
 }
 
 /** Closes the server and the embedded PostgreSQL the harness started for this file. */

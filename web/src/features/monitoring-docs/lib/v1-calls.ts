@@ -122,7 +122,7 @@ export const V1_CALLS: DocCall[] = [
     path: path('get-breach-entries'),
     body: { breach_id: SAMPLE_REPORT_ID, page: 1 },
     description:
-      'The entries of one breach, 100 a page, each with the task it matched (task_type, task_value) and the search API’s entry fields; empty fields are left out. Without search access values_hidden is true and no entries are given.',
+      'The entries of one breach, 100 a page, each with the task it matched (task_type, task_value) and the search API’s entry fields; empty fields are left out. Without search access values_hidden is true and no entries are given; a domain task whose domain is not verified gives none either, its domain listed in unverified_domains (present only then).',
     fields: [
       ['breach_id', 'string', 'required', 'From get-breaches or from a webhook.'],
       ['page', 'integer', '1', 'Page number, from 1.'],

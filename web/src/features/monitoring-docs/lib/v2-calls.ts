@@ -157,7 +157,7 @@ export const V2_GROUPS: DocGroup[] = [
         path: path('get-report'),
         body: { id: SAMPLE_REPORT_ID },
         description:
-          'One report: per matched task, how many records matched (results_count) and the entries themselves (the first 1,000), in the search API’s entry shape. Empty fields are left out; an entry removed since is not shown. The entries need search access (without it results is empty and the counts stay); a task deleted since has no id.',
+          'One report: per matched task, how many records matched (results_count) and the entries themselves (the first 1,000), in the search API’s entry shape. Empty fields are left out; an entry removed since is not shown. The entries need search access (without it results is empty and the counts stay); a domain task’s need its domain verified on the monitoring tasks screen (until then results is empty and domain_unverified is true); a task deleted since has no id.',
         fields: [['id', 'string', 'required', 'The report id from get-reports or from a webhook.']],
         response: {
           tasks: [

@@ -6,6 +6,8 @@
 import type { ChannelKind, TaskKind } from '@common/monitoring-rules';
 import type {
   ChannelsInfo,
+  DomainCheckResult,
+  DomainVerification,
   MonitoringInfo,
   MonitorTask,
   NotificationChannel,
@@ -19,6 +21,8 @@ import type { SearchRecord } from '@/features/search/api/search-api';
 
 export type {
   ChannelInfo,
+  DomainCheckResult,
+  DomainVerification,
   ChannelsInfo,
   MonitoringInfo,
   MonitorTask,
@@ -84,4 +88,19 @@ export function getReports(page: number, pageSize: number) {
 
 export function getReport(id: string) {
   return api.post<Report>('/monitoring/reports/get-report', { id });
+}
+
+/** Verification state and instructions of each domain of the user's domain tasks. */
+export function getDomainVerifications() {
+  return api.post<{ domains: DomainVerification[] }>('/monitoring/domains/get', {});
+}
+
+/** "Check now": the TXT record, then the .well-known file (throttled: 429). */
+export function checkDomain(domain: string) {
+  return api.post<DomainCheckResult>('/monitoring/domains/check', { domain });
+}
+
+/** Mails a confirmation link to a role address (`security`, `admin`, …) of the domain. */
+export function sendDomainMail(domain: string, address: string) {
+  return api.post<{ success: boolean; domain: DomainVerification }>('/monitoring/domains/send-mail', { domain, address });
 }

@@ -2,7 +2,7 @@ import useSWR, { mutate } from 'swr';
 import { ApiError } from '@/lib/api';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast-store';
-import { getChannels, getChannelsInfo, getMonitoringInfo, getReport, getReports, getTasks, type MonitorTask } from './monitoring-api';
+import { getChannels, getChannelsInfo, getDomainVerifications, getMonitoringInfo, getReport, getReports, getTasks, type MonitorTask } from './monitoring-api';
 
 const quiet401 = (message: string) => (cause: unknown) => {
   if (!(cause instanceof ApiError && cause.status === 401)) toast.error(message);
@@ -13,6 +13,7 @@ export const TASKS_KEY = '/monitoring/get-tasks';
 export const CHANNELS_KEY = '/notification-channels/get';
 export const CHANNELS_INFO_KEY = '/notification-channels/info';
 export const REPORTS_KEY = '/monitoring/reports/get-reports';
+export const DOMAINS_KEY = '/monitoring/domains/get';
 
 /** GET /monitoring/info: tier, maxima and what is in use. */
 export function useMonitoringInfo() {
@@ -36,6 +37,12 @@ export function useTasks() {
     },
     { onError: quiet401('Could not pull info') },
   );
+}
+
+/** The verification of each domain of the user's domain tasks (values are shown only once verified). */
+export function useDomainVerifications() {
+  const { token } = useSession();
+  return useSWR(token ? DOMAINS_KEY : null, async () => (await getDomainVerifications()).domains, { onError: quiet401('Could not pull info') });
 }
 
 export function useChannels() {
@@ -69,7 +76,7 @@ export function useReport(id: string | null) {
 }
 
 /** After a task changes: the list and the usage counts. */
-export const refreshTasks = () => Promise.all([mutate(TASKS_KEY), mutate(INFO_KEY)]);
+export const refreshTasks = () => Promise.all([mutate(TASKS_KEY), mutate(INFO_KEY), mutate(DOMAINS_KEY)]);
 
 /** After a channel changes: the channel list, the per-kind info and the usage counts. */
 export const refreshChannels = () => Promise.all([mutate(CHANNELS_KEY), mutate(CHANNELS_INFO_KEY), mutate(INFO_KEY)]);

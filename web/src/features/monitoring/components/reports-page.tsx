@@ -180,7 +180,15 @@ function TaskRecord({ record }: { record: ReportRecord }) {
           {record.results_count.toLocaleString('en-US')} {record.results_count === 1 ? 'match' : 'matches'}
         </span>
       </h3>
-      {shown < record.results_count && (
+      {record.domain_unverified ? (
+        <p className="muted report-task-note" data-testid="report-domain-unverified">
+          Values hidden until the domain is verified.{' '}
+          <Link href="/monitoring/manage/tasks" className="link">
+            Verify it on the tasks screen
+          </Link>
+          .
+        </p>
+      ) : shown < record.results_count && (
         <p className="muted report-task-note">
           Showing {shown.toLocaleString('en-US')} of {record.results_count.toLocaleString('en-US')}.
         </p>

@@ -7,12 +7,13 @@ import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { relativeTime } from '@/lib/relative-time';
 import { toast } from '@/lib/toast-store';
 import { clearDomains, deleteTasks, updateTask, type MonitorTask } from '../api/monitoring-api';
-import { refreshTasks, useMonitoringInfo, useTasks } from '../api/use-monitoring';
+import { refreshTasks, useDomainVerifications, useMonitoringInfo, useTasks } from '../api/use-monitoring';
 import { TASK_TITLES } from '../lib/channel-kinds';
 import { refusalMessage } from '../lib/refusal';
 import { taskLimitProblem } from '../lib/task-limits';
 import { sortTasks, type SortState, type TaskColumn } from '../lib/task-sort';
 import { TaskDialog } from './task-dialog';
+import { DomainVerificationPanel } from './domain-verification-panel';
 
 
 type Dialog = { mode: 'add' } | { mode: 'edit'; task: MonitorTask } | { mode: 'delete'; ids: string[] } | null;
@@ -28,6 +29,8 @@ const COLUMNS: { column: TaskColumn; label: string }[] = [
 export function TasksView() {
   const { data: info } = useMonitoringInfo();
   const { data: tasks, isLoading } = useTasks();
+  const { data: domains } = useDomainVerifications();
+  const domainVerified = useMemo(() => new Map((domains ?? []).map((d) => [d.domain, d.verified])), [domains]);
   const [kind, setKind] = useState<TaskKind>('username');
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [sort, setSort] = useState<SortState>({ column: 'created', direction: 'desc' });
@@ -199,8 +202,13 @@ export function TasksView() {
                   checked={selected.has(task.id)}
                   onChange={(event) => select(task.id, event.currentTarget.checked)}
                 />
-                <span className="task-value" data-testid="task-value">
-                  {task.value}
+                <span className="task-value">
+                  <span data-testid="task-value">{task.value}</span>
+                  {task.key === 'domain' && domainVerified.has(task.value) && (
+                    <span className={`domain-state${domainVerified.get(task.value) ? ' verified' : ''}`} data-testid="task-domain-state">
+                      {domainVerified.get(task.value) ? 'Verified' : 'Not verified'}
+                    </span>
+                  )}
                 </span>
                 <span className="task-date" title={task.created}>
                   <span className="task-label">Created </span>
@@ -237,6 +245,8 @@ export function TasksView() {
           </ul>
         )}
       </section>
+
+      {kind === 'domain' && <DomainVerificationPanel />}
 
       {dialog?.mode === 'add' && <TaskDialog kind={kind} info={info} onClose={() => setDialog(null)} />}
       {dialog?.mode === 'edit' && <TaskDialog kind={dialog.task.key} task={dialog.task} info={info} onClose={() => setDialog(null)} />}
