@@ -264,6 +264,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     brand: config.BRAND,
     supportUrl: config.SUPPORT_URL,
     distDir: deps.webDistDir,
+    serveSourceMaps: config.NODE_ENV !== 'production',
     // Paddle's overlay: its script from its CDN, its checkout in a frame of its own, its API.
     thirdParty: config.CARD_PROVIDER === 'paddle' ? { script: ['https://cdn.paddle.com'], frame: ['https://*.paddle.com'], connect: ['https://*.paddle.com'] } : undefined,
   });
