@@ -14,6 +14,7 @@ import type { MailService } from './mail/mail-service';
 import type { Processors, QueueSystem } from './infra/queues';
 import { loggerOptions } from './infra/logger';
 import { registerErrorHandler } from './infra/errors';
+import { registerTextInputGuard } from './infra/text-input';
 import { createAuthService } from './auth/auth-service';
 import { registerAuthentication } from './auth/authenticate';
 import { registerAuthRoutes } from './auth/auth-routes';
@@ -102,6 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true } },
   });
   registerErrorHandler(app);
+  // Before any route: NUL and unpaired surrogates in any request text are a 400, not a 500.
+  registerTextInputGuard(app);
   registerClientAddress(app, { ipv6PrefixBits: config.IPV6_PREFIX_BITS, trustedProxies: config.trustedProxies });
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
