@@ -144,6 +144,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ipSecret: deps.ipSecret,
     signAccessToken: (payload) => app.jwt.sign(payload),
     onAccountChanged: meter.forget,
+    // Registered below (registerRealtimeRoutes); a session ends after the app is built.
+    onSessionsEnded: (ended) => {
+      app.realtime.endSessions(ended).catch((error: Error) => app.log.warn({ err: { message: error.message } }, 'realtime: ended sessions not told'));
+    },
     onBackgroundError: (error) => app.log.warn({ err: { message: error.message } }, 'forgot-password: the mail was not prepared'),
   });
   const users = createUserService(db, { onApiKeyChanged: meter.forget });
