@@ -5,6 +5,7 @@
  * stored, no error is logged, and a refused public API search is neither counted against
  * the daily limit nor charged. The guard is one hook (server/src/infra/text-input.ts).
  */
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually, startTestServer, type TestServer } from './harness';
@@ -137,6 +138,24 @@ describe('over HTTP', () => {
     const reply = await call(server.url, 'POST', '/authentication/login', { body });
     assert.equal(reply.status, 400, JSON.stringify(reply.body));
     assert.equal(reply.body.error, 'Malformed request payload');
+    assert.deepEqual(errorLines(mark), []);
+  });
+
+  test("headers (the API key's among them) cannot carry a NUL: Node's HTTP parser answers 400 before any route", async () => {
+    const mark = server.logs().length;
+    const { port } = new URL(server.url);
+    const header = server.runtime.config.apiKeyHeader;
+    const body = '{"query":"email:text@example.com"}';
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+      socket.write(`POST /v2/search HTTP/1.1\r\nHost: x\r\n${header}: abc\u0000def\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+    });
+    assert.match(answer, /^HTTP\/1\.1 400 /);
     assert.deepEqual(errorLines(mark), []);
   });
 
