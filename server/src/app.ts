@@ -14,6 +14,7 @@ import type { MailService } from './mail/mail-service';
 import type { Processors, QueueSystem } from './infra/queues';
 import { loggerOptions } from './infra/logger';
 import { registerErrorHandler } from './infra/errors';
+import { registerTextInputGuard } from './infra/text-input';
 import { createAuthService } from './auth/auth-service';
 import { registerAuthentication } from './auth/authenticate';
 import { registerAuthRoutes } from './auth/auth-routes';
@@ -107,6 +108,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true } },
   });
   registerErrorHandler(app);
+  // Before any route: NUL and unpaired surrogates in any request text are a 400, not a 500.
+  registerTextInputGuard(app);
   registerClientAddress(app, { ipv6PrefixBits: config.IPV6_PREFIX_BITS, trustedProxies: config.trustedProxies });
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
@@ -146,6 +149,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ipSecret: deps.ipSecret,
     signAccessToken: (payload) => app.jwt.sign(payload),
     onAccountChanged: meter.forget,
+    // Registered below (registerRealtimeRoutes); a session ends after the app is built.
+    onSessionsEnded: (ended) => {
+      app.realtime.endSessions(ended).catch((error: Error) => app.log.warn({ err: { message: error.message } }, 'realtime: ended sessions not told'));
+    },
     onBackgroundError: (error) => app.log.warn({ err: { message: error.message } }, 'forgot-password: the mail was not prepared'),
   });
   const users = createUserService(db, { onApiKeyChanged: meter.forget });
@@ -287,6 +294,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     brand: config.BRAND,
     supportUrl: config.SUPPORT_URL,
     distDir: deps.webDistDir,
+    serveSourceMaps: config.NODE_ENV !== 'production',
     // Paddle's overlay: its script from its CDN, its checkout in a frame of its own, its API.
     thirdParty: config.CARD_PROVIDER === 'paddle' ? { script: ['https://cdn.paddle.com'], frame: ['https://*.paddle.com'], connect: ['https://*.paddle.com'] } : undefined,
   });

@@ -6,11 +6,33 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkWebhookUrl, guardedAgent, PRIVATE_TARGET_MESSAGE } from '../src/delivery/ssrf';
+import { checkWebhookUrl, guardedAgent, PRIVATE_TARGET_MESSAGE, WEBHOOK_PORT_MESSAGE } from '../src/delivery/ssrf';
 import { sendWebhook } from '../src/delivery/webhook-sender';
 import type { QueueSystem } from '../src/infra/queues';
 import { startTestServer, type TestServer } from './harness';
+import { call } from './helpers';
 import { BACKENDS, attemptsOf, createAlert, newWebhookSecret, queueClient, settled, startReceiver, type Receiver } from './delivery-fixtures';
+
+/** localhost and local-network names in every spelling that reaches the resolver. */
+const LOCAL_NAME_SPELLINGS = [
+  'localhost.',
+  'LOCALHOST.',
+  'LocalHost',
+  'localhost..',
+  'localhost%2e', // percent-encoded trailing dot
+  '%6c%6fcalhost',
+  '\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54', // fullwidth, folded by IDNA
+  'foo.localhost.',
+  'FOO.LOCALHOST',
+  'localhost.localdomain',
+  'localhost.localdomain.',
+  'printer.local',
+  'metadata.google.internal',
+  'router.home.arpa',
+  'nas.lan',
+  'metadata', // single label: completed by the search domains
+  'intranet.',
+];
 
 /** Every way to write an address that is not public (host part of a URL). */
 const PRIVATE_HOSTS = [
@@ -53,6 +75,18 @@ const PRIVATE_HOSTS = [
   '[::ffff:169.254.169.254]',
   '[::ffff:10.0.0.1]',
   '[64:ff9b::7f00:1]', // NAT64 of loopback
+  // Issue 25: names the resolver may not answer at save, refused by their spelling.
+  ...LOCAL_NAME_SPELLINGS,
+  // Forms the URL parser normalises (checked here so a parser change cannot reopen them).
+  '127.0.0.1.',
+  '2130706433.',
+  '0x7f.1',
+  '0x7f.1.',
+  '0x7F000001',
+  '[0:0:0:0:0:0:0:1]',
+  '[::ffff:0:127.0.0.1]', // IPv4-translated (RFC 6145)
+  '[2002:7f00:1::]', // 6to4 of loopback
+  '[2001::1]', // Teredo
 ];
 
 const publicResolver = async () => ['93.184.215.14'];
@@ -76,14 +110,27 @@ describe('SSRF guard at save (checkWebhookUrl)', () => {
     assert.equal(await checkWebhookUrl('https://[2606:4700:4700::1111]/h', { allowPrivate: false, resolve }), null);
   });
 
+  test('ports: 80, 443 and 1024-65535 only, whichever way the URL names them', async () => {
+    const check = (url: string) => checkWebhookUrl(url, { allowPrivate: false, resolve: publicResolver });
+    for (const url of ['http://hooks.example:22/h', 'https://hooks.example:25/h', 'http://hooks.example:0/h', 'http://hooks.example:81/h', 'https://hooks.example:1023/h', 'http://8.8.8.8:873/h', 'https://[2606:4700:4700::1111]:5/h']) {
+      assert.equal(await check(url), WEBHOOK_PORT_MESSAGE, url);
+    }
+    for (const url of ['http://hooks.example/h', 'https://hooks.example/h', 'http://hooks.example:80/h', 'https://hooks.example:443/h', 'http://hooks.example:443/h', 'https://hooks.example:1024/h', 'https://hooks.example:8443/h', 'http://8.8.8.8:65535/h']) {
+      assert.equal(await check(url), null, url);
+    }
+    // An address that is not public is refused for what it is, whatever its port.
+    assert.equal(await check('http://127.0.0.1:22/h'), PRIVATE_TARGET_MESSAGE);
+  });
+
   test('only http(s) URLs: anything else is "invalid URL"', async () => {
     for (const url of ['ftp://example.com/x', 'file:///etc/passwd', 'gopher://127.0.0.1/', 'javascript:alert(1)', 'not a url', '', 'http://user:pw@example.com/']) {
       assert.equal(await checkWebhookUrl(url, { allowPrivate: false, resolve: publicResolver }), 'invalid URL', url);
     }
   });
 
-  test('WEBHOOK_ALLOW_PRIVATE lifts the address check, not the URL check', async () => {
+  test('WEBHOOK_ALLOW_PRIVATE lifts the address and port checks, not the URL check', async () => {
     assert.equal(await checkWebhookUrl('http://127.0.0.1:8080/hook', { allowPrivate: true }), null);
+    assert.equal(await checkWebhookUrl('http://localhost.:22/hook', { allowPrivate: true }), null);
     assert.equal(await checkWebhookUrl('http://[::1]/hook', { allowPrivate: true }), null);
     assert.equal(await checkWebhookUrl('ftp://127.0.0.1/', { allowPrivate: true }), 'invalid URL');
   });
@@ -129,6 +176,17 @@ describe('SSRF guard at connect (no server)', () => {
     await agent.close();
     assert.equal(hook.requests.length, 1, 'only the lifted-guard request above arrived');
   });
+
+  test('a webhook port outside 80, 443 and 1024-65535 is refused at connect, before any lookup', async () => {
+    let lookups = 0;
+    const agent = guardedAgent({ allowPrivate: false, webhookPorts: true, resolve: async () => (lookups++, ['93.184.215.14']) });
+    for (const url of ['http://hooks.example:22/hook', 'https://hooks.example:25/hook', 'http://8.8.8.8:81/hook']) {
+      const result = await sendWebhook({ url, secret: newWebhookSecret(), id: 'msg_4', body: '{}', timeoutMs: 2000, dispatcher: agent, userAgent: 'test' });
+      assert.match(result.error ?? '', /^refused: port \d+ is not allowed for webhooks/, url);
+    }
+    await agent.close();
+    assert.equal(lookups, 0);
+  });
 });
 
 for (const backend of BACKENDS) {
@@ -146,6 +204,19 @@ for (const backend of BACKENDS) {
       await queues.close();
       await server.close();
       await hook.close();
+    });
+
+    test('issue 25: localhost and numeric spellings are refused when a channel is saved, with the same message', async () => {
+      const user = await server.createUser({ enterprise: true });
+      const { token } = await server.login(user.email);
+      for (const url of ['http://localhost./', 'http://LOCALHOST./', 'http://localhost.localdomain/', 'http://2130706433/', 'http://0x7f.1/', 'http://[::ffff:127.0.0.1]/', 'http://[::1]/']) {
+        const reply = await call(server.url, 'POST', '/notification-channels/add', { token, body: { key: 'webhook', value: url } });
+        assert.equal(reply.status, 400, url);
+        assert.equal(reply.body.error, PRIVATE_TARGET_MESSAGE, url);
+      }
+      const port = await call(server.url, 'POST', '/notification-channels/add', { token, body: { key: 'webhook', value: 'https://93.184.216.34:22/hook' } });
+      assert.equal(port.status, 400);
+      assert.equal(port.body.error, WEBHOOK_PORT_MESSAGE);
     });
 
     test('a channel stored with an inside address (bypassing the save check) is refused at every attempt, in every spelling', async () => {

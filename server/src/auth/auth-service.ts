@@ -22,6 +22,9 @@ export interface SessionTokens {
   cookieMaxAge: number | undefined;
 }
 
+/** Sessions that just ended: one session, or every session of a user but maybe one. */
+export type SessionsEnded = { sessionId: string } | { userId: string; exceptSessionId?: string };
+
 export interface AuthDeps {
   db: Kysely<Database>;
   config: Config;
@@ -31,6 +34,8 @@ export interface AuthDeps {
   ipSecret: string;
   /** Told when credentials or the account change (closure, password), so nothing kept in process outlives them. */
   onAccountChanged?: (userId: string) => void;
+  /** Told once sessions have ended (committed), so what they opened elsewhere closes too (the websockets). */
+  onSessionsEnded?: (ended: SessionsEnded) => void;
   /** Told when work done after answering fails (forgot-password's lookup and mail). */
   onBackgroundError?: (error: Error) => void;
 }
@@ -155,12 +160,14 @@ export function createAuthService(deps: AuthDeps) {
     async refresh(refreshToken: string | undefined): Promise<SessionTokens> {
       if (!refreshToken || refreshToken.length > 200) throw Errors.unauthorized();
       const tokenHash = hashToken(refreshToken);
+      let reusedSession: string | undefined;
       const outcome = await db.transaction().execute(async (trx) => {
         const row = await authRepo.findRefreshTokenForUpdate(trx, tokenHash);
         if (!row || row.revoked_at || row.closed_at || row.expires_at.getTime() <= Date.now()) return null;
         if (row.used_at) {
           await authRepo.revokeSession(trx, row.session_id, 'refresh-token-reuse');
-          return 'reuse' as const;
+          reusedSession = row.session_id;
+          return null;
         }
         await authRepo.markRefreshTokenUsed(trx, tokenHash);
         const next = newOpaqueToken();
@@ -173,14 +180,17 @@ export function createAuthService(deps: AuthDeps) {
           cookieMaxAge: row.remember ? ttlSeconds : undefined,
         };
       });
-      if (!outcome || outcome === 'reuse') throw Errors.unauthorized();
+      if (reusedSession) deps.onSessionsEnded?.({ sessionId: reusedSession });
+      if (!outcome) throw Errors.unauthorized();
       return outcome;
     },
 
     async logout(refreshToken: string | undefined): Promise<void> {
       if (!refreshToken || refreshToken.length > 200) return;
       const sessionId = await authRepo.findSessionIdByRefreshToken(db, hashToken(refreshToken));
-      if (sessionId) await authRepo.revokeSession(db, sessionId, 'logout');
+      if (!sessionId) return;
+      await authRepo.revokeSession(db, sessionId, 'logout');
+      deps.onSessionsEnded?.({ sessionId });
     },
 
     async forgotPassword(rawEmail: string, ip: string): Promise<void> {
@@ -225,6 +235,7 @@ export function createAuthService(deps: AuthDeps) {
         return token.user_id;
       });
       deps.onAccountChanged?.(userId);
+      deps.onSessionsEnded?.({ userId });
     },
 
     /** Changing the password ends every other session; the current one stays. */
@@ -243,6 +254,7 @@ export function createAuthService(deps: AuthDeps) {
       await userRepo.setPasswordHash(db, userId, await hashPassword(next));
       await authRepo.revokeUserSessions(db, userId, 'password-change', sessionId);
       deps.onAccountChanged?.(userId);
+      deps.onSessionsEnded?.({ userId, exceptSessionId: sessionId });
     },
 
     async requestClosure(userId: string): Promise<void> {
@@ -264,6 +276,7 @@ export function createAuthService(deps: AuthDeps) {
         await authRepo.revokeUserSessions(trx, userId, 'account-closed');
       });
       deps.onAccountChanged?.(userId);
+      deps.onSessionsEnded?.({ userId });
     },
 
     async isSessionActive(sessionId: string, userId: string): Promise<boolean> {

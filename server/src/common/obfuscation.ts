@@ -16,6 +16,8 @@
  * Node 20 and every browser have.
  */
 
+import { textProblem } from './text-rules';
+
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const SHIFT = 23;
 const NONCE_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -115,12 +117,16 @@ export function deobfuscate(encoded: unknown, nonce: unknown): string {
   const bytes = fromBase64Url(reverse(shift(encoded, -SHIFT)));
   const key = keystream(nonce, bytes.length);
   for (let i = 0; i < bytes.length; i++) bytes[i] = bytes[i]! ^ key[i]!;
+  let text: string;
   try {
     // ignoreBOM: a leading U+FEFF is part of what was typed (dropped, r2's check would fail).
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     throw new ObfuscationError();
   }
+  // Strict UTF-8 leaves no unpaired surrogate; a NUL is refused as the request guard refuses it.
+  if (textProblem(text)) throw new ObfuscationError();
+  return text;
 }
 
 function verify(expected: unknown, ...parts: string[]): void {

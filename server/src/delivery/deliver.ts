@@ -94,7 +94,7 @@ export function createDeliveryService(deps: {
   agent?: Agent;
 }): DeliveryService {
   const { db, config } = deps;
-  const agent = deps.agent ?? guardedAgent({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, connectTimeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  const agent = deps.agent ?? guardedAgent({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, connectTimeoutMs: config.WEBHOOK_TIMEOUT_MS, webhookPorts: true });
   const sms = deps.sms ?? createSmsProvider(db, config);
   const key = unsubscribeKey(deps.serverSecret);
   const attempts = webhookRetryDelays(config).length;

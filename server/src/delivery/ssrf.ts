@@ -2,8 +2,9 @@
  * The SSRF guard for webhook URLs (server/src/monitoring/README.md 'Delivery'). A webhook
  * URL is checked when the channel is saved (checkWebhookUrl) and again at every connect
  * (guardedAgent): DNS can change between the two (rebinding), so only the connect-time
- * check is authoritative. Only public unicast addresses pass; WEBHOOK_ALLOW_PRIVATE=true
- * (a self-hosted install, tests) lifts the check.
+ * check is authoritative. Only public unicast addresses pass, and (for webhooks) only the
+ * ports 80, 443 and 1024-65535; WEBHOOK_ALLOW_PRIVATE=true (a self-hosted install, tests)
+ * lifts both checks.
  */
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupAddress, LookupOneOptions, LookupAllOptions } from 'node:dns';
@@ -20,13 +21,41 @@ export interface SsrfOptions {
 }
 
 export const PRIVATE_TARGET_MESSAGE = 'Webhook URL points to a private, loopback or reserved address';
+export const WEBHOOK_PORT_MESSAGE = 'Webhook URL port must be 80, 443 or 1024-65535';
+
+/**
+ * The ports a webhook may use: the web's two and the unprivileged range. Below 1024 live
+ * the services a request must not be aimed at (SMTP, SSH, databases on well-known ports).
+ */
+export function isWebhookPort(port: number): boolean {
+  return port === 80 || port === 443 || (port >= 1024 && port <= 65535);
+}
 
 /** Raised by the connect-time guard; `code` lets the sender tell it from network errors. */
 export class SsrfBlockedError extends Error {
   readonly code = 'ESSRF';
-  constructor(host: string, address: string) {
-    super(host === address ? `refused: ${address} is not a public address` : `refused: ${host} resolves to a non-public address (${address})`);
+  constructor(host: string, address: string, reason?: string) {
+    super(reason ?? (host === address ? `refused: ${address} is not a public address` : `refused: ${host} resolves to a non-public address (${address})`));
   }
+}
+
+/**
+ * Host names that never name a public receiver: localhost in every spelling (any case, a
+ * trailing dot: `localhost.`, `foo.localhost.`, `localhost.localdomain`), the special-use
+ * suffixes of local networks (`.local` mDNS, `.localdomain`, `.internal`, `.home.arpa`,
+ * `.lan`), and single-label names, which the resolver completes with the machine's search
+ * domains (`http://metadata/`). `host` is a URL's hostname (already lower-cased).
+ */
+const LOCAL_SUFFIXES = ['localhost', 'localdomain', 'local', 'internal', 'lan', 'home.arpa'];
+export function isLocalName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.+$/, '');
+  if (!name.includes('.')) return true;
+  return LOCAL_SUFFIXES.some((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+}
+
+/** The port a URL connects to (its default when it names none). */
+function urlPort(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
 }
 
 /**
@@ -73,10 +102,15 @@ const SAVE_RESOLVE_TIMEOUT_MS = 3000;
 export async function checkWebhookUrl(url: string, opts: SsrfOptions): Promise<string | null> {
   if (!isWebhookUrl(url)) return MONITORING_MESSAGES.url;
   if (opts.allowPrivate) return null;
-  const host = new URL(url).hostname;
+  const parsed = new URL(url);
+  // The WHATWG parser has already turned every IPv4 spelling (2130706433, 0x7f.1, 127.1.)
+  // into dotted form and compressed IPv6 ([::ffff:7f00:1]); a trailing dot is left on names.
+  const host = parsed.hostname;
   const literal = parseIpLiteral(host);
-  if (literal) return isPublicAddress(literal) ? null : PRIVATE_TARGET_MESSAGE;
-  if (host === 'localhost' || host.endsWith('.localhost')) return PRIVATE_TARGET_MESSAGE;
+  if (literal && !isPublicAddress(literal)) return PRIVATE_TARGET_MESSAGE;
+  if (!literal && isLocalName(host)) return PRIVATE_TARGET_MESSAGE;
+  if (!isWebhookPort(urlPort(parsed))) return WEBHOOK_PORT_MESSAGE;
+  if (literal) return null;
   const resolve = opts.resolve ?? systemResolve;
   let timer: NodeJS.Timeout | undefined;
   const addresses = await Promise.race([
@@ -123,10 +157,16 @@ export function guardedLookup(opts: SsrfOptions) {
  * (a socket never resolves a literal, so `lookup` alone would let them through) and names
  * through guardedLookup, on the address actually connected to.
  */
-export function guardedAgent(opts: SsrfOptions & { connectTimeoutMs?: number }): Agent {
+export function guardedAgent(opts: SsrfOptions & { connectTimeoutMs?: number; webhookPorts?: boolean }): Agent {
   const connector = buildConnector({ lookup: guardedLookup(opts), timeout: opts.connectTimeoutMs ?? 10_000 } as buildConnector.BuildOptions);
   return new Agent({
     connect: (options, callback) => {
+      // Webhooks: the ports allowed at save, checked again on what is actually connected to.
+      const port = options.port ? Number(options.port) : options.protocol === 'https:' ? 443 : 80;
+      if (opts.webhookPorts && !opts.allowPrivate && !isWebhookPort(port)) {
+        callback(new SsrfBlockedError(options.hostname, options.hostname, `refused: port ${port} is not allowed for webhooks`), null);
+        return;
+      }
       const literal = parseIpLiteral(options.hostname);
       if (literal && !opts.allowPrivate && !isPublicAddress(literal)) {
         callback(new SsrfBlockedError(literal.toString(), literal.toString()), null);

@@ -10,18 +10,25 @@
  * that is not yours does not exist for you). Publishing goes through the realtime bus (Redis
  * pub/sub when configured), so every instance delivers to its own sockets.
  * Messages are small and bounded; anything else closes the socket with 1008.
+ * When a session ends (logout, password change or reset, account closure, a reused refresh
+ * token), the sockets authenticated with it are closed with 4401 on every instance: the
+ * auth service tells `endSessions`, which goes through the same bus.
  */
 import type { FastifyInstance } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import type { AccessClaims } from '../auth/authenticate';
-import type { AuthService } from '../auth/auth-service';
+import type { AuthService, SessionsEnded } from '../auth/auth-service';
 import { createInProcessBus, createRedisBus } from './realtime-bus';
 
 const MAX_MESSAGE_BYTES = 2048;
 const MAX_CHANNELS_PER_SOCKET = 16;
 const CHANNEL_PATTERN = /^[a-z0-9-]{1,100}$/;
 const PUBLIC_CHANNELS = new Set(['test']);
+/** The bus's channel for ended sessions: outside CHANNEL_PATTERN, so no client can join it. */
+const SESSIONS_ENDED_CHANNEL = ':sessions-ended';
+/** The close code of a socket whose session ended (4000-4999: the application's own). */
+export const SESSION_ENDED_CLOSE_CODE = 4401;
 
 /** Who may join the channels starting with `prefix` (a signed-in user; undefined when not). */
 export interface ChannelRule {
@@ -32,6 +39,16 @@ export interface ChannelRule {
 export interface RealtimeHub {
   /** Delivers `data` to the channel's members on every instance. */
   publish(channel: string, data: unknown): Promise<void>;
+  /** Closes the sockets authenticated with the ended sessions, on every instance. */
+  endSessions(ended: SessionsEnded): Promise<void>;
+}
+
+/** What a socket is signed in as: the access token's claims, kept from before they are checked. */
+interface SocketSession {
+  userId: string;
+  sessionId: string;
+  /** Closes the socket and leaves its channels. */
+  end(): void;
 }
 
 declare module 'fastify' {
@@ -46,10 +63,19 @@ export async function registerRealtimeRoutes(
 ): Promise<void> {
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
   const members = new Map<string, Set<WebSocket>>();
+  const sessions = new Map<WebSocket, SocketSession>();
 
+  const endSessions = (ended: SessionsEnded) => {
+    for (const session of [...sessions.values()]) {
+      const matches =
+        'sessionId' in ended ? session.sessionId === ended.sessionId : session.userId === ended.userId && session.sessionId !== ended.exceptSessionId;
+      if (matches) session.end();
+    }
+  };
   const deliver = (channel: string, data: unknown) => {
+    if (channel === SESSIONS_ENDED_CHANNEL) return endSessions(data as SessionsEnded);
     const text = JSON.stringify({ type: 'message', channel, data });
-    for (const socket of members.get(channel) ?? []) socket.send(text);
+    for (const socket of members.get(channel) ?? []) if (socket.readyState === socket.OPEN) socket.send(text);
   };
   const bus = deps.redisUrl
     ? await createRedisBus({
@@ -80,6 +106,13 @@ export async function registerRealtimeRoutes(
   app.get('/ws', { websocket: true, schema: { hide: true } }, (socket) => {
     const joined = new Set<string>();
     let userId: string | undefined;
+    const endThis = () => {
+      sessions.delete(socket);
+      for (const channel of joined) leave(socket, channel);
+      joined.clear();
+      userId = undefined;
+      socket.close(SESSION_ENDED_CLOSE_CODE, 'session ended');
+    };
     const reply = (message: object) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
     };
@@ -92,12 +125,18 @@ export async function registerRealtimeRoutes(
       }
       if (message.type === 'auth' && typeof message.token === 'string') {
         const previous = userId;
+        sessions.delete(socket);
         try {
           const claims = app.jwt.verify<AccessClaims>(message.token);
+          // Known as this session before it is checked: a session that ends while the check
+          // runs closes this socket too (the check may have read it still live).
+          sessions.set(socket, { userId: claims.sub, sessionId: claims.sid, end: endThis });
           userId = (await deps.auth.isSessionActive(claims.sid, claims.sub)) ? claims.sub : undefined;
         } catch {
           userId = undefined;
         }
+        if (socket.readyState !== socket.OPEN) return;
+        if (userId === undefined) sessions.delete(socket);
         // Another identity (or none) keeps no channel joined under the previous one.
         for (const channel of userId === previous ? [] : joined) {
           if (PUBLIC_CHANNELS.has(channel)) continue;
@@ -135,9 +174,13 @@ export async function registerRealtimeRoutes(
       socket.close(1008, 'invalid message');
     });
     socket.on('close', () => {
+      sessions.delete(socket);
       for (const channel of joined) leave(socket, channel);
     });
   });
 
-  app.decorate('realtime', { publish: (channel: string, data: unknown) => bus.publish(channel, data) });
+  app.decorate('realtime', {
+    publish: (channel: string, data: unknown) => bus.publish(channel, data),
+    endSessions: (ended: SessionsEnded) => bus.publish(SESSIONS_ENDED_CHANNEL, ended),
+  });
 }

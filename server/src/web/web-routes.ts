@@ -46,7 +46,18 @@ function contentSecurityPolicy(extra: ThirdPartySources = {}): string {
 
 export async function registerWebRoutes(
   app: FastifyInstance,
-  options: { brand: string; supportUrl: string; distDir?: string; thirdParty?: ThirdPartySources },
+  options: {
+    brand: string;
+    supportUrl: string;
+    distDir?: string;
+    thirdParty?: ThirdPartySources;
+    /**
+     * Serve the build's source maps (`/assets/*.map`). The build writes them (hidden: no
+     * bundle names them) for the operator's own use; in production they are not served, as
+     * they would hand anyone the dashboard's source.
+     */
+    serveSourceMaps: boolean;
+  },
 ) {
   const CONTENT_SECURITY_POLICY = contentSecurityPolicy(options.thirdParty);
   const dist = options.distDir ?? WEB_DIST;
@@ -87,10 +98,13 @@ export async function registerWebRoutes(
       immutable: true,
       maxAge: '365d',
       index: false,
+      // A refused path falls through to the not-found handler: 404, as for any missing asset.
+      allowedPath: (pathName) => options.serveSourceMaps || !pathName.endsWith('.map'),
     });
   }
   for (const file of fs.existsSync(dist) ? fs.readdirSync(dist) : []) {
     if (file === 'index.html' || file === 'assets') continue;
+    if (!options.serveSourceMaps && file.endsWith('.map')) continue;
     const full = path.join(dist, file);
     if (!fs.statSync(full).isFile()) continue;
     app.get(`/${file}`, { schema: { hide: true } }, (_request, reply) => reply.type(typeForFile(file)).send(fs.createReadStream(full)));
