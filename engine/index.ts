@@ -141,11 +141,23 @@ const QUERY_CODES = [
 /** Codes of rejected queries; every one carries a message fit for the user. */
 export type EngineQueryErrorCode = (typeof QUERY_CODES)[number];
 
+/**
+ * Codes of queries refused for the work they would take rather than for their form: the
+ * engine did that work's first part (on its heavy lane) to refuse them, so they are counted
+ * like searches (issue 25, item 3).
+ */
+const COST_CODES: readonly EngineQueryErrorCode[] = ['regex_too_big'];
+
 /** A query (or paging) the engine refuses: the request was wrong, HTTP 400 material. */
 export class EngineQueryError extends Error {
   override name = 'EngineQueryError';
   constructor(readonly code: EngineQueryErrorCode, message: string) {
     super(message);
+  }
+
+  /** Refused for its cost (`COST_CODES`), not its form. */
+  get costly(): boolean {
+    return COST_CODES.includes(this.code);
   }
 }
 

@@ -19,6 +19,7 @@ use crate::ffi::*;
 use crate::ingest::{self, IngestOptions, Progress};
 use crate::planner::{self, Plan, TermPlan};
 use crate::pool;
+use crate::query;
 use crate::render;
 use crate::request::{GetManyRequest, MatchWatchesRequest, ParseRequest, PasswordRequest, SearchRequest};
 use serde_json::{json, Value};
@@ -443,10 +444,10 @@ fn run_json_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<Valu
 }
 
 /// Which lane a call runs on. A search starts on the quick lane with a routing step that
-/// parses and plans it there (the regex compiled by it is cached for the search itself) and
-/// moves it to the heavy lane when the plan scans terms (regexes, wildcards other than a
-/// prefix); exact lookups and prefixes stay. A query that does not parse stays too (it
-/// fails at once).
+/// moves it to the heavy lane when it scans terms: every regex search, told by its mode
+/// alone (compiling a regex, even one refused as too large, is heavy work: issue 25, item
+/// 3), and a wildcard search whose plan scans (wildcards other than a prefix); exact lookups
+/// and prefixes stay. A query that does not parse stays too (it fails at once).
 fn lane_of(op: &str, arg: &str) -> (pool::Lane, Option<Route>) {
     match op {
         "search" | "searchText" => {
@@ -460,6 +461,9 @@ fn lane_of(op: &str, arg: &str) -> (pool::Lane, Option<Route>) {
 
 fn search_scans(arg: &str) -> bool {
     let Ok(req) = json_arg(arg).and_then(|v| SearchRequest::from_json(&v)) else { return false };
+    if query::effective_mode(&req.query, req.mode) == query::Mode::Regex {
+        return true;
+    }
     let Ok(parsed) = req.parsed() else { return false };
     planner::plan(&parsed).map(|p| plan_scans(&p)).unwrap_or(false)
 }
@@ -525,11 +529,19 @@ fn parse_only(arg: &str) -> std::result::Result<Value, EngineError> {
     Ok(json!({ "mode": parsed.mode.name(), "sources": parsed.sources }))
 }
 
+/// A check of a regex query compiles it: on the heavy lane, like the search (`lane_of`).
+fn parse_compiles(arg: &str) -> bool {
+    let Ok(req) = json_arg(arg).and_then(|v| ParseRequest::from_json(&v)) else { return false };
+    query::effective_mode(&req.query, req.mode) == query::Mode::Regex
+}
+
 unsafe extern "C" fn js_parse(env: napi_env, info: napi_callback_info) -> napi_value {
     guard(env, || {
         let a = args(env, info, 1)?;
         let arg = string_arg(env, a[0])?;
-        queue(env, pool::Lane::Quick, Box::new(move || parse_only(&arg).map(|v| Output::Json(v.to_string()))), None, None)
+        let route_arg = arg.clone();
+        let route: Route = Box::new(move || parse_compiles(&route_arg));
+        queue(env, pool::Lane::Quick, Box::new(move || parse_only(&arg).map(|v| Output::Json(v.to_string()))), Some(route), None)
     })
 }
 

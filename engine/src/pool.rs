@@ -3,9 +3,11 @@
 //!
 //! Three lanes, each a FIFO queue with its own threads:
 //! - `Quick`: exact and prefix searches, `get`, `getMany`, password checks, `stats`, `open`,
-//!   `parse`, and every search's routing step (see napi.rs): short, bounded work.
-//! - `Heavy`: searches the planner turns into term scans (regexes, inner wildcards) and
-//!   `matchWatches`. Its threads run at a lower priority (nice +`HEAVY_NICE`), so while
+//!   `parse` of queries other than regexes, and every search's and `parse`'s routing step
+//!   (see napi.rs): short, bounded work.
+//! - `Heavy`: regex searches and `parse` of regex queries (compiling a regex is heavy work,
+//!   even one refused as too large), searches the planner turns into term scans (inner
+//!   wildcards) and `matchWatches`. Its threads run at a lower priority (nice +`HEAVY_NICE`), so while
 //!   every core scans, quick work and the event loop still get the CPU first.
 //! - `Bulk`: ingests and merges (minutes, their own helper threads inside).
 //!

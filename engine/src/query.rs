@@ -409,14 +409,20 @@ impl Parser {
 }
 
 /// Compile-check a user regex: linear-time engine, size capped, clear errors for syntax
-/// the engine does not support (backreferences, look-around).
+/// the engine does not support (backreferences, look-around). The size is bounded before
+/// anything is compiled (`compile_sized`).
 pub fn validate_regex(src: &str) -> Result<()> {
     if src.is_empty() {
         return Err(err("syntax", "The regular expression is empty."));
     }
-    if let Err(e) = regex_syntax::ast::parse::Parser::new().parse(src) {
+    parse_regex_ast(src)?;
+    compile_regex(src, true).map(|_| ())
+}
+
+fn parse_regex_ast(src: &str) -> Result<regex_syntax::ast::Ast> {
+    regex_syntax::ast::parse::Parser::new().parse(src).map_err(|e| {
         use regex_syntax::ast::ErrorKind::*;
-        return Err(match e.kind() {
+        match e.kind() {
             UnsupportedBackreference => err(
                 "regex_unsupported",
                 "Backreferences (\\1) are not supported: regex search runs in linear time.",
@@ -426,9 +432,166 @@ pub fn validate_regex(src: &str) -> Result<()> {
                 "Look-ahead and look-behind are not supported: regex search runs in linear time.",
             ),
             _ => err("regex_syntax", format!("Invalid regular expression: {}", e.kind())),
-        });
+        }
+    })
+}
+
+fn regex_too_big() -> EngineError {
+    err("regex_too_big", "The regular expression is too large once compiled. Use a shorter pattern or smaller repetitions.")
+}
+
+/// Compiled bytes, per copy, of the atoms of a pattern in regex 1.7 (byte-oriented,
+/// case-insensitive, the costlier of the two), measured from `(?:atom){10}` and `{100}`
+/// (engine/ARCHITECTURE.md, "Regexes"): a Unicode class is expanded into UTF-8 byte
+/// sequences, so `\w` costs a thousand times a letter.
+mod atom_bytes {
+    /// A literal (a letter is three instructions once case-folded); one outside ASCII.
+    pub const LITERAL: u64 = 96;
+    pub const LITERAL_UNICODE: u64 = 256;
+    /// `a-z` in a class, `[:alpha:]`.
+    pub const ASCII_RANGE: u64 = 320;
+    /// `.`, `[^a]`, a range outside ASCII: any character but a few, as UTF-8 sequences.
+    pub const ANY: u64 = 1_250;
+    /// `\w`, `\W`, `\pL`: 106 KB each at `{10}` (118 KB per further copy).
+    pub const UNICODE_CLASS: u64 = 100_000;
+    pub const DIGIT: u64 = 6_700;
+    pub const SPACE: u64 = 1_024;
+    /// An instruction of its own: a split (alternation, repetition), an assertion.
+    pub const INST: u64 = 32;
+}
+
+/// An estimate of a pattern's compiled size in bytes, read from its syntax tree in
+/// microseconds, before any compilation: each atom's measured size (`atom_bytes`) times the
+/// product of the repetitions around it. Compiling is what costs: the case folding of a
+/// large class alone takes tens of milliseconds (`[\w\W]`, however small it compiles), and
+/// `[\w\W]{1000}[\w\W]{1000}` took 0.3-0.6 s to be refused (issue 25, item 3). The estimate
+/// refuses such patterns outright; the compile's own limit stays the exact check for what
+/// it lets through. The `u` flag is followed (`(?-u:\w)` is an ASCII class); case
+/// insensitivity is always assumed (the costlier).
+pub fn estimated_compiled_bytes(ast: &regex_syntax::ast::Ast) -> u64 {
+    AtomBytes { unicode: true }.of(ast)
+}
+
+/// The flags in effect where the walk is: only `u` changes an atom's size.
+#[derive(Clone, Copy)]
+struct AtomBytes {
+    unicode: bool,
+}
+
+impl AtomBytes {
+    fn set(&mut self, flags: &regex_syntax::ast::Flags) {
+        if let Some(on) = flags.flag_state(regex_syntax::ast::Flag::Unicode) {
+            self.unicode = on;
+        }
     }
-    compile_regex(src, true).map(|_| ())
+
+    /// `(?-u)` set in a group lasts to the group's end: the state is passed along its items.
+    fn of(&mut self, ast: &regex_syntax::ast::Ast) -> u64 {
+        use regex_syntax::ast::{Ast, Class, GroupKind, RepetitionKind, RepetitionRange};
+        use atom_bytes::*;
+        match ast {
+            Ast::Flags(f) => {
+                self.set(&f.flags);
+                INST
+            }
+            Ast::Empty(_) | Ast::Assertion(_) => INST,
+            Ast::Literal(l) => literal_bytes(l.c),
+            Ast::Dot(_) => ANY,
+            Ast::Class(Class::Perl(c)) => self.perl_class(c),
+            Ast::Class(Class::Unicode(c)) => unicode_class_bytes(c),
+            Ast::Class(Class::Bracketed(c)) => self.bracketed_class(c),
+            Ast::Repetition(r) => {
+                let copies = match &r.op.kind {
+                    RepetitionKind::ZeroOrOne | RepetitionKind::ZeroOrMore | RepetitionKind::OneOrMore => 1,
+                    RepetitionKind::Range(RepetitionRange::Exactly(n)) => u64::from(*n),
+                    RepetitionKind::Range(RepetitionRange::AtLeast(n)) => u64::from(*n) + 1,
+                    RepetitionKind::Range(RepetitionRange::Bounded(_, n)) => u64::from(*n),
+                };
+                self.of(&r.ast).saturating_mul(copies.max(1)).saturating_add(INST)
+            }
+            Ast::Group(g) => {
+                let mut inner = *self;
+                if let GroupKind::NonCapturing(flags) = &g.kind {
+                    inner.set(flags);
+                }
+                inner.of(&g.ast)
+            }
+            Ast::Alternation(a) => a.asts.iter().fold(0u64, |sum, a| sum.saturating_add(self.of(a)).saturating_add(INST)),
+            Ast::Concat(c) => c.asts.iter().fold(0u64, |sum, a| sum.saturating_add(self.of(a))),
+        }
+    }
+
+    fn perl_class(&self, c: &regex_syntax::ast::ClassPerl) -> u64 {
+        use regex_syntax::ast::ClassPerlKind::*;
+        if !self.unicode {
+            return atom_bytes::ASCII_RANGE;
+        }
+        let base = match c.kind {
+            Word => atom_bytes::UNICODE_CLASS,
+            Digit => atom_bytes::DIGIT,
+            Space => atom_bytes::SPACE,
+        };
+        // A complement holds every character the class does not.
+        if c.negated {
+            base.saturating_add(atom_bytes::ANY)
+        } else {
+            base
+        }
+    }
+
+    fn bracketed_class(&self, c: &regex_syntax::ast::ClassBracketed) -> u64 {
+        let (bytes, unicode) = self.class_set(&c.kind);
+        if !c.negated {
+            bytes
+        } else if unicode {
+            // The complement of a large class is as large.
+            bytes.saturating_add(atom_bytes::UNICODE_CLASS)
+        } else {
+            bytes.saturating_add(atom_bytes::ANY)
+        }
+    }
+
+    /// A class set's bytes (the sum of its items: a union is no larger), and whether it
+    /// holds a large (Unicode) class.
+    fn class_set(&self, set: &regex_syntax::ast::ClassSet) -> (u64, bool) {
+        match set {
+            regex_syntax::ast::ClassSet::Item(i) => self.class_item(i),
+            regex_syntax::ast::ClassSet::BinaryOp(op) => {
+                let (lb, lu) = self.class_set(&op.lhs);
+                let (rb, ru) = self.class_set(&op.rhs);
+                (lb.saturating_add(rb), lu || ru)
+            }
+        }
+    }
+
+    fn class_item(&self, item: &regex_syntax::ast::ClassSetItem) -> (u64, bool) {
+        use regex_syntax::ast::ClassSetItem;
+        match item {
+            ClassSetItem::Empty(_) => (0, false),
+            ClassSetItem::Literal(l) => (literal_bytes(l.c), false),
+            ClassSetItem::Range(r) if r.start.c.is_ascii() && r.end.c.is_ascii() => (atom_bytes::ASCII_RANGE, false),
+            ClassSetItem::Range(_) => (atom_bytes::ANY, false),
+            ClassSetItem::Ascii(_) => (atom_bytes::ASCII_RANGE, false),
+            ClassSetItem::Unicode(c) => (unicode_class_bytes(c), true),
+            ClassSetItem::Perl(c) => (self.perl_class(c), self.unicode),
+            ClassSetItem::Bracketed(b) => (self.bracketed_class(b), self.class_set(&b.kind).1),
+            ClassSetItem::Union(u) => {
+                u.items.iter().map(|i| self.class_item(i)).fold((0, false), |(b, u), (ib, iu)| (b.saturating_add(ib), u || iu))
+            }
+        }
+    }
+}
+
+fn literal_bytes(c: char) -> u64 {
+    if c.is_ascii() {
+        atom_bytes::LITERAL
+    } else {
+        atom_bytes::LITERAL_UNICODE
+    }
+}
+
+fn unicode_class_bytes(c: &regex_syntax::ast::ClassUnicode) -> u64 {
+    atom_bytes::UNICODE_CLASS.saturating_add(if c.negated { atom_bytes::ANY } else { 0 })
 }
 
 /// Compiled regexes of recent queries, so a repeated query (the next page, a refresh)
@@ -506,24 +669,33 @@ pub fn compile_regex(src: &str, case_insensitive: bool) -> Result<regex::bytes::
     Ok(re)
 }
 
-/// Compile with size limits doubling from 8 KiB up to `MAX_REGEX_COMPILED_BYTES`; the first
-/// limit that succeeds bounds each of the (at most three: NFA, forward and reverse DFA
-/// programs) compiled programs, so the regex is charged three times that limit. A compile
-/// over the limit stops as soon as it passes it, so the failed tries cost at most as much
-/// as the one that succeeds. regex 1.7 exposes no memory figure of its own.
+/// Compile once, with `MAX_REGEX_COMPILED_BYTES` as the limit of each of the (at most
+/// three: NFA, forward and reverse DFA programs) compiled programs, after the estimate
+/// (`estimated_compiled_bytes`) has refused what would pass it. A compile over the limit
+/// stops as soon as it passes it. The regex is charged three times its estimate rounded up
+/// to a power of two (at least 8 KiB): regex 1.7 exposes no memory figure of its own.
+///
+/// It compiled with limits doubling from 8 KiB until one succeeded, to charge that limit:
+/// every try parsed and case-folded the pattern again, up to nine times (issue 25, item 3).
 fn compile_sized(src: &str, case_insensitive: bool) -> Result<(regex::bytes::Regex, usize)> {
-    let mut limit = 8 << 10;
-    while limit < MAX_REGEX_COMPILED_BYTES {
-        match build_regex(src, case_insensitive, limit) {
-            Ok(re) => return Ok((re, 3 * limit)),
-            Err(regex::Error::CompiledTooBig(_)) => limit *= 2,
-            Err(_) => break,
-        }
+    let estimate = estimated_compiled_bytes(&parse_regex_ast(src)?);
+    if estimate > MAX_REGEX_COMPILED_BYTES as u64 {
+        return Err(regex_too_big());
     }
-    compile_regex_uncached(src, case_insensitive).map(|re| (re, 3 * MAX_REGEX_COMPILED_BYTES))
+    let re = compile_regex_uncached(src, case_insensitive)?;
+    let charged = (estimate as usize).next_power_of_two().clamp(8 << 10, MAX_REGEX_COMPILED_BYTES);
+    Ok((re, 3 * charged))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Compilations started on this thread (tests: a refusal must come before any).
+    static REGEX_BUILDS: std::cell::Cell<usize> = std::cell::Cell::new(0);
 }
 
 fn build_regex(src: &str, case_insensitive: bool, size_limit: usize) -> std::result::Result<regex::bytes::Regex, regex::Error> {
+    #[cfg(test)]
+    REGEX_BUILDS.with(|n| n.set(n.get() + 1));
     regex::bytes::RegexBuilder::new(src)
         .case_insensitive(case_insensitive)
         .size_limit(size_limit)
@@ -534,10 +706,7 @@ fn build_regex(src: &str, case_insensitive: bool, size_limit: usize) -> std::res
 fn compile_regex_uncached(src: &str, case_insensitive: bool) -> Result<regex::bytes::Regex> {
     build_regex(src, case_insensitive, MAX_REGEX_COMPILED_BYTES)
         .map_err(|e| match e {
-            regex::Error::CompiledTooBig(_) => err(
-                "regex_too_big",
-                "The regular expression is too large once compiled. Use a shorter pattern or smaller repetitions.",
-            ),
+            regex::Error::CompiledTooBig(_) => regex_too_big(),
             regex::Error::Syntax(m) => err("regex_syntax", format!("Invalid regular expression: {}", m.lines().last().unwrap_or(""))),
             _ => err("regex_syntax", "Invalid regular expression."),
         })
@@ -562,6 +731,12 @@ fn take_mode_suffixes(q: &str, mode: Mode) -> Result<(&str, Mode)> {
         out = flag;
         s = rest.trim_end();
     }
+}
+
+/// The mode a query runs in once its typed `&wildcard`/`&regex` toggles are read, without
+/// parsing it (the lanes' routing: a regex is compiled and scanned on the heavy lane).
+pub fn effective_mode(query: &str, mode: Mode) -> Mode {
+    take_mode_suffixes(query.trim(), mode).map(|(_, m)| m).unwrap_or(mode)
 }
 
 fn strip_suffix_ascii_ci<'a>(s: &'a str, suffix: &str) -> Option<&'a str> {
@@ -720,6 +895,44 @@ mod tests {
         let at_limit = format!("username:{}*&wildcard", "a".repeat(190));
         assert!(parse(&at_limit, Mode::Exact, None).is_ok());
         assert_eq!(code(&format!("username:{}*&wildcard", "a".repeat(191)), Mode::Exact), "too_long");
+    }
+
+    /// Issue 25, item 3: `[\w\W]{1000}[\w\W]{1000}` took 0.3-0.6 s of CPU to be refused as
+    /// too large (nine compilations, each case-folding the class again), on the quick lane,
+    /// uncounted. Such patterns are now refused from their syntax tree, before any
+    /// compilation starts (counted on this thread by `build_regex`).
+    #[test]
+    fn costly_regex_is_refused_before_compiling() {
+        let costly = [
+            r"[\w\W]{1000}[\w\W]{1000}",
+            r"[\w\W]{1000}[\w\W]{999}",
+            r"[\W\w]{2000}",
+            r"(?:[\w\W]{100}){100}",
+            r"(\w{100}){100}",
+            r"\w{500}\w{500}",
+            r"\pL{20}",
+            r"[^\w]{20}",
+            r"a{1000}{1000}",
+            r".{1000}.{1000}",
+            r"(?i)[\w\W]{2000}",
+        ];
+        for src in costly {
+            let builds = REGEX_BUILDS.with(|n| n.get());
+            let refused = parse(&format!("email:/{src}/"), Mode::Regex, None).unwrap_err();
+            assert_eq!(refused.code(), "regex_too_big", "{src}");
+            assert_eq!(REGEX_BUILDS.with(|n| n.get()), builds, "{src} was compiled before its refusal");
+            assert!(compile_sized(src, false).is_err(), "{src}");
+            assert_eq!(REGEX_BUILDS.with(|n| n.get()), builds, "{src} was compiled before its refusal");
+        }
+        // What the estimate lets through is compiled once, with the limit as the exact check.
+        for src in [r"j.hn[0-9]+", r"[a-z0-9._%+-]{1,64}@example\.com", r"[^@]{1,64}@", r"\d{3}-\d{4}", r"\w{9}", r"(?-u:\w){200}"] {
+            let builds = REGEX_BUILDS.with(|n| n.get());
+            parse(&format!("username:/{src}/"), Mode::Regex, None).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+            assert!(REGEX_BUILDS.with(|n| n.get()) <= builds + 1, "{src} compiled more than once");
+        }
+        let builds = REGEX_BUILDS.with(|n| n.get());
+        assert_eq!(parse(r"email:/\w{10}/", Mode::Regex, None).unwrap_err().code(), "regex_too_big");
+        assert_eq!(REGEX_BUILDS.with(|n| n.get()), builds + 1, "past the estimate, one compilation decides");
     }
 
     #[test]

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { addonPath } from '../addon';
-import { type Engine, type EngineLaneStats, enginePoolStats, ingestFiles, openEngine } from '../index';
+import { type Engine, type EngineLaneStats, enginePoolStats, ingestFiles, openEngine, validateQuery } from '../index';
 import { tempDir } from './helpers';
 
 const RECORDS = 60_000;
@@ -84,6 +84,24 @@ test('a scan runs on the heavy lane, a lookup on the quick lane; a full heavy la
   assert.ok(settledDuringLookups < threads * 3, 'the lookups ran while scans were still queued or running');
   // On libuv's shared pool each lookup waited for a scan to finish.
   assert.ok(lookups[25]! < scanMs / 4, `median lookup ${lookups[25]} ms against scans of ${scanMs} ms`);
+});
+
+test('a regex query is compiled, and refused as too large, on the heavy lane: its check as much as its search (issue 25, item 3)', async () => {
+  // Refused as too large once compiled; it cost 0.3-0.6 s of a quick thread to find out.
+  const costly = String.raw`email:/[\w\W]{1000}[\w\W]{1000}/`;
+  const before = await enginePoolStats();
+  await assert.rejects(validateQuery({ query: costly, mode: 'regex' }), { code: 'regex_too_big' });
+  await assert.rejects(engine.search({ query: costly, mode: 'regex' }), { code: 'regex_too_big' });
+  // A typed `&regex` toggle routes the same way.
+  await assert.rejects(validateQuery({ query: `${costly}&regex`, mode: 'exact' }), { code: 'regex_too_big' });
+  // A lane counts a call done just after handing back its answer: waited for.
+  const heavyDone = async () => lane(await enginePoolStats(), 'heavy').done;
+  for (let waited = 0; (await heavyDone()) < lane(before, 'heavy').done + 3 && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  const moved = await heavyDone();
+  assert.equal(moved - lane(before, 'heavy').done, 3, 'each call moved to the heavy lane');
+  await validateQuery({ query: 'email:user1@example.com', mode: 'exact' });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(await heavyDone(), moved, 'an exact check stays on the quick lane');
 });
 
 /** Runs a script in a fresh Node process (with tsx), with a time limit. */

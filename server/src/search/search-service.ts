@@ -97,7 +97,8 @@ export function createSearchService(deps: {
    * checking the query, so a bad query is refused as such. An account well within its
    * limits is counted and charged in memory (`inMemory`, see search-meter.ts) and its query
    * is left to the search itself to check; near a limit, or locked, it takes the exact path
-   * (the query checked first, then one statement against the database).
+   * (the query checked first, then one statement against the database). A query refused for
+   * its cost (`EngineQueryError.costly`) is counted on either path, never charged.
    */
   async function admit(
     userId: string,
@@ -114,15 +115,16 @@ export function createSearchService(deps: {
     const charge = access.charged;
     if (meter.tryCount(account, charge ? options.charge : undefined)) return { ...access, credits: meter.balance(account), inMemory: true };
 
-    await check({ ...request, oneTerm: !access.subscribed });
+    const costRefusal = await checkCountingCost({ ...request, oneTerm: !access.subscribed });
     await meter.settle(account);
-    const counted = await repo.countAndCharge(db, userId, { charge, dailyLimit: config.SEARCH_DAILY_LIMIT, reason: options.charge ?? '' });
+    const counted = await repo.countAndCharge(db, userId, { charge: charge && !costRefusal, dailyLimit: config.SEARCH_DAILY_LIMIT, reason: options.charge ?? '' });
     meter.noteExact(account, counted);
     if (counted.searches > config.SEARCH_DAILY_LIMIT) {
       const locked = await repo.lockSearch(db, userId, config.SEARCH_LOCK_HOURS, config.SEARCH_BAR_AFTER_LOCKS);
       meter.forget(userId);
       throw Errors.tooManyRequests(locked?.search_locked_until ? locked.search_locked_until.getTime() - Date.now() : config.SEARCH_LOCK_HOURS * 3_600_000);
     }
+    if (costRefusal) asRequestError(costRefusal);
     if (charge && counted.balance === undefined) throw new AppError(403, 'INSUFFICIENT_CREDITS', 'Insufficient Credits');
     return { ...access, credits: counted.balance ?? meter.balance(account), inMemory: false };
   }
@@ -166,6 +168,17 @@ export function createSearchService(deps: {
     await engine.parse(request).catch(asRequestError);
   }
 
+  /**
+   * `check` for `admit`: a refusal for the query's cost is answered (to be counted first), any
+   * other is thrown as by `check`.
+   */
+  async function checkCountingCost(request: SearchRequest & { oneTerm?: boolean }): Promise<EngineQueryError | undefined> {
+    return engine.parse(request).then(
+      () => undefined,
+      (error: unknown) => (error instanceof EngineQueryError && error.costly ? error : asRequestError(error)),
+    );
+  }
+
   /** Refusals come after the query's checks, so a bad query is always answered as such. */
   async function refuse(request: SearchRequest, error: AppError): Promise<never> {
     await check(request);
@@ -174,7 +187,8 @@ export function createSearchService(deps: {
 
   /**
    * Admits (counts, and with `charge` charges one credit) and runs one search. A refusal of
-   * any kind (bad query, paging, access) counts and charges nothing; a search that fails
+   * any kind (bad query, paging, access) counts and charges nothing, except a query refused
+   * for its cost (too large a regex), which is counted and not charged; a search that fails
    * (time budget) stays counted and gets its credit back.
    */
   function admitAndRun(userId: string, request: SearchRequest, options: AdmitOptions = {}) {
@@ -213,11 +227,13 @@ export function createSearchService(deps: {
         return { access, result };
       },
       async (error: unknown) => {
-        // A query the engine refuses (it checks it as `check` does) is neither counted nor charged;
-        // any other failure (time budget) stays counted and gives the credit back. On the
-        // in-memory path the usage is still held, so nothing was written yet; on the exact path
-        // the charge was written, and is refunded with its ledger row.
-        const refused = error instanceof EngineQueryError;
+        // A query the engine refuses (it checks it as `check` does) is neither counted nor charged,
+        // unless refused for its cost: the engine worked to refuse it, so it counts toward the
+        // daily limit like a search (issue 25, item 3), and is not charged. Any other failure
+        // (time budget) stays counted and gives the credit back. On the in-memory path the usage
+        // is still held, so nothing was written yet; on the exact path the charge was written,
+        // and is refunded with its ledger row.
+        const refused = error instanceof EngineQueryError && !error.costly;
         if (access.inMemory) meter.release(userId, { count: !refused, charge: chargeReason, keepCharge: false });
         else if (chargeReason) await refundSearchCredit(db, userId, `${chargeReason}-failed`);
         return asRequestError(error);
