@@ -36,7 +36,7 @@ import { hashPassword } from '../server/src/auth/passwords';
 import { applyGrant, insertUser } from '../server/src/users/user-repository';
 import { createUserService } from '../server/src/users/user-service';
 import { ingestRecords } from '../scripts/lib/ingest-records';
-import { SCENARIOS, judge, floorVerdict, formatTally, type DriverJob, type DriverReport, type FloorRound, type ScenarioName, type Tally } from './scenarios';
+import { SCENARIOS, judge, floorVerdict, runNamespace, formatTally, type DriverJob, type DriverReport, type FloorRound, type ScenarioName, type Tally } from './scenarios';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -148,7 +148,7 @@ const config = loadConfig({
 const bucket = { ratePerSecond: config.API_RATE_PER_SECOND, burst: config.API_RATE_BURST };
 // Its own namespace: rate-limit keys and queues in a shared Redis are this run's alone
 // (and removed at the end, removeNamespace).
-const namespace = `loadtest-${process.pid}`;
+const namespace = runNamespace(process.pid);
 const runtime = await startRuntime(config, { mailConsole: null, logStream: fs.createWriteStream('/dev/null'), namespace });
 const url = `http://127.0.0.1:${port}`;
 const out = (line: string) => process.stdout.write(line + '\n');

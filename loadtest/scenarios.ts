@@ -15,6 +15,15 @@
 export const SCENARIOS = ['api-keys', 'dashboard', 'one-key'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
+/**
+ * A run's own namespace: its Redis keys' prefix with REDIS_URL, its queues' PostgreSQL
+ * schema without it, so letters, digits and underscores only (infra/queues.ts
+ * NAMESPACE_PATTERN; a hyphen stopped `npm run loadtest` on the embedded default, issue 33).
+ */
+export function runNamespace(pid: number): string {
+  return `loadtest_${pid}`;
+}
+
 export type DriverJob =
   | {
       scenario: 'api-keys';
