@@ -73,7 +73,7 @@ if (!scenarios.every((s) => (SCENARIOS as readonly string[]).includes(s))) {
   process.stderr.write(`--scenario must be one of ${[...SCENARIOS, 'all', 'floor', 'serve'].join(', ')}\n`);
   process.exit(2);
 }
-const seconds = count('seconds', values.seconds ?? (floorRun ? '10' : '15'), 5, 600);
+const seconds = count('seconds', values.seconds ?? (floorRun ? '10' : '15'), 2, 600);
 const recordCount = count('records', values.records ?? (floorRun ? '100000' : '20000'), 1000, 100_000_000);
 const keyCount = count('keys', values.keys, 1, 1000);
 const userCount = count('users', values.users, 1, 1000);

@@ -56,6 +56,10 @@ test('api-keys: passes at the limit, fails on a 429, a 5xx or a short rate', () 
   assert.match(judge('api-keys', empty, bucket).failures.join(), /3 search answers on search without the record/);
   const pushy = { ...ok, sendTimes: [even, new Array<number>(11).fill(0)] };
   assert.match(judge('api-keys', pushy, bucket).failures.join(), /load tool sent 1/);
+  // A smoke run (`--seconds 2`): too few whole seconds to judge a sustained rate by.
+  const short = { ...ok, acceptedPerSecond: [20, 9, 20, 3] };
+  assert.deepEqual(judge('api-keys', short, bucket).failures, []);
+  assert.match(judge('api-keys', short, bucket).lines.join('\n'), /sustained: not measured \(2 whole seconds/);
 });
 
 test('one-key: the accepted count must be the bucket’s, and every 429 carries Retry-After', () => {
