@@ -149,7 +149,11 @@ const bucket = { ratePerSecond: config.API_RATE_PER_SECOND, burst: config.API_RA
 // Its own namespace: rate-limit keys and queues in a shared Redis are this run's alone
 // (and removed at the end, removeNamespace).
 const namespace = runNamespace(process.pid);
-const runtime = await startRuntime(config, { mailConsole: null, logStream: fs.createWriteStream('/dev/null'), namespace });
+const runtime = await startRuntime(config, { mailConsole: null, logStream: fs.createWriteStream('/dev/null'), namespace }).catch((error: unknown) => {
+  // A run that cannot start leaves no temporary DATA_DIR behind (the end below removes it otherwise).
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  throw error;
+});
 const url = `http://127.0.0.1:${port}`;
 const out = (line: string) => process.stdout.write(line + '\n');
 let failed = false;
