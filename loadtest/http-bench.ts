@@ -36,7 +36,7 @@ import { hashPassword } from '../server/src/auth/passwords';
 import { applyGrant, insertUser } from '../server/src/users/user-repository';
 import { createUserService } from '../server/src/users/user-service';
 import { ingestRecords } from '../scripts/lib/ingest-records';
-import { SCENARIOS, judge, floorVerdict, formatTally, type DriverJob, type DriverReport, type FloorRound, type ScenarioName, type Tally } from './scenarios';
+import { SCENARIOS, judge, floorVerdict, runNamespace, formatTally, type DriverJob, type DriverReport, type FloorRound, type ScenarioName, type Tally } from './scenarios';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -73,7 +73,7 @@ if (!scenarios.every((s) => (SCENARIOS as readonly string[]).includes(s))) {
   process.stderr.write(`--scenario must be one of ${[...SCENARIOS, 'all', 'floor', 'serve'].join(', ')}\n`);
   process.exit(2);
 }
-const seconds = count('seconds', values.seconds ?? (floorRun ? '10' : '15'), 5, 600);
+const seconds = count('seconds', values.seconds ?? (floorRun ? '10' : '15'), 2, 600);
 const recordCount = count('records', values.records ?? (floorRun ? '100000' : '20000'), 1000, 100_000_000);
 const keyCount = count('keys', values.keys, 1, 1000);
 const userCount = count('users', values.users, 1, 1000);
@@ -148,8 +148,12 @@ const config = loadConfig({
 const bucket = { ratePerSecond: config.API_RATE_PER_SECOND, burst: config.API_RATE_BURST };
 // Its own namespace: rate-limit keys and queues in a shared Redis are this run's alone
 // (and removed at the end, removeNamespace).
-const namespace = `loadtest-${process.pid}`;
-const runtime = await startRuntime(config, { mailConsole: null, logStream: fs.createWriteStream('/dev/null'), namespace });
+const namespace = runNamespace(process.pid);
+const runtime = await startRuntime(config, { mailConsole: null, logStream: fs.createWriteStream('/dev/null'), namespace }).catch((error: unknown) => {
+  // A run that cannot start leaves no temporary DATA_DIR behind (the end below removes it otherwise).
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  throw error;
+});
 const url = `http://127.0.0.1:${port}`;
 const out = (line: string) => process.stdout.write(line + '\n');
 let failed = false;

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMemoryRateLimiter } from '../server/src/infra/rate-limiter';
-import { floorVerdict, judge, refusedAtSendTimes, type DriverReport, type Tally } from './scenarios';
+import { createQueueSystem, NAMESPACE_PATTERN } from '../server/src/infra/queues';
+import { floorVerdict, judge, refusedAtSendTimes, runNamespace, type DriverReport, type Tally } from './scenarios';
 
 const bucket = { ratePerSecond: 10, burst: 10 };
 
@@ -55,6 +56,10 @@ test('api-keys: passes at the limit, fails on a 429, a 5xx or a short rate', () 
   assert.match(judge('api-keys', empty, bucket).failures.join(), /3 search answers on search without the record/);
   const pushy = { ...ok, sendTimes: [even, new Array<number>(11).fill(0)] };
   assert.match(judge('api-keys', pushy, bucket).failures.join(), /load tool sent 1/);
+  // A smoke run (`--seconds 2`): too few whole seconds to judge a sustained rate by.
+  const short = { ...ok, acceptedPerSecond: [20, 9, 20, 3] };
+  assert.deepEqual(judge('api-keys', short, bucket).failures, []);
+  assert.match(judge('api-keys', short, bucket).lines.join('\n'), /sustained: not measured \(2 whole seconds/);
 });
 
 test('one-key: the accepted count must be the bucket’s, and every 429 carries Retry-After', () => {
@@ -94,4 +99,16 @@ test('floor comparison: both targets judged on the medians of the rounds, with e
   ]).lines.join('\n');
   assert.match(cpu, /round 1: .*server CPU per request: floor 20\.0 µs, search 50\.0 µs \(floor\/search 40\.0%\)/);
   assert.match(cpu, /server CPU per request \(median of 3 rounds\): floor 22\.0 µs, \/v2\/search 44\.0 µs; the floor's is 50\.0% of the search's/);
+});
+
+test('a run namespace is one both queue backends take (issue 33: loadtest-<pid> stopped the embedded default)', () => {
+  for (const pid of [1, 15727, 4_194_304]) assert.match(runNamespace(pid), NAMESPACE_PATTERN);
+  // Refused on either backend, before any connection: a name that works with Redis must not
+  // wait for the embedded default to fail.
+  for (const redisUrl of [undefined, 'redis://127.0.0.1:1']) {
+    assert.throws(
+      () => createQueueSystem({ connectionString: 'postgres://127.0.0.1:1/none', redisUrl, namespace: 'loadtest-15727' }),
+      /queue namespace "loadtest-15727" must be/,
+    );
+  }
 });

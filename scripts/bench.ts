@@ -24,15 +24,17 @@
 // PostgreSQL (DATABASE_URL's server in a scratch database, else embedded) while the corpus
 // is ingested with `runIngest`. Not run in CI.
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync, rmSync, statSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import http from 'node:http';
 import pg from 'pg';
+import pgCopy from 'pg-copy-streams';
 import { type Engine, ingestFiles, openEngine, type SearchMode, type WatchInput } from '../engine/index';
 import { type CorpusInfo, FREE_MAIL, generateCorpus } from './corpus';
 import { rng } from './lib/random';
@@ -184,8 +186,9 @@ async function main(): Promise<void> {
       await pgc.query('create extension if not exists pg_trgm');
       await pgc.query('drop table if exists bench_records');
       await pgc.query('create table bench_records (source int, email text, username text, password text, hashed_password text, ip_address text, name text, phone text)');
-      const [ms] = await time(() => {
-        execFileSync('psql', [args['pg-url'] as string, '-qc', `\\copy bench_records from '${join(dir, 'flat.tsv')}' with (format text, null '')`]);
+      const [ms] = await time(async () => {
+        // COPY over the client's own connection: no psql needed (the embedded PostgreSQL has none).
+        await pipeline(createReadStream(join(dir, 'flat.tsv')), pgc!.query(pgCopy.from(`copy bench_records from stdin with (format text, null '')`)));
         return pgc!.query(`
           create index on bench_records using gin (email gin_trgm_ops);
           create index on bench_records using gin (username gin_trgm_ops);
@@ -232,6 +235,7 @@ async function main(): Promise<void> {
     }
   }
   const hasRg = peers.has('rg') && spawnSync('rg', ['--version']).status === 0;
+  if (peers.has('rg') && !hasRg) log('bench: ripgrep peer skipped (no rg on the PATH); apt-get install ripgrep to enable it');
 
   const stats = await scanFlat(join(dir, 'flat.tsv'));
   const popular = byCount(stats.passwords)[0] as [string, number];

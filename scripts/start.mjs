@@ -14,4 +14,13 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'serve
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => child.kill(signal));
 }
+// `npm start` runs this through `sh -c`, which dies of a SIGTERM sent to npm's pid without
+// passing it on: this process and the server would run on, orphaned (issue 33). A parent
+// gone is taken as that SIGTERM.
+const parent = process.ppid;
+const orphaned = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(orphaned);
+  child.kill('SIGTERM');
+}, 500).unref();
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -20,7 +20,11 @@ const TIMEOUT_MS = 30_000;
 const MAX_BYTES = 4 * 1024 * 1024;
 
 async function fetchBootstrap(url: string): Promise<RdapBootstrap & { description?: string }> {
-  const { statusCode, body } = await request(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: 'application/json' } });
+  // Not reaching the server at all (no DNS, no route, refused, timed out) is said as such:
+  // offline, this command can only leave the snapshot as it is.
+  const { statusCode, body } = await request(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: 'application/json' } }).catch((error: unknown) => {
+    throw new Error(`cannot reach ${url} over the network (${error instanceof Error ? error.message : String(error)}); the shipped snapshot is unchanged`);
+  });
   if (statusCode !== 200) {
     await body.dump();
     throw new Error(`${url}: HTTP ${statusCode}`);

@@ -10,7 +10,7 @@ import type { Config } from './config';
 import type { Database } from './db/schema';
 import { buildApp } from './app';
 import { openDatabase } from './infra/database';
-import { createQueueSystem } from './infra/queues';
+import { assertNamespace, createQueueSystem } from './infra/queues';
 import { createFailSafeRateLimiter, createMemoryRateLimiter } from './infra/rate-limiter';
 import { createMailService, outboxRetentionMs } from './mail/mail-service';
 import { loadOrCreateSecret } from './auth/secrets';
@@ -40,8 +40,10 @@ export interface RuntimeOptions {
 }
 
 export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
-  const database = await openDatabase(config, (line) => process.stderr.write(`[postgres] ${line}\n`));
   const namespace = options.namespace ?? 'leakwell';
+  // Before the database starts: a bad name would otherwise leave it running.
+  assertNamespace(namespace);
+  const database = await openDatabase(config, (line) => process.stderr.write(`[postgres] ${line}\n`));
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
   // ioredis reconnects by itself; without a listener it prints every failed attempt. The
   // limiter says once that it keeps limits in memory meanwhile.

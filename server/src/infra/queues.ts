@@ -58,7 +58,7 @@ export interface QueueConnection {
   /** PostgreSQL connection string (used when no redisUrl). */
   connectionString: string;
   redisUrl?: string;
-  /** Redis key prefix / PostgreSQL schema, so tests and deployments stay apart. */
+  /** Redis key prefix / PostgreSQL schema, so tests and deployments stay apart (see NAMESPACE_PATTERN). */
   namespace?: string;
   /** Queues retried on a schedule of their own instead of the default exponential backoff. */
   retrySchedules?: Partial<Record<QueueName, RetrySchedule>>;
@@ -98,8 +98,25 @@ function workerSettings(schedule: RetrySchedule | undefined) {
   return { settings: { backoffStrategy: (attemptsMade: number, _type?: string, error?: Error) => scheduledDelay(schedule, attemptsMade, error) } };
 }
 
+/**
+ * A namespace is a Redis key prefix with REDIS_URL and a PostgreSQL schema name without it:
+ * only what both take (BullMQ's PostgreSQL backend refuses anything but a simple identifier),
+ * checked on both backends so a name that works with Redis cannot break the embedded default.
+ */
+export const NAMESPACE_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+export function assertNamespace(namespace: string): void {
+  if (!NAMESPACE_PATTERN.test(namespace)) {
+    throw new Error(
+      `queue namespace ${JSON.stringify(namespace)} must be a letter or underscore, then letters, digits or underscores (at most 63): ` +
+        'without REDIS_URL it is a PostgreSQL schema name',
+    );
+  }
+}
+
 export function createQueueSystem(connection: QueueConnection): QueueSystem {
   const namespace = connection.namespace ?? 'bullmq';
+  assertNamespace(namespace);
   const schedules = connection.retrySchedules ?? {};
   const redisClients: Redis[] = [];
   const makeClasses = () => {
