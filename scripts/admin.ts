@@ -233,7 +233,7 @@ async function main(argv: string[]): Promise<number> {
       return withDatabase(async (db, config) => {
         // The server's queues: same backend, same namespace (runtime.ts's default is leakwell).
         const queues = createQueueSystem({
-          connectionString: config.DATABASE_URL ?? embeddedConnectionString(config.EMBEDDED_PG_PORT),
+          connectionString: config.DATABASE_URL ?? embeddedConnectionString(config.dataDir, config.EMBEDDED_PG_PORT),
           redisUrl: config.REDIS_URL,
           namespace: values.namespace ?? 'leakwell',
         });
@@ -267,7 +267,7 @@ async function main(argv: string[]): Promise<number> {
         if (config.CARD_PROVIDER !== 'sandbox') throw new UsageError(`${command} only simulates the sandbox card provider (CARD_PROVIDER=${config.CARD_PROVIDER})`);
         // The server's queues: same backend, same namespace (runtime.ts's default is leakwell).
         const queues = createQueueSystem({
-          connectionString: config.DATABASE_URL ?? embeddedConnectionString(config.EMBEDDED_PG_PORT),
+          connectionString: config.DATABASE_URL ?? embeddedConnectionString(config.dataDir, config.EMBEDDED_PG_PORT),
           redisUrl: config.REDIS_URL,
           namespace: values.namespace ?? 'leakwell',
         });
