@@ -187,16 +187,16 @@ function ChannelRow({ channel, title }: { channel: NotificationChannel; title: s
           <ChannelFacts value={channel.value} updated={channel.updated} hint={channel.key === 'webhook' ? channel.secret_hint : null} />
           {channel.disabled_reason && <p className="channel-reason muted">{channel.disabled_reason}</p>}
           {channel.awaiting_confirmation && (
-            <p className="channel-awaiting" data-testid="channel-awaiting">
-              <strong>Awaiting confirmation.</strong> No alert goes to this address until the link mailed to it is followed.
-            </p>
-          )}
-          <div className="channel-actions">
-            {channel.awaiting_confirmation && (
+            <div className="channel-awaiting">
+              <p data-testid="channel-awaiting">
+                <strong>Awaiting confirmation.</strong> No alert goes to this address until the link mailed to it is followed.
+              </p>
               <button type="button" className="button button-secondary button-small" disabled={busy} onClick={() => void resend()}>
                 Resend confirmation
               </button>
-            )}
+            </div>
+          )}
+          <div className="channel-actions">
             {channel.value && (
               <button type="button" className="button button-ghost button-small" disabled={busy} aria-label={`Disable ${title}`} onClick={() => void disable()}>
                 Disable
