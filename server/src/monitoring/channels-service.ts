@@ -82,10 +82,9 @@ export function createChannelsService(deps: { db: Kysely<Database>; allowPrivate
   }
 
   /** After the commit: the confirmation mail of a channel awaiting one that was never mailed (a new address). */
-  async function confirmIfNeeded(userId: string, channel: ChannelRow): Promise<ChannelRow> {
+  async function confirmIfNeeded(channel: ChannelRow): Promise<ChannelRow> {
     if (!awaitingConfirmation(channel) || channel.confirm_sent_at) return channel;
-    await deps.confirmations.send(channel);
-    return (await repo.getChannel(db, userId, channel.id)) ?? channel;
+    return (await deps.confirmations.send(channel)) ? { ...channel, confirm_sent_at: new Date() } : channel;
   }
 
   async function checkValue(kind: ChannelKind, value: string, options: { allowEmpty: boolean }): Promise<void> {
@@ -176,7 +175,7 @@ export function createChannelsService(deps: { db: Kysely<Database>; allowPrivate
         const channel = await repo.insertChannel(trx, { userId, kind, value, secret, verifiedAt });
         return secret ? { channel, secret } : { channel };
       });
-      return { ...added, channel: await confirmIfNeeded(userId, added.channel) };
+      return { ...added, channel: await confirmIfNeeded(added.channel) };
     },
 
     /**
@@ -207,7 +206,7 @@ export function createChannelsService(deps: { db: Kysely<Database>; allowPrivate
         const channel = await repo.updateChannel(trx, userId, row.id, { value, secret, verifiedAt });
         return secret ? { channel, secret } : { channel };
       });
-      return { ...updated, channel: await confirmIfNeeded(userId, updated.channel) };
+      return { ...updated, channel: await confirmIfNeeded(updated.channel) };
     },
 
     /**
