@@ -2,6 +2,7 @@
  * Operator CLI: `npm run admin -- <command> [options]`. Works whether or not the server
  * is running (it talks to the same database; see server/src/db/cli-database.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { withDatabase } from '../server/src/db/cli-database';
 import { hashPassword, isValidEmail, passwordProblem } from '../server/src/auth/passwords';
@@ -17,6 +18,7 @@ import { productDef } from '../server/src/common/catalogue';
 import { createSandboxProvider } from '../server/src/payments/card/sandbox-provider';
 import { createEventCode, eventCodeProblem, parseGrant, type EventCodeGrant } from '../server/src/billing/event-code-service';
 import { bannerMarkupProblem, createBannerService } from '../server/src/marketing/banner-service';
+import { grantPurchase } from '../server/src/payments/grants';
 import { insertGlobalNotification } from '../server/src/monitoring/notifications-repository';
 import { markDomainVerified } from '../server/src/monitoring/domain-verification-service';
 import { normalizeDomain } from '../server/src/common/monitoring-rules';
@@ -69,7 +71,7 @@ Commands:
 Grant options:
   --verified            mark the email verified
   --search-days N       extend the search subscription by N days
-  --search-credits N    add N search (API) credits
+  --search-credits N    add N search (API) credits (a credit_ledger row, reason admin-grant)
   --whois-credits N     add N WHOIS credits
   --enterprise          enterprise plan
   --elevated            elevated (always active)
@@ -152,18 +154,31 @@ async function main(argv: string[]): Promise<number> {
         const problem = passwordProblem(values.password ?? '');
         if (problem) throw new UsageError(`--password: ${problem}`);
       }
+      const passwordHash = command === 'user:create' ? await hashPassword(values.password!) : '';
       return withDatabase(async (db) => {
-        let id: string;
-        if (command === 'user:create') {
-          const created = await insertUser(db, { email, passwordHash: await hashPassword(values.password!), verified: Boolean(values.verified) });
-          if (!created) throw new UsageError(`an open account for ${email} exists already (use user:grant)`);
-          id = created;
-        } else {
-          const user = await findOpenUserByEmail(db, email);
-          if (!user) throw new UsageError(`no open account for ${email}`);
-          id = user.id;
-        }
-        await applyGrant(db, id, grant);
+        // One transaction: the account (or its lookup), what it is granted, and a ledger row
+        // per credit kind (reason admin-grant, reference admin-grant:<uuid>:<sku>), or nothing at all.
+        const id = await db.transaction().execute(async (trx) => {
+          let userId: string;
+          if (command === 'user:create') {
+            const created = await insertUser(trx, { email, passwordHash, verified: Boolean(values.verified) });
+            if (!created) throw new UsageError(`an open account for ${email} exists already (use user:grant)`);
+            userId = created;
+          } else {
+            const user = await findOpenUserByEmail(trx, email);
+            if (!user) throw new UsageError(`no open account for ${email}`);
+            userId = user.id;
+          }
+          await applyGrant(trx, userId, { ...grant, searchCredits: undefined, whoisCredits: undefined });
+          const grantId = randomUUID();
+          for (const [sku, quantity] of [
+            ['search-credits', grant.searchCredits],
+            ['whois-credits', grant.whoisCredits],
+          ] as const) {
+            if (quantity) await grantPurchase(trx, { userId, sku, quantity, source: `admin-grant:${grantId}:${sku}`, reason: 'admin-grant' });
+          }
+          return userId;
+        });
         const apiKey = values['api-key'] ? await createUserService(db).regenerateApiKey(id) : undefined;
         if (values.json) {
           process.stdout.write(`${JSON.stringify({ id, email, ...(apiKey ? { api_key: apiKey } : {}) })}\n`);
@@ -218,7 +233,7 @@ async function main(argv: string[]): Promise<number> {
       return withDatabase(async (db, config) => {
         // The server's queues: same backend, same namespace (runtime.ts's default is leakwell).
         const queues = createQueueSystem({
-          connectionString: config.DATABASE_URL ?? embeddedConnectionString(config.EMBEDDED_PG_PORT),
+          connectionString: config.DATABASE_URL ?? embeddedConnectionString(config.dataDir, config.EMBEDDED_PG_PORT),
           redisUrl: config.REDIS_URL,
           namespace: values.namespace ?? 'leakwell',
         });
@@ -252,7 +267,7 @@ async function main(argv: string[]): Promise<number> {
         if (config.CARD_PROVIDER !== 'sandbox') throw new UsageError(`${command} only simulates the sandbox card provider (CARD_PROVIDER=${config.CARD_PROVIDER})`);
         // The server's queues: same backend, same namespace (runtime.ts's default is leakwell).
         const queues = createQueueSystem({
-          connectionString: config.DATABASE_URL ?? embeddedConnectionString(config.EMBEDDED_PG_PORT),
+          connectionString: config.DATABASE_URL ?? embeddedConnectionString(config.dataDir, config.EMBEDDED_PG_PORT),
           redisUrl: config.REDIS_URL,
           namespace: values.namespace ?? 'leakwell',
         });

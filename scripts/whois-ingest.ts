@@ -154,10 +154,10 @@ export function combined(results: WhoisIngestResult[]): WhoisIngestResult {
 }
 
 /** A pool on the database the CLI opened: DATABASE_URL, or the embedded server on the port it really runs on. */
-async function poolOn(db: Parameters<Parameters<typeof withDatabase>[0]>[0], databaseUrl: string | undefined): Promise<pg.Pool> {
+async function poolOn(db: Parameters<Parameters<typeof withDatabase>[0]>[0], databaseUrl: string | undefined, dataDir: string): Promise<pg.Pool> {
   if (databaseUrl) return new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const { rows } = await sql<{ port: number }>`select inet_server_port() as port`.execute(db);
-  return new pg.Pool({ connectionString: embeddedConnectionString(Number(rows[0]!.port)), max: 2 });
+  return new pg.Pool({ connectionString: embeddedConnectionString(dataDir, Number(rows[0]!.port)), max: 2 });
 }
 
 async function main(): Promise<void> {
@@ -177,7 +177,7 @@ async function main(): Promise<void> {
     throw e;
   }
   const results = await withDatabase(async (db, config) => {
-    const pool = await poolOn(db, config.DATABASE_URL);
+    const pool = await poolOn(db, config.DATABASE_URL, config.dataDir);
     try {
       const onProgress = progressReporter();
       if (opts.samples) return await ingestSamples(pool, { onProgress, reportPath: opts.report, dryRun: opts.dryRun });

@@ -167,7 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     removal: createRemovalService({ db, engine: deps.engine, mail: deps.mail, config, limiter: deps.limiter }),
   });
   const reports = createReportsService({ db, engine: deps.engine });
-  registerMonitoring(app, { db, allowPrivateWebhooks: config.WEBHOOK_ALLOW_PRIVATE });
+  registerMonitoring(app, { db, allowPrivateWebhooks: config.WEBHOOK_ALLOW_PRIVATE, mail: deps.mail, config });
   // Domain verification: the file over https, but http where private targets are allowed
   // outside production (tests' local server); README "Domain verification".
   const domainVerification = createDomainVerificationService({

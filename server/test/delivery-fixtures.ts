@@ -43,10 +43,10 @@ export interface Alert {
   deliveryId: string;
 }
 
-/** A user (or the given one) with one channel, a report and its pending delivery, queued. */
 /** What createAlert needs of a server: its database and a way to open an account. */
 export type AlertTarget = Pick<TestServer, 'runtime' | 'createUser'>;
 
+/** A user (or the given one) with one channel, a report and its pending delivery, queued. */
 export async function createAlert(
   server: AlertTarget,
   queues: QueueSystem,
@@ -57,7 +57,8 @@ export async function createAlert(
   const owner = user ?? (await server.createUser());
   const row = await db
     .insertInto('notification_channels')
-    .values({ user_id: owner.id, kind: channel.kind, value: channel.value, secret: channel.secret ?? null })
+    // An email channel confirmed already (channel confirmation has tests of its own).
+    .values({ user_id: owner.id, kind: channel.kind, value: channel.value, secret: channel.secret ?? null, verified_at: channel.kind === 'email' ? new Date() : null })
     .returning('id')
     .executeTakeFirstOrThrow();
   const report = await db
@@ -72,6 +73,23 @@ export async function createAlert(
     .executeTakeFirstOrThrow();
   await queues.enqueue('deliver', { deliveryId: delivery.id }, `deliver-${delivery.id}`);
   return { userId: owner.id, userEmail: owner.email, channelId: String(row.id), reportId: report.id, deliveryId: delivery.id };
+}
+
+/** A report for an existing channel of `userId`, and its pending delivery, queued. */
+export async function alertTo(server: Pick<TestServer, 'runtime'>, queues: QueueSystem, userId: string, channel: { id: string; kind: string; value: string }) {
+  const db = server.runtime.db;
+  const report = await db
+    .insertInto('monitor_reports')
+    .values({ user_id: userId, segment_id: `seg-${randomBytes(4).toString('hex')}`, well_name: 'Example Breach 2026', results: 3 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const delivery = await db
+    .insertInto('deliveries')
+    .values({ user_id: userId, report_id: report.id, channel_id: channel.id, kind: channel.kind as 'email', target: channel.value })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await queues.enqueue('deliver', { deliveryId: delivery.id }, `deliver-${delivery.id}`);
+  return { reportId: report.id, deliveryId: delivery.id };
 }
 
 export async function deliveryRow(server: Pick<TestServer, 'runtime'>, deliveryId: string) {

@@ -150,7 +150,8 @@ describe('an unverified domain task holds no record values', () => {
     ] as const) {
       await server.runtime.db
         .insertInto('notification_channels')
-        .values({ user_id: owner.id, kind, value, secret: kind === 'webhook' ? 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0dGVzdHRlc3Q=' : null })
+        // The email channel confirmed already (channel-confirmation.test.ts covers unconfirmed ones).
+        .values({ user_id: owner.id, kind, value, verified_at: kind === 'email' ? new Date() : null, secret: kind === 'webhook' ? 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0dGVzdHRlc3Q=' : null })
         .execute();
     }
     standard = await makeUser({ enterprise: false });

@@ -48,14 +48,14 @@ describe('free tier', () => {
     const user = await signedIn();
     let info = await get('/notification-channels/info', user.token);
     assert.equal(info.status, 200);
-    assert.deepEqual(info.body, { email: { available: true, value: '', id: null, updated: null, active: false }, phone: null, webhook: null });
+    assert.deepEqual(info.body, { email: { available: true, value: '', id: null, updated: null, active: false, awaiting_confirmation: false }, phone: null, webhook: null });
 
     const added = await post('/notification-channels/add', { key: 'email', value: 'alerts@example.com' }, user.token);
     assert.equal(added.status, 200, JSON.stringify(added.body));
     assert.equal(added.body.success, true);
     assert.equal(added.body.secret, undefined);
     const channel = added.body.channel;
-    assert.deepEqual(Object.keys(channel).sort(), ['active', 'created', 'id', 'key', 'updated', 'value']);
+    assert.deepEqual(Object.keys(channel).sort(), ['active', 'awaiting_confirmation', 'created', 'id', 'key', 'updated', 'value']);
     assert.equal(channel.key, 'email');
     assert.equal(channel.active, true);
 
@@ -64,7 +64,7 @@ describe('free tier', () => {
     assertRefused(await post('/notification-channels/add', { key: 'phone', value: '5551234' }, user.token), 400, MONITORING_MESSAGES.maxChannels);
     assertRefused(await post('/notification-channels/add', { key: 'webhook', value: PUBLIC_HOOK }, user.token), 400, MONITORING_MESSAGES.maxWebhooks);
     info = await get('/notification-channels/info', user.token);
-    assert.deepEqual(info.body.email, { available: false, value: 'alerts@example.com', id: channel.id, updated: info.body.email.updated, active: true });
+    assert.deepEqual(info.body.email, { available: false, value: 'alerts@example.com', id: channel.id, updated: info.body.email.updated, active: true, awaiting_confirmation: true });
     assert.equal((await get('/monitoring/info', user.token)).body.active_notification_channels, 1);
 
     // Disable saves an empty value: the channel stays, inactive, and no longer counts.

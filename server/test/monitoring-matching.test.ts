@@ -56,7 +56,8 @@ async function addTask(server: TestServer, userId: string, kind: TaskKind, value
 async function addChannel(server: TestServer, userId: string, kind: 'email' | 'phone' | 'webhook', value: string, active = true): Promise<string> {
   const row = await server.runtime.db
     .insertInto('notification_channels')
-    .values({ user_id: userId, kind, value, active, secret: kind === 'webhook' ? 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0dGVzdHRlc3Q=' : null })
+    // Email channels confirmed already (channel-confirmation.test.ts covers the unconfirmed ones).
+    .values({ user_id: userId, kind, value, active, verified_at: kind === 'email' ? new Date() : null, secret: kind === 'webhook' ? 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0dGVzdHRlc3Q=' : null })
     .returning('id')
     .executeTakeFirstOrThrow();
   return String(row.id);

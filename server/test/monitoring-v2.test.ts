@@ -124,7 +124,7 @@ describe('channels', () => {
 
     let channels = await v2get(user.apiKey, 'get-channels');
     assertStatus(channels, 200);
-    assert.deepEqual(Object.keys(channels.body.channels[0]).sort(), ['id', 'type', 'updated_at', 'value']);
+    assert.deepEqual(Object.keys(channels.body.channels[0]).sort(), ['awaiting_confirmation', 'id', 'type', 'updated_at', 'value']);
     assert.deepEqual(
       channels.body.channels.map((c: any) => [c.type, c.value]),
       [

@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { awaitingConfirmation } from '../monitoring/channels-service';
 import { Errors } from '../infra/errors';
 import { API_TASKS_PAGE_SIZE, STANDARD_TASK_KINDS, TASK_KINDS, channelKind, type TaskKind } from '../common/monitoring-rules';
 import { Id, Success, Value } from '../monitoring/monitoring-routes';
@@ -171,7 +172,13 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         response: {
           200: Type.Object({
             channels: Type.Array(
-              Type.Object({ id: Type.String(), type: Type.String(), value: Type.String(), updated_at: Type.String({ format: 'date-time' }) }),
+              Type.Object({
+                id: Type.String(),
+                type: Type.String(),
+                value: Type.String(),
+                updated_at: Type.String({ format: 'date-time' }),
+                awaiting_confirmation: Type.Boolean({ description: 'An email address not confirmed yet: no alert goes there until its owner follows the mailed link.' }),
+              }),
             ),
           }),
           ...errors,
@@ -184,6 +191,7 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         type: row.kind,
         value: row.value,
         updated_at: row.updated.toISOString(),
+        awaiting_confirmation: awaitingConfirmation(row),
       })),
     }),
   );

@@ -53,6 +53,8 @@ export interface NotificationChannel {
   created: string;
   updated: string;
   active: boolean;
+  /** An email channel whose address is not confirmed yet (it gets no alert until then). */
+  awaiting_confirmation: boolean;
   /** A webhook's signing secret: its last 4 characters. */
   secret_hint?: string;
   /** Why the system turned the channel off (e.g. the receiver answered 410). */
@@ -67,6 +69,8 @@ export interface ChannelInfo {
   id: string | null;
   updated: string | null;
   active: boolean;
+  /** The newest channel is an email address awaiting confirmation. */
+  awaiting_confirmation: boolean;
 }
 
 /** GET /notification-channels/info: null for a kind the tier lacks. */

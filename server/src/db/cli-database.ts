@@ -24,7 +24,7 @@ function isListening(port: number): Promise<boolean> {
 
 export async function withDatabase<T>(fn: (db: Kysely<Database>, config: Config) => Promise<T>, config = loadConfig()): Promise<T> {
   if (!config.DATABASE_URL && (await isListening(config.EMBEDDED_PG_PORT))) {
-    const pool = createPool(embeddedConnectionString(config.EMBEDDED_PG_PORT), { max: 2, onError: () => {} });
+    const pool = createPool(embeddedConnectionString(config.dataDir, config.EMBEDDED_PG_PORT), { max: 2, onError: () => {} });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     try {
       await migrateToLatest(db);

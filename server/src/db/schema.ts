@@ -257,6 +257,12 @@ export interface NotificationChannelsTable {
   fail_streak: Generated<number>;
   created: Generated<Date>;
   updated: Generated<Date>;
+  /** Email channels: when the current value was confirmed (null: awaiting confirmation). */
+  verified_at: Date | null;
+  /** The pending confirmation link's SHA-256, its expiry and when it was mailed. */
+  confirm_token_hash: string | null;
+  confirm_expires_at: Date | null;
+  confirm_sent_at: Date | null;
 }
 
 export interface MonitorSegmentsTable {

@@ -12,6 +12,11 @@
  *   List-Unsubscribe-Post (RFC 8058 one-click).
  * - phone: an SMS through the configured provider (sms.ts).
  *
+ * An email channel awaiting confirmation (monitoring/channels-confirmation.ts) gets nothing:
+ * its delivery is skipped (dead with `last_error` 'skipped: …', no attempt, no notice, no
+ * mail to the owner, and the channel's fail_streak does not grow). A channel never mailed a
+ * confirmation link (one from before confirmations existed) is mailed one then.
+ *
  * After the last attempt the delivery is dead: an inbox notice (`delivery-failed`), a mail
  * to the account address, and the channel's fail_streak grows (a success resets it).
  */
@@ -28,6 +33,9 @@ import { unsubscribeKey, unsubscribeToken } from './signing';
 import { createOutboxSmsProvider, PermanentSmsError, type SmsProvider } from './sms';
 import { createTwilioSmsProvider, TWILIO_STATUS_PATH } from './twilio';
 import * as repo from './delivery-repository';
+import { createChannelConfirmations } from '../monitoring/channels-confirmation';
+
+export const AWAITING_CONFIRMATION_SKIP = 'skipped: the email channel awaits confirmation';
 
 export const UNSUBSCRIBE_PATH = '/monitoring/unsubscribe';
 
@@ -100,6 +108,7 @@ export function createDeliveryService(deps: {
   const attempts = webhookRetryDelays(config).length;
   const userAgent = `${config.BRAND.replace(/\s+/g, '')}-Webhooks/1.0`;
   const reportUrl = (reportId: string) => `${config.publicUrl}/monitoring/reports/${reportId}`;
+  const confirmations = createChannelConfirmations({ db, mail: deps.mail, config });
   const unsubscribeUrl = (channelId: string) => `${config.publicUrl}${UNSUBSCRIBE_PATH}?t=${unsubscribeToken(key, channelId)}`;
 
   async function attemptWebhook(delivery: repo.DeliveryToSend, channel: NonNullable<repo.DeliveryToSend['channel']>, n: number): Promise<Outcome> {
@@ -175,6 +184,12 @@ export function createDeliveryService(deps: {
       if (!channel || !channel.active || channel.value === '') {
         // Deleted or turned off since the fan-out: nothing to send, nobody to tell.
         await repo.markDead(db, { id: delivery.id, userId: delivery.userId, channelId: null, reportId: delivery.reportId }, 'channel removed or disabled', null);
+        return;
+      }
+      if (delivery.kind === 'email' && channel.verifiedAt === null) {
+        // Not confirmed: skipped, not failed (channelId null: the fail streak stays).
+        if (!channel.confirmSentAt) await confirmations.send(channel);
+        await repo.markDead(db, { id: delivery.id, userId: delivery.userId, channelId: null, reportId: delivery.reportId }, AWAITING_CONFIRMATION_SKIP, null);
         return;
       }
       let outcome: Outcome;

@@ -13,7 +13,7 @@ export interface DeliveryToSend {
   kind: ChannelKind;
   target: string;
   status: 'pending' | 'sent' | 'dead';
-  channel: { id: string; value: string; secret: string | null; active: boolean } | null;
+  channel: { id: string; value: string; secret: string | null; active: boolean; verifiedAt: Date | null; confirmSentAt: Date | null } | null;
   report: { wellName: string; results: number };
 }
 
@@ -35,6 +35,8 @@ export async function loadDelivery(db: Db, deliveryId: string): Promise<Delivery
       'c.value as channel_value',
       'c.secret as channel_secret',
       'c.active as channel_active',
+      'c.verified_at as channel_verified_at',
+      'c.confirm_sent_at as channel_confirm_sent_at',
       'r.well_name',
       'r.results',
     ])
@@ -52,7 +54,14 @@ export async function loadDelivery(db: Db, deliveryId: string): Promise<Delivery
     channel:
       row.channel_id === null
         ? null
-        : { id: String(row.channel_id), value: row.channel_value ?? '', secret: row.channel_secret, active: row.channel_active ?? false },
+        : {
+            id: String(row.channel_id),
+            value: row.channel_value ?? '',
+            secret: row.channel_secret,
+            active: row.channel_active ?? false,
+            verifiedAt: row.channel_verified_at,
+            confirmSentAt: row.channel_confirm_sent_at,
+          },
     report: { wellName: row.well_name, results: row.results },
   };
 }

@@ -16,6 +16,17 @@ function compose(to: string, brand: string, subject: string, paragraphs: string[
 }
 
 export const MailTemplates = {
+  confirmAlertChannel: (to: string, brand: string, url: string, ttlHours: number) =>
+    compose(
+      to,
+      brand,
+      'confirm monitoring alerts to this address',
+      [
+        `Someone (maybe you) asked ${brand} to send monitoring alerts to this email address.`,
+        `No alert is sent here until the address is confirmed. The link works once, for ${ttlHours} hours. If you did not ask for this, ignore this mail.`,
+      ],
+      { url, label: 'Confirm alerts to this address' },
+    ),
   verifyEmail: (to: string, brand: string, url: string) =>
     compose(to, brand, 'verify your email', [`Welcome to ${brand}.`, 'Confirm your email address to finish creating your account.'], {
       url,

@@ -14,7 +14,7 @@ import type { Bucket, RateLimiter } from '../infra/rate-limiter';
 import { REPORTS_PAGE_SIZE, STANDARD_TASK_KINDS, type StandardTaskKind } from '../common/monitoring-rules';
 import type { ReportsService } from '../monitoring/reports-service';
 import type { TaskRow } from '../monitoring/monitoring-repository';
-import { channelActive } from '../monitoring/channels-service';
+import { awaitingConfirmation, channelActive } from '../monitoring/channels-service';
 import { ApiEntry } from '../api-v2/v2-routes';
 import { createMonitorV1Guard } from './monitor-v1-guard';
 
@@ -229,6 +229,7 @@ export async function monitorApiV1(app: FastifyInstance, options: MonitorV1Optio
     key: Type.String({ description: 'email, sms or webhook' }),
     value: Type.String(),
     active: Type.Boolean(),
+    awaiting_confirmation: Type.Boolean({ description: 'An email address not confirmed yet: it gets no alert until its owner follows the mailed link.' }),
     created: Time,
     updated: Time,
     secret_hint: Type.Optional(Type.String()),
@@ -287,6 +288,7 @@ export async function monitorApiV1(app: FastifyInstance, options: MonitorV1Optio
               key: row.kind === 'phone' ? 'sms' : row.kind,
               value: row.value,
               active: channelActive(row),
+              awaiting_confirmation: awaitingConfirmation(row),
               created: row.created.toISOString(),
               updated: row.updated.toISOString(),
               ...(row.secret ? { secret_hint: row.secret.slice(-4) } : {}),

@@ -14,9 +14,13 @@ export interface ChannelRow {
   disabled_reason: string | null;
   created: Date;
   updated: Date;
+  /** Email channels: when the current value was confirmed; null while awaiting confirmation. */
+  verified_at: Date | null;
+  /** When the last confirmation link was mailed (resends are throttled on it). */
+  confirm_sent_at: Date | null;
 }
 
-const COLUMNS = ['id', 'kind', 'value', 'secret', 'active', 'disabled_reason', 'created', 'updated'] as const;
+const COLUMNS = ['id', 'kind', 'value', 'secret', 'active', 'disabled_reason', 'created', 'updated', 'verified_at', 'confirm_sent_at'] as const;
 
 /** The user's channels, newest first. */
 export async function listChannels(db: Db, userId: string): Promise<ChannelRow[]> {
@@ -40,21 +44,35 @@ export async function countOwned(db: Db, userId: string, ids: string[]): Promise
   return Number(row.n);
 }
 
-export async function insertChannel(db: Db, channel: { userId: string; kind: ChannelKind; value: string; secret: string | null }): Promise<ChannelRow> {
+export async function insertChannel(
+  db: Db,
+  channel: { userId: string; kind: ChannelKind; value: string; secret: string | null; verifiedAt: Date | null },
+): Promise<ChannelRow> {
   return (await db
     .insertInto('notification_channels')
-    .values({ user_id: channel.userId, kind: channel.kind, value: channel.value, secret: channel.secret })
+    .values({ user_id: channel.userId, kind: channel.kind, value: channel.value, secret: channel.secret, verified_at: channel.verifiedAt })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow()) as ChannelRow;
 }
 
-/** A new value; a non-empty one also turns a channel the system disabled back on. */
-export async function updateChannel(db: Db, userId: string, id: string, changes: { value: string; secret?: string }): Promise<ChannelRow> {
+/**
+ * A new value; a non-empty one also turns a channel the system disabled back on. `verifiedAt`
+ * given: the confirmation state of a new address (any pending confirmation link is void).
+ */
+export async function updateChannel(
+  db: Db,
+  userId: string,
+  id: string,
+  changes: { value: string; secret?: string; verifiedAt?: Date | null },
+): Promise<ChannelRow> {
   return (await db
     .updateTable('notification_channels')
     .set({
       value: changes.value,
       ...(changes.secret ? { secret: changes.secret } : {}),
+      ...(changes.verifiedAt !== undefined
+        ? { verified_at: changes.verifiedAt, confirm_token_hash: null, confirm_expires_at: null, confirm_sent_at: null }
+        : {}),
       ...(changes.value ? { active: true, disabled_reason: null, fail_streak: 0 } : {}),
       updated: sql<Date>`now()`,
     })
@@ -67,4 +85,48 @@ export async function updateChannel(db: Db, userId: string, id: string, changes:
 export async function deleteChannels(db: Db, userId: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.deleteFrom('notification_channels').where('id', 'in', ids).where('user_id', '=', userId).execute();
+}
+
+/** The account's sign-in address and whether it is verified (an email channel there needs no confirmation). */
+export async function readAccountEmail(db: Db, userId: string): Promise<{ email: string; verified: boolean } | undefined> {
+  const row = await db.selectFrom('users').select(['email', 'email_verified_at']).where('id', '=', userId).executeTakeFirst();
+  return row ? { email: row.email, verified: row.email_verified_at !== null } : undefined;
+}
+
+/** A new confirmation link for an email channel awaiting one (replaces the previous link). False when it needs none. */
+export async function storeConfirmation(db: Db, channelId: string, tokenHash: string, expiresAt: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('notification_channels')
+    .set({ confirm_token_hash: tokenHash, confirm_expires_at: expiresAt, confirm_sent_at: sql<Date>`now()` })
+    .where('id', '=', channelId)
+    .where('kind', '=', 'email')
+    .where('value', '<>', '')
+    .where('verified_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The email channel a live (unexpired, unused) confirmation link is for. */
+export async function findConfirmation(db: Db, tokenHash: string): Promise<{ id: string; value: string } | undefined> {
+  return db
+    .selectFrom('notification_channels')
+    .select(['id', 'value'])
+    .where('confirm_token_hash', '=', tokenHash)
+    .where('confirm_expires_at', '>', sql<Date>`now()`)
+    .where('kind', '=', 'email')
+    .where('value', '<>', '')
+    .executeTakeFirst();
+}
+
+/** Confirms the channel of a live link and voids the link (single use). */
+export async function consumeConfirmation(db: Db, tokenHash: string): Promise<{ id: string; value: string } | undefined> {
+  return db
+    .updateTable('notification_channels')
+    .set({ verified_at: sql<Date>`now()`, confirm_token_hash: null, confirm_expires_at: null, updated: sql<Date>`now()` })
+    .where('confirm_token_hash', '=', tokenHash)
+    .where('confirm_expires_at', '>', sql<Date>`now()`)
+    .where('kind', '=', 'email')
+    .where('value', '<>', '')
+    .returning(['id', 'value'])
+    .executeTakeFirst();
 }

@@ -1,9 +1,10 @@
 /** Dashboard calls of notification channels (spec 3 §7; shapes in README.md 'Calls'). */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CHANNEL_KINDS, type ChannelKind } from '../common/monitoring-rules';
 import type { ChannelInfo, NotificationChannel } from '../common/monitoring-wire';
 import { channelView, type ChannelsService } from './channels-service';
+import { CONFIRM_CHANNEL_PATH, type ChannelConfirmations } from './channels-confirmation';
 import { Id, Ids, Success, Value, errors } from './monitoring-routes';
 import { wireSchema } from './wire-schema';
 
@@ -15,6 +16,7 @@ const Channel = wireSchema<NotificationChannel>()(
     created: Type.String({ format: 'date-time' }),
     updated: Type.String({ format: 'date-time' }),
     active: Type.Boolean(),
+    awaiting_confirmation: Type.Boolean({ description: 'An email channel whose address is not confirmed yet: it gets no alert until its owner follows the mailed link.' }),
     secret_hint: Type.Optional(Type.String({ description: "A webhook's signing secret: its last 4 characters." })),
     disabled_reason: Type.Optional(Type.String({ description: 'Why the system turned the channel off (e.g. the receiver answered 410).' })),
   }),
@@ -28,6 +30,7 @@ const KindInfo = wireSchema<ChannelInfo | null>()(
       id: Type.Union([Type.String(), Type.Null()]),
       updated: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
       active: Type.Boolean(),
+      awaiting_confirmation: Type.Boolean(),
     }),
     Type.Null(),
   ]),
@@ -35,9 +38,62 @@ const KindInfo = wireSchema<ChannelInfo | null>()(
 
 const Key = Type.String({ maxLength: 32, description: 'email, sms (or phone), webhook' });
 
-export function registerChannelsRoutes(app: FastifyInstance, deps: { channels: ChannelsService }) {
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function page(reply: FastifyReply, status: number, brand: string, body: string) {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .send(
+      `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(brand)}: alerts</title><body style="font-family:system-ui,sans-serif;max-width:560px;margin:3em auto"><main>${body}</main></body></html>`,
+    );
+}
+
+/**
+ * The link of a channel confirmation mail: GET shows a page with a Confirm button (a mail
+ * scanner following the link confirms nothing), POST confirms and voids the link.
+ */
+function registerConfirmRoutes(app: FastifyInstance, deps: { confirmations: ChannelConfirmations; brand: string }) {
+  const querySchema = { type: 'object', properties: { t: { type: 'string', maxLength: 200 } }, additionalProperties: true } as const;
+  const invalid = (reply: FastifyReply) =>
+    page(reply, 400, deps.brand, '<h1>Link not valid</h1><p>This confirmation link is not valid: it was used already, it expired, or a newer one was sent. Ask for a new one on the notification channels page (Resend confirmation).</p>');
+  app.register(async (scope) => {
+    scope.addContentTypeParser(['application/x-www-form-urlencoded'], { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => done(null, body));
+    scope.get<{ Querystring: { t?: string } }>(
+      CONFIRM_CHANNEL_PATH,
+      { schema: { operationId: 'alertChannelConfirmPage', tags: ['notification channels'], summary: 'Page of an email channel confirmation link', querystring: querySchema } },
+      async (request, reply) => {
+        const channel = await deps.confirmations.peek(request.query.t ?? '');
+        if (!channel) return invalid(reply);
+        const action = `${CONFIRM_CHANNEL_PATH}?t=${encodeURIComponent(request.query.t ?? '')}`;
+        return page(
+          reply,
+          200,
+          deps.brand,
+          `<h1>Confirm alerts</h1><p>Send monitoring alerts to ${escapeHtml(channel.value)}?</p><form method="post" action="${escapeHtml(action)}"><button type="submit">Confirm</button></form>`,
+        );
+      },
+    );
+    scope.post<{ Querystring: { t?: string } }>(
+      CONFIRM_CHANNEL_PATH,
+      { schema: { operationId: 'alertChannelConfirm', tags: ['notification channels'], summary: 'Confirms the email channel of a confirmation link (the link works once)', querystring: querySchema } },
+      async (request, reply) => {
+        const channel = await deps.confirmations.confirm(request.query.t ?? '');
+        if (!channel) return invalid(reply);
+        return page(reply, 200, deps.brand, `<h1>Confirmed</h1><p>Monitoring alerts will be sent to ${escapeHtml(channel.value)}.</p>`);
+      },
+    );
+  });
+}
+
+export function registerChannelsRoutes(app: FastifyInstance, deps: { channels: ChannelsService; confirmations: ChannelConfirmations; brand: string }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { channels } = deps;
+  registerConfirmRoutes(app, deps);
   const common = { onRequest: [app.authenticate] };
   const tags = ['notification channels'];
   const security = [{ bearer: [] }];
@@ -121,6 +177,23 @@ export function registerChannelsRoutes(app: FastifyInstance, deps: { channels: C
       const { channel, secret } = await channels.update(request.user.sub, id, key, value);
       return { success: true as const, channel: channelView(channel), ...(secret ? { secret } : {}) };
     },
+  );
+
+  r.post(
+    '/notification-channels/resend-confirmation',
+    {
+      ...common,
+      schema: {
+        operationId: 'notificationChannelsResendConfirmation',
+        tags,
+        security,
+        summary:
+          "Mails a new confirmation link to an email channel awaiting confirmation (the previous link stops working). 400 when it needs none; 429 with Retry-After within a minute of the last mail; another user's channel: 404.",
+        body: Type.Object({ id: Id }, { additionalProperties: false }),
+        response: { 200: Type.Object({ success: Type.Literal(true), channel: Channel }), ...errors },
+      },
+    },
+    async (request) => ({ success: true as const, channel: channelView(await channels.resendConfirmation(request.user.sub, request.body.id)) }),
   );
 
   r.post(

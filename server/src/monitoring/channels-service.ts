@@ -4,7 +4,9 @@
  * checked as spec 3 §5 says, a webhook URL also against the SSRF guard; an add (or turning a
  * disabled channel back on) must fit the tier, counted inside the transaction after the
  * user's row is locked: email and SMS channels together, webhooks apart, disabled channels
- * (value '') not at all. A webhook gets its signing secret, shown once.
+ * (value '') not at all. A webhook gets its signing secret, shown once. An email channel at
+ * another address than the account's verified one awaits confirmation by a mailed link
+ * (channels-confirmation.ts); so does an email channel whose address changes.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
@@ -17,11 +19,18 @@ import * as repo from './channels-repository';
 import type { ChannelRow } from './channels-repository';
 import { readTier, readUsage, type TierState } from './tiers';
 import { taskId } from './monitoring-service';
+import { CONFIRM_RESEND_INTERVAL_MS, type ChannelConfirmations } from './channels-confirmation';
 
 export const DUPLICATE_CHANNEL_MESSAGE = 'This notification channel exists already';
 export const UNKNOWN_CHANNEL_KIND_MESSAGE = 'key must be one of email, sms, phone, webhook';
 export const CHANNEL_NOT_FOUND = 'Channel not found';
 export const CHANNEL_KIND_FIXED_MESSAGE = "A channel's kind cannot be changed; add a new channel";
+export const NOTHING_TO_CONFIRM_MESSAGE = 'This channel needs no confirmation';
+
+/** An email channel with an address that is not confirmed yet: it gets no alert. */
+export function awaitingConfirmation(row: Pick<ChannelRow, 'kind' | 'value' | 'verified_at'>): boolean {
+  return row.kind === 'email' && row.value !== '' && row.verified_at === null;
+}
 
 /** Active: it has a value and the system has not turned it off (a 410, an unsubscribe). */
 export function channelActive(row: ChannelRow): boolean {
@@ -36,6 +45,7 @@ export function channelView(row: ChannelRow): NotificationChannel {
     created: row.created.toISOString(),
     updated: row.updated.toISOString(),
     active: channelActive(row),
+    awaiting_confirmation: awaitingConfirmation(row),
     ...(row.secret ? { secret_hint: row.secret.slice(-4) } : {}),
     ...(row.disabled_reason ? { disabled_reason: row.disabled_reason } : {}),
   };
@@ -62,8 +72,20 @@ function parseKind(key: unknown): ChannelKind {
   return kind;
 }
 
-export function createChannelsService(deps: { db: Kysely<Database>; allowPrivateWebhooks: boolean }) {
+export function createChannelsService(deps: { db: Kysely<Database>; allowPrivateWebhooks: boolean; confirmations: ChannelConfirmations }) {
   const { db } = deps;
+
+  /** An email address's confirmation state when it is set: confirmed at once when it is the account's verified address. */
+  async function verifiedAtFor(trx: Transaction<Database>, userId: string, value: string): Promise<Date | null> {
+    const account = await repo.readAccountEmail(trx, userId);
+    return account?.verified && sameTarget('email', account.email, value) ? new Date() : null;
+  }
+
+  /** After the commit: the confirmation mail of a channel awaiting one that was never mailed (a new address). */
+  async function confirmIfNeeded(channel: ChannelRow): Promise<ChannelRow> {
+    if (!awaitingConfirmation(channel) || channel.confirm_sent_at) return channel;
+    return (await deps.confirmations.send(channel)) ? { ...channel, confirm_sent_at: new Date() } : channel;
+  }
 
   async function checkValue(kind: ChannelKind, value: string, options: { allowEmpty: boolean }): Promise<void> {
     if (!value && !options.allowEmpty) throw Errors.badRequest(MONITORING_MESSAGES.empty);
@@ -122,6 +144,7 @@ export function createChannelsService(deps: { db: Kysely<Database>; allowPrivate
           id: newest ? String(newest.id) : null,
           updated: newest ? newest.updated.toISOString() : null,
           active: newest ? channelActive(newest) : false,
+          awaiting_confirmation: newest ? awaitingConfirmation(newest) : false,
         };
       };
       const channelRoom = usage.channels < tier.limits.max_notification_channels;
@@ -144,13 +167,15 @@ export function createChannelsService(deps: { db: Kysely<Database>; allowPrivate
       const kind = parseKind(key);
       const value = storedValue(rawValue);
       await checkValue(kind, value, { allowEmpty: false });
-      return locked(userId, async (trx, tier) => {
+      const added = await locked(userId, async (trx, tier) => {
         await checkRoom(trx, userId, tier, kind);
         await checkNotDuplicate(trx, userId, kind, value);
         const secret = kind === 'webhook' ? newWebhookSecret() : null;
-        const channel = await repo.insertChannel(trx, { userId, kind, value, secret });
+        const verifiedAt = kind === 'email' ? await verifiedAtFor(trx, userId, value) : null;
+        const channel = await repo.insertChannel(trx, { userId, kind, value, secret, verifiedAt });
         return secret ? { channel, secret } : { channel };
       });
+      return { ...added, channel: await confirmIfNeeded(added.channel) };
     },
 
     /**
@@ -166,7 +191,7 @@ export function createChannelsService(deps: { db: Kysely<Database>; allowPrivate
       if (!before) throw Errors.notFound(CHANNEL_NOT_FOUND);
       if (kind && kind !== before.kind) throw Errors.badRequest(CHANNEL_KIND_FIXED_MESSAGE);
       await checkValue(before.kind, value, { allowEmpty: true });
-      return locked(userId, async (trx, tier) => {
+      const updated = await locked(userId, async (trx, tier) => {
         const row = await repo.getChannel(trx, userId, channelId, { lock: true });
         if (!row) throw Errors.notFound(CHANNEL_NOT_FOUND);
         if (value) {
@@ -175,9 +200,13 @@ export function createChannelsService(deps: { db: Kysely<Database>; allowPrivate
           await checkNotDuplicate(trx, userId, row.kind, value, row.id);
         }
         const secret = row.kind === 'webhook' && !row.secret ? newWebhookSecret() : undefined;
-        const channel = await repo.updateChannel(trx, userId, row.id, { value, secret });
+        // Another address (or none): confirmed anew, unless it is the account's verified one.
+        const readdressed = row.kind === 'email' && !(row.value && value && sameTarget('email', row.value, value));
+        const verifiedAt = readdressed ? (value ? await verifiedAtFor(trx, userId, value) : null) : undefined;
+        const channel = await repo.updateChannel(trx, userId, row.id, { value, secret, verifiedAt });
         return secret ? { channel, secret } : { channel };
       });
+      return { ...updated, channel: await confirmIfNeeded(updated.channel) };
     },
 
     /**
@@ -193,6 +222,20 @@ export function createChannelsService(deps: { db: Kysely<Database>; allowPrivate
         return {};
       }
       return service.add(userId, kind, rawValue);
+    },
+
+    /**
+     * Resend confirmation: a new link (the previous one stops working) for one of the
+     * caller's email channels awaiting confirmation; 429 within CONFIRM_RESEND_INTERVAL_MS of
+     * the last one.
+     */
+    async resendConfirmation(userId: string, id: unknown): Promise<ChannelRow> {
+      const row = await service.get(userId, id);
+      if (!awaitingConfirmation(row)) throw Errors.badRequest(NOTHING_TO_CONFIRM_MESSAGE);
+      const wait = row.confirm_sent_at ? row.confirm_sent_at.getTime() + CONFIRM_RESEND_INTERVAL_MS - Date.now() : 0;
+      if (wait > 0) throw Errors.tooManyRequests(wait);
+      await deps.confirmations.send(row);
+      return (await repo.getChannel(db, userId, row.id)) ?? row;
     },
 
     /** Deletes channels; every id must be the caller's (else 404 and nothing is deleted). */

@@ -14,6 +14,9 @@ import { createMonitoringService, taskView, type MonitoringService } from './mon
 import { wireSchema } from './wire-schema';
 import { createChannelsService, type ChannelsService } from './channels-service';
 import { registerChannelsRoutes } from './channels-routes';
+import { createChannelConfirmations } from './channels-confirmation';
+import type { MailService } from '../mail/mail-service';
+import type { Config } from '../config';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,12 +65,13 @@ const Info = wireSchema<MonitoringInfo>()(
   }),
 );
 
-export function registerMonitoring(app: FastifyInstance, deps: { db: Kysely<Database>; allowPrivateWebhooks: boolean }) {
+export function registerMonitoring(app: FastifyInstance, deps: { db: Kysely<Database>; allowPrivateWebhooks: boolean; mail: MailService; config: Config }) {
   const tasks = createMonitoringService({ db: deps.db });
-  const channels = createChannelsService({ db: deps.db, allowPrivateWebhooks: deps.allowPrivateWebhooks });
+  const confirmations = createChannelConfirmations({ db: deps.db, mail: deps.mail, config: deps.config });
+  const channels = createChannelsService({ db: deps.db, allowPrivateWebhooks: deps.allowPrivateWebhooks, confirmations });
   app.decorate('monitoring', { tasks, channels });
   registerMonitoringRoutes(app, { tasks });
-  registerChannelsRoutes(app, { channels });
+  registerChannelsRoutes(app, { channels, confirmations, brand: deps.config.BRAND });
 }
 
 export function registerMonitoringRoutes(app: FastifyInstance, deps: { tasks: MonitoringService }) {

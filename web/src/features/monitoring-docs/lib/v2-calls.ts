@@ -185,11 +185,12 @@ export const V2_GROUPS: DocGroup[] = [
         title: 'List Channels',
         method: 'GET',
         path: path('get-channels'),
-        description: 'Your channels, newest first. A disabled channel has an empty value.',
+        description:
+          'Your channels, newest first. A disabled channel has an empty value. awaiting_confirmation: an email address that has not followed the confirmation link mailed to it yet gets no alert.',
         response: {
           channels: [
-            { id: '301', type: 'email', value: 'alerts@example.com', updated_at: '2025-04-23T10:20:00.000Z' },
-            { id: '302', type: 'webhook', value: 'https://hooks.example.com/leaks', updated_at: '2025-04-23T10:21:00.000Z' },
+            { id: '301', type: 'email', value: 'alerts@example.com', updated_at: '2025-04-23T10:20:00.000Z', awaiting_confirmation: false },
+            { id: '302', type: 'webhook', value: 'https://hooks.example.com/leaks', updated_at: '2025-04-23T10:21:00.000Z', awaiting_confirmation: false },
           ],
         },
       },

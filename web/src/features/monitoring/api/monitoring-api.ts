@@ -78,6 +78,11 @@ export function updateChannel(id: string, key: ChannelKind, value: string) {
   return api.post<{ success: boolean; channel: NotificationChannel }>('/notification-channels/update', { id, key, value });
 }
 
+/** A new confirmation link for an email channel awaiting confirmation (429 within a minute of the last). */
+export function resendChannelConfirmation(id: string) {
+  return api.post<{ success: boolean; channel: NotificationChannel }>('/notification-channels/resend-confirmation', { id });
+}
+
 export function deleteChannels(ids: string[]) {
   return api.post<{ success: boolean }>('/notification-channels/delete', { ids });
 }

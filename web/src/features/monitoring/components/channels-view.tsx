@@ -5,7 +5,8 @@ import { TrashIcon } from '@/components/icons';
 import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { relativeTime } from '@/lib/relative-time';
 import { toast } from '@/lib/toast-store';
-import { addChannel, deleteChannels, updateChannel, type ChannelInfo, type NotificationChannel } from '../api/monitoring-api';
+import { ApiError } from '@/lib/api';
+import { addChannel, deleteChannels, resendChannelConfirmation, updateChannel, type ChannelInfo, type NotificationChannel } from '../api/monitoring-api';
 import { refreshChannels, useChannels, useChannelsInfo, useMonitoringInfo } from '../api/use-monitoring';
 import { CHANNEL_HINTS, CHANNEL_ORDER, CHANNEL_PLACEHOLDERS, CHANNEL_TITLES } from '../lib/channel-kinds';
 import { refusalMessage } from '../lib/refusal';
@@ -145,6 +146,18 @@ function ChannelRow({ channel, title }: { channel: NotificationChannel; title: s
       await refreshChannels();
     });
 
+  const resend = () =>
+    run(async () => {
+      try {
+        await resendChannelConfirmation(channel.id);
+        toast.success(`Confirmation link sent to ${channel.value}`);
+      } catch (cause) {
+        if (cause instanceof ApiError && cause.status === 429) toast.error('A link was sent less than a minute ago: check the mailbox, or try again shortly');
+        else toast.error(refusalMessage(cause) ?? 'could not send the confirmation');
+      }
+      await refreshChannels();
+    });
+
   const remove = () =>
     run(async () => {
       try {
@@ -173,6 +186,16 @@ function ChannelRow({ channel, title }: { channel: NotificationChannel; title: s
         <>
           <ChannelFacts value={channel.value} updated={channel.updated} hint={channel.key === 'webhook' ? channel.secret_hint : null} />
           {channel.disabled_reason && <p className="channel-reason muted">{channel.disabled_reason}</p>}
+          {channel.awaiting_confirmation && (
+            <div className="channel-awaiting">
+              <p data-testid="channel-awaiting">
+                <strong>Awaiting confirmation.</strong> No alert goes to this address until the link mailed to it is followed.
+              </p>
+              <button type="button" className="button button-secondary button-small" disabled={busy} onClick={() => void resend()}>
+                Resend confirmation
+              </button>
+            </div>
+          )}
           <div className="channel-actions">
             {channel.value && (
               <button type="button" className="button button-ghost button-small" disabled={busy} aria-label={`Disable ${title}`} onClick={() => void disable()}>
