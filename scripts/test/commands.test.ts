@@ -192,7 +192,9 @@ async function smoke(key: string, args: string[], expect: { line: RegExp; timeou
 let server: ReturnType<typeof npm> | undefined;
 let serverOut = '';
 let url = '';
-let embeddedUrl = '';
+let embeddedPort = 0;
+/** The running server's embedded PostgreSQL, with the password it made at its first start (DATA_DIR/postgres-password). */
+const embeddedUrl = () => embeddedConnectionString(dataDir, embeddedPort);
 
 async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -214,7 +216,7 @@ async function http(method: string, route: string, body?: unknown, token?: strin
 }
 
 async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: embeddedUrl });
+  const client = new pg.Client({ connectionString: embeddedUrl() });
   await client.connect();
   try {
     return (await client.query(sql, params)).rows as T[];
@@ -258,6 +260,8 @@ const CASES: Record<string, ((key: string) => Promise<void>) | null> = {
     smoke(key, ['run', 'admin', '--', 'product:set', '--sku', 'search-credits', '--price', '0.05'], { line: /^search-credits: \$0\.05 per unit from the next checkout$/m }).then(() => undefined),
   'admin banner:set': (key) => smoke(key, ['run', 'admin', '--', 'banner:set', '--message', '<b>Smoke</b>'], { line: /^[0-9a-f-]{36}$/m }).then(() => undefined),
   'admin banner:clear': (key) => smoke(key, ['run', 'admin', '--', 'banner:clear'], { line: /^Banner cleared\.$/m }).then(() => undefined),
+  'admin domain:verify': (key) =>
+    smoke(key, ['run', 'admin', '--', 'domain:verify', '--email', EMAIL, '--domain', 'Smoke.Example'], { line: /^smoke\.example verified for smoke@example\.com \(operator\)\.$/m }).then(() => undefined),
   'admin payment:simulate': async (key) => {
     const invoice = await http('POST', '/payments/crypto-invoice', { sku: 'search-credits', quantity: 100 }, await signIn());
     await smoke(key, ['run', 'admin', '--', 'payment:simulate', '--invoice', invoice.id], { line: new RegExp(`^Simulated settled for invoice ${invoice.id} `, 'm') });
@@ -302,7 +306,7 @@ const CASES: Record<string, ((key: string) => Promise<void>) | null> = {
   'whois-ingest --samples': (key) => smoke(key, ['run', 'whois-ingest', '--', '--samples'], { line: /imported: \d+ records/ }).then(() => undefined),
   bench: async (key) => {
     // Every peer in one run (the default --peers), the PostgreSQL one on the embedded server.
-    const out = await smoke(key, ['run', 'bench', '--', '--records', '2000', '--dir', path.join(scratch, 'bench'), '--pg-url', embeddedUrl], {
+    const out = await smoke(key, ['run', 'bench', '--', '--records', '2000', '--dir', path.join(scratch, 'bench'), '--pg-url', embeddedUrl()], {
       line: /^\| exact email \(1 hit\) \| 1 \| /m,
       timeoutMs: 240_000,
     });
@@ -312,7 +316,7 @@ const CASES: Record<string, ((key: string) => Promise<void>) | null> = {
     for (const [i, peer] of [[2, 'PostgreSQL'], [4, 'SQLite FTS5'], [6, 'ripgrep']] as const) assert.match(cells[i]!, /\d/, `${peer} measured in: ${row}`);
   },
   'bench:whois': (key) =>
-    smoke(key, ['run', 'bench:whois', '--', '--database-url', embeddedUrl, '--scale', '0.001', '--runs', '3', '--drop'], { line: /^\| reverse IP /m, timeoutMs: 180_000 }).then(() => undefined),
+    smoke(key, ['run', 'bench:whois', '--', '--database-url', embeddedUrl(), '--scale', '0.001', '--runs', '3', '--drop'], { line: /^\| reverse IP /m, timeoutMs: 180_000 }).then(() => undefined),
   'whois-bootstrap': async (key) => {
     const snapshot = path.join(ROOT, 'server/src/whois/live/rdap-bootstrap.json');
     const shipped = fs.readFileSync(snapshot);
@@ -410,7 +414,7 @@ describe('documented commands, on the embedded default with nothing configured',
     const pgPort = await freePort();
     env = unconfigured({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) });
     url = `http://127.0.0.1:${port}`;
-    embeddedUrl = embeddedConnectionString(pgPort);
+    embeddedPort = pgPort;
     server = npm(['start'], (text) => (serverOut += text));
   });
 
@@ -438,6 +442,7 @@ describe('documented commands, on the embedded default with nothing configured',
     'admin product:set',
     'admin banner:set',
     'admin banner:clear',
+    'admin domain:verify',
     'admin payment:simulate',
     'admin payment:renew',
     'admin payment:refund',
