@@ -10,19 +10,12 @@ import type { Database } from '../db/schema';
 import { verifyUnsubscribeToken } from './signing';
 import { disableChannel, readChannel } from './delivery-repository';
 import { UNSUBSCRIBE_PATH } from './deliver';
+import { escapeHtml, linkPage } from '../web/link-page';
 
 export const UNSUBSCRIBED_REASON = 'Unsubscribed from the alert mail (List-Unsubscribe)';
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 function page(reply: FastifyReply, status: number, brand: string, body: string) {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .send(`<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(brand)}: alerts</title><body style="font-family:system-ui,sans-serif;max-width:560px;margin:3em auto">${body}</body></html>`);
+  return linkPage(reply, status, { brand, title: 'alerts', body });
 }
 
 const querySchema = { type: 'object', properties: { t: { type: 'string', maxLength: 100 } }, additionalProperties: true } as const;

@@ -7,6 +7,7 @@ import { channelView, type ChannelsService } from './channels-service';
 import { CONFIRM_CHANNEL_PATH, type ChannelConfirmations } from './channels-confirmation';
 import { Id, Ids, Success, Value, errors } from './monitoring-routes';
 import { wireSchema } from './wire-schema';
+import { escapeHtml, linkPage } from '../web/link-page';
 
 const Channel = wireSchema<NotificationChannel>()(
   Type.Object({
@@ -38,19 +39,8 @@ const KindInfo = wireSchema<ChannelInfo | null>()(
 
 const Key = Type.String({ maxLength: 32, description: 'email, sms (or phone), webhook' });
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 function page(reply: FastifyReply, status: number, brand: string, body: string) {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .send(
-      `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(brand)}: alerts</title><body style="font-family:system-ui,sans-serif;max-width:560px;margin:3em auto"><main>${body}</main></body></html>`,
-    );
+  return linkPage(reply, status, { brand, title: 'alerts', body });
 }
 
 /**

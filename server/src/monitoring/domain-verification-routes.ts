@@ -10,6 +10,7 @@ import type { DomainCheckResult, DomainVerification } from '../common/monitoring
 import { DOMAIN_CONFIRM_PATH, type DomainVerificationService } from './domain-verification-service';
 import { ErrorBody } from './monitoring-routes';
 import { wireSchema } from './wire-schema';
+import { escapeHtml, linkPage } from '../web/link-page';
 
 const Verification = wireSchema<DomainVerification>()(
   Type.Object({
@@ -31,10 +32,6 @@ const CheckResult = wireSchema<DomainCheckResult>()(Type.Object({ verified: Type
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 const DomainName = Type.String({ minLength: 1, maxLength: 256 });
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export function registerDomainVerificationRoutes(app: FastifyInstance, deps: { verification: DomainVerificationService; brand: string }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -91,14 +88,7 @@ export function registerDomainVerificationRoutes(app: FastifyInstance, deps: { v
     async (request) => ({ success: true as const, domain: await verification.sendMail(request.user.sub, request.body.domain, request.body.address) }),
   );
 
-  const page = (reply: FastifyReply, status: number, body: string) =>
-    reply
-      .code(status)
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send(
-        `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(deps.brand)}: domain verification</title><body style="font-family:system-ui,sans-serif;max-width:560px;margin:3em auto">${body}</body></html>`,
-      );
+  const page = (reply: FastifyReply, status: number, body: string) => linkPage(reply, status, { brand: deps.brand, title: 'domain verification', body });
   const invalid = (reply: FastifyReply) => page(reply, 400, '<p>This confirmation link is not valid: it was used already, it expired, or a newer one was sent.</p>');
   const querySchema = { type: 'object', properties: { t: { type: 'string', maxLength: 100 } }, additionalProperties: true } as const;
 
