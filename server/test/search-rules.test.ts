@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EngineQueryError, validateQuery, type SearchMode } from '../../engine/index';
 import { packSearch } from '../src/common/obfuscation';
-import { MESSAGES, applyModeSuffix, validateSearch, type SearchType } from '../src/common/search-rules';
+import { DASHBOARD_MAX_PAGE, MESSAGES, applyModeSuffix, dashboardPageCount, validateSearch, type SearchType } from '../src/common/search-rules';
 import { engineType } from '../src/search/search-service';
 import { startTestServer, type TestServer } from './harness';
 import { call, callV2 } from './helpers';
@@ -149,4 +149,17 @@ test('paging is the engine\'s rule: the server answers a too-deep /v2 page with 
   const ok = await callV2(server, user.apiKey, { query: 'wildcat1', page: 1, size: 10_000 });
   assert.equal(ok.status, 200);
   assert.equal(ok.body.balance, 4, 'only the search that ran was charged');
+});
+
+test('the dashboard never offers a page the server refuses: exactly 10,000 results are 499 pages, not 500 (issue 27)', async () => {
+  assert.deepEqual(
+    [0, 1, 20, 21, 9960, 9961, 9980, 9981, 10_000, 10_001, 1_000_000].map(dashboardPageCount),
+    [1, 1, 1, 2, 498, 499, 499, 499, 499, 499, 499],
+  );
+  // The deepest page offered is one the server serves, and the next one is refused.
+  const user = await server.createUser({ searchDays: 30 });
+  const { token } = await server.login(user.email);
+  const ask = (page: number) => call(server.url, 'POST', '/search', { token, body: packSearch({ query: 'someone@example.com', type: 'email', page, regex: false, wildcard: false, deduplicate: true }) });
+  assert.equal((await ask(dashboardPageCount(10_000))).status, 200);
+  assert.equal((await ask(DASHBOARD_MAX_PAGE + 1)).status, 400);
 });

@@ -38,6 +38,15 @@ export const PHONE_MAX_LENGTH = 15;
 export const DASHBOARD_PAGE_SIZE = 20;
 export const DASHBOARD_MAX_PAGE = 499;
 
+/**
+ * Pages the dashboard offers for `total` results: never past DASHBOARD_MAX_PAGE, the deepest
+ * page the server serves (exactly 10,000 results would otherwise offer a page 500 that the
+ * server refuses), and at least one.
+ */
+export function dashboardPageCount(total: number): number {
+  return Math.min(DASHBOARD_MAX_PAGE, Math.max(1, Math.ceil(total / DASHBOARD_PAGE_SIZE)));
+}
+
 export const MESSAGES = {
   empty: 'Empty Query',
   short: 'Query not long enough (minimum 4 characters)',

@@ -1,19 +1,15 @@
 import { useCallback, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api';
 import { toast } from '@/lib/toast-store';
+import { DASHBOARD_PAGE_SIZE, dashboardPageCount } from '@common/search-rules';
 import { runSearch, type SearchParams, type SearchRecord, type SearchResponse } from './search-api';
 
-export const PAGE_SIZE = 20;
-/** Spec 2 §9: beyond this many results the page count is fixed at 499. */
-const DEEP_TOTAL = 10_000;
-const DEEP_PAGES = 499;
+export const PAGE_SIZE = DASHBOARD_PAGE_SIZE;
 
 export const SEARCH_FAILED = 'An error occurred while processing your seach. Please try again.';
 
-export function pageCount(total: number): number {
-  if (total > DEEP_TOTAL) return DEEP_PAGES;
-  return Math.max(1, Math.ceil(total / PAGE_SIZE));
-}
+/** Spec 2 §9: at most 499 pages, the deepest the server serves. */
+export const pageCount = dashboardPageCount;
 
 /** 400 (validation, query syntax), 403 (suspended) and 429 (locked) carry user-fit text. */
 function errorMessage(error: unknown): string {
