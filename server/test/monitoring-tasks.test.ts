@@ -251,6 +251,24 @@ describe('tasks', () => {
 });
 
 describe('domain slots: /monitoring/set-domain and /monitoring/clear-domains', () => {
+  test('add-task with key domain (the Domain tab) uses a paid slot; past the slots the standard tier is refused (issue 27)', async () => {
+    const user = await signedIn();
+    const [slotA, slotB] = await buyDomainSlots(user.id, 2);
+    assert.equal((await post('/monitoring/set-domain', { id: slotA, domain: 'first.example' }, user.token)).status, 200);
+    // "Domain tasks: 1 / 2": the second slot is free, and the Domain tab adds into it.
+    const added = await post('/monitoring/add-task', { key: 'domain', value: 'Second.Example' }, user.token);
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    const domains = (await get('/subscriptions', user.token)).body.domains;
+    assert.deepEqual(
+      domains.map((d: any) => d.domain),
+      ['first.example', 'second.example'],
+    );
+    const slotTask = await server.runtime.db.selectFrom('monitor_tasks').select('subscription_domain_id').where('user_id', '=', user.id).where('value', '=', 'second.example').executeTakeFirstOrThrow();
+    assert.equal(slotTask.subscription_domain_id, slotB, 'the task belongs to the free slot');
+    assertRefused(await post('/monitoring/add-task', { key: 'domain', value: 'third.example' }, user.token), 400, MONITORING_MESSAGES.maxDomainTasks);
+    assertRefused(await post('/monitoring/add-task', { key: 'domain', value: 'FIRST.example' }, user.token), 400);
+  });
+
   test('set-domain creates and updates the slot task; bad domain, unknown and foreign slots refused', async () => {
     const user = await signedIn();
     const [slotA, slotB] = await buyDomainSlots(user.id, 2);

@@ -177,15 +177,20 @@ export function createMonitoringService(deps: { db: Kysely<Database> }) {
     },
 
     /**
-     * Adds a task. A domain task added here is a direct one: enterprise and elevated
-     * accounts only (a slot's domain is set with setDomain); counted with the slots' tasks.
+     * Adds a task. A domain task takes the first current slot with no domain, as set-domain
+     * does (the Domain tab of Monitor Tasks uses a paid slot); with none free it is a direct
+     * one: enterprise and elevated accounts only; counted with the slots' tasks.
      */
     async addTask(userId: string, key: unknown, rawValue: string): Promise<TaskRow> {
       const kind = parseKind(key);
       checkValue(kind, rawValue);
       const value = storedValue(kind, rawValue);
       return locked(userId, async (trx, tier) => {
-        if (kind === 'domain' && tier.tier !== 'enterprise' && tier.tier !== 'elevated') throw Errors.badRequest(MONITORING_MESSAGES.maxDomainTasks);
+        if (kind === 'domain') {
+          const free = (await repo.listCurrentSlots(trx, userId)).find((s) => !s.domain && !s.task_id);
+          if (free) return setSlotDomain(trx, userId, tier, free.id, value);
+          if (tier.tier !== 'enterprise' && tier.tier !== 'elevated') throw Errors.badRequest(MONITORING_MESSAGES.maxDomainTasks);
+        }
         await checkNotDuplicate(trx, userId, kind, value);
         await checkRoom(trx, userId, tier, kind);
         return repo.insertTask(trx, { userId, kind, value, matchValue: matchValue(kind, value) });
