@@ -105,6 +105,9 @@ test('API and WHOIS credits by card show on /subscriptions; the payment history 
   assert.equal(await textOf(page.getByTestId('order-total')), '$250.00');
   await payByCard(page, 'Purchase with Fiat', 'search-credits');
   assert.equal(await textOf(page.getByTestId('thank-you-message')), 'Successfully purchased Search Credits');
+  // A made-up product in the address bar is not echoed (issue 27).
+  await page.goto('/thank-you?p=bogus');
+  assert.equal(await textOf(page.getByTestId('thank-you-message')), 'Successfully purchased your order');
 
   await page.goto('/checkout?p=whois-credits&q=2500');
   await payByCard(page, 'Purchase with Fiat', 'whois-credits');

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useSearch } from 'wouter';
 import { CheckIcon } from '@/components/icons';
-import { productName } from '@/features/subscriptions/lib/catalogue';
+import { parseSku, productName } from '@/features/subscriptions/lib/catalogue';
 import { refreshUser } from '@/features/user/api/use-user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import './checkout.css';
@@ -10,6 +10,8 @@ import './checkout.css';
 export function ThankYouPage() {
   usePageTitle('Thank You');
   const sku = new URLSearchParams(useSearch()).get('p') ?? '';
+  // Only a catalogue product is named: the address bar is not to be echoed ("purchased bogus").
+  const known = parseSku(sku) !== null;
 
   // Credits and search access changed: the frame's credit count and the checks reload.
   useEffect(() => {
@@ -23,7 +25,7 @@ export function ThankYouPage() {
           <CheckIcon width={28} height={28} />
         </span>
         <h1>Thank you.</h1>
-        <p data-testid="thank-you-message">Successfully purchased {sku ? productName(sku) : 'your order'}</p>
+        <p data-testid="thank-you-message">Successfully purchased {known ? productName(sku) : 'your order'}</p>
         <p className="muted">It can take a minute for the purchase to show on your account.</p>
         <Link href="/subscriptions" className="button button-primary">
           Back to Subscriptions
