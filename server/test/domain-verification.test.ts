@@ -18,26 +18,20 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import dns2 from 'dns2';
 import { eventually, sql, startTestServer, type TestServer } from './harness';
 import { call, freshIp } from './helpers';
+import { startTestDnsServer, type TestDnsServer } from './dns-server';
 import { createDomainVerifier } from '../src/monitoring/domain-verifier';
 import { CHECK_BUCKET, MAIL_BUCKET, markDomainVerified } from '../src/monitoring/domain-verification-service';
 import { grantPurchase } from '../src/payments/grants';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
-const { Packet } = dns2;
-
-/** What our DNS server answers: TXT records and A addresses per name (lower-case). */
-const txt = new Map<string, string[]>();
-const addresses = new Map<string, string>();
 /** What our HTTP server serves at /.well-known/leakwell-verification.txt, per Host; and the webhook bodies it received. */
 const files = new Map<string, string>();
 const webhookBodies: string[] = [];
 
-let dnsServer: ReturnType<typeof dns2.createServer>;
-let dnsPort: number;
+let dnsServer: TestDnsServer;
 let httpServer: http.Server;
 let httpPort: number;
 let server: TestServer;
@@ -71,23 +65,7 @@ async function verification(user: User, domain: string) {
 }
 
 before(async () => {
-  dnsServer = dns2.createServer({
-    udp: true,
-    handle(request, send) {
-      const response = Packet.createResponseFromRequest(request);
-      const [question] = request.questions;
-      const name = (question?.name ?? '').toLowerCase();
-      // dns2's types ask for a Resource instance; its encoder takes plain records.
-      type Answer = (typeof response.answers)[number];
-      if (question?.type === Packet.TYPE.TXT) {
-        for (const data of txt.get(name) ?? []) response.answers.push({ name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 1, data } as unknown as Answer);
-      } else if (question?.type === Packet.TYPE.A && addresses.has(name)) {
-        response.answers.push({ name, type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 1, address: addresses.get(name)! } as unknown as Answer);
-      }
-      send(response);
-    },
-  });
-  dnsPort = (await dnsServer.listen({ udp: { port: 0, address: '127.0.0.1' } })).udp!.port;
+  dnsServer = await startTestDnsServer();
 
   httpServer = http.createServer((request, response) => {
     const host = (request.headers.host ?? '').split(':')[0]!.toLowerCase();
@@ -117,7 +95,7 @@ before(async () => {
   httpPort = (httpServer.address() as AddressInfo).port;
 
   server = await startTestServer({
-    env: { DNS_SERVERS: `127.0.0.1:${dnsPort}`, WEBHOOK_ALLOW_PRIVATE: 'true', MONITOR_SWEEP_MS: '3600000', TRUSTED_PROXIES: '127.0.0.1' },
+    env: { DNS_SERVERS: `127.0.0.1:${dnsServer.port}`, WEBHOOK_ALLOW_PRIVATE: 'true', MONITOR_SWEEP_MS: '3600000', TRUSTED_PROXIES: '127.0.0.1' },
     domainFilePort: httpPort,
   });
 });
@@ -268,11 +246,11 @@ describe('proving control', () => {
     let checked = await dashboard(user, '/monitoring/domains/check', { domain: 'dns-proof.test' });
     assert.equal(checked.status, 200, JSON.stringify(checked.body));
     assert.equal(checked.body.verified, false);
-    txt.set('dns-proof.test', ['v=spf1 -all', 'leakwell-verification=0123456789abcdef0123456789abcdef']);
+    dnsServer.txt.set('dns-proof.test', ['v=spf1 -all', 'leakwell-verification=0123456789abcdef0123456789abcdef']);
     checked = await dashboard(user, '/monitoring/domains/check', { domain: 'dns-proof.test' });
     assert.equal(checked.body.verified, false);
 
-    txt.set('dns-proof.test', ['v=spf1 -all', before.txt_record]);
+    dnsServer.txt.set('dns-proof.test', ['v=spf1 -all', before.txt_record]);
     checked = await dashboard(user, '/monitoring/domains/check', { domain: 'DNS-Proof.test' });
     assert.equal(checked.body.verified, true, checked.body.message);
     assert.equal(checked.body.domain.method, 'dns');
@@ -293,13 +271,13 @@ describe('proving control', () => {
     await addDomainTask(user, 'file-proof.test');
     const state = await verification(user, 'file-proof.test');
     assert.equal(state.file_url, `http://file-proof.test:${httpPort}/.well-known/leakwell-verification.txt`);
-    addresses.set('file-proof.test', '127.0.0.1');
+    dnsServer.addresses.set('file-proof.test', '127.0.0.1');
 
     files.set('file-proof.test', 'something else\n');
     assert.equal((await dashboard(user, '/monitoring/domains/check', { domain: 'file-proof.test' })).body.verified, false);
     files.set('file-proof.test', `redirect:http://other.test:${httpPort}/.well-known/leakwell-verification.txt`);
     files.set('other.test', state.file_content);
-    addresses.set('other.test', '127.0.0.1');
+    dnsServer.addresses.set('other.test', '127.0.0.1');
     assert.equal((await dashboard(user, '/monitoring/domains/check', { domain: 'file-proof.test' })).body.verified, false);
     // The token beyond the body cap is not read.
     files.set('file-proof.test', `${'x'.repeat(8192)}\n${state.file_content}\n`);
@@ -312,9 +290,9 @@ describe('proving control', () => {
   });
 
   test('the file fetch goes through the SSRF guard: a domain resolving to loopback is refused unless private targets are allowed', async () => {
-    addresses.set('guarded.test', '127.0.0.1');
+    dnsServer.addresses.set('guarded.test', '127.0.0.1');
     files.set('guarded.test', 'token-guarded');
-    const options = { dnsServers: `127.0.0.1:${dnsPort}`, brand: 'LeakWell', plainHttp: true, filePort: httpPort };
+    const options = { dnsServers: `127.0.0.1:${dnsServer.port}`, brand: 'LeakWell', plainHttp: true, filePort: httpPort };
     const guarded = createDomainVerifier({ ...options, allowPrivate: false });
     const open = createDomainVerifier({ ...options, allowPrivate: true });
     try {

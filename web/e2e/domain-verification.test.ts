@@ -7,34 +7,19 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import dns2 from 'dns2';
 import type { Browser } from 'playwright-core';
 import { eventually, launchBrowser, textOf } from './support/browser';
 import { addTaskByApi, screenshot, signInTo } from './support/monitoring';
 import { startServer, stopServer, type TestServer } from './support/server';
+import { startTestDnsServer, type TestDnsServer } from '../../server/test/dns-server';
 
-const { Packet } = dns2;
-const txt = new Map<string, string[]>();
-let dnsServer: ReturnType<typeof dns2.createServer>;
+let dnsServer: TestDnsServer;
 let server: TestServer;
 let browser: Browser;
 
 before(async () => {
-  dnsServer = dns2.createServer({
-    udp: true,
-    handle(request, send) {
-      const response = Packet.createResponseFromRequest(request);
-      const [question] = request.questions;
-      const name = (question?.name ?? '').toLowerCase();
-      type Answer = (typeof response.answers)[number];
-      if (question?.type === Packet.TYPE.TXT) {
-        for (const data of txt.get(name) ?? []) response.answers.push({ name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 1, data } as unknown as Answer);
-      }
-      send(response);
-    },
-  });
-  const port = (await dnsServer.listen({ udp: { port: 0, address: '127.0.0.1' } })).udp!.port;
-  server = await startServer({ DNS_SERVERS: `127.0.0.1:${port}` });
+  dnsServer = await startTestDnsServer();
+  server = await startServer({ DNS_SERVERS: `127.0.0.1:${dnsServer.port}` });
   browser = await launchBrowser();
 });
 
@@ -74,7 +59,7 @@ test('tasks screen: a domain task shows its state and instructions; Check Now re
   assert.equal(await textOf(card.getByTestId('domain-state')), 'Not verified');
 
   // The record published: by keyboard this time.
-  txt.set('e2e-proof.test', [record]);
+  dnsServer.txt.set('e2e-proof.test', [record]);
   await card.getByRole('button', { name: 'Check e2e-proof.test now' }).focus();
   await page.keyboard.press('Enter');
   await eventually(async () => /is verified/.test(await textOf(result)), true);
