@@ -163,14 +163,10 @@ export function createSearchService(deps: {
   const passwordCount = (userId: string, hash: string) => concurrency.run(userId, () => engine.passwordCount(hash).catch(asRequestError));
   const passwordRange = (userId: string, prefix: string) => concurrency.run(userId, () => engine.passwordRange(prefix).catch(asRequestError));
 
-  /** The query's and the paging's own checks: the engine's, as the search makes them. */
-  async function check(request: SearchRequest & { oneTerm?: boolean }) {
-    await engine.parse(request).catch(asRequestError);
-  }
-
   /**
-   * `check` for `admit`: a refusal for the query's cost is answered (to be counted first), any
-   * other is thrown as by `check`.
+   * The query's and the paging's own checks, the engine's as the search makes them, for
+   * `admit`: a refusal for the query's cost is answered (to be counted first), any other is
+   * thrown as a request error.
    */
   async function checkCountingCost(request: SearchRequest & { oneTerm?: boolean }): Promise<EngineQueryError | undefined> {
     return engine.parse(request).then(
@@ -181,7 +177,7 @@ export function createSearchService(deps: {
 
   /** Refusals come after the query's checks, so a bad query is always answered as such. */
   async function refuse(request: SearchRequest, error: AppError): Promise<never> {
-    await check(request);
+    await engine.parse(request).catch(asRequestError);
     throw error;
   }
 
@@ -227,7 +223,7 @@ export function createSearchService(deps: {
         return { access, result };
       },
       async (error: unknown) => {
-        // A query the engine refuses (it checks it as `check` does) is neither counted nor charged,
+        // A query the engine refuses (it checks it as `checkCountingCost` does) is neither counted nor charged,
         // unless refused for its cost: the engine worked to refuse it, so it counts toward the
         // daily limit like a search (issue 25, item 3), and is not charged. Any other failure
         // (time budget) stays counted and gives the credit back. On the in-memory path the usage
