@@ -23,6 +23,11 @@ import { insertGlobalNotification } from '../server/src/monitoring/notifications
 import { markDomainVerified } from '../server/src/monitoring/domain-verification-service';
 import { normalizeDomain } from '../server/src/common/monitoring-rules';
 import { UsageError } from './lib/cli';
+import type { AdminCommands } from './lib/admin-command';
+import { operatorName } from '../server/src/audit/audit-repository';
+
+/** Commands kept in their own modules (scripts/admin/*.ts): add a module's table here. */
+const MODULE_COMMANDS: AdminCommands = {};
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -68,6 +73,11 @@ Commands:
       mail proof): its domain tasks, D's subdomains included, show record values for a
       year, as after any verification.
 
+${Object.values(MODULE_COMMANDS)
+  .map((c) => c.usage.replace(/\n*$/, '\n'))
+  .join('')}
+Every command also takes --operator NAME: who runs it, for the audit log (default: the OS user).
+
 Grant options:
   --verified            mark the email verified
   --search-days N       extend the search subscription by N days
@@ -102,6 +112,11 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command ? 0 : 2;
   }
+  const moduleCommand = MODULE_COMMANDS[command];
+  if (moduleCommand) {
+    const { values: moduleValues } = parseArgs({ args: rest, strict: true, options: { ...moduleCommand.options, operator: { type: 'string' } } });
+    return moduleCommand.run(moduleValues, { operator: operatorName(moduleValues.operator as string | undefined) });
+  }
   const { values } = parseArgs({
     args: rest,
     strict: true,
@@ -133,6 +148,7 @@ async function main(argv: string[]): Promise<number> {
       payment: { type: 'string' },
       message: { type: 'string' },
       domain: { type: 'string' },
+      operator: { type: 'string' },
     },
   });
   const grant: Grant = {

@@ -308,6 +308,16 @@ export interface DomainVerificationsTable {
   created: Generated<Date>;
 }
 
+export interface AuditLogTable {
+  id: Generated<string>;
+  at: Generated<Date>;
+  operator: string;
+  action: string;
+  target: string | null;
+  reason: string | null;
+  details: ColumnType<Record<string, unknown>, string | undefined, never>;
+}
+
 export interface DeliveriesTable {
   id: Generated<string>;
   user_id: string;
@@ -438,4 +448,5 @@ export interface Database {
   whois_ingest_files: WhoisIngestFilesTable;
   whois_cache: WhoisCacheTable;
   whois_holds: WhoisHoldsTable;
+  audit_log: AuditLogTable;
 }
