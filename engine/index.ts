@@ -25,7 +25,9 @@ export type Entry = {
 export interface SearchRequest {
   query: string;
   page?: number; // 1-based, default 1
-  size?: number; // default 20; size <= 10,000 and page * size <= 10,000
+  size?: number; // default 20; size <= 10,000 and page * size <= maxWindow
+  /** Deepest hit the search pages to (page × size): default 10,000, at most 50,000. */
+  maxWindow?: number;
   mode?: SearchMode; // default 'exact'
   dedup?: boolean; // default true
   timeBudgetMs?: number; // default 5,000
@@ -77,6 +79,7 @@ function searchBody(req: SearchRequest, rawRecord: 'line' | 'omit' | 'le' = 'lin
     query: req.query, page: req.page ?? 1, size: req.size ?? 20, mode: req.mode ?? 'exact',
     dedup: req.dedup ?? true, timeBudgetMs: req.timeBudgetMs, type: req.type ?? 'all', countCache: req.countCache ?? true, rawRecord,
     oneTerm: req.oneTerm ?? false,
+    ...(req.maxWindow ? { maxWindow: req.maxWindow } : {}),
   });
 }
 
@@ -223,7 +226,7 @@ async function native<T>(f: (n: Native) => Promise<T>): Promise<T> {
 }
 
 /** Validate a query exactly as a search would, without searching (throws EngineQueryError). */
-export async function validateQuery(req: Pick<SearchRequest, 'query' | 'mode' | 'type' | 'page' | 'size' | 'oneTerm'>): Promise<{ mode: SearchMode; sources: string[] }> {
+export async function validateQuery(req: Pick<SearchRequest, 'query' | 'mode' | 'type' | 'page' | 'size' | 'oneTerm' | 'maxWindow'>): Promise<{ mode: SearchMode; sources: string[] }> {
   const out = await native((n) => n.parse(JSON.stringify({ ...req, mode: req.mode ?? 'exact' })));
   return JSON.parse(out) as { mode: SearchMode; sources: string[] };
 }
@@ -284,7 +287,7 @@ export class Engine {
   }
 
   /** Same checks as search (the query, and the paging when given), no search. */
-  parse(req: Pick<SearchRequest, 'query' | 'mode' | 'type' | 'page' | 'size' | 'oneTerm'>): Promise<{ mode: SearchMode; sources: string[] }> {
+  parse(req: Pick<SearchRequest, 'query' | 'mode' | 'type' | 'page' | 'size' | 'oneTerm' | 'maxWindow'>): Promise<{ mode: SearchMode; sources: string[] }> {
     return validateQuery(req);
   }
 

@@ -147,7 +147,7 @@ impl Engine {
     fn run_search(&self, req: &SearchRequest) -> Result<(u64, Vec<(usize, usize, u32)>, Instant, Arc<Snapshot>)> {
         let t0 = Instant::now();
         self.check_open()?;
-        check_paging(req.page, req.size)?;
+        check_paging(req.page, req.size, req.max_window)?;
         let parsed = req.parsed()?;
         let plan = planner::plan(&parsed)?;
         let _ = self.refresh(false);

@@ -8,8 +8,11 @@ use crate::render::RawRecord;
 use crate::watch::Strategy;
 use serde_json::Value;
 
-/// Deepest hit a search pages to (`page × size`).
+/// Deepest hit a search pages to (`page × size`) unless the request says otherwise, and the
+/// largest page size.
 pub const MAX_RESULT_WINDOW: u64 = 10_000;
+/// The deepest a request may ask for (`maxWindow`; the public API's `API_MAX_DEPTH`).
+pub const MAX_RESULT_WINDOW_LIMIT: u64 = 50_000;
 pub const DEFAULT_BUDGET_MS: u64 = 5_000;
 /// A part's evaluation is remembered (its count) past this time.
 const COUNT_CACHE_MIN_MICROS: u64 = 20;
@@ -29,6 +32,13 @@ pub struct SearchRequest {
     pub raw_record: RawRecord,
     /// The searcher may not see values: one exact term only (`query::parse_one_term`).
     pub one_term: bool,
+    /// Deepest hit this search may page to (`page × size`): `max_window`.
+    pub max_window: u64,
+}
+
+/// `maxWindow`: MAX_RESULT_WINDOW when absent, never past MAX_RESULT_WINDOW_LIMIT.
+fn max_window(v: &Value) -> u64 {
+    v["maxWindow"].as_u64().unwrap_or(MAX_RESULT_WINDOW).clamp(1, MAX_RESULT_WINDOW_LIMIT)
 }
 
 /// The query as a search reads it: `query::parse`, or `parse_one_term` for a searcher
@@ -68,6 +78,7 @@ impl SearchRequest {
             },
             raw_record: parse_raw_record(v["rawRecord"].as_str()),
             one_term: v["oneTerm"].as_bool().unwrap_or(false),
+            max_window: max_window(v),
         })
     }
 
@@ -76,15 +87,29 @@ impl SearchRequest {
     }
 }
 
-pub fn check_paging(page: u64, size: u64) -> Result<()> {
+/// `1234567` as `1,234,567`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A page of `size` hits at `page` (from 1), at most `window` deep.
+pub fn check_paging(page: u64, size: u64, window: u64) -> Result<()> {
     if page < 1 {
         return Err(EngineError::query("bad_page", "page must be 1 or more."));
     }
     if size < 1 || size > MAX_RESULT_WINDOW {
-        return Err(EngineError::query("bad_size", "size must be between 1 and 10,000."));
+        return Err(EngineError::query("bad_size", format!("size must be between 1 and {}.", grouped(MAX_RESULT_WINDOW))));
     }
-    if page.saturating_mul(size) > MAX_RESULT_WINDOW {
-        return Err(EngineError::query("too_deep", "page × size must not exceed 10,000."));
+    if page.saturating_mul(size) > window {
+        return Err(EngineError::query("too_deep", format!("page × size must not exceed {}.", grouped(window))));
     }
     Ok(())
 }
@@ -94,8 +119,9 @@ pub struct ParseRequest {
     pub query: String,
     pub mode: Mode,
     pub default_field: Option<usize>,
-    /// Checked when both are given.
+    /// Checked when both are given, against `max_window`.
     pub paging: Option<(u64, u64)>,
+    pub max_window: u64,
     /// As `SearchRequest::one_term`.
     pub one_term: bool,
 }
@@ -108,6 +134,7 @@ impl ParseRequest {
             mode: Mode::parse(v["mode"].as_str().unwrap_or("exact"))?,
             default_field: parse_default_field(v["type"].as_str())?,
             paging: v["page"].as_u64().zip(v["size"].as_u64()),
+            max_window: max_window(v),
             one_term: v["oneTerm"].as_bool().unwrap_or(false),
         })
     }
@@ -115,7 +142,7 @@ impl ParseRequest {
     /// The parsed query, or the search's refusal.
     pub fn check(&self) -> Result<ParsedQuery> {
         if let Some((page, size)) = self.paging {
-            check_paging(page, size)?;
+            check_paging(page, size, self.max_window)?;
         }
         let parsed = parse_query(&self.query, self.mode, self.default_field, self.one_term)?;
         crate::planner::plan(&parsed)?;

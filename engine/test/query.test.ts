@@ -68,6 +68,16 @@ test('paging limits: size up to 10,000 and page * size <= 10,000', async () => {
   for (const [page, size, code] of [[0, 10, 'bad_page'], [1, 10_001, 'bad_size'], [3, 5_000, 'too_deep']] as const) {
     await assert.rejects(engine.search({ query: 'jsmith', page, size }), (e: unknown) => e instanceof EngineQueryError && e.code === code);
   }
+  // maxWindow (the public API's API_MAX_DEPTH) moves the depth, never past 50,000 nor the page size past 10,000.
+  await engine.search({ query: 'jsmith', page: 3, size: 10_000, maxWindow: 30_000 });
+  await engine.search({ query: 'jsmith', page: 50_000, size: 1, maxWindow: 50_000 });
+  for (const [page, size, maxWindow, message] of [
+    [4, 10_000, 30_000, 'page × size must not exceed 30,000.'],
+    [50_001, 1, 60_000, 'page × size must not exceed 50,000.'],
+    [1, 10_001, 50_000, 'size must be between 1 and 10,000.'],
+  ] as const) {
+    await assert.rejects(engine.search({ query: 'jsmith', page, size, maxWindow }), (e: unknown) => e instanceof EngineQueryError && e.message === message);
+  }
 });
 
 test('client query forms: quotes, &, AND/OR, parentheses, escapes, &database_name=, &domain:, type', async () => {

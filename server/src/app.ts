@@ -208,6 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(v2Api, {
     prefix: '/v2',
     search,
+    maxDepth: config.API_MAX_DEPTH,
     reports,
     authenticateApiKey: createApiKeyGuard({
       resolveKeyHash: search.userIdForApiKeyHash,

@@ -71,6 +71,7 @@ export const ConfigSchema = Type.Object({
   SEARCH_CONCURRENCY_WAIT_MS: Integer(1000, 0, 30_000, 'How long a search over SEARCH_CONCURRENCY_PER_USER waits for a slot before a 429 (Retry-After: 1), nothing counted or charged.'),
   ENGINE_STORE_CACHE_MB: Integer(64, 0, 65_536, "MiB of decompressed store blocks the search engine keeps for the next pages and repeated queries (one cache per process); 0: none."),
   ENGINE_THREADS: Integer(0, 0, 256, "Threads of the search engine's quick lane (lookups) and of its heavy lane (regex and wildcard scans) each; 0: max(2, cores)."),
+  API_MAX_DEPTH: Integer(10_000, 10_000, 50_000, 'Public API (/v2/search): the deepest result a client may page to (page × size). The dashboard stays at 10,000.'),
   API_RATE_PER_SECOND: Integer(10, 1, 10_000, 'Public API leaky bucket: requests per second per client address and per credential.'),
   API_RATE_BURST: Integer(10, 1, 100_000, 'Public API leaky bucket: burst size.'),
   ENTRY_REMOVAL_TOKEN_TTL_HOURS: Integer(24, 1, 720, 'Lifetime of an entry-removal confirmation link.'),

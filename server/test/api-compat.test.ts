@@ -14,7 +14,8 @@ let key: string;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 before(async () => {
-  server = await startTestServer({ env: { API_RATE_BURST: '500', API_RATE_PER_SECOND: '500' } });
+  // API_MAX_DEPTH: an operator raised the depth past the default 10,000 (clients of the anchor page to 50,000).
+  server = await startTestServer({ env: { API_RATE_BURST: '500', API_RATE_PER_SECOND: '500', API_MAX_DEPTH: '20000' } });
   const records = [
     { email: 'a@b.com', username: 'xuser', password: 'pw1', hashed_password: sha256('Password1'), domain: 'b.com' },
     { email: 'john.smith@fake-box.com', username: 'johnsmith', name: 'John Smith', ip_address: '192.168.10.20', phone: '15550100' },
@@ -100,7 +101,31 @@ test('paging until total <= size * page visits every record once', async () => {
   }
   assert.equal(seen.size, 30);
   assert.equal(page, 5);
-  assert.equal((await callV2(server, key, { query: 'password:same-password', page: 2, size: 10_000 })).status, 400, 'depth over 10,000 is refused');
+});
+
+test('API_MAX_DEPTH: /v2 pages as deep as the operator allows, the dashboard stays at 10,000', async () => {
+  const deep = await callV2(server, key, { query: 'password:same-password', page: 2, size: 10_000 });
+  assert.equal(deep.status, 200, 'page × size = 20,000 is served');
+  assert.deepEqual([deep.body.total, deep.body.entries.length], [30, 0]);
+  assert.equal((await callV2(server, key, { query: 'password:same-password', page: 20_000, size: 1 })).status, 200);
+  const tooDeep = await callV2(server, key, { query: 'password:same-password', page: 3, size: 10_000 });
+  assert.deepEqual([tooDeep.status, tooDeep.body], [400, { error: 'page × size must not exceed 20,000.' }]);
+  assert.equal((await callV2(server, key, { query: 'password:same-password', size: 10_001 })).status, 400, 'a page holds at most 10,000');
+});
+
+test('undeclared body properties are dropped and never act (clients send extras)', async () => {
+  // One open-source client sends `channels` with create-task; others send their own bookkeeping.
+  const created = await callV2(server, key, { type: 'email', value: 'compat-extra@example.com', channels: [1, 2], user_id: 'someone-else' }, { path: '/v2/monitoring/create-task' });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const task = await callV2(server, key, { id: created.body.id, include: 'everything' }, { path: '/v2/monitoring/get-task' });
+  assert.deepEqual([task.status, task.body.value], [200, 'compat-extra@example.com']);
+  const before = await callV2(server, key, { query: 'username:xuser' });
+  const extras = await callV2(server, key, { query: 'username:xuser', credits: 1_000_000, law_enforcement: true, size: 5, client: 'x' });
+  assert.equal(extras.status, 200);
+  assert.equal(extras.body.balance, before.body.balance - 1, 'charged one credit, granted none');
+  assert.equal(extras.body.entries[0].raw_record, undefined, 'no raw record without law-enforcement status');
+  // A declared property keeps its rules.
+  assert.equal((await callV2(server, key, { query: 'username:xuser', size: 'five', extra: 1 })).status, 400);
 });
 
 test('password search: both body spellings', async () => {

@@ -178,7 +178,6 @@ describe('tasks, domains and notification methods', () => {
       [{ create_type: 'domain_task', value: 'not a domain' }, MONITORING_MESSAGES.domainValue],
       [{ create_type: 'domain_task', value: 'example.com' }, MONITORING_MESSAGES.maxDomainTasks],
       [{ create_type: 'something', key: 'email', value: 'a@b.com' }, /Invalid or missing field/],
-      [{ create_type: 'task', key: 'email', value: 'a@b.com', user_id: 'x' }, /Invalid or missing field/],
     ];
     for (const [body, message] of cases) {
       const reply = await v1(user, 'create', body);
@@ -205,6 +204,11 @@ describe('tasks, domains and notification methods', () => {
     assert.equal(text.headers.get('location'), null);
     // Nothing was created by any of it.
     assert.equal((await v1(user, 'get-user-info', { type: 'tasks' })).body.total, 0);
+    // Undeclared properties are dropped, never acted on: a client's extras are served.
+    const other = await apiUser();
+    assertStatus(await v1(other, 'create', { create_type: 'task', key: 'email', value: 'extra@example.com', user_id: user.id, channels: [1] }), 200);
+    assert.deepEqual((await v1(other, 'get-user-info', { type: 'tasks', verbose: true })).body.tasks.map((t: any) => t.value), ['extra@example.com']);
+    assert.equal((await v1(user, 'get-user-info', { type: 'tasks' })).body.total, 0, 'user_id did not act');
   });
 
   test("the tier's limits answer 302 with the 'reached maximum' message", async () => {

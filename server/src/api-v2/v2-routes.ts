@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Errors } from '../infra/errors';
+import { dropUnknownBodyProperties } from '../infra/unknown-properties';
 import { FIELD_NAMES } from '../../../engine/index';
 import { formatTook, searchMode, type SearchService } from '../search/search-service';
 import { registerMonitoringV2Routes } from './monitoring-v2-routes';
@@ -39,6 +40,8 @@ export interface V2Options {
   search: SearchService;
   /** The guard: the caller's user id (at once, or as a promise), or throws 400 (bad key) / 429 (rate). */
   authenticateApiKey: (request: FastifyRequest) => string | Promise<string>;
+  /** Deepest result /v2/search pages to (page × size): API_MAX_DEPTH. */
+  maxDepth: number;
   /** Monitoring reports (/v2/monitoring/get-reports, get-report). */
   reports?: ReportsService;
 }
@@ -71,6 +74,8 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
     );
   });
 
+  // Undeclared body properties are dropped, not refused (infra/unknown-properties.ts).
+  app.addHook('preValidation', dropUnknownBodyProperties);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { search } = options;
   if (options.reports) registerReportsV2Routes(app, { reports: options.reports });
@@ -92,7 +97,7 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
         body: Type.Object(
           {
             query: Type.String({ minLength: 1, maxLength: 1000 }),
-            page: Type.Integer({ minimum: 1, maximum: 10_000, default: 1 }),
+            page: Type.Integer({ minimum: 1, maximum: 50_000, default: 1 }),
             size: Type.Integer({ minimum: 1, maximum: 10_000, default: 100 }),
             regex: Type.Boolean({ default: false }),
             wildcard: Type.Boolean({ default: false }),
@@ -113,7 +118,7 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
       const mode = searchMode(regex, wildcard);
       // Every refusal (query, paging, access, credits) happens before a credit moves.
       return search
-        .admitAndRunApi(request.apiKeyUserId, { query, type: 'all', mode, page, size, dedup: de_dupe }, { charge: 'v2-search', requireSubscription: true })
+        .admitAndRunApi(request.apiKeyUserId, { query, type: 'all', mode, page, size, dedup: de_dupe, maxWindow: options.maxDepth }, { charge: 'v2-search', requireSubscription: true })
         .then(({ access, result }) => {
           // The engine shapes the entries for this reply (empty fields left out, raw_record only
           // for law enforcement) and hands them over as JSON text: they are embedded as they

@@ -10,6 +10,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError, Errors } from '../infra/errors';
+import { dropUnknownBodyProperties } from '../infra/unknown-properties';
 import type { Bucket, RateLimiter } from '../infra/rate-limiter';
 import { REPORTS_PAGE_SIZE, STANDARD_TASK_KINDS, type StandardTaskKind } from '../common/monitoring-rules';
 import type { ReportsService } from '../monitoring/reports-service';
@@ -89,6 +90,8 @@ export async function monitorApiV1(app: FastifyInstance, options: MonitorV1Optio
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined || request.body === null) request.body = {};
   });
+  // Undeclared body properties are dropped, not refused (infra/unknown-properties.ts).
+  app.addHook('preValidation', dropUnknownBodyProperties);
   app.setNotFoundHandler((_request, reply) => sendError(reply, 404, V1_METHOD_NOT_ALLOWED));
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {

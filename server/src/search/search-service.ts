@@ -62,7 +62,7 @@ export function dashboardEntries(entries: Entry[], access: Pick<SearchAccess, 's
 
 type AdmitOptions = { charge?: string; requireSubscription?: boolean };
 
-type SearchRequest = { query: string; type: FieldName | 'all'; mode: SearchMode; page: number; size: number; dedup: boolean };
+type SearchRequest = { query: string; type: FieldName | 'all'; mode: SearchMode; page: number; size: number; dedup: boolean; maxWindow?: number };
 
 export function createSearchService(deps: {
   db: Kysely<Database>;

@@ -54,7 +54,7 @@ const ERRORS = [
 const SEARCH_FIELDS = [
   ['query', 'string', 'required', 'Search terms: email:"a@b.com", username:"x", domain:example.com, a bare term; join with &, AND, OR.'],
   ['page', 'integer', '1', 'Page number, from 1.'],
-  ['size', 'integer', '100', 'Entries per page, at most 10,000; page × size at most 10,000.'],
+  ['size', 'integer', '100', 'Entries per page, at most 10,000; page × size at most 10,000 (an operator may allow up to 50,000).'],
   ['regex', 'boolean', 'false', 'Values between slashes are regular expressions. Not with wildcard.'],
   ['wildcard', 'boolean', 'false', '? matches one character, * many. Not with regex.'],
   ['de_dupe', 'boolean', 'false', 'Merge entries that repeat the same values.'],
