@@ -25,6 +25,7 @@ const API_PREFIXES = [
   '/datawells',
   '/request-entry-removal',
   '/remove-entry',
+  '/privacy',
   '/notifications',
   '/notification-channels',
   '/subscriptions',

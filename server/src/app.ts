@@ -30,6 +30,7 @@ import { createSearchMeter } from './search/search-meter';
 import { registerSearchRoutes } from './search/search-routes';
 import { createRemovalService } from './removal/removal-service';
 import { registerRemovalRoutes } from './removal/removal-routes';
+import { createOptOutService } from './removal/opt-out-service';
 import { createApiKeyGuard } from './api-v2/api-key-auth';
 import { v2Api } from './api-v2/v2-routes';
 import { registerRealtimeRoutes } from './realtime/realtime-routes';
@@ -165,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSearchRoutes(app, { search });
   registerRemovalRoutes(app, {
     removal: createRemovalService({ db, engine: deps.engine, mail: deps.mail, config, limiter: deps.limiter }),
+    optOut: createOptOutService({ db, engine: deps.engine, mail: deps.mail, config, limiter: deps.limiter }),
   });
   const reports = createReportsService({ db, engine: deps.engine });
   registerMonitoring(app, { db, allowPrivateWebhooks: config.WEBHOOK_ALLOW_PRIVATE, mail: deps.mail, config });

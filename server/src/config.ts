@@ -74,7 +74,7 @@ export const ConfigSchema = Type.Object({
   API_MAX_DEPTH: Integer(10_000, 10_000, 50_000, 'Public API (/v2/search): the deepest result a client may page to (page × size). The dashboard stays at 10,000.'),
   API_RATE_PER_SECOND: Integer(10, 1, 10_000, 'Public API leaky bucket: requests per second per client address and per credential.'),
   API_RATE_BURST: Integer(10, 1, 100_000, 'Public API leaky bucket: burst size.'),
-  ENTRY_REMOVAL_TOKEN_TTL_HOURS: Integer(24, 1, 720, 'Lifetime of an entry-removal confirmation link.'),
+  ENTRY_REMOVAL_TOKEN_TTL_HOURS: Integer(24, 1, 720, 'Lifetime of an entry-removal confirmation link and of an opt-out link.'),
   // Crypto payments (server/src/payments/crypto): the provider behind /payments/crypto-invoice.
   CRYPTO_PROVIDER: Type.Union([Type.Literal('sandbox'), Type.Literal('btcpay'), Type.Literal('nowpayments')], {
     default: 'sandbox',

@@ -3,7 +3,7 @@ import type { Database } from '../db/schema';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export type TokenPurpose = 'verify-email' | 'reset-password' | 'close-account' | 'remove-entry';
+export type TokenPurpose = 'verify-email' | 'reset-password' | 'close-account' | 'remove-entry' | 'opt-out';
 
 export async function createOneTimeToken(
   db: Db,

@@ -58,6 +58,17 @@ export const MailTemplates = {
       ],
       { url, label: 'Remove the entry' },
     ),
+  optOut: (to: string, brand: string, url: string, hours: number) =>
+    compose(
+      to,
+      brand,
+      'see and remove your entries',
+      [
+        `Someone asked to remove this email address from ${brand} search results. The link shows how many leaked records hold it, by source, and removes them all for good with one button.`,
+        `It works once and for ${hours} hours. If you did not ask for this, ignore this mail: nothing changes.`,
+      ],
+      { url, label: 'See and remove my entries' },
+    ),
   closeAccount: (to: string, brand: string, url: string) =>
     compose(
       to,

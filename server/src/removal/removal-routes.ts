@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { RemovalService } from './removal-service';
+import type { OptOutService } from './opt-out-service';
 
 const ErrorBody = Type.Object({ error: Type.String() });
 const Success = Type.Object({ success: Type.Boolean() });
 
-export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: RemovalService }) {
+export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: RemovalService; optOut: OptOutService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const common = { onRequest: [app.authenticate] };
   const tags = ['entry removal'];
@@ -44,15 +45,15 @@ export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: Rem
     },
   );
 
+  // The mailed link is the proof: it works without signing in (the owner of the address may
+  // have no account, or be signed in elsewhere).
   r.post(
     '/remove-entry',
     {
-      ...common,
       schema: {
         operationId: 'removeEntry',
         tags,
-        security,
-        summary: 'Confirms a removal with the mailed link; the entry disappears from every result for good.',
+        summary: 'Confirms a removal with the mailed link (no sign-in needed); the entry disappears from every result for good.',
         body: Type.Object(
           { id: Type.String({ minLength: 1, maxLength: 128 }), v: Type.String({ minLength: 1, maxLength: 200 }) },
           { additionalProperties: false },
@@ -64,5 +65,66 @@ export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: Rem
       await deps.removal.confirm(request.body);
       return { success: true };
     },
+  );
+
+  const Token = Type.String({ minLength: 1, maxLength: 200 });
+  const optOutTags = ['opt-out'];
+  const logMailError = (request: { log: { error: (o: object, m: string) => void } }) => (error: unknown) =>
+    request.log.error({ error: error instanceof Error ? error.message : String(error) }, 'opt-out mail failed');
+
+  r.post(
+    '/privacy/opt-out',
+    {
+      schema: {
+        operationId: 'optOutRequest',
+        tags: optOutTags,
+        summary: 'Anyone, without an account: mails a single-use link to the address that shows and removes every record holding it.',
+        description:
+          'Answers {"success": true} for every valid address, whether or not any record holds it (a mail goes out either way, at most 3 a day per address). 400 for an invalid address; 429 when this client address asked too often.',
+        body: Type.Object({ email: Type.String({ maxLength: 255 }) }, { additionalProperties: false }),
+        response: { 200: Success, 400: ErrorBody, 429: ErrorBody },
+      },
+    },
+    async (request) => {
+      await deps.optOut.request(request.body.email, request.limitAddress, logMailError(request));
+      return { success: true };
+    },
+  );
+
+  r.post(
+    '/privacy/opt-out/preview',
+    {
+      schema: {
+        operationId: 'optOutPreview',
+        tags: optOutTags,
+        summary: "The link's address and how many records hold it, per data well (no values). Does not use the link up.",
+        body: Type.Object({ t: Token }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            email: Type.String(),
+            total: Type.Integer(),
+            wells: Type.Array(Type.Object({ name: Type.String(), records: Type.Integer() })),
+            truncated: Type.Boolean(),
+          }),
+          400: ErrorBody,
+          429: ErrorBody,
+        },
+      },
+    },
+    async (request) => deps.optOut.preview(request.body.t, request.limitAddress),
+  );
+
+  r.post(
+    '/privacy/opt-out/confirm',
+    {
+      schema: {
+        operationId: 'optOutConfirm',
+        tags: optOutTags,
+        summary: 'Uses the link up and removes every record holding its address, for good (also when the same records are ingested again).',
+        body: Type.Object({ t: Token }, { additionalProperties: false }),
+        response: { 200: Type.Object({ removed: Type.Integer(), remaining: Type.Integer() }), 400: ErrorBody },
+      },
+    },
+    async (request) => deps.optOut.confirm(request.body.t),
   );
 }

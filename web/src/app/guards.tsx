@@ -31,3 +31,14 @@ export function Protected({ title, children }: { title: string; children: ReactN
   if (status === 'signed-out') return <Redirect to={loginPathFor(location, search)} replace />;
   return <DashboardFrame title={title}>{children}</DashboardFrame>;
 }
+
+/**
+ * Pages for everyone that a mailed link opens (entry removal, opt-out): inside the dashboard
+ * frame for a signed-in visitor, on their own otherwise.
+ */
+export function Open({ title, children }: { title: string; children: ReactNode }) {
+  const { status } = useSession();
+  if (status === 'pending') return <Splash />;
+  if (status === 'signed-in') return <DashboardFrame title={title}>{children}</DashboardFrame>;
+  return <main className="open-page">{children}</main>;
+}

@@ -12,6 +12,7 @@ import { TosPrivacyPage } from '@/features/legal/components/tos-privacy-page';
 import { EntryRemovalPage } from '@/features/search/components/entry-removal-page';
 import { SearchPage } from '@/features/search/components/search-page';
 import { WhoisPage } from '@/features/whois/components/whois-page';
+import { OptOutPage } from '@/features/privacy/components/opt-out-page';
 import { CheckoutPage } from '@/features/checkout/components/checkout-page';
 import { CryptoCheckoutPage } from '@/features/checkout/components/crypto-checkout-page';
 import { ThankYouPage } from '@/features/checkout/components/thank-you-page';
@@ -30,7 +31,7 @@ import { PaymentHistoryPage } from '@/features/subscriptions/components/payment-
 import { SearchPlansPage } from '@/features/subscriptions/components/search-plans-page';
 import { SubscriptionsPage } from '@/features/subscriptions/components/subscriptions-page';
 import { useSession } from '@/lib/session';
-import { Protected, PublicOnly, Splash } from './guards';
+import { Open, Protected, PublicOnly, Splash } from './guards';
 import { ComingSoonPage } from './pages/coming-soon-page';
 import { LogoutPage } from './pages/logout-page';
 import { NotFoundPage } from './pages/not-found-page';
@@ -88,10 +89,16 @@ export function AppRouter() {
           <WhoisPage />
         </Protected>
       </Route>
+      {/* Opened from mailed links, by anyone: the link is the proof, no account needed. */}
       <Route path="/entry-removal">
-        <Protected title="Entry Removal">
+        <Open title="Entry Removal">
           <EntryRemovalPage />
-        </Protected>
+        </Open>
+      </Route>
+      <Route path="/opt-out">
+        <Open title="Opt-out">
+          <OptOutPage />
+        </Open>
       </Route>
       <Route path="/documentation/faq">
         <Protected title="Documentation / FAQ">

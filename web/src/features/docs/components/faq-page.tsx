@@ -121,10 +121,18 @@ const QUESTIONS: { id: string; title: string; answer: ReactNode }[] = [
     id: 'deleteData',
     title: 'How do I remove my data?',
     answer: (
-      <p>
-        Anyone can remove their own entry: search for it and use Remove Entry below the result. We email a confirmation link to an
-        address in that entry, so only its owner can confirm; once confirmed, the entry disappears from every result for good.
-      </p>
+      <>
+        <p>
+          Anyone can remove every record holding their email address, without an account: on the <Link href="/opt-out">opt-out page</Link>,
+          enter the address and we email it a link. The link shows how many records hold it, per data well (never the values), and
+          one button removes them all. The link works once, for a day.
+        </p>
+        <p>
+          A single entry can also be removed from its search result with Remove Entry: we email a confirmation link to an address in
+          that entry, so only its owner can confirm, signed in or not. Either way the records disappear from every search, export and
+          alert for good, and stay removed if the same records are added again.
+        </p>
+      </>
     ),
   },
   {

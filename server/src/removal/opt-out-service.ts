@@ -1,0 +1,105 @@
+/**
+ * Opt-out for anyone, without an account: a person asks for their email address
+ * (`POST /privacy/opt-out`), gets a single-use link by mail (`/opt-out?t=…`), sees how many
+ * records hold that address, per data well and without any value, and removes them all
+ * (`POST /privacy/opt-out/confirm`). Removal is the entry removal's tombstone: for good, on
+ * every path, and still removed when the same records are ingested again.
+ *
+ * Decisions (server/src/removal/README.md):
+ * - The request answers the same for every address, and a mail goes out whether or not the
+ *   address is in any record (a difference would tell who is in the data); the mail is
+ *   written after the answer. Throttled per client address (429) and per target address
+ *   (silently: 3 mails a day).
+ * - The email is kept only in its link's row: emptied when the link is used, deleted once
+ *   expired (at the next request).
+ * - "Records holding the address" = records whose `email` field equals it (case-insensitive),
+ *   as an exact email search finds them. One link removes at most OPT_OUT_MAX_RECORDS
+ *   records; the page says when more remain, and a new link removes the next ones.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { Config } from '../config';
+import type { Engine } from '../../../engine/index';
+import type { MailService } from '../mail/mail-service';
+import type { RateLimiter } from '../infra/rate-limiter';
+import { Errors } from '../infra/errors';
+import { hashToken, newOpaqueToken } from '../auth/secrets';
+import { isValidEmail } from '../common/credentials';
+import { MailTemplates } from '../mail/templates';
+import { consumeOptOutToken, deleteExpiredOptOutTokens, insertOptOutToken, peekOptOutToken } from './opt-out-repository';
+
+export const OPT_OUT_MAX_RECORDS = 10_000;
+export const OPT_OUT_INVALID_EMAIL = 'Enter a valid email address.';
+export const OPT_OUT_INVALID_LINK = 'This link is invalid, used or expired. Ask for a new one.';
+
+const REQUESTS_PER_ADDRESS = { ratePerSecond: 1 / 60, burst: 10 };
+const MAILS_PER_TARGET = { ratePerSecond: 3 / 86_400, burst: 3 };
+/** Looking at a link (the page's preview) is free of mail but still searches: bounded per address. */
+const PREVIEWS_PER_ADDRESS = { ratePerSecond: 1 / 10, burst: 20 };
+
+export interface OptOutHoldings {
+  email: string;
+  /** Records holding the address (every one, even past OPT_OUT_MAX_RECORDS). */
+  total: number;
+  /** Per data well, of the records this link covers, most first. */
+  wells: { name: string; records: number }[];
+  /** More records than one link removes. */
+  truncated: boolean;
+}
+
+export function createOptOutService(deps: { db: Kysely<Database>; engine: Engine; mail: MailService; config: Config; limiter: RateLimiter }) {
+  const { db, engine, config } = deps;
+
+  async function holdings(email: string): Promise<OptOutHoldings & { ids: string[] }> {
+    // The address passed isValidEmail: no quote or backslash can end the quoted term.
+    const result = await engine.search({ query: `email:"${email}"`, mode: 'exact', page: 1, size: OPT_OUT_MAX_RECORDS, dedup: false });
+    const perWell = new Map<string, number>();
+    for (const entry of result.entries) perWell.set(entry.database_name, (perWell.get(entry.database_name) ?? 0) + 1);
+    const wells = [...perWell].map(([name, records]) => ({ name, records })).sort((a, b) => b.records - a.records || a.name.localeCompare(b.name));
+    return { email, total: result.total, wells, truncated: result.total > result.entries.length, ids: result.entries.map((entry) => entry.id) };
+  }
+
+  async function mailLink(email: string): Promise<void> {
+    // Keyed by the address's hash: target emails are kept nowhere but in the link's row.
+    if (!(await deps.limiter.take(`opt-out:to:${hashToken(email)}`, MAILS_PER_TARGET)).allowed) return;
+    const token = newOpaqueToken();
+    await insertOptOutToken(db, { tokenHash: hashToken(token), email, expiresAt: new Date(Date.now() + config.ENTRY_REMOVAL_TOKEN_TTL_HOURS * 3_600_000) });
+    await deps.mail.send(MailTemplates.optOut(email, config.BRAND, `${config.publicUrl}/opt-out?t=${token}`, config.ENTRY_REMOVAL_TOKEN_TTL_HOURS));
+  }
+
+  return {
+    /** Same answer for every valid address; only the client address's throttle refuses (429). */
+    async request(rawEmail: string, address: string, onMailError: (error: unknown) => void): Promise<void> {
+      const email = rawEmail.trim().toLowerCase();
+      if (!isValidEmail(email)) throw Errors.badRequest(OPT_OUT_INVALID_EMAIL);
+      const decision = await deps.limiter.take(`opt-out:ip:${address}`, REQUESTS_PER_ADDRESS);
+      if (!decision.allowed) throw Errors.tooManyRequests(decision.retryAfterMs);
+      void deleteExpiredOptOutTokens(db)
+        .then(() => mailLink(email))
+        .catch(onMailError);
+    },
+
+    /** What the link covers, without using it up. */
+    async preview(token: string, address: string): Promise<OptOutHoldings> {
+      const decision = await deps.limiter.take(`opt-out:preview:${address}`, PREVIEWS_PER_ADDRESS);
+      if (!decision.allowed) throw Errors.tooManyRequests(decision.retryAfterMs);
+      const email = await peekOptOutToken(db, hashToken(token));
+      if (!email) throw Errors.badRequest(OPT_OUT_INVALID_LINK);
+      const { ids: _ids, ...rest } = await holdings(email);
+      return rest;
+    },
+
+    /** Uses the link up and removes every record it covers; answers how many were removed and how many remain. */
+    async confirm(token: string): Promise<{ removed: number; remaining: number }> {
+      const email = await consumeOptOutToken(db, hashToken(token));
+      if (!email) throw Errors.badRequest(OPT_OUT_INVALID_LINK);
+      const { ids } = await holdings(email);
+      // One removal tombstones every record with the same content: a later id may already be gone.
+      for (const id of ids) await engine.remove(id);
+      const after = await engine.search({ query: `email:"${email}"`, mode: 'exact', page: 1, size: 1, dedup: false });
+      return { removed: ids.length, remaining: after.total };
+    },
+  };
+}
+
+export type OptOutService = ReturnType<typeof createOptOutService>;
