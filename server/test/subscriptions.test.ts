@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { startTestServer, type TestServer } from './harness';
+import { eventually, payWithSandbox, startTestServer, type TestServer } from './harness';
 import { call } from './helpers';
 import { grantPurchase } from '../src/payments/grants';
 
@@ -60,6 +60,9 @@ describe('GET /subscriptions', () => {
       monitoring_api_expiry: null,
       whois_credits: 0,
       domains: [],
+      domain_plans: [],
+      search_cancel_requested: false,
+      monitoring_api_cancel_requested: false,
       email: user.email,
       elevated: false,
     });
@@ -145,6 +148,39 @@ describe('GET /subscriptions', () => {
 });
 
 describe('domain slots', () => {
+  test('domain plans show renewal or expiry; a recurring one is cancelled from the summary (issue 27); Monitoring counts them', async () => {
+    const user = await signedIn();
+    const recurring = await payWithSandbox(server, user.token, 'domain-sub-monthly', 2);
+    const subscriptionId = String((await server.runtime.db.selectFrom('payments').select('details').where('id', '=', recurring).executeTakeFirstOrThrow()).details.subscription_id);
+    await purchase(user.id, 'domain-nonsub-weekly', 1);
+    let summary = (await get('/subscriptions', user.token)).body;
+    assert.equal(summary.domains.length, 3);
+    assert.deepEqual(
+      summary.domain_plans.map((p: any) => [p.domains, p.auto_renew, p.cancel_requested]),
+      [
+        [2, true, false],
+        [1, false, false],
+      ],
+    );
+    near(summary.domain_plans[0].expiry, Date.now() + 30 * DAY, 'the monthly plan renews in a month');
+    near(summary.domain_plans[1].expiry, Date.now() + 7 * DAY, 'the weekly plan ends in a week');
+    assert.equal(summary.domain_plans[0].id, subscriptionId);
+
+    // A cancel asked and not yet confirmed by the provider shows as such.
+    await server.runtime.db.updateTable('subscriptions').set({ cancel_requested_at: new Date() }).where('id', '=', subscriptionId).execute();
+    assert.equal((await get('/subscriptions', user.token)).body.domain_plans[0].cancel_requested, true);
+    await server.runtime.db.updateTable('subscriptions').set({ cancel_requested_at: null }).where('id', '=', subscriptionId).execute();
+
+    // The dashboard's cancel: the provider is told, its event stops the renewal; access runs to the period end.
+    const cancelled = await post('/subscriptions/cancel', { type: 'subscription-domain', id: subscriptionId }, user.token);
+    assert.deepEqual([cancelled.status, cancelled.body], [200, { success: true }]);
+    await eventually(async () => (await get('/subscriptions', user.token)).body.domain_plans[0].auto_renew === false);
+    summary = (await get('/subscriptions', user.token)).body;
+    assert.deepEqual(summary.domain_plans[0], { ...summary.domain_plans[0], auto_renew: false, cancel_requested: false });
+    assert.equal(summary.domains.length, 3, 'the slots stay until the period ends');
+    assert.equal((await post('/subscriptions/cancel', { type: 'subscription-domain', id: subscriptionId }, user.token)).status, 404, 'nothing left to cancel');
+  });
+
   test('the summary lists the slots of current domain subscriptions; domain-info the slots of one, of the caller only', async () => {
     const user = await signedIn();
     const other = await signedIn();

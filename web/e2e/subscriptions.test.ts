@@ -9,6 +9,7 @@ import { eventually, logInThroughForm, openPage, textOf, toastAfter } from './su
 import { createEventCode, credits, facts, openSubscriptions } from './support/billing';
 import { uniqueEmail, type UserOptions } from './support/server';
 import { useServerAndBrowser } from './support/suite';
+import { payWithSandbox } from '../../server/test/harness';
 
 const suite = useServerAndBrowser();
 
@@ -91,5 +92,30 @@ test('an empty payment history: Payments History is Clear, hint and links', asyn
   assert.equal(await empty.getByRole('link', { name: 'Back to Subscriptions' }).getAttribute('href'), '/subscriptions');
   assert.equal(await textOf(page.locator('.breadcrumb')), 'Subscriptions / Payment History');
   assert.equal(await page.getByRole('button', { name: 'Clear Payment History' }).count(), 0);
+  await page.context().close();
+});
+
+test('a recurring Domain Monitoring plan: Monitoring is active, the Domains block shows its renewal and cancels it', async () => {
+  const user = await suite.server.createUser({ email: uniqueEmail('subs-domain'), verified: true });
+  const { token } = await suite.server.login(user.email, user.password);
+  await payWithSandbox(suite.server, token, 'domain-sub-monthly', 2);
+  const page = await openPage(suite.browser, suite.server.url);
+  await page.goto('/profile');
+  await page.waitForURL((url) => url.pathname === '/login');
+  await logInThroughForm(page, user.email, user.password);
+  await page.waitForURL((url) => url.pathname === '/profile');
+  await openSubscriptions(page);
+
+  assert.equal((await facts(page, 'Monitoring')).Plan, 'Domain Monitoring (1 plan, see Domains)');
+  assert.equal(await textOf(page.getByRole('region', { name: 'Monitoring', exact: true }).locator('.subs-tag')), 'Active');
+  const plan = page.getByTestId('domain-plan');
+  assert.match(await textOf(plan), /Domain Monitoring \(2 domains\) · Renews [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+  await plan.getByRole('button', { name: 'Cancel Domain Monitoring (2 domains)' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm Cancellation' }).click();
+  // The provider's event stops the renewal: the plan then shows when it ends, and Cancel stays off.
+  await eventually(async () => /Expires [A-Z][a-z]{2} \d{1,2}, \d{4}/.test(await textOf(plan)), true);
+  await page.reload();
+  await eventually(async () => /Expires/.test(await textOf(page.getByTestId('domain-plan'))), true);
+  assert.equal(await page.getByTestId('domain-plan').getByRole('button', { name: /^Cancel/ }).isDisabled(), true);
   await page.context().close();
 });

@@ -6,6 +6,20 @@ export interface DomainSlot {
   domain: string | null;
 }
 
+/**
+ * A domain-monitoring subscription whose period has not ended: how many domains it holds,
+ * whether it renews (`auto_renew`) and when its period ends (`expiry`: the renewal date while
+ * it renews, the end of access otherwise). `cancel_requested`: a cancel was asked and the
+ * provider has not confirmed it yet.
+ */
+export interface DomainPlan {
+  id: string;
+  domains: number;
+  auto_renew: boolean;
+  expiry: string;
+  cancel_requested: boolean;
+}
+
 /** GET /subscriptions. Expiries are ISO strings or null. */
 export interface SubscriptionsSummary {
   search_active: boolean;
@@ -20,6 +34,12 @@ export interface SubscriptionsSummary {
   monitoring_api_expiry: string | null;
   whois_credits: number;
   domains: DomainSlot[];
+  /** The current domain-monitoring subscriptions (the slots of `domains` belong to them). */
+  domain_plans: DomainPlan[];
+  /** A cancel of the recurring search plan was asked and is not confirmed yet. */
+  search_cancel_requested: boolean;
+  /** The same for the enterprise (monitoring) plan. */
+  monitoring_api_cancel_requested: boolean;
   email: string;
   elevated: boolean;
 }

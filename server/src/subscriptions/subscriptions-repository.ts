@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { DomainSlot } from '../common/subscriptions';
+import type { DomainPlan, DomainSlot } from '../common/subscriptions';
 
 type Db = Kysely<Database>;
 
@@ -24,16 +24,36 @@ export async function getSummaryAccount(db: Db, userId: string) {
     .executeTakeFirst();
 }
 
-/** The user's enterprise plan row (one per user), if they ever bought one. */
-export async function getEnterpriseSubscription(db: Db, userId: string) {
+
+/** The user's latest plan row of a kind (search or enterprise), if they ever bought one. */
+export async function getPlanSubscription(db: Db, userId: string, plan: 'search' | 'enterprise') {
   return db
     .selectFrom('subscriptions')
-    .select(['recurring', 'period_end'])
+    .select(['recurring', 'period_end', 'cancel_requested_at'])
     .where('user_id', '=', userId)
-    .where('plan', '=', 'enterprise')
+    .where('plan', '=', plan)
+    .orderBy('period_end', 'desc')
     .executeTakeFirst();
 }
 
+/** The user's domain subscriptions whose period has not ended, oldest purchase first. */
+export async function listCurrentDomainPlans(db: Db, userId: string, now: Date): Promise<DomainPlan[]> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select(['id', 'quantity', 'recurring', 'period_end', 'cancel_requested_at'])
+    .where('user_id', '=', userId)
+    .where('plan', '=', 'domain')
+    .where('period_end', '>', now)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    domains: row.quantity,
+    auto_renew: row.recurring,
+    expiry: row.period_end.toISOString(),
+    cancel_requested: row.recurring && row.cancel_requested_at !== null,
+  }));
+}
 
 /** The monitored-domain slots of the user's domain subscriptions whose period has not ended, oldest purchase first. */
 export async function listCurrentDomainSlots(db: Db, userId: string, now: Date): Promise<DomainSlot[]> {

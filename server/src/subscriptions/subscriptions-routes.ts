@@ -24,6 +24,18 @@ const Summary = Type.Object({
   monitoring_api_expiry: Expiry,
   whois_credits: Type.Integer(),
   domains: Type.Array(DomainSlot),
+  domain_plans: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      domains: Type.Integer(),
+      auto_renew: Type.Boolean(),
+      expiry: Type.String({ format: 'date-time', description: 'The renewal date while it renews, the end of access otherwise.' }),
+      cancel_requested: Type.Boolean({ description: 'A cancel was asked; the plan renews until the provider confirms it.' }),
+    }),
+    { description: 'Current domain-monitoring subscriptions (cancel one with /subscriptions/cancel, type subscription-domain, id).' },
+  ),
+  search_cancel_requested: Type.Boolean(),
+  monitoring_api_cancel_requested: Type.Boolean(),
   email: Type.String(),
   elevated: Type.Boolean(),
 });

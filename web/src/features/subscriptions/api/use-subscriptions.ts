@@ -16,7 +16,7 @@ export function useSubscriptions() {
   });
 
   /** True when the server accepted the request; the toast is shown here on failure. */
-  const cancel = async (type: CancelType, id = ''): Promise<boolean> => {
+  const cancel = async (type: CancelType, id: string = ''): Promise<boolean> => {
     try {
       const { success } = await cancelSubscription(type, id);
       if (!success) throw new Error('not cancelled');

@@ -2,13 +2,28 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { toast } from '@/lib/toast-store';
+import type { DomainPlan } from '@common/subscriptions';
 import type { MonitoredDomain } from '../api/subscriptions-api';
+import { formatExpiry, PlanActions, type Cancel } from './plan-actions';
 import { isValidDomain } from '../lib/domain';
 
 type UpdateDomain = (id: string, domain: string) => Promise<boolean>;
 
-/** The monitored-domain slots bought with Domain Monitoring; each can be set, reset or submitted. */
-export function DomainsBlock({ domains, updateDomain }: { domains: MonitoredDomain[]; updateDomain: UpdateDomain }) {
+/**
+ * The monitored-domain slots bought with Domain Monitoring (each can be set, reset or
+ * submitted), then the plans they come from: renewal or expiry, and Cancel for a renewing one.
+ */
+export function DomainsBlock({
+  domains,
+  plans,
+  cancel,
+  updateDomain,
+}: {
+  domains: MonitoredDomain[];
+  plans: DomainPlan[];
+  cancel: Cancel;
+  updateDomain: UpdateDomain;
+}) {
   return (
     <section className="card subs-block subs-domains" aria-labelledby="subs-domains">
       <header className="subs-block-head">
@@ -27,6 +42,38 @@ export function DomainsBlock({ domains, updateDomain }: { domains: MonitoredDoma
             <DomainRow key={row.id} row={row} number={index + 1} updateDomain={updateDomain} />
           ))}
         </ul>
+      )}
+      {plans.length > 0 && (
+        <>
+          <h3 className="subs-plans-title">Domain Monitoring plans</h3>
+          <ul className="domain-plans">
+            {plans.map((plan) => {
+              const name = `Domain Monitoring (${plan.domains === 1 ? '1 domain' : `${plan.domains} domains`})`;
+              return (
+                <li key={plan.id} className="domain-plan" data-testid="domain-plan">
+                  <span>
+                    <strong>{name}</strong>
+                    <span className="muted">
+                      {' · '}
+                      {plan.auto_renew && !plan.cancel_requested ? `Renews ${formatExpiry(plan.expiry)}` : `Expires ${formatExpiry(plan.expiry)}`}
+                    </span>
+                  </span>
+                  <span className="subs-actions">
+                    <PlanActions
+                      planName={name}
+                      recurring={plan.auto_renew}
+                      requested={plan.cancel_requested}
+                      cancelType="subscription-domain"
+                      id={plan.id}
+                      cancel={cancel}
+                      purchaseHref={null}
+                    />
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+        </>
       )}
     </section>
   );

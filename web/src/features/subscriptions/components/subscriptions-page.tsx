@@ -1,21 +1,15 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { ApiKeyControl } from '@/features/api-docs/components/api-key-control';
 import { useUser } from '@/features/user/api/use-user';
-import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { usePageTitle } from '@/hooks/use-page-title';
-import { Modal } from '@/components/modal';
-import type { CancelType, SubscriptionsInfo } from '../api/subscriptions-api';
+import type { SubscriptionsInfo } from '../api/subscriptions-api';
 import { useSubscriptions } from '../api/use-subscriptions';
 import { formatCredits } from '../lib/catalogue';
 import { DomainsBlock } from './domains-block';
+import { formatExpiry, PlanActions, type Cancel } from './plan-actions';
 import './subscriptions.css';
 
-export function formatExpiry(iso: string | null): string {
-  if (!iso) return 'N/A';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? 'N/A' : date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-}
 
 /** /subscriptions (spec 3 §2): the API key, every plan and credit balance, monitored domains. */
 export function SubscriptionsPage() {
@@ -59,14 +53,12 @@ export function SubscriptionsPage() {
             note="Spent by WHOIS lookups on the site and through the API."
             purchaseHref="/subscriptions/whois-credits"
           />
-          <DomainsBlock domains={info.domains} updateDomain={updateDomain} />
+          <DomainsBlock domains={info.domains} plans={info.domain_plans} cancel={cancel} updateDomain={updateDomain} />
         </div>
       )}
     </div>
   );
 }
-
-type Cancel = (type: CancelType) => Promise<boolean>;
 
 function Block({ title, tag, children, actions }: { title: string; tag?: ReactNode; children: ReactNode; actions?: ReactNode }) {
   const id = `subs-${title.toLowerCase().replace(/\W+/g, '-')}`;
@@ -112,6 +104,7 @@ function SearchBlock({ info, cancel }: { info: SubscriptionsInfo; cancel: Cancel
         <PlanActions
           planName="Search"
           recurring={recurring}
+          requested={info.search_cancel_requested}
           cancelType="subscription-search"
           cancel={cancel}
           purchaseHref={elevated ? null : '/subscriptions/search'}
@@ -131,14 +124,23 @@ function SearchBlock({ info, cancel }: { info: SubscriptionsInfo; cancel: Cancel
 
 function MonitoringBlock({ info, cancel }: { info: SubscriptionsInfo; cancel: Cancel }) {
   const recurring = info.monitoring_api_auto_renew;
+  // Domain Monitoring plans are monitoring too: a paying domain customer is not "Not active".
+  const domainPlans = info.domain_plans.length;
+  const active = info.monitoring_api_active || domainPlans > 0;
+  const plan = info.is_enterprise
+    ? 'Enterprise'
+    : domainPlans > 0
+      ? `Domain Monitoring (${domainPlans === 1 ? '1 plan' : `${domainPlans} plans`}, see Domains)`
+      : 'Start (free)';
   return (
     <Block
       title="Monitoring"
-      tag={<StatusTag active={info.monitoring_api_active} />}
+      tag={<StatusTag active={active} />}
       actions={
         <PlanActions
           planName="Monitoring"
           recurring={recurring}
+          requested={info.monitoring_api_cancel_requested}
           cancelType="subscription-monitoring"
           cancel={cancel}
           purchaseHref="/subscriptions/monitoring"
@@ -147,7 +149,7 @@ function MonitoringBlock({ info, cancel }: { info: SubscriptionsInfo; cancel: Ca
     >
       <Facts
         rows={[
-          ['Plan', info.is_enterprise ? 'Enterprise' : info.monitoring_api_active ? 'Domain Monitoring' : 'Start (free)'],
+          ['Plan', plan],
           ['Auto-renew', recurring ? 'Yes' : 'No'],
           ['Expires', recurring ? 'N/A' : formatExpiry(info.monitoring_api_expiry)],
         ]}
@@ -183,72 +185,5 @@ function CreditsBlock({
       </p>
       <p className="muted subs-note">{note}</p>
     </Block>
-  );
-}
-
-/** Cancel only while recurring (confirmed in a modal); Purchase only while not recurring. */
-function PlanActions({
-  planName,
-  recurring,
-  cancelType,
-  cancel,
-  purchaseHref,
-}: {
-  planName: string;
-  recurring: boolean;
-  cancelType: CancelType;
-  cancel: Cancel;
-  purchaseHref: string | null;
-}) {
-  const [confirming, setConfirming] = useState(false);
-  const [submitted, setSubmitted] = useState(false);
-  const [busy, run] = useGuardedSubmit();
-
-  const confirm = () =>
-    run(async () => {
-      const ok = await cancel(cancelType);
-      setConfirming(false);
-      if (ok) setSubmitted(true);
-    });
-
-  return (
-    <>
-      {submitted && (
-        <p className="subs-submitted" role="status">
-          Submitted Cancellation Request <span className="muted">(the change may take a few minutes)</span>
-        </p>
-      )}
-      <button
-        type="button"
-        className="button button-ghost button-small"
-        disabled={!recurring || submitted}
-        onClick={() => setConfirming(true)}
-      >
-        Cancel {planName}
-      </button>
-      {!recurring && purchaseHref && (
-        <Link href={purchaseHref} className="button button-primary button-small">
-          Purchase
-        </Link>
-      )}
-      {confirming && (
-        <Modal
-          title={`Cancel ${planName} subscription?`}
-          onClose={() => setConfirming(false)}
-          actions={
-            <>
-              <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
-                Keep it
-              </button>
-              <button type="button" className="button button-danger" disabled={busy} onClick={() => void confirm()}>
-                Confirm Cancellation
-              </button>
-            </>
-          }
-        >
-          <p>Auto-renew stops: your plan stays active until the end of the current period.</p>
-        </Modal>
-      )}
-    </>
   );
 }
