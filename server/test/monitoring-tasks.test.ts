@@ -205,6 +205,9 @@ describe('tasks', () => {
     assertRefused(await post('/monitoring/add-task', { key: 'email', value: 'one@more.com' }, user.token), 400, MONITORING_MESSAGES.maxTasks);
     const info = (await get('/monitoring/info', user.token)).body;
     assert.equal(info.active_standard_tasks, 10);
+    // …so resuming it at the maximum is never refused (issue 27: the dashboard refused it).
+    const resumed = await post('/monitoring/update-task', { id: first.id, active: true }, user.token);
+    assert.deepEqual([resumed.status, resumed.body.task.active], [200, true]);
 
     // Ten standard tasks do not use up domain room: a domain slot's task still fits.
     const [slot] = await buyDomainSlots(user.id, 1);

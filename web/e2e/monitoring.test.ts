@@ -209,6 +209,12 @@ test('tasks: the free tier stops at 10 with the spec message', async () => {
   // The server says the same when asked directly.
   await assert.rejects(addTaskByApi(suite.server, token, 'name', 'Over The Limit'), new RegExp(MONITORING_MESSAGES.maxTasks.replace(/[()]/g, '\\$&')));
   await screenshot(page, 'monitoring-tasks-limit');
+  // At the maximum a paused task resumes: it holds its place while paused (issue 27).
+  await tab(page, 'Email').click();
+  await page.getByRole('button', { name: 'Pause limit0@example.com' }).click();
+  await page.getByRole('button', { name: 'Resume limit0@example.com' }).click();
+  await page.getByRole('button', { name: 'Pause limit0@example.com' }).waitFor();
+  assert.equal(await textOf(page.getByTestId('tasks-usage')), 'Standard tasks: 10 / 10');
 
   // Mobile: rows as cards, nothing wider than the screen.
   await page.setViewportSize(MOBILE);
@@ -241,6 +247,10 @@ test('channels: email add, edit (Confirm stays on refusal), disable; SMS beyond 
   await email.getByRole('button', { name: 'Confirm' }).click();
   assert.equal(await textOf(email.getByTestId('channel-problem')), MONITORING_MESSAGES.email);
   assert.equal(await email.locator('input[name="channel-email"]').isVisible(), true, 'Confirm leaves edit mode only on success');
+  // A cleared field is 'invalid input', not a silent disable (Disable is its own button).
+  await email.locator('input[name="channel-email"]').fill('');
+  await email.getByRole('button', { name: 'Confirm' }).click();
+  assert.equal(await textOf(email.getByTestId('channel-problem')), MONITORING_MESSAGES.empty);
   await email.locator('input[name="channel-email"]').fill('changed@example.com');
   await email.getByRole('button', { name: 'Confirm' }).click();
   await eventually(() => textOf(email.getByTestId('channel-value')), 'changed@example.com');

@@ -236,8 +236,9 @@ function ChannelEditor({ kind, initial, onConfirm, onCancel, failure }: ChannelE
   const confirm = () =>
     run(async () => {
       const trimmed = value.trim();
-      // An empty value is a disabled channel: allowed on edit, meaningless on add.
-      const invalid = !trimmed && !initial ? MONITORING_MESSAGES.empty : channelValueProblem(kind, trimmed);
+      // An empty value is refused here, on add and on edit: disabling is the Disable button
+      // (which sends '' on purpose), never a side effect of a cleared field.
+      const invalid = !trimmed ? MONITORING_MESSAGES.empty : channelValueProblem(kind, trimmed);
       if (invalid) {
         setProblem(invalid);
         return;

@@ -3,15 +3,13 @@ import { taskValueProblem, type TaskKind } from '@common/monitoring-rules';
 import { Modal } from '@/components/modal';
 import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { toast } from '@/lib/toast-store';
-import { addTask, updateTask, type MonitoringInfo, type MonitorTask } from '../api/monitoring-api';
+import { addTask, updateTask, type MonitorTask } from '../api/monitoring-api';
 import { refreshTasks } from '../api/use-monitoring';
 import { TASK_HINTS, TASK_PLACEHOLDERS, TASK_TITLES } from '../lib/channel-kinds';
 import { refusalMessage } from '../lib/refusal';
-import { taskLimitProblem } from '../lib/task-limits';
 
 interface TaskDialogProps {
   kind: TaskKind;
-  info: MonitoringInfo | undefined;
   /** Editing this task; adding when absent. */
   task?: MonitorTask;
   onClose: () => void;
@@ -19,10 +17,10 @@ interface TaskDialogProps {
 
 /**
  * Add or edit one task. The value is checked with the shared rules before anything is sent
- * (spec 3 §5); a refusal shows the server's message here. The count rule: turning a paused
- * task back on counts toward the limit, so it is refused at the maximum like an add.
+ * (spec 3 §5); a refusal shows the server's message here. Turning a paused task back on needs
+ * no room: limits count paused tasks too.
  */
-export function TaskDialog({ kind, info, task, onClose }: TaskDialogProps) {
+export function TaskDialog({ kind, task, onClose }: TaskDialogProps) {
   const [value, setValue] = useState(task?.value ?? '');
   const [active, setActive] = useState(task?.active ?? true);
   const [problem, setProblem] = useState<string | null>(null);
@@ -34,9 +32,8 @@ export function TaskDialog({ kind, info, task, onClose }: TaskDialogProps) {
     run(async () => {
       const trimmed = value.trim();
       const invalid = taskValueProblem(kind, trimmed);
-      const overLimit = task && active && !task.active ? taskLimitProblem(info, kind) : null;
-      if (invalid || overLimit) {
-        setProblem(invalid ?? overLimit);
+      if (invalid) {
+        setProblem(invalid);
         return;
       }
       setProblem(null);

@@ -81,15 +81,9 @@ export function TasksView() {
       await refreshTasks();
     });
 
+  // Limits count paused tasks too, so resuming one never needs room (server/src/monitoring/README.md).
   const toggleActive = (task: MonitorTask) =>
     runToggle(async () => {
-      if (!task.active) {
-        const problem = taskLimitProblem(info, task.key);
-        if (problem) {
-          toast.error(problem);
-          return;
-        }
-      }
       try {
         await updateTask({ id: task.id, key: task.key, value: task.value, active: !task.active });
       } catch (cause) {
@@ -248,8 +242,8 @@ export function TasksView() {
 
       {kind === 'domain' && <DomainVerificationPanel />}
 
-      {dialog?.mode === 'add' && <TaskDialog kind={kind} info={info} onClose={() => setDialog(null)} />}
-      {dialog?.mode === 'edit' && <TaskDialog kind={dialog.task.key} task={dialog.task} info={info} onClose={() => setDialog(null)} />}
+      {dialog?.mode === 'add' && <TaskDialog kind={kind} onClose={() => setDialog(null)} />}
+      {dialog?.mode === 'edit' && <TaskDialog kind={dialog.task.key} task={dialog.task} onClose={() => setDialog(null)} />}
       {dialog?.mode === 'delete' && (
         <Modal
           title={dialog.ids.length === 1 ? 'Delete Task' : 'Delete Tasks'}
