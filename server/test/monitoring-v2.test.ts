@@ -90,7 +90,11 @@ describe('tasks', () => {
     assertStatus(await v2(user.apiKey, 'create-task', { type: 'phone', value: '12' }), 400, MONITORING_MESSAGES.phone);
     assertStatus(await v2(user.apiKey, 'create-task', { type: 'name', value: 'Al' }), 400, MONITORING_MESSAGES.nameLength);
     assertStatus(await v2(user.apiKey, 'create-task', { type: 'email', value: '' }), 400, MONITORING_MESSAGES.empty);
-    assertStatus(await v2(user.apiKey, 'create-task', { type: 'email', value: 'a@b.com', active: false }), 400);
+    // An undeclared property is dropped, never acted on: the task is created active.
+    const extra = await v2(user.apiKey, 'create-task', { type: 'email', value: 'a@b.com', active: false });
+    assertStatus(extra, 200);
+    assert.equal((await v2(user.apiKey, 'get-task', { id: extra.body.id })).body.active, true);
+    assertStatus(await v2(user.apiKey, 'delete-task', { id: extra.body.id }), 200);
     for (let i = 0; i < 105; i++) assertStatus(await v2(user.apiKey, 'create-task', { type: 'username', value: `paged-${i}` }), 200);
     assertStatus(await v2(user.apiKey, 'create-task', { type: 'username', value: 'PAGED-0' }), 400, DUPLICATE_TASK_MESSAGE);
     const first = await v2(user.apiKey, 'get-tasks', { page: 1 });

@@ -3,6 +3,7 @@
  * with the documented status; 5xx answers are generic and the detail goes to the log.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { plainValidationMessage } from './validation-messages';
 
 export class AppError extends Error {
   constructor(
@@ -55,9 +56,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       return reply.code(error.statusCode).headers(error.headers).send({ error: error.message });
     }
-    if ((error as FastifyError).validation) {
-      return reply.code(400).send({ error: `Invalid request: ${error.message}` });
-    }
+    const invalid = plainValidationMessage(error as FastifyError);
+    if (invalid) return reply.code(400).send({ error: invalid });
     const status = (error as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, body too large, unsupported media type).

@@ -11,6 +11,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError, Errors } from '../infra/errors';
 import { dropUnknownBodyProperties } from '../infra/unknown-properties';
+import { plainValidationMessage } from '../infra/validation-messages';
 import type { Bucket, RateLimiter } from '../infra/rate-limiter';
 import { REPORTS_PAGE_SIZE, STANDARD_TASK_KINDS, type StandardTaskKind } from '../common/monitoring-rules';
 import type { ReportsService } from '../monitoring/reports-service';
@@ -100,8 +101,10 @@ export async function monitorApiV1(app: FastifyInstance, options: MonitorV1Optio
       if (code >= 500) request.log.error({ err: error }, 'request failed');
       return sendError(reply, code, error.message, error.headers);
     }
+    const invalid = plainValidationMessage(error as FastifyError);
+    if (invalid) return sendError(reply, 302, invalid.replace(/^Invalid request: /, 'Invalid or missing field: '));
     const status = (error as FastifyError).statusCode;
-    if ((error as FastifyError).validation || (status && status >= 400 && status < 500 && status !== 429)) {
+    if (status && status >= 400 && status < 500 && status !== 429) {
       return sendError(reply, 302, `Invalid or missing field: ${error.message}`);
     }
     request.log.error({ err: error }, 'request failed');
