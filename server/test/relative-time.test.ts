@@ -1,6 +1,6 @@
 /**
  * The dashboard's pure text helpers (web/src/lib): relative time exactly as spec 3 §9 words
- * its thresholds, and capitalise (spec 3 §2 breadcrumbs).
+ * its thresholds, past and future, and capitalise.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,12 +11,21 @@ const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 const ago = (seconds: number) => relativeTime(new Date(NOW - seconds * 1000), NOW);
 
 describe('relativeTime', () => {
-  test('Just Now up to 60 s (and for times in the future)', () => {
+  test('Just Now up to 60 s ago, Soon up to 60 s ahead', () => {
     assert.equal(ago(0), 'Just Now');
     assert.equal(ago(59), 'Just Now');
     assert.equal(ago(59.999), 'Just Now');
-    assert.equal(ago(-30), 'Just Now');
-    assert.equal(ago(-86_400 * 400), 'Just Now');
+    assert.equal(ago(-0.5), 'Soon');
+    assert.equal(ago(-30), 'Soon');
+    assert.equal(ago(-59.999), 'Soon');
+  });
+
+  test('the future in the same units: From Now', () => {
+    assert.equal(ago(-60), '1 Minute From Now');
+    assert.equal(ago(-2 * 3_600), '2 Hours From Now');
+    assert.equal(ago(-3 * 604_800), '3 Weeks From Now');
+    assert.equal(ago(-86_400 * 400), '1 Year From Now');
+    assert.equal(ago(-(2000 * 31_104_000 + 1)), 'N/A');
   });
 
   test('each unit from its threshold, singular and plural, whole units rounded down', () => {
@@ -62,14 +71,16 @@ describe('relativeTime', () => {
 });
 
 describe('capitalise', () => {
-  test('first character upper-cased, the rest as written', () => {
+  test('the first character of every word upper-cased, the rest as written', () => {
     assert.equal(capitalise('search-credits'), 'Search-credits');
     assert.equal(capitalise('whois-credits'), 'Whois-credits');
     assert.equal(capitalise('monitoring'), 'Monitoring');
     assert.equal(capitalise('already Capital'), 'Already Capital');
     assert.equal(capitalise('iPHONE'), 'IPHONE');
     assert.equal(capitalise('éclair'), 'Éclair');
-    assert.equal(capitalise('1st place'), '1st place');
+    assert.equal(capitalise('1st place'), '1st Place');
+    assert.equal(capitalise('hashed password'), 'Hashed Password');
+    assert.equal(capitalise('two  spaces\tand tab'), 'Two  Spaces\tAnd Tab');
     assert.equal(capitalise(''), '');
     assert.equal(capitalise('𝒶bc'), '𝒶bc', 'an astral first character is kept whole');
   });

@@ -1,5 +1,8 @@
-/** The first character upper-cased, the rest as written ('search-credits' → 'Search-credits'; spec 3 §2 breadcrumbs). */
+/**
+ * The first letter of every word upper-cased, the rest as written: 'hashed password' →
+ * 'Hashed Password'; words are separated by white space, so 'search-credits' (a breadcrumb's
+ * path segment) → 'Search-credits'.
+ */
 export function capitalise(text: string): string {
-  const [first = ''] = Array.from(text);
-  return first.toUpperCase() + text.slice(first.length);
+  return text.replace(/(^|\s)(\S)/gu, (_match, space: string, first: string) => space + first.toUpperCase());
 }
