@@ -83,8 +83,16 @@ test('dark by default; the theme survives a reload; the sign-in screen forces li
 
   await page.locator('.topbar').getByTestId('theme-switch').click();
   assert.equal(await theme(page), 'dark');
+  // /logout typed into the address bar goes to the login screen and nowhere else (issue 27:
+  // it flashed /search while the page load's refresh was still answering).
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
+  });
   await page.goto('/logout');
   await page.waitForURL((url) => url.pathname === '/login');
+  await page.waitForTimeout(500);
+  assert.deepEqual(visited.filter((path) => path !== '/logout' && path !== '/login'), [], `visited ${visited.join(' → ')}`);
   await eventually(() => theme(page), 'light'); // the sign-in screen is light while mounted
   await page.getByRole('link', { name: 'Terms & Privacy' }).click();
   await page.getByRole('heading', { name: 'Terms of Service & Privacy Policy', exact: true }).waitFor();
@@ -116,5 +124,15 @@ test('the legal page: sections, 13 numbered privacy sections, active section fol
   await page.evaluate(() => document.getElementById('privacy-7')!.scrollIntoView());
   await page.waitForFunction(() => document.querySelector('.legal-nav a.active')?.textContent === '7. Data Retention');
   assert.equal(await page.getByRole('link', { name: 'Subscribe' }).getAttribute('href'), '/subscriptions/search');
+  // The header: Home, Login for an anonymous visitor only, Help (/help, which goes on to the support site).
+  const header = page.getByRole('navigation', { name: 'Site' });
+  assert.deepEqual(await header.getByRole('link').allInnerTexts(), ['Home', 'Login', 'Help', 'Subscribe']);
+  assert.equal(await header.getByRole('link', { name: 'Help' }).getAttribute('href'), '/help');
   await page.context().close();
+
+  const signedIn = await signedInPage();
+  await signedIn.goto('/tos-privacy');
+  await signedIn.getByText('Updated Nov 13, 2020').waitFor();
+  assert.deepEqual(await signedIn.getByRole('navigation', { name: 'Site' }).getByRole('link').allInnerTexts(), ['Home', 'Help', 'Subscribe']);
+  await signedIn.context().close();
 });

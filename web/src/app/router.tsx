@@ -33,6 +33,7 @@ import { SubscriptionsPage } from '@/features/subscriptions/components/subscript
 import { useSession } from '@/lib/session';
 import { Open, Protected, PublicOnly, Splash } from './guards';
 import { ComingSoonPage } from './pages/coming-soon-page';
+import { HelpRedirect } from './pages/help-redirect';
 import { LogoutPage } from './pages/logout-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { TestPage } from './pages/test-page';
@@ -60,6 +61,7 @@ export function AppRouter() {
       </Route>
       <Route path="/" component={Home} />
       <Route path="/logout" component={LogoutPage} />
+      <Route path="/help" component={HelpRedirect} />
       <Route path="/test" component={TestPage} />
       {/* Open to everyone: the terms must be readable before registering. */}
       <Route path="/tos-privacy" component={TosPrivacyPage} />

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { Logo } from '@/components/logo';
 import { usePageTitle } from '@/hooks/use-page-title';
-import { BRAND, SUPPORT_URL } from '@/lib/brand';
+import { BRAND } from '@/lib/brand';
+import { useSession } from '@/lib/session';
 import { privacySections, termsSections, type LegalSection } from './legal-sections';
 import './legal.css';
 
@@ -59,6 +60,7 @@ function SectionLinks({ title, sections, active }: { title: string; sections: Le
 
 export function TosPrivacyPage() {
   usePageTitle('Terms of Service & Privacy Policy');
+  const { status } = useSession();
   const parts = useMemo(
     () => [
       { title: 'Terms of Service', sections: termsSections() },
@@ -75,12 +77,11 @@ export function TosPrivacyPage() {
     <div className="legal-page">
       <header className="legal-header">
         <Logo />
-        <nav className="legal-header-links">
+        <nav className="legal-header-links" aria-label="Site">
           <Link href="/">Home</Link>
-          <Link href="/login">Login</Link>
-          <a href={SUPPORT_URL} target="_blank" rel="noopener noreferrer">
-            Help
-          </a>
+          {/* Login for anonymous visitors only: a signed-in one has nothing to log in to. */}
+          {status === 'signed-out' && <Link href="/login">Login</Link>}
+          <Link href="/help">Help</Link>
           <Link href="/subscriptions/search" className="button button-primary button-small">
             Subscribe
           </Link>
