@@ -103,12 +103,14 @@ describe('POST /whois from the local store', () => {
 
     // 1 + 25 + 4 + 3 + 1 = 34 spent; each answer said what was left.
     assert.equal(await credits(user.token), 100 - 34);
+    // A domain no source knows: "no data", undetermined (not "not registered"), and the credit goes back.
     const last = await whois(user.token, 'whois', 'unknown-domain.test');
-    assert.equal(last.body.remaining_credits, 100 - 35);
-    assert.equal(last.body.data.dataError, 'MISSING_WHOIS_DATA', '"no data" is an answer, charged');
+    assert.equal(last.body.remaining_credits, 100 - 34);
+    assert.deepEqual(last.body.data, { domainName: 'unknown-domain.test', domainAvailability: 'UNDETERMINED', dataError: 'MISSING_WHOIS_DATA' });
     assert.equal(last.body.source, 'none');
+    assert.equal(await credits(user.token), 100 - 34);
     const ledger = await server.runtime.db.selectFrom('credit_ledger').select(['delta', 'reason']).where('user_id', '=', user.id).where('kind', '=', 'whois').execute();
-    assert.equal(ledger.reduce((sum, row) => sum + row.delta, 0), -35);
+    assert.equal(ledger.reduce((sum, row) => sum + row.delta, 0), -34);
     assert.ok(ledger.some((row) => row.reason === 'whois:whois_history' && row.delta === -HISTORY_COST));
   });
 

@@ -222,6 +222,12 @@ export type DomainAvailability = 'AVAILABLE' | 'UNAVAILABLE' | 'UNDETERMINED';
 /** MISSING_WHOIS_DATA: not registered; MASKED_WHOIS_DATA: redacted; IN_COMPLETE_DATA: partial. */
 export type WhoisDataError = 'MISSING_WHOIS_DATA' | 'MASKED_WHOIS_DATA' | 'IN_COMPLETE_DATA';
 
+/**
+ * What the dashboard says of a record nobody knew (MISSING_WHOIS_DATA with availability
+ * UNDETERMINED, no credit taken); a registry's "not found" (AVAILABLE) reads DATA_ERROR_TEXT.
+ */
+export const NO_SOURCE_TEXT = 'No WHOIS source knows this domain: it may not be registered. No credit was taken.';
+
 /** Text the dashboard shows for a record's dataError (spec 2 §8). */
 export const DATA_ERROR_TEXT: Record<WhoisDataError, string> = {
   MISSING_WHOIS_DATA: 'No WHOIS data: the domain is not registered.',

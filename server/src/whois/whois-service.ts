@@ -92,7 +92,12 @@ function ask(provider: WhoisProvider, query: WhoisQuery, cursor: WhoisCursor, op
   }
 }
 
-/** What a WHOIS lookup answers when no provider knows the domain: "no data", still an answer. */
+/**
+ * What a WHOIS lookup answers when no provider knows the domain: "no data", with its
+ * availability undetermined (nobody said it is not registered), and not charged (the
+ * credit goes back: nothing was learnt). A registry's own "not found" is another answer:
+ * AVAILABLE, "not registered", and charged.
+ */
 function noDataRecord(domain: string): WhoisRecord {
   return { domainName: domain, domainAvailability: 'UNDETERMINED', dataError: 'MISSING_WHOIS_DATA' };
 }
@@ -167,12 +172,14 @@ export function createWhoisService(options: WhoisServiceOptions) {
         await refundHold(db, hold.id);
         throw new AppError(503, 'WHOIS_UNAVAILABLE', WHOIS_MESSAGES.unavailable);
       }
-      await captureHold(db, hold.id);
+      let balance = hold.balance;
+      if (answer.source === 'none') balance = (await refundHold(db, hold.id)) ?? hold.balance + cost;
+      else await captureHold(db, hold.id);
       return {
         data: answer.data as WhoisResponse<T>['data'],
         source: answer.source,
         fetched_at: answer.fetchedAt.toISOString(),
-        remaining_credits: hold.balance,
+        remaining_credits: balance,
       };
     },
 

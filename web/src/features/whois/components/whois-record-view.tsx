@@ -1,4 +1,4 @@
-import { DATA_ERROR_TEXT, domainAgeDays, type WhoisContact, type WhoisDataError, type WhoisRecord } from '@common/whois-rules';
+import { DATA_ERROR_TEXT, domainAgeDays, NO_SOURCE_TEXT, type WhoisContact, type WhoisDataError, type WhoisRecord } from '@common/whois-rules';
 import { AlertIcon } from '@/components/icons';
 import { asText, asTexts, formatCount } from '../lib/format';
 
@@ -88,7 +88,9 @@ export function WhoisRecordView({ record }: { record: WhoisRecord }) {
       {dataError && (
         <p className="whois-notice" role="note" data-testid="whois-data-error">
           <AlertIcon width={16} height={16} />
-          {DATA_ERROR_TEXT[dataError as WhoisDataError] ?? dataError}
+          {dataError === 'MISSING_WHOIS_DATA' && availability === 'UNDETERMINED'
+            ? NO_SOURCE_TEXT
+            : (DATA_ERROR_TEXT[dataError as WhoisDataError] ?? dataError)}
         </p>
       )}
       <Facts
