@@ -180,3 +180,13 @@ test('a crypto invoice: tabs without eth, QR code at level H, countdown; paid by
   await eventually(() => credits(page, 'API credits'), '100 CR', 20_000);
   await page.context().close();
 });
+
+test('a quantity past the product maximum is refused on the page, as the server would (issue 27)', async () => {
+  const { page } = await signIn('/checkout?p=search-credits&q=100001');
+  await page.getByTestId('checkout-quantity-problem').waitFor();
+  assert.equal(await textOf(page.getByTestId('checkout-quantity-problem')), 'Quantity must be at most 100,000; contact support for more.');
+  await page.waitForTimeout(1_500); // past the processor's load delay: the button stays off
+  assert.equal(await page.getByTestId('card-purchase').isDisabled(), true);
+  assert.equal(await page.getByRole('link', { name: 'Purchase With Crypto' }).count(), 0);
+  await page.context().close();
+});

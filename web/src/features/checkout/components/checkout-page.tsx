@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { useProducts } from '@/features/subscriptions/api/use-products';
 import { cryptoAllowed } from '@/features/subscriptions/lib/catalogue';
+import { productDef, quantityProblem } from '@common/catalogue';
 import { useUser, type User } from '@/features/user/api/use-user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { ApiError } from '@/lib/api';
@@ -73,6 +74,9 @@ function CardCheckout({ purchase }: { purchase: PurchaseParams }) {
   }, [config, navigate]);
 
   const subscribed = alreadySubscribed(purchase, user);
+  // The server's own rule: a quantity past the product's maximum is never offered for payment.
+  const product = productDef(sku);
+  const tooMany = product ? quantityProblem(product, quantity) : undefined;
   const label = generating
     ? 'Generating Invoice...'
     : subscribed
@@ -84,7 +88,7 @@ function CardCheckout({ purchase }: { purchase: PurchaseParams }) {
           : 'Purchase';
 
   const purchaseWithCard = async () => {
-    if (generating || subscribed || !provider || !config || !user) return;
+    if (generating || subscribed || tooMany || !provider || !config || !user) return;
     setGenerating(true);
     try {
       if (!(await checkHealth())) {
@@ -122,17 +126,22 @@ function CardCheckout({ purchase }: { purchase: PurchaseParams }) {
       </header>
       <section className="card checkout-card" aria-label="Order">
         <OrderSummary purchase={purchase} price={priceOf(sku)} />
+        {tooMany && (
+          <p className="checkout-problem" role="alert" data-testid="checkout-quantity-problem">
+            {tooMany}.
+          </p>
+        )}
         <div className="checkout-actions">
           <button
             type="button"
             className="button button-primary button-block"
             data-testid="card-purchase"
-            disabled={label !== 'Purchase with Fiat' && label !== 'Purchase'}
+            disabled={Boolean(tooMany) || (label !== 'Purchase with Fiat' && label !== 'Purchase')}
             onClick={() => void purchaseWithCard()}
           >
             {label}
           </button>
-          {crypto && (
+          {crypto && !tooMany && (
             <Link href={`/crypto-checkout?${purchaseQuery(sku, quantity)}`} className="button button-secondary button-block">
               Purchase With Crypto
             </Link>
