@@ -190,3 +190,23 @@ test('a quantity past the product maximum is refused on the page, as the server 
   assert.equal(await page.getByRole('link', { name: 'Purchase With Crypto' }).count(), 0);
   await page.context().close();
 });
+
+test('an expired crypto invoice shows no address or QR code and offers a new invoice (issue 27)', async () => {
+  const { page } = await signIn('/checkout?p=search-credits&q=100');
+  await page.clock.install();
+  await page.getByRole('link', { name: 'Purchase With Crypto' }).click();
+  const invoice = page.getByTestId('crypto-invoice');
+  await invoice.waitFor();
+  const first = await invoice.getAttribute('data-invoice-id');
+  await page.clock.fastForward('24:00:00');
+  const expired = page.getByTestId('crypto-expired');
+  await expired.waitFor();
+  assert.match(await textOf(expired), /This invoice expired.*Do not send a payment/s);
+  assert.equal(await page.getByTestId('qr-code').count(), 0);
+  assert.equal(await page.getByTestId('crypto-address').count(), 0);
+  await page.clock.setSystemTime(new Date()); // back to the server's time for the new invoice
+  await expired.getByRole('button', { name: 'New invoice' }).click();
+  await invoice.waitFor();
+  assert.notEqual(await invoice.getAttribute('data-invoice-id'), first);
+  await page.context().close();
+});

@@ -103,13 +103,13 @@ function CryptoCheckout({ purchase }: { purchase: PurchaseParams }) {
           </button>
         </section>
       ) : (
-        <InvoicePanel invoice={invoice.invoice} />
+        <InvoicePanel invoice={invoice.invoice} onRenew={generate} />
       )}
     </div>
   );
 }
 
-function InvoicePanel({ invoice }: { invoice: CryptoInvoice }) {
+function InvoicePanel({ invoice, onRenew }: { invoice: CryptoInvoice; onRenew: () => void }) {
   // eth is not offered as a tab (spec 3 §2).
   const options = invoice.payment_options.filter((option) => option.currency !== 'eth');
   const [selected, setSelected] = useState(options[0]?.currency ?? '');
@@ -124,6 +124,21 @@ function InvoicePanel({ invoice }: { invoice: CryptoInvoice }) {
       toast.error('Could not copy to the clipboard');
     }
   };
+
+  // An expired invoice shows no address or QR code to pay to: a payment sent now could be lost.
+  if (secondsLeft === 0 && !Number.isNaN(Date.parse(invoice.expiration ?? ''))) {
+    return (
+      <section className="card status-card" aria-label="Crypto payment" data-testid="crypto-expired" data-invoice-id={invoice.id}>
+        <h2 className="status-title">This invoice expired</h2>
+        <p className="muted" role="alert">
+          Do not send a payment to its address. A new invoice has a new address and today's rate.
+        </p>
+        <button type="button" className="button button-primary" onClick={onRenew}>
+          New invoice
+        </button>
+      </section>
+    );
+  }
 
   return (
     <section className="card crypto-invoice" aria-label="Crypto payment" data-testid="crypto-invoice" data-invoice-id={invoice.id}>
