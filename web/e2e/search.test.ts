@@ -331,6 +331,7 @@ test('without a subscription: the notice with a Subscribe link, no values', asyn
   assert.equal(await stat(page, 'total'), '1');
   assert.equal((await page.content()).includes('Sup3rSecret!'), false);
   assert.match(await textOf(notice.getByTestId('one-term-rule')), /one term/);
+  assert.equal(await notice.getByTestId('credits-need-subscription').count(), 0, 'no credits, no word about them');
 
   // Issue 25: a guess about a hidden field joined to a known email is refused, with no count.
   await page.locator('input[name="query"]').fill('email:alice.search@example.com AND password:"Sup3rSecret!"');
@@ -339,6 +340,17 @@ test('without a subscription: the notice with a Subscribe link, no values', asyn
   assert.equal((await answered).status(), 403);
   assert.match(message, /need a search subscription/);
   assert.equal(await stat(page, 'total'), '1', 'the count shown is still the one-term search');
+  await page.context().close();
+});
+
+test('credits without a subscription: the notice says what the credits are for (issue 27)', async () => {
+  const page = await signIn({ verified: true, searchCredits: 50 });
+  const notice = page.getByTestId('subscription-notice');
+  await notice.waitFor();
+  assert.match(
+    await textOf(notice.getByTestId('credits-need-subscription')),
+    /Your 50 API credits pay for searches through the API.*need an active Search subscription/,
+  );
   await page.context().close();
 });
 

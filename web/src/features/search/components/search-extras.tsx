@@ -30,8 +30,12 @@ export function StatsBar({ response }: { response: SearchResponse | null }) {
   );
 }
 
-/** Spec 2 §4: the results area of a user without an active search subscription. */
-export function SubscriptionNotice() {
+/**
+ * Spec 2 §4: the results area of a user without an active search subscription. An account
+ * with API credits and no subscription is told what its credits are for: they pay for API
+ * searches, and both the dashboard and the API need the subscription.
+ */
+export function SubscriptionNotice({ apiCredits = 0 }: { apiCredits?: number }) {
   return (
     <section className="card empty-state subscription-notice" data-testid="subscription-notice">
       <span className="empty-icon">
@@ -39,6 +43,12 @@ export function SubscriptionNotice() {
       </span>
       <h2>You need an active subscription in order to view results</h2>
       <p className="muted">The counts above show what a search finds; a subscription shows the records themselves.</p>
+      {apiCredits > 0 && (
+        <p className="muted" data-testid="credits-need-subscription">
+          Your {apiCredits.toLocaleString('en-US')} API credits pay for searches through the API, one credit each. They do not
+          replace the subscription: the dashboard and the API both need an active Search subscription to show records.
+        </p>
+      )}
       <p className="muted" data-testid="one-term-rule">
         Without a subscription a search holds one term: one field and one value. AND, OR, wildcards, regular expressions and
         source filters need a subscription.

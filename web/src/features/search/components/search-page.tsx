@@ -179,7 +179,7 @@ export function SearchPage() {
 
       <div ref={listTop} className="results-area" aria-busy={searching}>
         {hidden ? (
-          <SubscriptionNotice />
+          <SubscriptionNotice apiCredits={user?.search_credits ?? 0} />
         ) : !response ? (
           searching ? (
             <section className="card status-card" aria-busy="true">
