@@ -354,6 +354,15 @@ test('credits without a subscription: the notice says what the credits are for (
   await page.context().close();
 });
 
+test('a search that finds nothing says how to write what was meant (issue 27)', async () => {
+  const page = await signIn();
+  await search(page, 'Nobody Atall', 'Name');
+  const hints = page.getByTestId('search-empty-hints');
+  await hints.waitFor();
+  assert.match(await textOf(hints), /Put a name or an address in quotes: "John Smith"/);
+  await page.context().close();
+});
+
 test('removal: Remove Entry mails a link; the confirmation page removes; a new search no longer finds it', async () => {
   const page = await signIn();
   await search(page, 'remove.me.search@example.com', 'Email');

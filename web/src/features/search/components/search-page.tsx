@@ -16,6 +16,7 @@ import { ResultsToolbar } from './results-toolbar';
 import { InfoCards, StatsBar, SubscriptionNotice } from './search-extras';
 import { SearchForm, type SearchOptions } from './search-form';
 import './search.css';
+import { emptyHints } from '../lib/empty-hints';
 
 const EMPTY_RESULTS = 'No document matches the specified search terms.';
 
@@ -201,7 +202,15 @@ export function SearchPage() {
               <SearchIcon width={28} height={28} />
             </span>
             <h2>{EMPTY_RESULTS}</h2>
-            <p className="muted">Check the spelling, try another tab, or widen the query with a wildcard.</p>
+            {state && emptyHints(state.params).length > 0 ? (
+              <ul className="empty-hints" data-testid="search-empty-hints">
+                {emptyHints(state.params).map((hint) => (
+                  <li key={hint}>{hint}</li>
+                ))}
+              </ul>
+            ) : (
+              <p className="muted">Check the spelling, try another tab, or widen the query with a wildcard.</p>
+            )}
           </section>
         ) : (
           <>
