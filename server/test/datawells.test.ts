@@ -154,7 +154,7 @@ describe('browsing', () => {
     }
   });
 
-  test('count must be 20 or 50, sort one of the six, page 1 to 9999', async () => {
+  test('count must be 20 or 50, sort one of the eight, page 1 to 9999', async () => {
     for (const query of ['?count=30', '?count=0', '?count=abc', '?sort=records', '?sort=bogus_desc', '?page=0', '?page=-1', '?page=1.5', '?page=10000', '?page=abc', '?page=1&page=2']) {
       const reply = await list(query);
       assert.equal(reply.status, 400, query);
@@ -163,6 +163,29 @@ describe('browsing', () => {
     for (const query of ['?count=20', '?count=50', '?page=1', '?page=9999', '?sort=date_desc&count=50&page=2']) {
       assert.equal((await list(query)).status, 200, query);
     }
+  });
+});
+
+describe('the free listing as other services\' clients call it (GET /data-wells)', () => {
+  test('count, page, sort added|name|date|records with -ASC/-DESC; the same pages as /datawells; a browser gets the page', async () => {
+    const compat = (query: string) => call<{ data_wells: Well[]; total: number; error?: string }>(server.url, 'GET', `/data-wells${query}`, { ip: freshIp() });
+    for (const [query, native] of [
+      ['?count=50&page=2&sort=records-DESC', '?count=50&page=2&sort=records_desc'],
+      ['?sort=NAME', '?sort=name_asc'],
+      ['?sort=date-asc&count=20', '?sort=date_asc&count=20'],
+      ['?sort=added', '?sort=added_desc'],
+      ['', ''],
+    ]) {
+      const reply = await compat(query);
+      assert.equal(reply.status, 200, query);
+      assert.deepEqual(reply.body, (await list(native)).body, `${query} = ${native}`);
+    }
+    assert.equal((await compat('?sort=popularity')).status, 400);
+    assert.equal((await compat('?count=30')).status, 400);
+    const added = await everyWell('added_asc');
+    assert.equal(added.length, TOTAL);
+    const page = await fetch(`${server.url}/data-wells`, { headers: { accept: 'text/html' } });
+    assert.match(page.headers.get('content-type') ?? '', /text\/html/);
   });
 });
 

@@ -1,6 +1,6 @@
 /** The data wells wire contract, shared by the server and the dashboard (spec 2 §3, §7). */
 
-export const DATAWELL_SORTS = ['records_desc', 'records_asc', 'name_asc', 'name_desc', 'date_desc', 'date_asc'] as const;
+export const DATAWELL_SORTS = ['records_desc', 'records_asc', 'name_asc', 'name_desc', 'date_desc', 'date_asc', 'added_desc', 'added_asc'] as const;
 export type DataWellSort = (typeof DATAWELL_SORTS)[number];
 export const DEFAULT_DATAWELL_SORT: DataWellSort = 'records_desc';
 

@@ -46,7 +46,7 @@ export async function upsertDataWell(db: Kysely<Database>, well: DataWellUpsert)
 }
 
 /** The catalogue orders a client may ask for (column and direction). */
-export type DataWellOrder = { by: 'name' | 'records' | 'date'; direction: 'asc' | 'desc' };
+export type DataWellOrder = { by: 'name' | 'records' | 'date' | 'added'; direction: 'asc' | 'desc' };
 
 /** A catalogue row as the service needs it: no ids, segment ids or timestamps. */
 export interface DataWellRow {
@@ -80,7 +80,7 @@ export async function listDataWells(
   page: { order: DataWellOrder; limit: number; offset: number },
 ): Promise<DataWellRow[]> {
   const { by, direction } = page.order;
-  const column = { name: sql`lower(data_wells.name)`, records: sql`data_wells.records`, date: sql`data_wells.date` }[by];
+  const column = { name: sql`lower(data_wells.name)`, records: sql`data_wells.records`, date: sql`data_wells.date`, added: sql`data_wells.created_at` }[by];
   return selectCatalogue(db)
     .orderBy(column, (ob) => (direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
     .orderBy('data_wells.name')

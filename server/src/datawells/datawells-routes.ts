@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Errors } from '../infra/errors';
 import type { RateLimiter } from '../infra/rate-limiter';
-import { DATAWELL_SORTS, DEFAULT_DATAWELL_SORT } from '../common/datawells';
+import { DATAWELL_SORTS, DEFAULT_DATAWELL_SORT, type DataWellSort } from '../common/datawells';
 import {
   MAX_PAGE,
   PAGE_SIZES,
@@ -43,6 +43,28 @@ const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const CompatListQuery = Type.Object(
+  {
+    page: Type.String({ pattern: '^[1-9][0-9]{0,3}$', default: '1' }),
+    count: Type.Union(
+      PAGE_SIZES.map((size) => Type.Literal(String(size))),
+      { default: String(PAGE_SIZES[0]) },
+    ),
+    sort: Type.String({ maxLength: 16, default: 'records-DESC' }),
+  },
+  { additionalProperties: true },
+);
+
+const COMPAT_SORT = /^(added|name|date|records)(?:-(asc|desc))?$/;
+
+/** `records-DESC` → `records_desc`; without a direction, names ascend and the rest descend. */
+function compatSort(sort: string): DataWellSort {
+  const match = COMPAT_SORT.exec(sort.toLowerCase());
+  if (!match) throw Errors.badRequest('sort must be added, name, date or records, optionally with -ASC or -DESC');
+  const [, column, direction] = match;
+  return `${column}_${direction ?? (column === 'name' ? 'asc' : 'desc')}` as DataWellSort;
+}
+
 // Public and unauthenticated, so each address gets a generous bucket of its own.
 const REQUESTS_PER_IP = { ratePerSecond: 20, burst: 40 };
 
@@ -72,6 +94,30 @@ export function registerDataWellRoutes(app: FastifyInstance, deps: { datawells: 
       datawells.list({
         page: Number(request.query.page),
         sort: request.query.sort,
+        count: Number(request.query.count) as PageSize,
+      }),
+  );
+
+  // The anchor's free listing, as its API clients call it: GET /data-wells?count=&page=&sort=
+  // with sort added, name, date or records and an optional -ASC/-DESC (no key needed). The
+  // same catalogue page as /datawells; a browser opening /data-wells gets the dashboard's
+  // page instead (web-routes.ts, PAGES_SHADOWED_BY_API).
+  r.get(
+    '/data-wells',
+    {
+      onRequest: throttle,
+      schema: {
+        operationId: 'listDataWellsCompat',
+        tags,
+        summary: 'The catalogue as API clients of other services list it: count 20 or 50, page, sort added|name|date|records with -ASC or -DESC. No authorization.',
+        querystring: CompatListQuery,
+        response: { 200: Type.Object({ data_wells: Type.Array(DataWell), total: Type.Integer() }), ...errors },
+      },
+    },
+    (request) =>
+      datawells.list({
+        page: Number(request.query.page),
+        sort: compatSort(request.query.sort),
         count: Number(request.query.count) as PageSize,
       }),
   );

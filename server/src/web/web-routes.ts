@@ -12,7 +12,7 @@ import fastifyStatic from '@fastify/static';
 import { Errors } from '../infra/errors';
 
 /** Dashboard paths that are also GET API routes. */
-const PAGES_SHADOWED_BY_API = new Set(['/subscriptions']);
+const PAGES_SHADOWED_BY_API = new Set(['/subscriptions', '/data-wells']);
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 

@@ -11,6 +11,8 @@ export const SORT_OPTIONS: { value: DataWellSort; label: string }[] = [
   { value: 'name_desc', label: 'Name (Z–A)' },
   { value: 'date_desc', label: 'Newest breach' },
   { value: 'date_asc', label: 'Oldest breach' },
+  { value: 'added_desc', label: 'Recently added' },
+  { value: 'added_asc', label: 'First added' },
 ];
 
 export const PAGE_SIZES = [20, 50] as const;
