@@ -189,6 +189,33 @@ test('paging: 20 a page, the window with ellipses, the last-run query re-run, sc
   await page.context().close();
 });
 
+test('"All" covers every page: it says how many searches it takes, loads with progress, then exports (issue 27)', async () => {
+  const page = await signIn();
+  await search(page, 'paging-shared-pass', 'Password');
+  assert.equal(await stat(page, 'total'), '130');
+  await page.getByRole('radio', { name: 'All' }).click();
+  let searches = 0;
+  page.on('request', (request) => {
+    if (isSearchCall(request)) searches++;
+  });
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const dialog = page.getByRole('dialog');
+  assert.match(await textOf(dialog.getByTestId('load-all-notice')), /6 pages are not loaded yet; loading them counts as 6 searches/);
+  await dialog.getByRole('button', { name: 'Load 6 pages' }).click();
+  await dialog.getByTestId('load-all-ready').waitFor();
+  assert.equal(await textOf(dialog.getByTestId('load-all-ready')), 'Every page is loaded: 130 records.');
+  assert.equal(searches, 6, 'one search per page not loaded yet');
+  await dialog.getByRole('button', { name: 'Export CSV' }).click();
+  const exportDialog = page.getByRole('dialog', { name: 'Export CSV' });
+  assert.match(await textOf(exportDialog), /130 records from every page of this search/);
+  await exportDialog.getByRole('button', { name: 'Cancel' }).click();
+  // Every page is now loaded: All acts at once, with no search.
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  assert.match(await textOf(page.getByRole('dialog', { name: 'Export CSV' })), /130 records/);
+  assert.equal(searches, 6);
+  await page.context().close();
+});
+
 test('rows expand, favourite (kept across a reload), select and copy', async () => {
   const page = await signIn({ ...SUBSCRIBED, lawEnforcement: true });
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url });

@@ -68,5 +68,38 @@ export function useSearch() {
 
   const markRemoved = useCallback((id: string) => setRemoved((current) => new Set(current).add(id)), []);
 
-  return { state, searching, search, removed, markRemoved };
+  /**
+   * "All" in copy, print and export: every page of the last search up to the deepest the
+   * dashboard serves, in page order. Pages not loaded yet are fetched one at a time, each a
+   * search like any page (counted toward the daily limit; the caller says so first);
+   * `onProgress` hears after each. Stops, keeping what it loaded, when `signal` aborts or a
+   * page fails (then it throws).
+   */
+  const loadAll = useCallback(
+    async (onProgress: (done: number, total: number) => void, signal: AbortSignal): Promise<SearchRecord[]> => {
+      if (!state) return [];
+      const pages = pageCount(state.response.total_results);
+      const loaded = new Map(state.loaded);
+      let done = [...loaded.keys()].filter((page) => page <= pages).length;
+      onProgress(done, pages);
+      for (let page = 1; page <= pages; page++) {
+        if (loaded.has(page)) continue;
+        if (signal.aborted) throw new DOMException('Stopped', 'AbortError');
+        const response = await runSearch({ ...state.params, page });
+        loaded.set(page, response.results);
+        onProgress(++done, pages);
+      }
+      setState((previous) => (previous && previous.params === state.params ? { ...previous, loaded: new Map(loaded) } : previous));
+      return [...loaded.entries()]
+        .filter(([page]) => page <= pages)
+        .sort(([a], [b]) => a - b)
+        .flatMap(([, records]) => records);
+    },
+    [state],
+  );
+
+  /** Pages of the last search, and how many of them are not loaded yet. */
+  const pagesToLoad = state ? pageCount(state.response.total_results) - [...state.loaded.keys()].filter((p) => p <= pageCount(state.response.total_results)).length : 0;
+
+  return { state, searching, search, removed, markRemoved, loadAll, pagesToLoad };
 }

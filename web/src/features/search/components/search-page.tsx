@@ -30,7 +30,7 @@ export function SearchPage() {
   const [type, setType] = useState<SearchType>('all');
   const [input, setInput] = useState('');
   const [options, setOptions] = useState<SearchOptions>({ regex: false, wildcard: false, deduplicate: true });
-  const { state, searching, search, removed, markRemoved } = useSearch();
+  const { state, searching, search, removed, markRemoved, loadAll, pagesToLoad } = useSearch();
   const [selected, setSelected] = useState<ReadonlyMap<string, SearchRecord>>(new Map());
   const [showFavourites, setShowFavourites] = useState(true);
   const [removing, setRemoving] = useState<SearchRecord | null>(null);
@@ -217,7 +217,8 @@ export function SearchPage() {
             <ResultsToolbar
               pageRecords={results}
               allRecords={allLoaded}
-              loadedPages={state?.loaded.size ?? 1}
+              pagesToLoad={pagesToLoad}
+              loadAll={loadAll}
               selected={[...selected.values()]}
               allSelected={allSelected}
               onSelectAll={selectPage}
