@@ -169,13 +169,14 @@ describe('browsing', () => {
 describe('the free listing as other services\' clients call it (GET /data-wells)', () => {
   test('count, page, sort added|name|date|records with -ASC/-DESC; the same pages as /datawells; a browser gets the page', async () => {
     const compat = (query: string) => call<{ data_wells: Well[]; total: number; error?: string }>(server.url, 'GET', `/data-wells${query}`, { ip: freshIp() });
-    for (const [query, native] of [
+    const pairs: [string, string][] = [
       ['?count=50&page=2&sort=records-DESC', '?count=50&page=2&sort=records_desc'],
       ['?sort=NAME', '?sort=name_asc'],
       ['?sort=date-asc&count=20', '?sort=date_asc&count=20'],
       ['?sort=added', '?sort=added_desc'],
       ['', ''],
-    ]) {
+    ];
+    for (const [query, native] of pairs) {
       const reply = await compat(query);
       assert.equal(reply.status, 200, query);
       assert.deepEqual(reply.body, (await list(native)).body, `${query} = ${native}`);
