@@ -314,6 +314,32 @@ describe('public API v2', () => {
   });
 });
 
+describe('records by id (favourites after a reload)', () => {
+  test('values only with a subscription, counted as one search, unknown ids left out, at most 50', async () => {
+    const subscriber = await signedIn({ searchDays: 30 });
+    const entry = (await dashboardSearch(subscriber.token, 'bob@example.com', { type: 'email' })).body.results[0];
+    const counted = async (userId: string) =>
+      Number((await server.runtime.db.selectFrom('search_counts').select((eb) => eb.fn.sum<string>('searches').as('n')).where('user_id', '=', userId).executeTakeFirst())?.n ?? 0);
+    await eventually(async () => (await counted(subscriber.id)) >= 1);
+    const before = await counted(subscriber.id);
+    const reply = await call(server.url, 'POST', '/search/records', { token: subscriber.token, body: { ids: [entry.id, '999-0-0', entry.id] } });
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    assert.equal(reply.body.values_hidden, false);
+    assert.deepEqual(reply.body.results.map((r: { id: string }) => r.id), [entry.id, entry.id]);
+    assert.deepEqual(reply.body.results[0].email, ['Bob@Example.com']);
+    assert.equal(reply.body.results[0].raw_record, undefined, 'no raw record without law-enforcement status');
+    await eventually(async () => (await counted(subscriber.id)) === before + 1);
+
+    const free = await signedIn({});
+    const hidden = await call(server.url, 'POST', '/search/records', { token: free.token, body: { ids: [entry.id] } });
+    assert.deepEqual([hidden.status, hidden.body], [200, { results: [], values_hidden: true }]);
+
+    assert.equal((await call(server.url, 'POST', '/search/records', { token: subscriber.token, body: { ids: Array.from({ length: 51 }, (_, i) => `1-0-${i}`) } })).status, 400);
+    assert.equal((await call(server.url, 'POST', '/search/records', { token: subscriber.token, body: { ids: [] } })).status, 400);
+    assert.equal((await call(server.url, 'POST', '/search/records', { body: { ids: [entry.id] } })).status, 401);
+  });
+});
+
 describe('entry removal', () => {
   test('request, confirm by the mailed link, gone everywhere, stays gone after re-ingest', async () => {
     const user = await signedIn({ searchDays: 30, searchCredits: 10, apiKey: true });

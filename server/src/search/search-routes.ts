@@ -3,7 +3,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ObfuscationError, unpackSearch, type SearchFields } from '../common/obfuscation';
 import { Errors } from '../infra/errors';
 import { FIELD_NAMES } from '../../../engine/index';
-import type { SearchService } from './search-service';
+import { RECORDS_BY_ID_MAX, type SearchService } from './search-service';
 
 const ErrorBody = Type.Object({ error: Type.String() });
 const Values = Type.Array(Type.String());
@@ -65,5 +65,30 @@ export function registerSearchRoutes(app: FastifyInstance, deps: { search: Searc
       }
       return deps.search.dashboard(request.user.sub, values);
     },
+  );
+
+  r.post(
+    '/search/records',
+    {
+      onRequest: [app.authenticate],
+      schema: {
+        operationId: 'dashboardRecords',
+        tags: ['search'],
+        security: [{ bearer: [] }],
+        summary: `Records by id (the favourites the browser keeps as ids), at most ${RECORDS_BY_ID_MAX}; counted as one search. Values only for subscribers; unknown and removed ids left out.`,
+        body: Type.Object(
+          { ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: RECORDS_BY_ID_MAX }) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ results: Type.Array(SearchRecord), values_hidden: Type.Boolean() }),
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          429: ErrorBody,
+        },
+      },
+    },
+    (request) => deps.search.records(request.user.sub, request.body.ids),
   );
 }

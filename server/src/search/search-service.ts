@@ -62,6 +62,9 @@ export function dashboardEntries(entries: Entry[], access: Pick<SearchAccess, 's
 
 type AdmitOptions = { charge?: string; requireSubscription?: boolean };
 
+/** The most records the dashboard asks for by id at once (the favourites list). */
+export const RECORDS_BY_ID_MAX = 50;
+
 type SearchRequest = { query: string; type: FieldName | 'all'; mode: SearchMode; page: number; size: number; dedup: boolean; maxWindow?: number };
 
 export function createSearchService(deps: {
@@ -253,6 +256,20 @@ export function createSearchService(deps: {
     passwordRange,
     /** Searches running now (of one account, or accounts with one running). */
     runningSearches: (userId?: string) => concurrency.running(userId),
+
+    /**
+     * Records by id for the dashboard (favourites after a reload: the browser keeps only
+     * their ids). Admitted and counted as one search, under the same rules as a search:
+     * values only with a subscription, raw records only for law enforcement; unknown and
+     * removed ids are left out.
+     */
+    async records(userId: string, ids: string[]) {
+      // The query checked on the exact admission path: one plain term, valid for everyone.
+      const admission: SearchRequest = { query: 'records', type: 'all', mode: 'exact', page: 1, size: 1, dedup: false };
+      const { access, result } = await admitThen(userId, admission, {}, () => engine.getMany(ids));
+      const found = result.filter((entry): entry is Entry => entry !== null);
+      return { results: dashboardEntries(found, access, 'all'), values_hidden: !access.subscribed };
+    },
 
     async dashboard(userId: string, input: { query: string; type: string; page: number; regex: boolean; wildcard: boolean; deduplicate: boolean }) {
       if (!isSearchType(input.type)) throw Errors.badRequest('Unknown search type');

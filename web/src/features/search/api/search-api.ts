@@ -34,6 +34,11 @@ export interface SearchParams {
   deduplicate: boolean;
 }
 
+/** Records by id (favourites after a reload), at most 50; counted as one search. */
+export function fetchRecords(ids: string[]) {
+  return api.post<{ results: SearchRecord[]; values_hidden: boolean }>('/search/records', { ids });
+}
+
 /** The body is obfuscated with the shared codec (spec 2 §3, "Search request payload"). */
 export function runSearch(params: SearchParams) {
   return api.post<SearchResponse>('/search', packSearch(params));

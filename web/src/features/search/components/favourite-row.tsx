@@ -1,9 +1,9 @@
 import { StarIcon } from '@/components/icons';
 
 /**
- * A favourite whose record is not in memory (after a reload or sign-in): the browser keeps
- * only its id and data well (issue 13, item 7), so that is all it shows until a search
- * brings the record back.
+ * A favourite whose record is not in memory: the browser keeps only its id and data well,
+ * so that is all it shows while its record is fetched by id, or for good when it was removed
+ * or the account has no subscription (a search brings it back then).
  */
 export function FavouriteRow({ id, databaseName, onFavourite }: { id: string; databaseName?: string; onFavourite: () => void }) {
   return (

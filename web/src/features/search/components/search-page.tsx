@@ -8,7 +8,8 @@ import { toastErrors } from '@/lib/toast-store';
 import { applyModeSuffix, isSearchType, validateSearch, type SearchType } from '@common/search-rules';
 import type { SearchRecord } from '../api/search-api';
 import { pageCount, useSearch } from '../api/use-search';
-import { isFavouriteReference, useFavourites } from '../lib/favourites';
+import { isFavouriteReference, rememberFavouriteRecords, useFavourites } from '../lib/favourites';
+import { fetchRecords } from '../api/search-api';
 import { RemoveEntryModal } from './remove-entry-modal';
 import { ResultRow } from './result-row';
 import { FavouriteRow } from './favourite-row';
@@ -36,6 +37,21 @@ export function SearchPage() {
   const [removing, setRemoving] = useState<SearchRecord | null>(null);
   const { favourites, toggle: toggleFavourite, isFavourite } = useFavourites(user?.email ?? '');
   const listTop = useRef<HTMLDivElement>(null);
+
+  // Favourites kept as ids only (after a reload) are shown again by fetching their records
+  // by id, once per visit and only with a subscription (values): one counted search.
+  const asked = useRef(new Set<string>());
+  useEffect(() => {
+    if (!subscribed) return;
+    const missing = favourites.filter((favourite) => isFavouriteReference(favourite) && !asked.current.has(favourite.id)).map((f) => f.id);
+    if (missing.length === 0) return;
+    const batch = missing.slice(0, 50);
+    for (const id of batch) asked.current.add(id);
+    fetchRecords(batch).then(
+      ({ results }) => rememberFavouriteRecords(results),
+      () => undefined, // they stay listed by id; a search brings them back
+    );
+  }, [favourites, subscribed]);
 
   const scrollToTop = () => {
     window.scrollTo({ top: 0 });

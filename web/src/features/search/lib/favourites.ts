@@ -1,9 +1,9 @@
 /**
- * Favourite records: client state (spec 2 §3). Breach records never reach the browser's
- * storage (issue 13, item 7): localStorage keeps, per signed-in user, only each favourite's
- * record id and data well name, so a reload still lists them; the full record the user
- * starred is kept in memory for this visit only. Signing out forgets both (lib/session.ts
- * clears the stored lists, and the memory goes with the token).
+ * Favourite records: client state. Breach records never reach the browser's storage:
+ * localStorage keeps, per signed-in user, only each favourite's record id and data well name,
+ * so a reload still lists them; the full records (starred in this visit, or fetched again by
+ * id after a reload: rememberFavouriteRecords) are kept in memory only. Signing out forgets
+ * both (lib/session.ts clears the stored lists, and the memory goes with the token).
  */
 import { useCallback, useSyncExternalStore } from 'react';
 import { authToken } from '@/lib/api';
@@ -92,6 +92,20 @@ authToken.subscribe(() => {
 });
 
 const NONE: SearchRecord[] = [];
+
+/**
+ * Records fetched again by id (POST /search/records, after a reload): kept in memory for
+ * this visit like the ones starred in it, never stored. Only ids that are favourites count.
+ */
+export function rememberFavouriteRecords(found: SearchRecord[]): void {
+  let added = false;
+  for (const record of found) {
+    if (records.has(record.id)) continue;
+    records.set(record.id, record);
+    added = true;
+  }
+  if (added) changed();
+}
 
 /** True for a favourite known by its id (and data well) only, its record not in memory. */
 export function isFavouriteReference(record: SearchRecord): boolean {
