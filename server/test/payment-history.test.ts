@@ -129,6 +129,31 @@ describe('payment history', () => {
     assert.equal((await post('/user/clear-payment-history', {}, user.token)).status, 200, 'an empty JSON body is fine too');
   });
 
+  test('billing details: saved, printed on the next invoices while the setting is on, kept by the invoice (issue 27)', async () => {
+    const user = await signedIn();
+    const db = server.runtime.db;
+    const get = () => call(server.url, 'GET', '/user/invoice-details', { token: user.token });
+    assert.deepEqual((await get()).body, { name: '', company: '', address: '', vat_id: '' });
+    const saved = await post('/user/invoice-details', { name: ' Ada Lovelace ', company: 'Analytical Ltd', vat_id: 'GB123456789' }, user.token);
+    assert.deepEqual([saved.status, saved.body], [200, { name: 'Ada Lovelace', company: 'Analytical Ltd', address: '', vat_id: 'GB123456789' }]);
+    assert.deepEqual((await get()).body, saved.body);
+    assert.equal((await post('/user/invoice-details', { vat_id: 'x'.repeat(41) }, user.token)).status, 400);
+    assert.equal((await post('/user/invoice-details', { name: 'x', user_id: 'y' }, user.token)).status, 400);
+    assert.equal((await call(server.url, 'GET', '/user/invoice-details', {})).status, 401);
+
+    const pay = async () => {
+      const payment = await openPayment(db, { userId: user.id, sku: 'search-credits', quantity: 100, method: 'card', provider: 'sandbox' });
+      await db.transaction().execute(async (trx) => markPaid(trx, (await lockPayment(trx, { id: payment.id }))!, { occurredAt: new Date(), extraInfo: { card: 'visa •••• 4242' } }));
+    };
+    await pay(); // setting off: nothing extra kept
+    await db.updateTable('users').set({ store_extra_invoice_data: true }).where('id', '=', user.id).execute();
+    await pay();
+    await post('/user/invoice-details', { name: 'Ada King' }, user.token); // later changes do not rewrite written invoices
+    const { invoices } = (await history(user.token)).body;
+    assert.deepEqual(invoices[0].extra_info, { name: 'Ada Lovelace', company: 'Analytical Ltd', vat_id: 'GB123456789' });
+    assert.ok(!('extra_info' in invoices[1]), 'paid while the setting was off');
+  });
+
   test('validation and authentication', async () => {
     const user = await signedIn();
     assert.equal((await history(user.token, 0)).status, 400);

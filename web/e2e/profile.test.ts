@@ -64,6 +64,23 @@ test('notification toggles save and survive a reload', async () => {
   await page.context().close();
 });
 
+test('Save extra invoice details: the billing details form appears with the setting, saves and survives a reload (issue 27)', async () => {
+  const user = await newUser(suite.server);
+  const page = await signIn(user.email, user.password);
+  assert.equal(await page.getByTestId('invoice-details').count(), 0, 'hidden while the setting is off');
+  await page.getByRole('switch', { name: /Save extra invoice details/ }).click({ force: true });
+  const form = page.getByRole('form', { name: 'Billing details' });
+  await form.getByLabel('Name').fill('Ada Lovelace');
+  await form.getByLabel('VAT ID').fill('GB123456789');
+  const saved = page.waitForResponse((response) => response.url().endsWith('/user/invoice-details') && response.request().method() === 'POST');
+  await form.getByRole('button', { name: 'Save billing details' }).click();
+  assert.equal((await saved).status(), 200);
+  await page.reload();
+  await eventually(() => page.getByRole('form', { name: 'Billing details' }).getByLabel('Name').inputValue(), 'Ada Lovelace');
+  assert.equal(await page.getByRole('form', { name: 'Billing details' }).getByLabel('VAT ID').inputValue(), 'GB123456789');
+  await page.context().close();
+});
+
 test('close account: 3-2-1 countdown, mailed link, processing, then logout', async () => {
   const user = await newUser(suite.server);
   const page = await signIn(user.email, user.password);

@@ -13,6 +13,21 @@ export async function getInvoiceSettings(db: Db, userId: string) {
   return db.selectFrom('users').select(['store_extra_invoice_data']).where('id', '=', userId).where('closed_at', 'is', null).executeTakeFirst();
 }
 
+/** The billing details printed on the user's invoices (null until first saved). */
+export async function getInvoiceDetails(db: Db, userId: string) {
+  return db.selectFrom('users').select(['invoice_details']).where('id', '=', userId).where('closed_at', 'is', null).executeTakeFirst();
+}
+
+export async function setInvoiceDetails(db: Db, userId: string, details: Record<string, string>): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ invoice_details: JSON.stringify(details) })
+    .where('id', '=', userId)
+    .where('closed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** One page of the user's invoices, newest first (ties by id, so pages never overlap). */
 export async function listInvoices(db: Db, userId: string, page: { limit: number; offset: number }) {
   return db

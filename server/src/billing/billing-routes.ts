@@ -21,6 +21,7 @@ const Invoice = Type.Object({
         company: Type.Optional(Type.String()),
         phone: Type.Optional(Type.String()),
         address: Type.Optional(Type.String()),
+        vat_id: Type.Optional(Type.String()),
       },
       { description: 'Only while the user keeps extra invoice data (extra_data).' },
     ),
@@ -65,6 +66,44 @@ export function registerBillingRoutes(app: FastifyInstance, deps: { billing: Bil
       },
     },
     (request) => billing.history(request.user.sub, request.body.page),
+  );
+
+  const Details = Type.Object({
+    name: Type.String({ maxLength: 200 }),
+    company: Type.String({ maxLength: 200 }),
+    address: Type.String({ maxLength: 500 }),
+    vat_id: Type.String({ maxLength: 40 }),
+  });
+
+  r.get(
+    '/user/invoice-details',
+    {
+      ...common,
+      schema: {
+        operationId: 'invoiceDetails',
+        tags: ['user'],
+        security,
+        summary: "The billing details printed on the user's next invoices while 'Save extra invoice details' is on ('' when not given).",
+        response: { 200: Details, ...errors },
+      },
+    },
+    (request) => billing.invoiceDetails(request.user.sub),
+  );
+
+  r.post(
+    '/user/invoice-details',
+    {
+      ...common,
+      schema: {
+        operationId: 'setInvoiceDetails',
+        tags: ['user'],
+        security,
+        summary: 'Saves the billing details (name, company, address, VAT ID; each optional) for the next invoices. Invoices already written keep theirs.',
+        body: Type.Partial(Details, { additionalProperties: false }),
+        response: { 200: Details, ...errors },
+      },
+    },
+    (request) => billing.setInvoiceDetails(request.user.sub, request.body),
   );
 
   r.post(

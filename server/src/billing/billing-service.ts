@@ -25,6 +25,21 @@ export interface InvoiceView {
   extra_info?: Record<string, string>;
 }
 
+/** Billing details a user has printed on invoices ("Save extra invoice details"). */
+export interface InvoiceDetails {
+  name: string;
+  company: string;
+  address: string;
+  vat_id: string;
+}
+
+export const INVOICE_DETAIL_KEYS = ['name', 'company', 'address', 'vat_id'] as const;
+
+function normaliseInvoiceDetails(input: Partial<Record<string, unknown>>): InvoiceDetails {
+  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+  return { name: text(input.name), company: text(input.company), address: text(input.address), vat_id: text(input.vat_id) };
+}
+
 export function createBillingService(db: Kysely<Database>) {
   return {
     /** Every SKU of the catalogue that has a price, in the catalogue's order; USD per unit. */
@@ -60,6 +75,21 @@ export function createBillingService(db: Kysely<Database>) {
         total_results: total,
         extra_data: extraData,
       };
+    },
+
+    /** The billing details to print on invoices, each '' when not given. */
+    async invoiceDetails(userId: string): Promise<InvoiceDetails> {
+      const row = await billingRepo.getInvoiceDetails(db, userId);
+      if (!row) throw Errors.unauthorized();
+      return normaliseInvoiceDetails(row.invoice_details ?? {});
+    },
+
+    /** Saves them (trimmed; empty ones dropped); the next invoices print them while the setting is on. */
+    async setInvoiceDetails(userId: string, input: Partial<InvoiceDetails>): Promise<InvoiceDetails> {
+      const details = normaliseInvoiceDetails(input);
+      const stored = Object.fromEntries(Object.entries(details).filter(([, value]) => value !== ''));
+      if (!(await billingRepo.setInvoiceDetails(db, userId, stored))) throw Errors.unauthorized();
+      return details;
     },
 
     async clearHistory(userId: string): Promise<void> {

@@ -34,6 +34,8 @@ export interface UsersTable {
   notify_low_whois_credits: Generated<boolean>;
   store_invoices: Generated<boolean>;
   store_extra_invoice_data: Generated<boolean>;
+  /** {name, company, address, vat_id} printed on invoices while store_extra_invoice_data is on. */
+  invoice_details: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
   search_locked_until: NullableTimestamp;
   search_lock_count: Generated<number>;
   search_barred: Generated<boolean>;

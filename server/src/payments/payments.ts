@@ -101,8 +101,14 @@ export async function markPaid(
 
 /** The user's invoice for a paid payment, kept only while the user keeps invoices. */
 async function writeInvoice(trx: Trx, payment: Payment, extraInfo: Record<string, string> | null): Promise<void> {
-  const user = await trx.selectFrom('users').select(['store_invoices', 'store_extra_invoice_data']).where('id', '=', payment.user_id).executeTakeFirstOrThrow();
+  const user = await trx
+    .selectFrom('users')
+    .select(['store_invoices', 'store_extra_invoice_data', 'invoice_details'])
+    .where('id', '=', payment.user_id)
+    .executeTakeFirstOrThrow();
   if (!user.store_invoices) return;
+  // The user's billing details as they are now (the invoice keeps them), then the provider's.
+  const extra = { ...(extraInfo ?? {}), ...(user.invoice_details ?? {}) };
   await trx
     .insertInto('invoices')
     .values({
@@ -113,7 +119,7 @@ async function writeInvoice(trx: Trx, payment: Payment, extraInfo: Record<string
       quantity: payment.quantity,
       amount_cents: payment.amount_cents,
       method: payment.method === 'card' ? 'Card' : `Crypto${payment.details.currency ? ` (${String(payment.details.currency).toUpperCase()})` : ''}`,
-      extra_info: user.store_extra_invoice_data && extraInfo ? JSON.stringify(extraInfo) : null,
+      extra_info: user.store_extra_invoice_data && Object.keys(extra).length > 0 ? JSON.stringify(extra) : null,
     })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();

@@ -14,6 +14,17 @@ export function updateNotificationSetting(setting: NotificationSetting, set: boo
   return api.post<{ success: boolean }>('/user/update-notification-setting', { setting, set });
 }
 
+/** The billing details printed on invoices while "Save extra invoice details" is on. */
+export interface InvoiceDetails {
+  name: string;
+  company: string;
+  address: string;
+  vat_id: string;
+}
+
+export const getInvoiceDetails = () => api.get<InvoiceDetails>('/user/invoice-details');
+export const saveInvoiceDetails = (details: InvoiceDetails) => api.post<InvoiceDetails>('/user/invoice-details', details);
+
 export function updatePassword(password: string, newPassword: string) {
   return api.post<{ success: boolean }>('/authentication/update-password', { password, new_password: newPassword });
 }

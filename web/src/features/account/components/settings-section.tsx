@@ -1,4 +1,5 @@
 import { Toggle } from '@/components/toggle';
+import { InvoiceDetailsForm } from './invoice-details-form';
 import { toast } from '@/lib/toast-store';
 import type { NotificationSetting } from '../api/account-api';
 import type { Profile, ProfileSettingField, UpdateSetting } from '../api/use-profile';
@@ -62,7 +63,7 @@ const GROUPS: Record<'notifications' | 'payments', { title: string; items: Setti
         setting: 'store_extra_invoice_data',
         field: 'store_extra_invoice_data',
         label: 'Save extra invoice details',
-        description: 'Also keep the name, company, phone and address printed on my invoices.',
+        description: 'Print my billing details (name, company, address, VAT ID) on my next invoices, and keep them there.',
       },
     ],
   },
@@ -97,6 +98,7 @@ export function SettingsSection({
             onChange={(value) => change(item, value)}
           />
         ))}
+      {group === 'payments' && profile.store_extra_invoice_data && <InvoiceDetailsForm />}
     </section>
   );
 }

@@ -52,7 +52,8 @@ export function MonitoringV1DocsPage() {
       <HelpSection id="limits" title="Limits">
         <p>
           Up to {V1_LIMITS.perSecond} requests a second, with bursts of up to {V1_LIMITS.burst}, counted per key and per client
-          address. Past that, every call is answered <code>429 Too Many Requests.</code> for {V1_LIMITS.blockMinutes} minutes.
+          address. Past that, every call is refused for {V1_LIMITS.blockMinutes} minutes with status 429 and the error{' '}
+          <code>Too Many Requests.</code> (the <code>Retry-After</code> header gives the seconds left).
         </p>
       </HelpSection>
       <HelpSection id="errors" title="Errors">

@@ -36,6 +36,7 @@ export interface InvoiceExtraInfo {
   company?: string | null;
   phone?: string | null;
   address?: string | null;
+  vat_id?: string | null;
 }
 
 export interface PaymentHistoryPage {

@@ -29,6 +29,7 @@ const EXTRA_LABELS: [keyof InvoiceExtraInfo, string][] = [
   ['company', 'Company'],
   ['phone', 'Phone'],
   ['address', 'Address'],
+  ['vat_id', 'VAT ID'],
 ];
 
 /** The extra billing details that are present, labelled. */
