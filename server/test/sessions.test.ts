@@ -294,6 +294,23 @@ describe('the sign-in history', () => {
     );
   });
 
+  test('closing the account erases its sign-in history and its sessions\' addresses and user agents', async () => {
+    const user = await server.createUser();
+    const a = await signIn(user.email, { userAgent: CHROME_LINUX });
+    await signIn(user.email, { userAgent: FIREFOX_WINDOWS });
+    assert.equal((await historyOf(a.token)).length, 2);
+    assert.equal((await post(a.token, '/user/account-closure-request')).status, 200);
+    const link = (await server.waitForMail(user.email, /closure/)).links[0]!;
+    const closed = await post(a.token, '/user/account-closure-final', { token: new URL(link).searchParams.get('t')! });
+    assert.equal(closed.status, 200, JSON.stringify(closed.body));
+    const db = server.runtime.db;
+    const history = await db.selectFrom('sign_in_history').select('id').where('user_id', '=', user.id).execute();
+    assert.equal(history.length, 0, 'no history left');
+    const sessions = await db.selectFrom('sessions').select(['ip', 'user_agent']).where('user_id', '=', user.id).execute();
+    assert.equal(sessions.length, 2);
+    assert.ok(sessions.every((row) => row.ip === null && row.user_agent === null), JSON.stringify(sessions));
+  });
+
   test('a wrong password runs the same statements before the answer whether or not the email has an account', async () => {
     const events: string[] = [];
     const recorder: KyselyPlugin = {

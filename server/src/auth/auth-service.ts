@@ -14,7 +14,7 @@ import * as authRepo from './auth-repository';
 import * as userRepo from '../users/user-repository';
 import { hashPassword, isValidEmail, normalizeEmail, passwordProblem, verifyPassword } from './passwords';
 import { hashToken, hmac, newOpaqueToken } from './secrets';
-import { displayAddress, eraseEndedSessionDetails, LAST_USED_RESOLUTION_MS, recordSignIn, touchSession, type ClientInfo } from './sessions';
+import { displayAddress, eraseEndedSessionDetails, eraseSignInDetails, LAST_USED_RESOLUTION_MS, recordSignIn, touchSession, type ClientInfo } from './sessions';
 
 export interface SessionTokens {
   accessToken: string;
@@ -303,6 +303,7 @@ export function createAuthService(deps: AuthDeps) {
         if (!row || row.user_id !== userId) throw Errors.badRequest('Invalid or expired closure link');
         await userRepo.closeUser(trx, userId);
         await authRepo.revokeUserSessions(trx, userId, 'account-closed');
+        await eraseSignInDetails(trx, userId);
       });
       deps.onAccountChanged?.(userId);
       deps.onSessionsEnded?.({ userId });

@@ -126,6 +126,12 @@ export async function eraseEndedSessionDetails(db: Db, userId: string): Promise<
     .execute();
 }
 
+/** A closed account keeps no sign-in details: its history goes, its sessions' addresses and user agents too. */
+export async function eraseSignInDetails(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('sign_in_history').where('user_id', '=', userId).execute();
+  await db.updateTable('sessions').set({ ip: null, user_agent: null }).where('user_id', '=', userId).execute();
+}
+
 export function createSessionsService(deps: { db: Kysely<Database>; onSessionsEnded?: (ended: SessionsEnded) => void }) {
   const { db } = deps;
   return {
