@@ -63,8 +63,8 @@ const sessionsOf = async (token: string) => {
 };
 const currentId = async (token: string) => (await sessionsOf(token)).find((s) => s.current)!.id;
 
-async function authedSocket(token: string): Promise<SocketClient> {
-  const client = await connectWebSocket(server);
+async function authedSocket(token: string, target: TestServer = server): Promise<SocketClient> {
+  const client = await connectWebSocket(target);
   client.send({ type: 'auth', token });
   assert.deepEqual(await client.next(), { type: 'auth', ok: true });
   return client;
@@ -220,7 +220,7 @@ describe('signing sessions out', () => {
     assert.deepEqual((await post(a.token, '/user/sessions/sign-out-everywhere')).body, { success: true, ended: 0 }, 'nothing left to end');
   });
 
-  test('two instances sharing one database: a sign-out on one is refused on the other at once', async () => {
+  test('two instances sharing one database: a sign-out on one is refused on the other at once (and, with Redis, its socket there closes)', async () => {
     const second = await startTestServer({ shareWith: server, env: { TRUSTED_PROXIES: '127.0.0.1' } });
     try {
       const user = await server.createUser();
@@ -228,11 +228,14 @@ describe('signing sessions out', () => {
       const b = await signIn(user.email, { target: second });
       assert.equal((await get(b.token, '/user/info', second)).status, 200);
       assert.equal((await get(b.token, '/user/info', server)).status, 200, 'one secret: either instance takes the token');
+      // Websockets of other instances hear of the end through the realtime bus: Redis.
+      const socket = process.env.TEST_REDIS_URL ? await authedSocket(b.token, second) : undefined;
       const started = performance.now();
       assert.equal((await post(a.token, '/user/sessions/sign-out-everywhere')).status, 200);
       assert.equal((await get(b.token, '/user/info', second)).status, 401, "the other instance refuses the ended session's token");
       const ms = performance.now() - started;
       assert.ok(ms < 5000, `${ms} ms`);
+      if (socket) await assertSocketEnded(socket, "the ended session's socket on the other instance");
     } finally {
       await second.close();
     }
