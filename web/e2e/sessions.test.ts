@@ -49,9 +49,11 @@ test('sessions card: sign one session out from its row, then "Sign out everywher
   await eventually(() => rows.count(), 2);
   await assertSignedOut(safari, 'the session signed out from its row');
 
-  // Every other one: the Firefox browser's next page load lands on the sign-in screen.
+  // Every other one: the Firefox browser, left open on its page, shows the sign-in screen by
+  // itself (its websocket closes with 4401), and its next page load lands there too.
   assert.equal(await toastAfter(main, () => main.getByRole('button', { name: 'Sign out everywhere' }).click()), 'Signed out 1 other session');
   await eventually(() => rows.count(), 1);
+  await firefox.waitForURL((url) => url.pathname === '/login', { timeout: 10_000 });
   await assertSignedOut(firefox, 'the other browser after "Sign out everywhere"');
 
   // The browser that did it stays signed in; its history shows the three sign-ins.
