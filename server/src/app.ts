@@ -15,9 +15,11 @@ import type { Processors, QueueSystem } from './infra/queues';
 import { loggerOptions } from './infra/logger';
 import { registerErrorHandler } from './infra/errors';
 import { registerTextInputGuard } from './infra/text-input';
-import { createAuthService } from './auth/auth-service';
+import { createAuthService, type SessionsEnded } from './auth/auth-service';
 import { registerAuthentication } from './auth/authenticate';
 import { registerAuthRoutes } from './auth/auth-routes';
+import { registerSessionRoutes } from './auth/session-routes';
+import { createSessionsService } from './auth/sessions';
 import { createUserService } from './users/user-service';
 import { registerUserRoutes } from './users/user-routes';
 import { createDataWellService } from './datawells/datawells-service';
@@ -142,6 +144,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // After the last request in flight: what was counted and charged in process is written.
   app.addHook('onClose', () => meter.close());
 
+  // Closes the ended sessions' websockets on every instance. app.realtime is registered
+  // below (registerRealtimeRoutes); a session ends after the app is built.
+  const sessionsEnded = (ended: SessionsEnded) => {
+    app.realtime.endSessions(ended).catch((error: Error) => app.log.warn({ err: { message: error.message } }, 'realtime: ended sessions not told'));
+  };
   const auth = createAuthService({
     db,
     config,
@@ -150,11 +157,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ipSecret: deps.ipSecret,
     signAccessToken: (payload) => app.jwt.sign(payload),
     onAccountChanged: meter.forget,
-    // Registered below (registerRealtimeRoutes); a session ends after the app is built.
-    onSessionsEnded: (ended) => {
-      app.realtime.endSessions(ended).catch((error: Error) => app.log.warn({ err: { message: error.message } }, 'realtime: ended sessions not told'));
-    },
-    onBackgroundError: (error) => app.log.warn({ err: { message: error.message } }, 'forgot-password: the mail was not prepared'),
+    onSessionsEnded: sessionsEnded,
+    onBackgroundError: (error) => app.log.warn({ err: { message: error.message } }, 'auth: work after the answer failed'),
   });
   const users = createUserService(db, { onApiKeyChanged: meter.forget });
   await registerAuthentication(app, { secret: deps.jwtSecret, ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS, auth: () => auth });
@@ -162,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealthRoutes(app, { db, isShuttingDown: deps.isShuttingDown });
   registerAuthRoutes(app, { auth, secureCookies: config.publicUrl.startsWith('https://') });
   registerUserRoutes(app, { users, auth, apiKeyHeader: config.apiKeyHeader });
+  registerSessionRoutes(app, { sessions: createSessionsService({ db, onSessionsEnded: sessionsEnded }) });
   const search = createSearchService({ db, engine: deps.engine, config, meter });
   registerSearchRoutes(app, { search });
   registerRemovalRoutes(app, {

@@ -57,10 +57,19 @@ export async function voidOneTimeTokens(db: Db, userId: string, purpose: TokenPu
     .execute();
 }
 
-export async function createSession(db: Db, session: { userId: string; remember: boolean; expiresAt: Date }): Promise<string> {
+export async function createSession(
+  db: Db,
+  session: { userId: string; remember: boolean; expiresAt: Date; ip?: string | null; userAgent?: string | null },
+): Promise<string> {
   const row = await db
     .insertInto('sessions')
-    .values({ user_id: session.userId, remember: session.remember, expires_at: session.expiresAt })
+    .values({
+      user_id: session.userId,
+      remember: session.remember,
+      expires_at: session.expiresAt,
+      ip: session.ip ?? null,
+      user_agent: session.userAgent ?? null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -115,19 +124,21 @@ export async function revokeUserSessions(db: Db, userId: string, reason: string,
   await query.execute();
 }
 
-/** The check behind every bearer request: session live, account open. */
-export async function isSessionActive(db: Db, sessionId: string, userId: string): Promise<boolean> {
-  const row = await db
+/**
+ * The check behind every bearer request: session live, account open. One primary-key
+ * lookup; gives when the session was last used (undefined when it is not live).
+ */
+export async function findActiveSession(db: Db, sessionId: string, userId: string): Promise<{ last_used_at: Date } | undefined> {
+  return db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select('s.id')
+    .select('s.last_used_at')
     .where('s.id', '=', sessionId)
     .where('s.user_id', '=', userId)
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', sql<Date>`now()`)
     .where('u.closed_at', 'is', null)
     .executeTakeFirst();
-  return row !== undefined;
 }
 
 export async function rememberKnownIp(db: Db, userId: string, ipHash: string): Promise<void> {

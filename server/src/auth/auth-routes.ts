@@ -13,6 +13,7 @@ import {
 } from '../common/obfuscation';
 import { Errors } from '../infra/errors';
 import type { AuthService, SessionTokens } from './auth-service';
+import { storedUserAgent } from './user-agent';
 
 export const REFRESH_COOKIE = 'refresh_token';
 const Encoded = Type.String({ maxLength: 4096 });
@@ -116,7 +117,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
     },
     async (request, reply) => {
       const values = decode(unpackLogin, request.body as LoginFields);
-      const tokens = await auth.login(values, request.limitAddress);
+      const tokens = await auth.login(values, request.limitAddress, { ip: request.ip, userAgent: storedUserAgent(request.headers['user-agent']) });
       setRefreshCookie(reply, tokens);
       return { auth_token: tokens.accessToken };
     },

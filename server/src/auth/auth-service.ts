@@ -14,6 +14,7 @@ import * as authRepo from './auth-repository';
 import * as userRepo from '../users/user-repository';
 import { hashPassword, isValidEmail, normalizeEmail, passwordProblem, verifyPassword } from './passwords';
 import { hashToken, hmac, newOpaqueToken } from './secrets';
+import { displayAddress, eraseEndedSessionDetails, eraseSignInDetails, LAST_USED_RESOLUTION_MS, recordSignIn, touchSession, type ClientInfo } from './sessions';
 
 export interface SessionTokens {
   accessToken: string;
@@ -55,11 +56,22 @@ const MAILS_PER_ACCOUNT = { ratePerSecond: 1 / 120, burst: 3 };
 const RESET_PER_IP = { ratePerSecond: 1 / 10, burst: 10 };
 const UPDATE_PASSWORD_FAILURES_PER_ACCOUNT = { ratePerSecond: 1 / 60, burst: 5 };
 
+/** The address and user agent recorded for a sign-in (the rate-limit address when the caller gave none). */
+function clientOf(client: ClientInfo | undefined, ip: string): { ip: string; userAgent: string | null } {
+  return { ip: client?.ip ?? ip, userAgent: client?.userAgent ?? null };
+}
+
 export function createAuthService(deps: AuthDeps) {
   const { db, config, limiter, mail } = deps;
   const brand = config.BRAND;
   const link = (path: string) => `${config.publicUrl}${path}`;
   const minutes = (n: number) => new Date(Date.now() + n * 60_000);
+
+  /** Work done once the answer is on its way (its failure is logged, never the caller's). */
+  function afterAnswer(work: () => Promise<void>): void {
+    const failed = deps.onBackgroundError ?? ((error: Error) => process.stderr.write(`background: ${error.message}\n`));
+    setImmediate(() => void work().catch(failed));
+  }
 
   async function throttle(key: string, bucket: { ratePerSecond: number; burst: number }) {
     const decision = await limiter.take(key, bucket);
@@ -77,9 +89,18 @@ export function createAuthService(deps: AuthDeps) {
     return token;
   }
 
-  async function startSession(userId: string, remember: boolean): Promise<SessionTokens> {
+  /** A new session; `client` (address, user agent) is what the owner's session list shows. */
+  async function startSession(userId: string, remember: boolean, client?: ClientInfo): Promise<SessionTokens> {
     const ttlSeconds = remember ? config.REFRESH_TTL_DAYS * 86400 : config.SESSION_TTL_HOURS * 3600;
-    const sessionId = await authRepo.createSession(db, { userId, remember, expiresAt: new Date(Date.now() + ttlSeconds * 1000) });
+    // What the account's ended sessions still held (address, user agent) goes now.
+    await eraseEndedSessionDetails(db, userId);
+    const sessionId = await authRepo.createSession(db, {
+      userId,
+      remember,
+      expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+      ip: client ? displayAddress(client.ip) : null,
+      userAgent: client?.userAgent ?? null,
+    });
     const refreshToken = newOpaqueToken();
     await authRepo.addRefreshToken(db, sessionId, hashToken(refreshToken));
     return {
@@ -128,7 +149,11 @@ export function createAuthService(deps: AuthDeps) {
       await userRepo.markEmailVerified(db, token.user_id);
     },
 
-    async login(input: { email: string; password: string; remember: boolean }, ip: string): Promise<SessionTokens> {
+    /**
+     * `ip` is the rate-limit address (request.limitAddress); `client` the exact address and
+     * user agent the session list and the sign-in history show (request.ip).
+     */
+    async login(input: { email: string; password: string; remember: boolean }, ip: string, client?: ClientInfo): Promise<SessionTokens> {
       if (!input.email.trim()) throw Errors.badRequest('Please input an email');
       if (!input.password) throw Errors.badRequest('Please input a password');
       if (input.email.length > 255 || input.password.length > 1024) throw Errors.invalidCredentials();
@@ -148,12 +173,17 @@ export function createAuthService(deps: AuthDeps) {
       if (!user || !ok) {
         await limiter.take(pairKey, LOGIN_FAILURES_PER_IP_ACCOUNT);
         await limiter.take(accountKey, LOGIN_FAILURES_PER_ACCOUNT);
+        // The owner's history shows the failed attempt. Written after the answer, so the
+        // answer takes the same time whether or not the email has an account.
+        if (user) afterAnswer(() => recordSignIn(db, { userId: user.id, ...clientOf(client, ip), method: 'password', success: false }));
         throw Errors.invalidCredentials();
       }
       if (!user.email_verified_at) throw Errors.emailNotVerified();
       await limiter.reset(pairKey);
       await authRepo.rememberKnownIp(db, user.id, ipHash);
-      return startSession(user.id, input.remember);
+      const tokens = await startSession(user.id, input.remember, client);
+      await recordSignIn(db, { userId: user.id, ...clientOf(client, ip), method: 'password', success: true });
+      return tokens;
     },
 
     /** Rotates the refresh token. A token used twice revokes its whole family. */
@@ -208,8 +238,7 @@ export function createAuthService(deps: AuthDeps) {
         const token = await issueOneTimeLink('reset-password', user.id, config.RESET_TOKEN_TTL_MINUTES);
         await mail.send(MailTemplates.resetPassword(user.email, brand, link(`/reset-password?k=${token}`)));
       };
-      const failed = deps.onBackgroundError ?? ((error: Error) => process.stderr.write(`forgot-password: ${error.message}\n`));
-      setImmediate(() => void work().catch(failed));
+      afterAnswer(work);
     },
 
     async resetPassword(input: { key: string; password: string }, ip: string): Promise<void> {
@@ -274,13 +303,21 @@ export function createAuthService(deps: AuthDeps) {
         if (!row || row.user_id !== userId) throw Errors.badRequest('Invalid or expired closure link');
         await userRepo.closeUser(trx, userId);
         await authRepo.revokeUserSessions(trx, userId, 'account-closed');
+        await eraseSignInDetails(trx, userId);
       });
       deps.onAccountChanged?.(userId);
       deps.onSessionsEnded?.({ userId });
     },
 
+    /**
+     * The check behind every bearer request and websocket: one primary-key read. The
+     * session's "last used" time is written at most once a minute, when found older.
+     */
     async isSessionActive(sessionId: string, userId: string): Promise<boolean> {
-      return authRepo.isSessionActive(db, sessionId, userId);
+      const session = await authRepo.findActiveSession(db, sessionId, userId);
+      if (!session) return false;
+      if (Date.now() - session.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) await touchSession(db, sessionId);
+      return true;
     },
   };
 }

@@ -72,6 +72,9 @@ export interface SessionsTable {
   expires_at: Timestamp;
   revoked_at: NullableTimestamp;
   revoked_reason: string | null;
+  /** The address the session signed in from, in clear for its owner's session list; erased when it ends. */
+  ip: string | null;
+  user_agent: string | null;
 }
 
 export interface RefreshTokensTable {
@@ -85,6 +88,19 @@ export interface LoginKnownIpsTable {
   user_id: string;
   ip_hash: string;
   last_seen_at: Generated<Date>;
+}
+
+export type SignInMethod = 'password' | 'code' | 'recovery code' | 'passkey';
+
+/** An account's sign-ins and failed attempts; the newest 20 per account are kept. */
+export interface SignInHistoryTable {
+  id: Generated<string>;
+  user_id: string;
+  at: Generated<Date>;
+  ip: string;
+  user_agent: string | null;
+  method: SignInMethod;
+  success: boolean;
 }
 
 export interface OutboxTable {
@@ -421,6 +437,7 @@ export interface Database {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
   login_known_ips: LoginKnownIpsTable;
+  sign_in_history: SignInHistoryTable;
   outbox: OutboxTable;
   notifications: NotificationsTable;
   search_counts: SearchCountsTable;

@@ -3,14 +3,17 @@
  * signed in, closed on sign-out (spec 3 §4). It authenticates with the access token first
  * and joins channels only once the server has confirmed it (the server checks the token
  * asynchronously, so a join sent right behind the auth message could arrive unauthenticated).
- * A dropped connection reconnects with backoff and rejoins every channel still wanted.
+ * A dropped connection reconnects with backoff and rejoins every channel still wanted; one
+ * closed because its session ended (4401) signs the dashboard out.
  */
-import { authToken } from './api';
+import { authToken, refreshAuthToken } from './api';
 
 type Handler = (data: unknown) => void;
 
 const RECONNECT_MIN_MS = 1_000;
 const RECONNECT_MAX_MS = 30_000;
+/** The server's close code for a socket whose session ended (signed out elsewhere, password changed…). */
+const SESSION_ENDED = 4401;
 
 const handlers = new Map<string, Set<Handler>>();
 let socket: WebSocket | null = null;
@@ -54,11 +57,15 @@ function connect(): void {
       for (const handler of handlers.get(message.channel) ?? []) handler(message.data);
     }
   };
-  current.onclose = () => {
+  current.onclose = (event) => {
     if (socket !== current) return;
     socket = null;
     authed = false;
     if (!authToken.get()) return;
+    // This session was ended elsewhere ("Sign out everywhere", a password change): the refresh
+    // fails, the token is dropped and the sign-in screen shows at once, not at the next call.
+    // (A new token, should the refresh work, reconnects through the subscription below.)
+    if (event.code === SESSION_ENDED) return void refreshAuthToken();
     retryTimer = setTimeout(connect, retryDelay);
     retryDelay = Math.min(retryDelay * 2, RECONNECT_MAX_MS);
   };

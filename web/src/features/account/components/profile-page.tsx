@@ -3,6 +3,7 @@ import { usePageTitle } from '@/hooks/use-page-title';
 import { useProfile } from '../api/use-profile';
 import { CloseAccountModal } from './close-account-modal';
 import { PasswordRow } from './password-row';
+import { SessionsSection } from './sessions-section';
 import { SettingsSection } from './settings-section';
 
 export function ProfilePage() {
@@ -37,6 +38,8 @@ export function ProfilePage() {
           <SettingsSection profile={profile} updateSetting={updateSetting} group="payments" />
         </>
       )}
+
+      <SessionsSection />
 
       <section className="card card-danger">
         <h2 className="card-title">Close Account</h2>
