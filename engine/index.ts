@@ -128,8 +128,30 @@ export interface EngineStats {
   parts: number;
   generation: number;
   removed: number;
+  /** Live records by well (taken-down sources left out, renames applied). */
   wells: Record<string, number>;
   segmentIds: string[];
+  /** Records of taken-down sources still in the index (until a purge or merge drops them). */
+  hiddenRecords: number;
+  /** Every live ingest (source): its id (the ingest's segment id), well and records. */
+  sources: { id: string; well: string; records: number }[];
+}
+
+/** Operator edits of data wells, by source (an ingest's segment id; see FORMAT.md, `wells.log`). */
+export interface WellEdits {
+  /** Sources taken down: hidden from every read at once, dropped by the next purge or merge. */
+  delete?: string[];
+  /** [source id, new well name]: the records' `database_name` and source filters follow. */
+  rename?: [string, string][];
+}
+
+export interface PurgeResult {
+  /** Segments dropped whole (every source taken down). */
+  dropped: string[];
+  /** Segments rewritten without their taken-down records. */
+  rewritten: { from: string; to: string }[];
+  segments: number;
+  elapsedMs: number;
 }
 
 const QUERY_CODES = [
@@ -344,6 +366,20 @@ export class Engine {
 
   async stats(): Promise<EngineStats> {
     return JSON.parse(await this.#call('stats', '')) as EngineStats;
+  }
+
+  /**
+   * Append well edits to the index's `wells.log` (under the index lock, fsynced). This
+   * engine applies them at once; every other process serving the index at its next check
+   * (at most a second with `autoRefresh`).
+   */
+  async editWells(edits: WellEdits): Promise<void> {
+    await this.#call('editWells', JSON.stringify(edits));
+  }
+
+  /** Reclaim the bytes of taken-down sources now (see `PurgeResult`). */
+  async purge(): Promise<PurgeResult> {
+    return JSON.parse(await this.#call('purge', '')) as PurgeResult;
   }
 
   /** Merge this index's segments into one (or, with `all: false`, only past `maxSegments`); the new set is served at once. */
