@@ -5,7 +5,9 @@
 // Loading only loads: the addon is built by `npm run build:engine` (and by `npm start` and
 // `npm test` before they run), never here.
 
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { BUILD_COMMAND, addonPath, addonState } from './addon';
 
 export const FIELD_NAMES = [
@@ -434,6 +436,30 @@ export interface EngineLaneStats {
 export async function enginePoolStats(): Promise<EngineLaneStats[]> {
   const n = await loadNative();
   return JSON.parse(n.poolStats()) as EngineLaneStats[];
+}
+
+/**
+ * The well edits of an index (its `wells.log`, FORMAT.md) as the engine reads them: the
+ * taken-down sources and each renamed source's last name. For tools that read segment.json
+ * files themselves (the catalogue replay of `npm run ingest`).
+ */
+export function readWellEdits(indexDir: string): { deleted: Set<string>; renamed: Map<string, string> } {
+  const deleted = new Set<string>();
+  const renamed = new Map<string, string>();
+  let text: string;
+  try {
+    text = readFileSync(join(indexDir, 'wells.log'), 'utf8');
+  } catch {
+    return { deleted, renamed };
+  }
+  // A torn last line (no newline yet) is ignored, as the engine does.
+  for (const line of text.slice(0, text.lastIndexOf('\n') + 1).split('\n')) {
+    const [op, id, name, ...extra] = line.split('\t');
+    if (extra.length || !id) continue;
+    if (op === 'delete' && name === undefined) deleted.add(id);
+    else if (op === 'rename' && name) renamed.set(id, name);
+  }
+  return { deleted, renamed };
 }
 
 export async function openEngine(indexDir: string, options: EngineThreadOptions = {}): Promise<Engine> {
