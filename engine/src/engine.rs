@@ -91,8 +91,9 @@ impl Engine {
         for e in &manifest.segments {
             // A segment is reused unless an edit of one of its sources came or went (then it
             // is opened again, cheaply: its files are mapped, not read).
+            let same = |pe: &WellEdits, id: &String| pe.deleted.contains(id) == edits.deleted.contains(id) && pe.renamed.get(id) == edits.renamed.get(id);
             let reuse = old.get(e.id.as_str()).filter(|s| match prev_edits {
-                Some(pe) if *pe != edits => s.sources.iter().all(|src| pe.touches(&src.id) == edits.touches(&src.id) && (!edits.touches(&src.id) || (pe.deleted.contains(&src.id) == edits.deleted.contains(&src.id) && pe.renamed.get(&src.id) == edits.renamed.get(&src.id)))),
+                Some(pe) if *pe != edits => s.sources.iter().all(|src| same(pe, &src.id)),
                 _ => true,
             });
             match reuse {
