@@ -5,7 +5,9 @@
 // Loading only loads: the addon is built by `npm run build:engine` (and by `npm start` and
 // `npm test` before they run), never here.
 
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { BUILD_COMMAND, addonPath, addonState } from './addon';
 
 export const FIELD_NAMES = [
@@ -131,8 +133,30 @@ export interface EngineStats {
   parts: number;
   generation: number;
   removed: number;
+  /** Live records by well (taken-down sources left out, renames applied). */
   wells: Record<string, number>;
   segmentIds: string[];
+  /** Records of taken-down sources still in the index (until a purge or merge drops them). */
+  hiddenRecords: number;
+  /** Every live ingest (source): its id (the ingest's segment id), well and records. */
+  sources: { id: string; well: string; records: number }[];
+}
+
+/** Operator edits of data wells, by source (an ingest's segment id; see FORMAT.md, `wells.log`). */
+export interface WellEdits {
+  /** Sources taken down: hidden from every read at once, dropped by the next purge or merge. */
+  delete?: string[];
+  /** [source id, new well name]: the records' `database_name` and source filters follow. */
+  rename?: [string, string][];
+}
+
+export interface PurgeResult {
+  /** Segments dropped whole (every source taken down). */
+  dropped: string[];
+  /** Segments rewritten without their taken-down records. */
+  rewritten: { from: string; to: string }[];
+  segments: number;
+  elapsedMs: number;
 }
 
 const QUERY_CODES = [
@@ -349,6 +373,20 @@ export class Engine {
     return JSON.parse(await this.#call('stats', '')) as EngineStats;
   }
 
+  /**
+   * Append well edits to the index's `wells.log` (under the index lock, fsynced). This
+   * engine applies them at once; every other process serving the index at its next check
+   * (at most a second with `autoRefresh`).
+   */
+  async editWells(edits: WellEdits): Promise<void> {
+    await this.#call('editWells', JSON.stringify(edits));
+  }
+
+  /** Reclaim the bytes of taken-down sources now (see `PurgeResult`). */
+  async purge(): Promise<PurgeResult> {
+    return JSON.parse(await this.#call('purge', '')) as PurgeResult;
+  }
+
   /** Merge this index's segments into one (or, with `all: false`, only past `maxSegments`); the new set is served at once. */
   async merge(opts: MergeOptions = {}): Promise<MergeResult> {
     if (!this.#handle) throw new EngineError('closed', 'the engine is closed');
@@ -401,6 +439,30 @@ export interface EngineLaneStats {
 export async function enginePoolStats(): Promise<EngineLaneStats[]> {
   const n = await loadNative();
   return JSON.parse(n.poolStats()) as EngineLaneStats[];
+}
+
+/**
+ * The well edits of an index (its `wells.log`, FORMAT.md) as the engine reads them: the
+ * taken-down sources and each renamed source's last name. For tools that read segment.json
+ * files themselves (the catalogue replay of `npm run ingest`).
+ */
+export function readWellEdits(indexDir: string): { deleted: Set<string>; renamed: Map<string, string> } {
+  const deleted = new Set<string>();
+  const renamed = new Map<string, string>();
+  let text: string;
+  try {
+    text = readFileSync(join(indexDir, 'wells.log'), 'utf8');
+  } catch {
+    return { deleted, renamed };
+  }
+  // A torn last line (no newline yet) is ignored, as the engine does.
+  for (const line of text.slice(0, text.lastIndexOf('\n') + 1).split('\n')) {
+    const [op, id, name, ...extra] = line.split('\t');
+    if (extra.length || !id) continue;
+    if (op === 'delete' && name === undefined) deleted.add(id);
+    else if (op === 'rename' && name) renamed.set(id, name);
+  }
+  return { deleted, renamed };
 }
 
 export async function openEngine(indexDir: string, options: EngineThreadOptions = {}): Promise<Engine> {

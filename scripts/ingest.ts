@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { UsageError, duration, humanBytes, progressWriter } from './lib/cli';
-import { FIELD_NAMES, type FieldName, type IngestFormat, type IngestProgress, type IngestResult, ingestFiles, mergeIndex } from '../engine/index';
+import { FIELD_NAMES, type FieldName, type IngestFormat, type IngestProgress, type IngestResult, ingestFiles, mergeIndex, readWellEdits } from '../engine/index';
 
 const USAGE = `usage: npm run ingest -- --well NAME [--format auto|jsonl|csv|combo] [--date YYYY-MM-DD]
        [--description TEXT] [--sensitive] [--map col=field[,col=field...]] [--report FILE]
@@ -133,9 +133,12 @@ export function publishedSegments(indexDir: string): SegmentMeta[] {
     return [];
   }
   // A merged segment lists the ingests it holds: the catalogue knows those (one per well).
+  // The operators' edits apply: a taken-down ingest is not replayed (its well stays
+  // deleted), a renamed one is replayed under its new name (wells.log, engine/FORMAT.md).
+  const edits = readWellEdits(indexDir);
   return manifest.segments.flatMap((s) => {
     const meta = JSON.parse(readFileSync(join(indexDir, `seg-${s.id}`, 'segment.json'), 'utf8')) as SegmentMeta;
-    return meta.sources ?? [meta];
+    return (meta.sources ?? [meta]).filter((m) => !edits.deleted.has(m.id)).map((m) => ({ ...m, well: edits.renamed.get(m.id) ?? m.well }));
   });
 }
 

@@ -6,7 +6,7 @@
 use crate::error::{EngineError, Result};
 use crate::fields::{HASHED_PASSWORD, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::keys::{short_key, IntHasher, KeySet, Removed};
-use crate::manifest::{append_tombstone, read_tombstones, Manifest, MANIFEST, TOMBSTONES};
+use crate::manifest::{append_tombstone, append_well_edits, read_tombstones, read_well_edits, Manifest, WellEdits, MANIFEST, TOMBSTONES, WELLS_LOG};
 use crate::planner::{self, Plan};
 use crate::render::{self, RawRecord};
 use crate::request::{check_paging, GetManyRequest, MatchWatchesRequest, PasswordRequest, SearchRequest, DEFAULT_BUDGET_MS};
@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 struct Stamp {
     manifest: (i64, i64, u64, u64),
     tombstones: u64,
+    wells: u64,
 }
 
 fn stamp(dir: &Path) -> Stamp {
@@ -33,7 +34,8 @@ fn stamp(dir: &Path) -> Stamp {
         .map(|m| (m.mtime(), m.mtime_nsec(), m.ino(), m.len()))
         .unwrap_or_default();
     let t = std::fs::metadata(dir.join(TOMBSTONES)).map(|m| m.len()).unwrap_or(0);
-    Stamp { manifest: m, tombstones: t }
+    let w = std::fs::metadata(dir.join(WELLS_LOG)).map(|m| m.len()).unwrap_or(0);
+    Stamp { manifest: m, tombstones: t, wells: w }
 }
 
 struct Snapshot {
@@ -41,6 +43,8 @@ struct Snapshot {
     generation: u64,
     segments: Vec<Arc<Segment>>,
     removed: Removed,
+    /// The operators' well edits (`wells.log`), applied to `segments` when opened.
+    edits: WellEdits,
 }
 
 pub struct Engine {
@@ -81,15 +85,30 @@ impl Engine {
                 old.insert(s.meta.id.as_str(), s);
             }
         }
+        let edits = read_well_edits(dir)?;
+        let prev_edits = prev.map(|p| &p.edits);
         let mut segments = Vec::with_capacity(manifest.segments.len());
         for e in &manifest.segments {
-            match old.get(e.id.as_str()) {
+            // A segment is reused unless an edit of one of its sources came or went (then it
+            // is opened again, cheaply: its files are mapped, not read).
+            let same = |pe: &WellEdits, id: &String| pe.deleted.contains(id) == edits.deleted.contains(id) && pe.renamed.get(id) == edits.renamed.get(id);
+            let reuse = old.get(e.id.as_str()).filter(|s| match prev_edits {
+                Some(pe) if *pe != edits => s.sources.iter().all(|src| same(pe, &src.id)),
+                _ => true,
+            });
+            match reuse {
                 Some(s) => segments.push(Arc::clone(s)),
-                None => segments.push(Arc::new(Segment::open(&segment_dir(dir, &e.id))?)),
+                None => {
+                    let mut seg = Segment::open(&segment_dir(dir, &e.id))?;
+                    if !edits.is_empty() {
+                        seg.apply_edits(&edits.deleted, &edits.renamed);
+                    }
+                    segments.push(Arc::new(seg));
+                }
             }
         }
         let (removed, _) = read_tombstones(dir)?;
-        Ok(Snapshot { stamp: st, generation: manifest.generation, segments, removed: Removed::new(removed) })
+        Ok(Snapshot { stamp: st, generation: manifest.generation, segments, removed: Removed::new(removed), edits })
     }
 
     fn check_open(&self) -> Result<()> {
@@ -126,7 +145,7 @@ impl Engine {
     pub fn close(&self) {
         self.closed.store(true, Ordering::Release);
         *self.snap.write().unwrap_or_else(|e| e.into_inner()) =
-            Arc::new(Snapshot { stamp: Stamp::default(), generation: 0, segments: vec![], removed: Removed::default() });
+            Arc::new(Snapshot { stamp: Stamp::default(), generation: 0, segments: vec![], removed: Removed::default(), edits: WellEdits::default() });
     }
 
     pub fn search(&self, req: &SearchRequest) -> Result<Value> {
@@ -162,7 +181,12 @@ impl Engine {
         let mut seen = Seen::default();
         // Without a source filter, global first-occurrence bits (computed at publish) give
         // dedup without hashing every hit; a source filter needs the hash set.
-        let use_bits = req.dedup && parsed.sources.is_empty() && snap.segments.iter().all(|s| s.parts.iter().all(|p| p.has_first_bits()));
+        // After a takedown the bits are not enough: a record's first occurrence may be a
+        // taken-down one (hidden, or purged), so dedup hashes the hits (see `purge`).
+        let use_bits = req.dedup
+            && parsed.sources.is_empty()
+            && snap.edits.deleted.is_empty()
+            && snap.segments.iter().all(|s| s.parts.iter().all(|p| p.has_first_bits()));
         // A part's count of this query is remembered when it does not depend on the other
         // parts (dedup by first-occurrence bits, or no dedup) and took a while to compute:
         // the next page, or the same query again, then only evaluates the parts holding the
@@ -176,6 +200,9 @@ impl Engine {
         let removed = &snap.removed;
         for (si, seg) in snap.segments.iter().enumerate() {
             if !parsed.sources.is_empty() && !seg.sources.iter().any(|src| parsed.sources.iter().any(|s| *s == src.well_lower)) {
+                continue;
+            }
+            if seg.all_hidden() {
                 continue;
             }
             for (pi, part) in seg.parts.iter().enumerate() {
@@ -196,11 +223,12 @@ impl Engine {
                     None
                 };
                 let (part_t0, before) = (Instant::now(), hits.total);
-                let exact = single_exact(&plan).filter(|_| use_bits && ranges.is_none());
+                let exact = single_exact(&plan).filter(|_| use_bits && ranges.is_none() && seg.hidden[pi].is_empty());
                 match (exact, part.first_bytes()) {
                     (Some((f, term)), Some(first)) => count_term(part, (si, pi), f, term, first, removed, &mut hits)?,
                     _ => {
                         let mut docs = planner::eval(&plan, part, &budget)?;
+                        seg.drop_hidden(pi, &mut docs);
                         if let Some(r) = ranges {
                             let mut k = 0usize;
                             docs.retain(|&d| {
@@ -227,7 +255,7 @@ impl Engine {
         let (sid, part, doc) = parse_id(id)?;
         if let Some((si, seg)) = snap.segments.iter().enumerate().find(|(_, s)| s.meta.id == sid) {
             let p = seg.parts.get(part)?;
-            if doc >= p.docs {
+            if doc >= p.docs || seg.is_hidden(part, doc) {
                 return None;
             }
             return Some((si, seg, part, doc));
@@ -236,6 +264,9 @@ impl Engine {
         for (si, seg) in snap.segments.iter().enumerate() {
             if let Some(a) = seg.meta.aliases.iter().find(|a| a.id == sid) {
                 let (p, d) = seg.locate_global(a.locate(part, doc)?)?;
+                if seg.is_hidden(p, d) {
+                    return None;
+                }
                 return Some((si, seg, p, d));
             }
         }
@@ -381,7 +412,7 @@ impl Engine {
         let _ = self.refresh(false);
         let snap = self.snapshot();
         let budget = Budget { deadline: Some(t0 + Duration::from_millis(DEFAULT_BUDGET_MS)), budget_ms: DEFAULT_BUDGET_MS };
-        let use_bits = snap.segments.iter().all(|s| s.parts.iter().all(|p| p.has_first_bits()));
+        let use_bits = snap.edits.deleted.is_empty() && snap.segments.iter().all(|s| s.parts.iter().all(|p| p.has_first_bits()));
         let mut hits = Hits { total: 0, window: Vec::new(), page: 0..0 };
         let mut seen = Seen::default();
         let term = req.hex.as_bytes();
@@ -402,6 +433,7 @@ impl Engine {
                     docs.sort_unstable();
                     docs.dedup();
                 }
+                seg.drop_hidden(pi, &mut docs);
                 count_docs(part, (si, pi), docs, use_bits, true, &snap.removed, &mut seen, &budget, &mut hits)?;
             }
         }
@@ -423,7 +455,7 @@ impl Engine {
         let mut counts: BTreeMap<Vec<u8>, u64> = BTreeMap::new();
         let mut truncated = false;
         for seg in snap.segments.iter() {
-            for part in seg.parts.iter() {
+            for (pi, part) in seg.parts.iter().enumerate() {
                 // Keyed by the hex term (the derived tables of format 5 hold binary digests,
                 // written out as hex; the others hold hex text).
                 let mut found: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
@@ -444,6 +476,7 @@ impl Engine {
                 for (t, mut docs) in found {
                     docs.sort_unstable();
                     docs.dedup();
+                    seg.drop_hidden(pi, &mut docs);
                     if !removed.is_empty() {
                         let mut kept = Vec::with_capacity(docs.len());
                         for d in docs {
@@ -477,11 +510,24 @@ impl Engine {
         let snap = self.snapshot();
         let mut wells: Map<String, Value> = Map::new();
         for src in snap.segments.iter().flat_map(|s| s.sources.iter()) {
+            if snap.edits.deleted.contains(&src.id) {
+                continue;
+            }
             let e = wells.entry(src.well.clone()).or_insert(json!(0));
             *e = json!(e.as_u64().unwrap_or(0) + src.records);
         }
+        // The sources of every live ingest: id, well (renamed), records.
+        let sources: Vec<Value> = snap
+            .segments
+            .iter()
+            .flat_map(|s| s.sources.iter())
+            .filter(|src| !snap.edits.deleted.contains(&src.id))
+            .map(|src| json!({ "id": src.id, "well": src.well, "records": src.records }))
+            .collect();
         Ok(json!({
-            "records": snap.segments.iter().map(|s| s.records).sum::<u64>(),
+            "records": snap.segments.iter().map(|s| s.records - s.hidden_records).sum::<u64>(),
+            "hiddenRecords": snap.segments.iter().map(|s| s.hidden_records).sum::<u64>(),
+            "sources": sources,
             "segments": snap.segments.len(),
             "parts": snap.segments.iter().map(|s| s.parts.len()).sum::<usize>(),
             "generation": snap.generation,
@@ -489,6 +535,44 @@ impl Engine {
             "wells": wells,
             "segmentIds": snap.segments.iter().map(|s| s.meta.id.clone()).collect::<Vec<_>>(),
         }))
+    }
+
+    /// Operator edits of data wells (`wells.log`): `{"delete": [source ids], "rename":
+    /// [[source id, name]]}`. Applied here at once, by every other reader at its next check.
+    pub fn edit_wells(&self, arg: &Value) -> Result<Value> {
+        self.check_open()?;
+        let ids = |v: &Value| -> Result<Vec<String>> {
+            match v {
+                Value::Null => Ok(vec![]),
+                Value::Array(a) => a.iter().map(|x| x.as_str().map(str::to_string).ok_or_else(|| EngineError::InvalidArgument("source ids must be strings".into()))).collect(),
+                _ => Err(EngineError::InvalidArgument("delete must be an array of source ids".into())),
+            }
+        };
+        let mut edits: Vec<(String, Option<String>)> = ids(&arg["delete"])?.into_iter().map(|id| (id, None)).collect();
+        if let Value::Array(a) = &arg["rename"] {
+            for pair in a {
+                match (pair[0].as_str(), pair[1].as_str()) {
+                    (Some(id), Some(name)) => edits.push((id.to_string(), Some(name.to_string()))),
+                    _ => return Err(EngineError::InvalidArgument("rename must be [source id, name] pairs".into())),
+                }
+            }
+        }
+        if !edits.is_empty() {
+            append_well_edits(&self.dir, &edits)?;
+        }
+        self.refresh(true)?;
+        Ok(json!({ "edits": edits.len() }))
+    }
+
+    /// Reclaims the bytes of taken-down sources now: every segment whose sources are all
+    /// taken down leaves the manifest and its directory is deleted; a merged segment that
+    /// also holds live sources is rewritten by a merge that leaves the deleted ones out
+    /// (`merge::run` with `purge`). `{dropped: [segment ids], rewritten: [segment ids]}`.
+    pub fn purge(&self) -> Result<Value> {
+        self.check_open()?;
+        let out = crate::merge::purge(&self.dir)?;
+        self.refresh(true)?;
+        Ok(out)
     }
 }
 
@@ -1424,5 +1508,152 @@ mod dedup_tests {
             }
         }
         println!("{} records: block load {:.2} µs, key {:.2} µs a record", n, load.as_secs_f64() * 1e6 / n as f64, key.as_secs_f64() * 1e6 / n as f64);
+    }
+}
+
+#[cfg(test)]
+mod takedown_tests {
+    use super::Engine;
+    use crate::merge::MergeOptions;
+    use crate::request::{GetManyRequest, MatchWatchesRequest, PasswordRequest, SearchRequest, Watch};
+    use crate::render::RawRecord;
+    use crate::watch::Strategy;
+    use serde_json::{json, Value};
+    use std::path::Path;
+
+    fn ingest(dir: &Path, well: &str, lines: &[String]) -> String {
+        let file = dir.join(format!("{}.jsonl", well));
+        std::fs::write(&file, lines.join("\n")).unwrap();
+        let opts = crate::ingest::IngestOptions::from_json(&json!({
+            "indexDir": dir.join("index").to_str().unwrap(), "well": well, "files": [file.to_str().unwrap()], "partRecords": 7,
+        }))
+        .unwrap();
+        crate::ingest::run(&opts, &Default::default()).unwrap()["segmentId"].as_str().unwrap().to_string()
+    }
+
+    fn bytes(dir: &Path) -> u64 {
+        let mut n = 0;
+        for e in std::fs::read_dir(dir).unwrap() {
+            let e = e.unwrap();
+            let m = e.metadata().unwrap();
+            n += if m.is_dir() { bytes(&e.path()) } else { m.len() };
+        }
+        n
+    }
+
+    fn sha1(pw: &str) -> String {
+        crate::digest::sha1(pw.as_bytes(), &mut Vec::new()).iter().map(|b| format!("{:02x}", b)).collect()
+    }
+
+    /// Two wells merged into one part share a record; one is taken down: every read path
+    /// hides its records (a second reader too, after its refresh), the shared record is found
+    /// in the other well with dedup on; a rename follows through `database_name` and source
+    /// filters; a purge rewrites the merged segment without the taken-down records (smaller),
+    /// answering the same.
+    #[test]
+    fn takedown_hides_a_merged_well_everywhere_and_purge_drops_it() {
+        let dir = crate::test_dir("takedown");
+        let index = dir.join("index");
+        let shared = r#"{"email":"shared@x.com","password":"both-pw"}"#.to_string();
+        let mut a: Vec<String> = (0..30).map(|i| format!(r#"{{"email":"a{}@x.com","password":"gone-pw-{}","url":"https://a{}.takedown.example/"}}"#, i, i % 4, i)).collect();
+        a.insert(3, shared.clone());
+        let mut b: Vec<String> = (0..20).map(|i| format!(r#"{{"email":"b{}@x.com","password":"kept-pw-{}"}}"#, i, i % 4)).collect();
+        b.push(shared);
+        let seg_a = ingest(&dir, "WellA", &a);
+        let seg_b = ingest(&dir, "WellB", &b);
+        crate::merge::run(&index, &MergeOptions { all: true, max_segments: 8, part_docs: 100_000 }).unwrap();
+        let engine = Engine::open(&index).unwrap();
+        let other = Engine::open(&index).unwrap();
+        let search = |e: &Engine, q: &str, dedup: bool| -> Value {
+            e.search(&SearchRequest::from_json(&json!({ "query": q, "mode": if q.contains('*') { "wildcard" } else { "exact" }, "dedup": dedup, "countCache": false, "size": 500 })).unwrap()).unwrap()
+        };
+        let wells_of = |v: &Value| -> Vec<String> { v["entries"].as_array().unwrap().iter().map(|e| e["database_name"].as_str().unwrap().to_string()).collect() };
+        assert_eq!(engine.stats().unwrap()["segments"], 1, "one merged segment");
+        assert_eq!(search(&engine, "email:*@x.com", true)["total"], 51);
+        let a_ids: Vec<String> = search(&engine, "email:a1*", false)["entries"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_string()).collect();
+        assert!(!a_ids.is_empty());
+        let watch = |e: &Engine, seg: &str| -> Value {
+            e.match_watches(&MatchWatchesRequest {
+                segment_id: seg.to_string(),
+                watches: vec![Watch { field: "email".into(), value: "a1@x.com".into() }, Watch { field: "domain".into(), value: "takedown.example".into() }, Watch { field: "email".into(), value: "b1@x.com".into() }],
+                limit: 10,
+                strategy: Strategy::Auto,
+            })
+            .unwrap()
+        };
+        assert_eq!(watch(&engine, &seg_a).as_array().unwrap().len(), 2, "a1 and the domain match before");
+        assert_eq!(engine.password_count(&PasswordRequest { hex: sha1("gone-pw-1") }).unwrap()["total"], 8);
+
+        engine.edit_wells(&json!({ "delete": [seg_a] })).unwrap();
+        other.refresh(true).unwrap();
+        for e in [&engine, &other] {
+            for dedup in [true, false] {
+                let v = search(e, "email:*@x.com", dedup);
+                assert_eq!(v["total"], 21, "B's 21 records, the shared one from B (dedup {})", dedup);
+                assert!(wells_of(&v).iter().all(|w| w == "WellB"));
+                assert_eq!(search(e, "email:a1*", dedup)["total"], 0);
+                assert_eq!(search(e, "password:both-pw", dedup)["total"], 1);
+                assert_eq!(search(e, "url:*takedown*", dedup)["total"], 0);
+                assert_eq!(search(e, "email:*x.com&database_name=WellA", dedup)["total"], 0);
+            }
+            assert_eq!(e.password_count(&PasswordRequest { hex: sha1("gone-pw-1") }).unwrap()["total"], 0);
+            assert_eq!(e.password_count(&PasswordRequest { hex: sha1("kept-pw-1") }).unwrap()["total"], 5);
+            assert_eq!(e.password_count(&PasswordRequest { hex: sha1("both-pw") }).unwrap()["total"], 1);
+            let range = e.password_range(&PasswordRequest { hex: sha1("gone-pw-2")[..5].to_string() }).unwrap();
+            assert!(range["suffixes"].as_array().unwrap().iter().all(|s| s["suffix"] != json!(sha1("gone-pw-2")[5..])));
+            assert!(a_ids.iter().all(|id| e.get(id).unwrap().is_null()));
+            assert!(e.get_many(&GetManyRequest { ids: a_ids.clone(), raw_record: RawRecord::Line }).unwrap().iter().all(Value::is_null));
+            assert_eq!(watch(e, &seg_a), json!([]), "a taken-down ingest matches nothing");
+            assert_eq!(watch(e, &seg_b).as_array().unwrap().len(), 1, "b1 still matches");
+            let st = e.stats().unwrap();
+            assert_eq!(st["records"], 21);
+            assert_eq!(st["hiddenRecords"], 31);
+            assert!(st["wells"].get("WellA").is_none());
+        }
+        assert!(!engine.remove(&a_ids[0]).unwrap(), "a taken-down record is unknown");
+
+        engine.edit_wells(&json!({ "rename": [[seg_b, "WellB2"]] })).unwrap();
+        other.refresh(true).unwrap();
+        for e in [&engine, &other] {
+            let v = search(e, "email:*@x.com&database_name=WellB2", true);
+            assert_eq!(v["total"], 21);
+            assert!(wells_of(&v).iter().all(|w| w == "WellB2"));
+            assert_eq!(search(e, "email:*@x.com&database_name=WellB", true)["total"], 0);
+        }
+
+        let before = bytes(&index);
+        let p = engine.purge().unwrap();
+        assert_eq!(p["rewritten"].as_array().unwrap().len(), 1, "{}", p);
+        let after = bytes(&index);
+        assert!(after < before, "purge shrinks the index: {} -> {}", before, after);
+        other.refresh(true).unwrap();
+        for e in [&engine, &other] {
+            for dedup in [true, false] {
+                let v = search(e, "email:*@x.com", dedup);
+                assert_eq!(v["total"], 21);
+                assert!(wells_of(&v).iter().all(|w| w == "WellB2"));
+                assert_eq!(search(e, "password:both-pw", dedup)["total"], 1);
+                assert_eq!(search(e, "url:*takedown*", dedup)["total"], 0);
+            }
+            let st = e.stats().unwrap();
+            assert_eq!((st["records"].clone(), st["hiddenRecords"].clone()), (json!(21), json!(0)));
+            assert_eq!(e.password_count(&PasswordRequest { hex: sha1("kept-pw-1") }).unwrap()["total"], 5);
+            assert_eq!(e.password_count(&PasswordRequest { hex: sha1("gone-pw-1") }).unwrap()["total"], 0);
+            assert_eq!(watch(e, &seg_b).as_array().unwrap().len(), 1, "B's ingest id still matches after the rewrite");
+        }
+        // Every record of the rewritten segment is B's, read back from its store.
+        let v = search(&engine, "email:b1@x.com", false);
+        assert_eq!(v["total"], 1);
+        assert_eq!(v["entries"][0]["email"], json!(["b1@x.com"]));
+        // A later merge keeps the well's records out; a well wholly taken down is dropped whole.
+        let seg_c = ingest(&dir, "WellC", &["{\"email\":\"c0@x.com\"}".to_string()]);
+        engine.edit_wells(&json!({ "delete": [seg_c] })).unwrap();
+        let p = engine.purge().unwrap();
+        assert_eq!(p["dropped"], json!([seg_c]));
+        assert!(!crate::segment::segment_dir(&index, &seg_c).exists());
+        assert_eq!(search(&engine, "email:*@x.com", true)["total"], 21);
+        engine.close();
+        other.close();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

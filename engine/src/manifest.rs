@@ -139,3 +139,95 @@ pub fn append_tombstone(dir: &Path, id: &str, key: u64) -> Result<()> {
     f.sync_all()?;
     Ok(())
 }
+
+/// Operator edits of data wells: `wells.log`, appended under `LOCK` and fsynced, one line
+/// per edit, each naming an original ingest (a source: the segment id of the ingest, kept
+/// in `sources` when merged):
+/// - `delete\t<source id>`: a takedown. The source's records are hidden from every read
+///   path (search, counts, get, password checks, monitoring, stats) on every reader at its
+///   next refresh, and dropped when their segment is purged or merged.
+/// - `rename\t<source id>\t<well name>`: the source's records belong to that well from now
+///   on (`database_name`, source filters, stats); the last rename of a source wins.
+///
+/// A torn last line (no newline) is ignored.
+pub const WELLS_LOG: &str = "wells.log";
+
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct WellEdits {
+    pub deleted: std::collections::HashSet<String>,
+    pub renamed: std::collections::HashMap<String, String>,
+}
+
+impl WellEdits {
+    pub fn is_empty(&self) -> bool {
+        self.deleted.is_empty() && self.renamed.is_empty()
+    }
+
+    /// Whether `source` is named by an edit.
+    pub fn touches(&self, source: &str) -> bool {
+        self.deleted.contains(source) || self.renamed.contains_key(source)
+    }
+
+    pub fn parse(bytes: &[u8]) -> WellEdits {
+        let mut e = WellEdits::default();
+        let complete = match bytes.iter().rposition(|&b| b == b'\n') {
+            Some(i) => &bytes[..=i],
+            None => return e,
+        };
+        for line in complete.split(|&b| b == b'\n') {
+            let s = String::from_utf8_lossy(line);
+            let mut it = s.split('\t');
+            match (it.next(), it.next(), it.next()) {
+                (Some("delete"), Some(id), None) if !id.is_empty() => {
+                    e.deleted.insert(id.to_string());
+                }
+                (Some("rename"), Some(id), Some(name)) if !id.is_empty() && !name.is_empty() => {
+                    e.renamed.insert(id.to_string(), name.to_string());
+                }
+                _ => {}
+            }
+        }
+        e
+    }
+}
+
+pub fn read_well_edits(dir: &Path) -> Result<WellEdits> {
+    match std::fs::read(dir.join(WELLS_LOG)) {
+        Ok(b) => Ok(WellEdits::parse(&b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(WellEdits::default()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A well name fit for `wells.log` and `segment.json`: not empty, at most 256 bytes, no
+/// control character.
+pub fn check_well_name(name: &str) -> Result<()> {
+    if name.trim().is_empty() || name.len() > 256 || name.chars().any(|c| c.is_control()) {
+        return Err(crate::error::EngineError::InvalidArgument("a well name must be 1 to 256 bytes without control characters".into()));
+    }
+    Ok(())
+}
+
+/// Append edits (each `(source id, None)` a delete, `(source id, Some(name))` a rename)
+/// under the index lock, fsynced.
+pub fn append_well_edits(dir: &Path, edits: &[(String, Option<String>)]) -> Result<()> {
+    use std::io::Write;
+    let mut text = String::new();
+    for (id, name) in edits {
+        if id.is_empty() || id.chars().any(|c| c.is_control()) {
+            return Err(crate::error::EngineError::InvalidArgument(format!("bad source id {:?}", id)));
+        }
+        match name {
+            None => text.push_str(&format!("delete\t{}\n", id)),
+            Some(n) => {
+                check_well_name(n)?;
+                text.push_str(&format!("rename\t{}\t{}\n", id, n));
+            }
+        }
+    }
+    let _lock = IndexLock::acquire(dir)?;
+    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(WELLS_LOG))?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()?;
+    Ok(())
+}

@@ -17,7 +17,7 @@
 use crate::dedup;
 use crate::error::{EngineError, Result};
 use crate::fields::{index_name, EMAIL_LOCAL, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
-use crate::manifest::{sync_dir, IndexLock, Manifest, ManifestEntry};
+use crate::manifest::{read_well_edits, sync_dir, IndexLock, Manifest, ManifestEntry, WellEdits};
 use crate::publish::{self, make_durable, make_visible, new_segment_id, recover};
 use crate::segment::{each_on_two_threads, segment_dir, Alias, Segment, SegmentMeta, SourceMeta, FORMAT_VERSION};
 use crate::source::LineContext;
@@ -89,6 +89,31 @@ struct Src<'a> {
     part: usize,
     base: u32,
     ctx_base: u16,
+    /// Documents of taken-down sources (`wells.log`), left out of the output: ascending
+    /// ranges, empty when every document is copied.
+    hidden: &'a [Range<u32>],
+}
+
+impl Src<'_> {
+    /// Documents copied to the output.
+    fn kept(&self) -> u32 {
+        self.seg.parts[self.part].docs - self.hidden.iter().map(|r| r.end - r.start).sum::<u32>()
+    }
+
+    /// A source document's number in the output, `None` when it is left out.
+    fn map(&self, d: u32) -> Option<u32> {
+        let mut before = 0;
+        for r in self.hidden {
+            if d < r.start {
+                break;
+            }
+            if d < r.end {
+                return None;
+            }
+            before += r.end - r.start;
+        }
+        Some(self.base + d - before)
+    }
 }
 
 /// Write one merged part from whole source parts (k-way merge of their sorted terms);
@@ -103,6 +128,7 @@ fn write_part(dir: &Path, srcs: &[Src], marked: bool) -> Result<()> {
     });
     store_res?;
     let docs_total = fields_res?;
+    let marked = marked && srcs.iter().all(|s| s.hidden.is_empty());
     if marked {
         write_first(dir, srcs, docs_total)?;
     }
@@ -149,8 +175,10 @@ fn write_keys(dir: &Path, srcs: &[Src], marked: bool) -> Result<()> {
     }
     let mut whole = Vec::new();
     for s in srcs {
-        for k in s.seg.parts[s.part].dedup_keys()? {
-            whole.extend_from_slice(&k.to_le_bytes());
+        for (d, k) in s.seg.parts[s.part].dedup_keys()?.into_iter().enumerate() {
+            if s.hidden.is_empty() || s.map(d as u32).is_some() {
+                whole.extend_from_slice(&k.to_le_bytes());
+            }
         }
     }
     std::fs::write(dir.join(dedup::WHOLE), &whole)?;
@@ -162,7 +190,23 @@ fn write_keys(dir: &Path, srcs: &[Src], marked: bool) -> Result<()> {
 fn write_store(dir: &Path, srcs: &[Src]) -> Result<()> {
     let mut store = StoreWriter::create(dir)?;
     for s in srcs {
-        store.copy_from(&s.seg.parts[s.part].store, s.ctx_base)?;
+        let src = &s.seg.parts[s.part].store;
+        if s.hidden.is_empty() {
+            store.copy_from(src, s.ctx_base)?;
+            continue;
+        }
+        // Taken-down records are left out: the others' lines are compressed again.
+        store.seal()?;
+        for b in 0..src.blocks() {
+            let block = src.load(b)?;
+            for k in 0..block.len() as usize {
+                if s.map(block.first_doc() + k as u32).is_some() {
+                    let (ctx, line) = block.record_at(k)?;
+                    store.add_bytes(ctx + s.ctx_base, line)?;
+                }
+            }
+        }
+        store.seal()?;
     }
     store.finish()?;
     Ok(())
@@ -171,7 +215,7 @@ fn write_store(dir: &Path, srcs: &[Src]) -> Result<()> {
 fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
     let mut docs_total = 0u32;
     for s in srcs {
-        docs_total += s.seg.parts[s.part].docs;
+        docs_total += s.kept();
     }
     // Fields are merged by two threads (each takes the next field; the largest come first),
     // the derived password tables after them (they need the password ordinals).
@@ -189,7 +233,10 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
     // from the merged `password` table, so that parts of formats 1 to 3 gain them.
     let derived = |s: &Src, f: usize| s.seg.parts[s.part].fields[f].as_ref().map(|fi| fi.password_ords().is_some()).unwrap_or(false);
     let has_passwords = |s: &Src| s.seg.parts[s.part].fields[PASSWORD].is_some();
-    if srcs.iter().all(|s| !has_passwords(s) || (derived(s, PASSWORD_SHA256) && derived(s, PASSWORD_SHA1))) {
+    // Left-out records may leave passwords without documents (dropped from the merged
+    // table): their ordinals would not map, so the tables are hashed again then.
+    let dropping = srcs.iter().any(|s| !s.hidden.is_empty());
+    if !dropping && srcs.iter().all(|s| !has_passwords(s) || (derived(s, PASSWORD_SHA256) && derived(s, PASSWORD_SHA1))) {
         for f in [PASSWORD_SHA256, PASSWORD_SHA1] {
             let ins: Vec<(&crate::segment::FieldIndex, &[u32])> =
                 srcs.iter().zip(&pw_remap).filter_map(|(s, remap)| s.seg.parts[s.part].fields[f].as_ref().map(|fi| (fi, &remap[..]))).collect();
@@ -262,13 +309,31 @@ fn merge_field(dir: &Path, srcs: &[Src], f: usize, pw_remap: &std::sync::Mutex<V
             if f == PASSWORD {
                 remap[ins_src[g]][cur[g] as usize] = emitted;
             }
-            fi.postings_shifted(cur[g], base, &mut docs);
+            let src = &srcs[ins_src[g]];
+            if src.hidden.is_empty() {
+                fi.postings_shifted(cur[g], base, &mut docs);
+            } else {
+                let from = docs.len();
+                fi.postings_into(cur[g], &mut docs);
+                let mut w = from;
+                for r in from..docs.len() {
+                    if let Some(n) = src.map(docs[r]) {
+                        docs[w] = n;
+                        w += 1;
+                    }
+                }
+                docs.truncate(w);
+            }
             cur[g] += 1;
             if (cur[g] as usize) < fi.dict.len() {
                 let (t, next) = term_at(g, at[g]);
                 at[g] = next;
                 heap.push(Reverse((t, g)));
             }
+        }
+        if docs.is_empty() {
+            // Every document of the term was left out (taken down): so is the term.
+            continue;
         }
         emitted += 1;
         blob.extend_from_slice(t);
@@ -303,22 +368,100 @@ fn merge_field(dir: &Path, srcs: &[Src], f: usize, pw_remap: &std::sync::Mutex<V
 /// `segmentId: null` when there was nothing to merge.
 pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
     let t0 = Instant::now();
-    // The process's CPU: in the bench and the CLI nothing else runs meanwhile.
-    let cpu0 = crate::cpu_clock::process();
     let _lock = IndexLock::acquire(dir)?;
-    let m = Manifest::read(dir)?;
+    let mut m = Manifest::read(dir)?;
     recover(dir, &m)?;
+    // Segments wholly taken down leave first: their bytes are reclaimed by any merge.
+    let edits = read_well_edits(dir)?;
+    drop_deleted(dir, &mut m, &edits)?;
     let window = match choose(&m, opts) {
         Some(w) => w,
         None => return Ok(json!({ "segmentId": null, "merged": [], "records": 0, "parts": 0, "segments": m.segments.len(), "elapsedMs": t0.elapsed().as_millis() as u64 })),
     };
-    let segs: Vec<Segment> = m.segments[window.clone()].iter().map(|e| Segment::open(&segment_dir(dir, &e.id))).collect::<Result<_>>()?;
+    merge_window(dir, &m, window, opts, &edits, t0)
+}
+
+/// Removes from the manifest (under the caller's lock) every segment whose sources are all
+/// taken down, then deletes their directories. The dropped segment ids.
+fn drop_deleted(dir: &Path, m: &mut Manifest, edits: &WellEdits) -> Result<Vec<String>> {
+    if edits.deleted.is_empty() {
+        return Ok(vec![]);
+    }
+    let mut dropped = Vec::new();
+    let mut keep = Vec::with_capacity(m.segments.len());
+    for e in &m.segments {
+        let meta = SegmentMeta::read(&segment_dir(dir, &e.id))?;
+        let all = if meta.sources.is_empty() { edits.deleted.contains(&meta.id) } else { meta.sources.iter().all(|s| edits.deleted.contains(&s.id)) };
+        if all {
+            dropped.push(e.id.clone());
+        } else {
+            keep.push(e.clone());
+        }
+    }
+    if dropped.is_empty() {
+        return Ok(dropped);
+    }
+    m.segments = keep;
+    m.generation += 1;
+    m.write(dir)?;
+    for id in &dropped {
+        let _ = std::fs::remove_dir_all(segment_dir(dir, id));
+    }
+    let _ = sync_dir(dir);
+    Ok(dropped)
+}
+
+/// Reclaims the bytes of taken-down sources (`wells.log`) now, under the index lock:
+/// segments wholly taken down leave the manifest; every other segment holding a taken-down
+/// source is rewritten alone without its records (a merge of one segment).
+/// `{dropped: [ids], rewritten: [{from, to}], segments}`.
+pub fn purge(dir: &Path) -> Result<Value> {
+    let t0 = Instant::now();
+    let _lock = IndexLock::acquire(dir)?;
+    let mut m = Manifest::read(dir)?;
+    recover(dir, &m)?;
+    let edits = read_well_edits(dir)?;
+    let dropped = drop_deleted(dir, &mut m, &edits)?;
+    let mut rewritten = Vec::new();
+    let opts = MergeOptions { all: true, max_segments: DEFAULT_MAX_SEGMENTS, part_docs: DEFAULT_MERGE_PART_DOCS };
+    let mut i = 0;
+    while i < m.segments.len() {
+        let meta = SegmentMeta::read(&segment_dir(dir, &m.segments[i].id))?;
+        if meta.sources.iter().any(|s| edits.deleted.contains(&s.id)) {
+            let from = m.segments[i].id.clone();
+            let r = merge_window(dir, &m, i..i + 1, &opts, &edits, Instant::now())?;
+            rewritten.push(json!({ "from": from, "to": r["segmentId"] }));
+            m = Manifest::read(dir)?;
+        }
+        i += 1;
+    }
+    Ok(json!({ "dropped": dropped, "rewritten": rewritten, "segments": m.segments.len(), "elapsedMs": t0.elapsed().as_millis() as u64 }))
+}
+
+/// Rewrites the run `window` of `m` into one segment (the caller holds the lock), leaving
+/// out the records of taken-down sources.
+fn merge_window(dir: &Path, m: &Manifest, window: Range<usize>, opts: &MergeOptions, edits: &WellEdits, t0: Instant) -> Result<Value> {
+    // The process's CPU: in the bench and the CLI nothing else runs meanwhile.
+    let cpu0 = crate::cpu_clock::process();
+    let segs: Vec<Segment> = m.segments[window.clone()]
+        .iter()
+        .map(|e| {
+            let mut s = Segment::open(&segment_dir(dir, &e.id))?;
+            if !edits.deleted.is_empty() {
+                // Renames stay in `wells.log` (applied when read); only takedowns matter here.
+                s.apply_edits(&edits.deleted, &Default::default());
+            }
+            Ok(s)
+        })
+        .collect::<Result<_>>()?;
     let id = new_segment_id();
     let tmp = publish::temp_dir(dir, &id);
     std::fs::create_dir_all(&tmp)?;
     // Whether the merged parts get their `first.dat` from their sources' (`write_first`):
     // when every source part has one; otherwise publishing computes them all.
-    let marked = segs.iter().all(|s| s.parts.iter().all(|p| p.has_first_bits()));
+    // Left-out records change which record is first with its key: then publishing
+    // computes the bits again too.
+    let marked = segs.iter().all(|s| s.hidden_records == 0 && s.parts.iter().all(|p| p.has_first_bits()));
     let built = (|| -> Result<SegmentMeta> {
         // Place the source parts: contexts concatenated, parts packed whole.
         let mut contexts: Vec<LineContext> = Vec::new();
@@ -340,7 +483,38 @@ pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
                     fields.push(f.clone());
                 }
             }
-            if meta.sources.is_empty() {
+            // Taken-down documents of this segment before global document g (its own numbering).
+            let hidden_before = |g: u64| -> u64 {
+                let mut n = 0;
+                for (pi, h) in seg.hidden.iter().enumerate() {
+                    for r in h {
+                        let (a, b) = (seg.part_start[pi] + r.start as u64, seg.part_start[pi] + r.end as u64);
+                        if a < g {
+                            n += b.min(g) - a;
+                        }
+                    }
+                }
+                n
+            };
+            let dropping = seg.hidden_records > 0;
+            if dropping {
+                // The live sources, their starts moved down past the records left out.
+                for x in meta.sources.iter().filter(|x| !edits.deleted.contains(&x.id)) {
+                    sources.push(SourceMeta { start: x.start - hidden_before(x.start) + global, ..x.clone() });
+                }
+                if meta.sources.is_empty() && !edits.deleted.contains(&meta.id) {
+                    sources.push(SourceMeta {
+                        id: meta.id.clone(),
+                        well: meta.well.clone(),
+                        records: seg.records,
+                        start: global,
+                        fields: meta.fields.clone(),
+                        created: meta.created.clone(),
+                        bad_lines: meta.bad_lines,
+                        catalogue: meta.catalogue.clone(),
+                    });
+                }
+            } else if meta.sources.is_empty() {
                 sources.push(SourceMeta {
                     id: meta.id.clone(),
                     well: meta.well.clone(),
@@ -354,16 +528,32 @@ pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
             } else {
                 sources.extend(meta.sources.iter().map(|x| SourceMeta { start: x.start + global, ..x.clone() }));
             }
-            aliases.push(Alias { id: meta.id.clone(), start: global, part_docs: seg.parts.iter().map(|p| p.docs).collect() });
-            aliases.extend(meta.aliases.iter().map(|a| Alias { start: a.start + global, ..a.clone() }));
+            // Ids handed out before keep resolving through aliases, except where records
+            // were left out (their parts' numbering changed): those ids resolve to nothing.
+            if !dropping {
+                aliases.push(Alias { id: meta.id.clone(), start: global, part_docs: seg.parts.iter().map(|p| p.docs).collect() });
+            }
+            for a in &meta.aliases {
+                let len: u64 = a.part_docs.iter().map(|&d| d as u64).sum();
+                let before = hidden_before(a.start);
+                if hidden_before(a.start + len) == before {
+                    aliases.push(Alias { start: a.start - before + global, ..a.clone() });
+                }
+            }
             for (pi, p) in seg.parts.iter().enumerate() {
-                if in_part > 0 && in_part + p.docs as u64 > opts.part_docs {
+                let src = Src { seg, part: pi, base: 0, ctx_base: ctx_base as u16, hidden: &seg.hidden[pi] };
+                let kept = src.kept() as u64;
+                if kept == 0 {
+                    continue;
+                }
+                if in_part > 0 && in_part + kept > opts.part_docs {
                     placed.push(vec![]);
                     in_part = 0;
                 }
-                placed.last_mut().unwrap().push(Src { seg, part: pi, base: in_part as u32, ctx_base: ctx_base as u16 });
-                in_part += p.docs as u64;
-                global += p.docs as u64;
+                let _ = p;
+                placed.last_mut().unwrap().push(Src { base: in_part as u32, ..src });
+                in_part += kept;
+                global += kept;
             }
         }
         let mut nparts = 0u32;

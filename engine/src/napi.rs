@@ -435,6 +435,8 @@ fn run_json_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<Valu
         "passwordRange" => engine.password_range(&PasswordRequest::from_json(&json_arg(arg)?, "prefix", 5..=64)?),
         "matchWatches" => engine.match_watches(&MatchWatchesRequest::from_text(arg)?),
         "getMany" => engine.get_many(&GetManyRequest::from_json(&json_arg(arg)?)?).map(Value::Array),
+        "editWells" => engine.edit_wells(&json_arg(arg)?),
+        "purge" => engine.purge(),
         "close" => {
             engine.close();
             Ok(Value::Null)
@@ -455,6 +457,7 @@ fn lane_of(op: &str, arg: &str) -> (pool::Lane, Option<Route>) {
             (pool::Lane::Quick, Some(Box::new(move || search_scans(&arg))))
         }
         "matchWatches" => (pool::Lane::Heavy, None),
+        "purge" => (pool::Lane::Bulk, None),
         _ => (pool::Lane::Quick, None),
     }
 }

@@ -930,6 +930,8 @@ impl Alias {
 /// range of the segment's global document numbers (parts concatenated).
 #[derive(Debug, Clone)]
 pub struct SourceRange {
+    /// The ingest's segment id (the source's id in `wells.log`).
+    pub id: String,
     pub well: String,
     pub well_lower: String,
     pub start: u64,
@@ -974,6 +976,11 @@ pub struct Segment {
     pub sources: Vec<SourceRange>,
     /// How each line context is rendered (`meta.contexts`, same order).
     pub plans: Vec<ContextPlan>,
+    /// Per part, the ascending local document ranges of taken-down sources (`wells.log`),
+    /// hidden from every read; all empty without takedowns.
+    pub hidden: Vec<Vec<std::ops::Range<u32>>>,
+    /// Records in `hidden`.
+    pub hidden_records: u64,
 }
 
 impl Segment {
@@ -991,14 +998,81 @@ impl Segment {
             part_start.push(acc);
             acc += p.docs as u64;
         }
-        let range = |well: &str, start: u64, records: u64| SourceRange { well: well.to_string(), well_lower: well.to_lowercase(), start, records };
+        let range = |id: &str, well: &str, start: u64, records: u64| SourceRange { id: id.to_string(), well: well.to_string(), well_lower: well.to_lowercase(), start, records };
         let sources = if meta.sources.is_empty() {
-            vec![range(&meta.well, 0, records)]
+            vec![range(&meta.id, &meta.well, 0, records)]
         } else {
-            meta.sources.iter().map(|s| range(&s.well, s.start, s.records)).collect()
+            meta.sources.iter().map(|s| range(&s.id, &s.well, s.start, s.records)).collect()
         };
         let plans = meta.contexts.iter().map(ContextPlan::new).collect();
-        Ok(Segment { meta, parts, records, part_start, sources, plans })
+        let hidden = vec![Vec::new(); parts.len()];
+        Ok(Segment { meta, parts, records, part_start, sources, plans, hidden, hidden_records: 0 })
+    }
+
+    /// Applies the operators' well edits (`wells.log`, read by the engine): sources renamed,
+    /// the document ranges of deleted sources hidden. On a freshly opened segment only.
+    pub fn apply_edits(&mut self, deleted: &std::collections::HashSet<String>, renamed: &std::collections::HashMap<String, String>) {
+        for s in &mut self.sources {
+            if let Some(name) = renamed.get(&s.id) {
+                s.well = name.clone();
+                s.well_lower = name.to_lowercase();
+            }
+        }
+        if !self.sources.iter().any(|s| deleted.contains(&s.id)) {
+            return;
+        }
+        // Ranges by source, not by name: a deleted source's well may share its name with a
+        // live one (ingested again after the takedown).
+        let mut hidden_records = 0;
+        for pi in 0..self.parts.len() {
+            let ps = self.part_start[pi];
+            let pe = ps + self.parts[pi].docs as u64;
+            let mut out: Vec<std::ops::Range<u32>> = Vec::new();
+            for s in self.sources.iter().filter(|s| deleted.contains(&s.id)) {
+                let (a, b) = (s.start.max(ps), (s.start + s.records).min(pe));
+                if a < b {
+                    hidden_records += b - a;
+                    let r = (a - ps) as u32..(b - ps) as u32;
+                    match out.last_mut() {
+                        Some(l) if l.end == r.start => l.end = r.end,
+                        _ => out.push(r),
+                    }
+                }
+            }
+            self.hidden[pi] = out;
+        }
+        self.hidden_records = hidden_records;
+    }
+
+    /// Whether every record of the segment is taken down.
+    pub fn all_hidden(&self) -> bool {
+        self.hidden_records > 0 && self.hidden_records >= self.records
+    }
+
+    /// Whether document `doc` of part `part` belongs to a taken-down source.
+    #[inline]
+    pub fn is_hidden(&self, part: usize, doc: u32) -> bool {
+        let h = &self.hidden[part];
+        if h.is_empty() {
+            return false;
+        }
+        let i = h.partition_point(|r| r.end <= doc);
+        i < h.len() && h[i].start <= doc
+    }
+
+    /// Drops the taken-down documents of `part` from an ascending list.
+    pub fn drop_hidden(&self, part: usize, docs: &mut Vec<u32>) {
+        let h = &self.hidden[part];
+        if h.is_empty() {
+            return;
+        }
+        let mut k = 0usize;
+        docs.retain(|&d| {
+            while k < h.len() && h[k].end <= d {
+                k += 1;
+            }
+            !(k < h.len() && h[k].start <= d)
+        });
     }
 
     /// (part, doc) of a global document number.

@@ -74,7 +74,7 @@ pub struct WatchHits {
 type TermMap<'t> = HashMap<&'t [u8], u32, BuildHasherDefault<TermHasher>>;
 
 /// Match `watches` against the documents of `seg` whose global numbers are in `range`,
-/// leaving out documents whose dedup key is in `removed`. The answer is aligned with
+/// leaving out documents whose dedup key is in `removed` and those of taken-down sources. The answer is aligned with
 /// `watches` (a watch with an unknown field or nothing left after normalising matches
 /// nothing).
 pub fn match_segment(seg: &Segment, range: Range<u64>, watches: &[WatchInput], removed: &Removed, limit: usize, strategy: Strategy) -> Result<Vec<WatchHits>> {
@@ -112,7 +112,7 @@ pub fn match_segment(seg: &Segment, range: Range<u64>, watches: &[WatchInput], r
         }
         let add = |h: &mut WatchHits, docs: &[u32]| -> Result<()> {
             for &d in docs {
-                if d >= lo && d < hi && !part.is_removed(d, removed)? {
+                if d >= lo && d < hi && !seg.is_hidden(pi, d) && !part.is_removed(d, removed)? {
                     h.total += 1;
                     if h.docs.len() < limit {
                         h.docs.push((pi, d));

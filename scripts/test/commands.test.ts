@@ -298,6 +298,20 @@ const CASES: Record<string, ((key: string) => Promise<void>) | null> = {
     // Recorded in the running server's catalogue.
     assert.deepEqual(await query('select records::int, is_sensitive from data_wells where name = $1', ['Smoke']), [{ records: 7, is_sensitive: true }]);
   },
+  'admin well:list': (key) => smoke(key, ['run', 'admin', '--', 'well:list'], { line: /^Smoke\n {2}records 7, date 2026-01-02, sensitive, ingested \S+, index [\d,]+ bytes$/m }).then(() => undefined),
+  'admin well:update': async (key) => {
+    await smoke(key, ['run', 'admin', '--', 'well:update', '--well', 'Smoke', '--description', 'smoke test, corrected', '--no-sensitive'], { line: /^Smoke: updated description, sensitive\.$/m });
+    assert.deepEqual(await query('select description, is_sensitive from data_wells where name = $1', ['Smoke']), [{ description: 'smoke test, corrected', is_sensitive: false }]);
+  },
+  'admin well:delete': async (key) => {
+    // A well of its own, taken down and purged; the Smoke well stays.
+    const file = path.join(scratch, 'takedown.jsonl');
+    fs.writeFileSync(file, '{"email":"gone@smoke.test"}\n');
+    await smoke('ingest', ['run', 'ingest', '--', '--well', 'Smoke Takedown', file], { line: /^records: {5}1 in /m });
+    await smoke(key, ['run', 'admin', '--', 'well:delete', '--well', 'Smoke Takedown', '--reason', 'smoke', '--purge'], { line: /^purged: 1 segment\(s\) dropped, 0 rewritten; index /m });
+    assert.deepEqual(await query('select name from data_wells order by name'), [{ name: 'Smoke' }]);
+    assert.deepEqual(await query("select action, target, reason from audit_log where action = 'well:delete'"), [{ action: 'well:delete', target: 'Smoke Takedown', reason: 'smoke' }]);
+  },
   'whois-ingest': async (key) => {
     const file = path.join(scratch, 'pdns.ndjson');
     fs.writeFileSync(file, '{"rrname": "smoke.test", "rrtype": "A", "rdata": "192.0.2.33", "time_first": 1546300800, "time_last": 1767225600, "count": 3}\n');
@@ -447,6 +461,9 @@ describe('documented commands, on the embedded default with nothing configured',
     'admin payment:renew',
     'admin payment:refund',
     'ingest',
+    'admin well:list',
+    'admin well:update',
+    'admin well:delete',
     'whois-ingest',
     'whois-ingest --samples',
     'bench',

@@ -16,7 +16,8 @@ export interface DataWellUpsert {
 
 /**
  * Adds an ingest to the catalogue. A second ingest into the same well adds its count and
- * data types; re-publishing the same segment id is a no-op (a rerun after a crash).
+ * data types; re-publishing the same segment id is a no-op (a rerun after a crash, or the
+ * replay of every published segment at each ingest).
  */
 export async function upsertDataWell(db: Kysely<Database>, well: DataWellUpsert): Promise<void> {
   const types = [...new Set(well.dataTypes)].sort();
@@ -32,12 +33,14 @@ export async function upsertDataWell(db: Kysely<Database>, well: DataWellUpsert)
       segment_ids: [well.segmentId],
     })
     .onConflict((oc) =>
+      // A segment already recorded (every ingest replays them all) changes nothing, so an
+      // operator's correction (well:update) is not overwritten by the ingest's metadata.
       oc.column('name').doUpdateSet({
-        date: sql`coalesce(excluded.date, data_wells.date)`,
-        description: sql`case when excluded.description <> '' then excluded.description else data_wells.description end`,
+        date: sql`case when ${well.segmentId} = any(data_wells.segment_ids) then data_wells.date else coalesce(excluded.date, data_wells.date) end`,
+        description: sql`case when ${well.segmentId} <> all(data_wells.segment_ids) and excluded.description <> '' then excluded.description else data_wells.description end`,
         records: sql`data_wells.records + case when ${well.segmentId} = any(data_wells.segment_ids) then 0 else excluded.records end`,
         data_types: sql`array(select distinct unnest(data_wells.data_types || excluded.data_types) order by 1)`,
-        is_sensitive: sql`data_wells.is_sensitive or excluded.is_sensitive`,
+        is_sensitive: sql`case when ${well.segmentId} = any(data_wells.segment_ids) then data_wells.is_sensitive else data_wells.is_sensitive or excluded.is_sensitive end`,
         segment_ids: sql`case when ${well.segmentId} = any(data_wells.segment_ids) then data_wells.segment_ids else data_wells.segment_ids || excluded.segment_ids end`,
         updated_at: sql`now()`,
       }),
