@@ -25,9 +25,12 @@ import { normalizeDomain } from '../server/src/common/monitoring-rules';
 import { UsageError } from './lib/cli';
 import type { AdminCommands } from './lib/admin-command';
 import { operatorName } from '../server/src/audit/audit-repository';
+import { BACKUP_COMMANDS } from './admin/backup';
 
 /** Commands kept in their own modules (scripts/admin/*.ts): add a module's table here. */
-const MODULE_COMMANDS: AdminCommands = {};
+const MODULE_COMMANDS: AdminCommands = {
+  ...BACKUP_COMMANDS,
+};
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
