@@ -26,10 +26,12 @@ import { UsageError } from './lib/cli';
 import type { AdminCommands } from './lib/admin-command';
 import { operatorName } from '../server/src/audit/audit-repository';
 import { WELL_COMMANDS } from './admin/wells';
+import { BACKUP_COMMANDS } from './admin/backup';
 
 /** Commands kept in their own modules (scripts/admin/*.ts): add a module's table here. */
 const MODULE_COMMANDS: AdminCommands = {
   ...WELL_COMMANDS,
+  ...BACKUP_COMMANDS,
 };
 
 const USAGE = `Usage: npm run admin -- <command> [options]

@@ -149,8 +149,8 @@ let env: NodeJS.ProcessEnv;
 const children = new Set<number>();
 
 /** Starts `npm args…` in its own process group (so a timeout or the end takes its children too). */
-function npm(args: string[], output: (text: string) => void) {
-  const child = spawn('npm', args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+function npm(args: string[], output: (text: string) => void, extraEnv: NodeJS.ProcessEnv = {}) {
+  const child = spawn('npm', args, { cwd: ROOT, env: { ...env, ...extraEnv }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child.pid!);
   child.stdout.on('data', (d: Buffer) => output(d.toString()));
   child.stderr.on('data', (d: Buffer) => output(d.toString()));
@@ -164,9 +164,9 @@ function npm(args: string[], output: (text: string) => void) {
   return { child, closed };
 }
 
-async function run(args: string[], timeoutMs = 120_000): Promise<Finished> {
+async function run(args: string[], timeoutMs = 120_000, extraEnv: NodeJS.ProcessEnv = {}): Promise<Finished> {
   let out = '';
-  const { child, closed } = npm(args, (text) => (out += text));
+  const { child, closed } = npm(args, (text) => (out += text), extraEnv);
   const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), timeoutMs);
   const { code } = await closed;
   clearTimeout(timer);
@@ -176,9 +176,9 @@ async function run(args: string[], timeoutMs = 120_000): Promise<Finished> {
 const times = new Map<string, number>();
 
 /** Runs one documented command: the exit status and one line that only its work prints. */
-async function smoke(key: string, args: string[], expect: { line: RegExp; timeoutMs?: number }): Promise<Finished> {
+async function smoke(key: string, args: string[], expect: { line: RegExp; timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<Finished> {
   const started = Date.now();
-  const finished = await run(args, expect.timeoutMs);
+  const finished = await run(args, expect.timeoutMs, expect.env);
   times.set(key, (times.get(key) ?? 0) + (Date.now() - started));
   const shown = `npm ${args.join(' ')} exited ${finished.code}:\n${finished.out.slice(-4000)}`;
   assert.equal(finished.code, 0, shown);
@@ -311,6 +311,21 @@ const CASES: Record<string, ((key: string) => Promise<void>) | null> = {
     await smoke(key, ['run', 'admin', '--', 'well:delete', '--well', 'Smoke Takedown', '--reason', 'smoke', '--purge'], { line: /^purged: 1 segment\(s\) dropped, 0 rewritten; index /m });
     assert.deepEqual(await query('select name from data_wells order by name'), [{ name: 'Smoke' }]);
     assert.deepEqual(await query("select action, target, reason from audit_log where action = 'well:delete'"), [{ action: 'well:delete', target: 'Smoke Takedown', reason: 'smoke' }]);
+  },
+  'admin backup': async (key) => {
+    // After the ingest: the running server's accounts and the Smoke well's records.
+    const { out } = await smoke(key, ['run', 'admin', '--', 'backup', '--out', path.join(scratch, 'backup')], { line: /^Backup written to \S+: [1-9]\d* accounts, .* data wells; index [1-9]\d* segments, [1-9]\d* records, \d+ bytes$/m });
+    assert.ok(fs.existsSync(path.join(scratch, 'backup', 'backup.json')), out);
+  },
+  'admin restore': async (key) => {
+    // With the server stopped, into a new empty DATA_DIR on another port: the backup's counts come back.
+    const manifest = JSON.parse(fs.readFileSync(path.join(scratch, 'backup', 'backup.json'), 'utf8')) as { counts: { accounts: number; catalogue_records: number } };
+    const restoredDir = path.join(scratch, 'restored');
+    await smoke(key, ['run', 'admin', '--', 'restore', '--from', path.join(scratch, 'backup')], {
+      line: new RegExp(`^Restored the backup of \\S+: ${manifest.counts.accounts} accounts, .* records$`, 'm'),
+      env: { DATA_DIR: restoredDir, EMBEDDED_PG_PORT: String(await freePort()) },
+    });
+    assert.ok(fs.existsSync(path.join(restoredDir, 'index', 'MANIFEST')));
   },
   'whois-ingest': async (key) => {
     const file = path.join(scratch, 'pdns.ndjson');
@@ -464,6 +479,7 @@ describe('documented commands, on the embedded default with nothing configured',
     'admin well:list',
     'admin well:update',
     'admin well:delete',
+    'admin backup',
     'whois-ingest',
     'whois-ingest --samples',
     'bench',

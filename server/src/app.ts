@@ -67,6 +67,7 @@ import { registerClientAddress } from './infra/client-address';
 import { createWhoisService, parseProviderOrder } from './whois/whois-service';
 import { createWhoisProviders } from './whois/providers';
 import { registerWhois } from './whois/whois-routes';
+import { registerMetrics, type Metrics } from './metrics/metrics';
 
 export interface AppDeps {
   config: Config;
@@ -85,6 +86,8 @@ export interface AppDeps {
   webDistDir?: string;
   /** Separates this deployment's (or test's) Redis pub/sub topic; default 'leakwell'. */
   namespace?: string;
+  /** Set when METRICS_TOKEN is: requests, searches and deliveries are measured and GET /metrics answers. */
+  metrics?: Metrics;
   /** Tests only: the port the domain verification fetches the `.well-known` file from (their local server's). */
   domainFilePort?: number;
 }
@@ -113,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app);
   // Before any route: NUL and unpaired surrogates in any request text are a 400, not a 500.
   registerTextInputGuard(app);
+  if (deps.metrics && config.METRICS_TOKEN) registerMetrics(app, deps.metrics, config.METRICS_TOKEN);
   registerClientAddress(app, { ipv6PrefixBits: config.IPV6_PREFIX_BITS, trustedProxies: config.trustedProxies });
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
@@ -167,7 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthRoutes(app, { auth, secureCookies: config.publicUrl.startsWith('https://') });
   registerUserRoutes(app, { users, auth, apiKeyHeader: config.apiKeyHeader });
   registerSessionRoutes(app, { sessions: createSessionsService({ db, onSessionsEnded: sessionsEnded }) });
-  const search = createSearchService({ db, engine: deps.engine, config, meter });
+  const search = createSearchService({ db, engine: deps.metrics ? deps.metrics.instrumentEngine(deps.engine) : deps.engine, config, meter });
   registerSearchRoutes(app, { search });
   registerRemovalRoutes(app, {
     removal: createRemovalService({ db, engine: deps.engine, mail: deps.mail, config, limiter: deps.limiter }),
@@ -282,7 +286,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }, PAYMENT_EXPIRY_SWEEP_MS);
   expiry.unref();
   app.addHook('onClose', async () => clearInterval(expiry));
-  const delivery = setUpDelivery(app, { db, config, mail: deps.mail, serverSecret: deps.jwtSecret });
+  const delivery = setUpDelivery(app, { db, config, mail: deps.mail, serverSecret: deps.jwtSecret, onOutcome: deps.metrics?.delivery });
   app.decorate('jobProcessors', {
     deliver: ({ deliveryId }, attempt) => delivery.process(deliveryId, attempt),
     'monitor-match': async ({ segmentId }) => void (await matcher.matchSegment(segmentId)),

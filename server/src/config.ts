@@ -117,6 +117,9 @@ export const ConfigSchema = Type.Object({
   EXPIRY_NOTICE_DAYS: Integer(3, 1, 60, 'Days before a search, monitoring or enterprise plan ends that its expiry notice is posted (daily job).'),
   LOW_CREDITS_THRESHOLD: Integer(10, 0, 1_000_000, 'Search or WHOIS credits at or under this many post a low-credits notice (daily job).'),
   WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false, description: 'Allow webhook URLs on loopback, private, link-local and CGNAT addresses and on any port (a self-hosted install; tests). Never on a shared service.' }),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({ minLength: 16, description: 'Bearer token of GET /metrics (Prometheus text format); unset: no /metrics (404) and nothing measured.' }),
+  ),
   DNS_SERVERS: Type.Optional(
     Type.String({
       pattern: '^[^,\\s]+(,[^,\\s]+)*$',

@@ -11,6 +11,7 @@ import type { Database } from './db/schema';
 import { buildApp } from './app';
 import { openDatabase } from './infra/database';
 import { assertNamespace, createQueueSystem } from './infra/queues';
+import { createMetrics } from './metrics/metrics';
 import { createFailSafeRateLimiter, createMemoryRateLimiter } from './infra/rate-limiter';
 import { createMailService, outboxRetentionMs } from './mail/mail-service';
 import { loadOrCreateSecret } from './auth/secrets';
@@ -80,6 +81,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     });
     // Segments published by the ingest CLI (another process) are served without a restart.
     engine.autoRefresh(1000);
+    const metrics = config.METRICS_TOKEN ? createMetrics({ queues, engine, indexDir: config.indexDir }) : undefined;
     const [jwtSecret, ipSecret] = [
       await loadOrCreateSecret(database.db, 'jwt', config.JWT_SECRET),
       await loadOrCreateSecret(database.db, 'ip-hmac'),
@@ -99,6 +101,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       webDistDir: options.webDistDir,
       namespace,
       domainFilePort: options.domainFilePort,
+      metrics,
     });
     // With Redis, more instances may meter one account: below this reserve, searches on the
     // others could pass its credits or daily limit before this one sees them (search-meter.ts).
@@ -109,9 +112,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         'SEARCH_BATCH_RESERVE is below API_RATE_BURST + API_RATE_PER_SECOND × (1 s + 2 × SEARCH_FLUSH_MS): with several instances an account may search past its credits',
       );
     }
-    queues.startWorkers({ mail: ({ outboxId }) => mail.deliver(outboxId), ...app.jobProcessors }, (name, error) =>
-      app.log.warn({ queue: name, err: { message: error.message } }, 'job failed'),
-    );
+    queues.startWorkers({ mail: ({ outboxId }) => mail.deliver(outboxId), ...app.jobProcessors }, (name, error) => {
+      metrics?.jobFailed(name);
+      app.log.warn({ queue: name, err: { message: error.message } }, 'job failed');
+    });
     await queues.ready();
     return {
       app,

@@ -100,8 +100,11 @@ export function createDeliveryService(deps: {
   sms?: SmsProvider;
   /** The connection pool of webhook calls (the SSRF guard at connect); tests inject a resolver through it. */
   agent?: Agent;
+  /** Told each attempt's outcome by channel kind (the metrics). */
+  onOutcome?: (channel: string, outcome: 'sent' | 'retry' | 'failed' | 'skipped') => void;
 }): DeliveryService {
   const { db, config } = deps;
+  const told = deps.onOutcome ?? (() => {});
   const agent = deps.agent ?? guardedAgent({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, connectTimeoutMs: config.WEBHOOK_TIMEOUT_MS, webhookPorts: true });
   const sms = deps.sms ?? createSmsProvider(db, config);
   const key = unsubscribeKey(deps.serverSecret);
@@ -184,12 +187,14 @@ export function createDeliveryService(deps: {
       if (!channel || !channel.active || channel.value === '') {
         // Deleted or turned off since the fan-out: nothing to send, nobody to tell.
         await repo.markDead(db, { id: delivery.id, userId: delivery.userId, channelId: null, reportId: delivery.reportId }, 'channel removed or disabled', null);
+        told(delivery.kind, 'skipped');
         return;
       }
       if (delivery.kind === 'email' && channel.verifiedAt === null) {
         // Not confirmed: skipped, not failed (channelId null: the fail streak stays).
         if (!channel.confirmSentAt) await confirmations.send(channel);
         await repo.markDead(db, { id: delivery.id, userId: delivery.userId, channelId: null, reportId: delivery.reportId }, AWAITING_CONFIRMATION_SKIP, null);
+        told(delivery.kind, 'skipped');
         return;
       }
       let outcome: Outcome;
@@ -199,17 +204,21 @@ export function createDeliveryService(deps: {
 
       if (outcome.ok) {
         await repo.markSent(db, delivery.id, channel.id);
+        told(delivery.kind, 'sent');
         return;
       }
       if (outcome.final === 'disable') {
         await repo.disableChannel(db, channel.id, delivery.kind, 'The webhook endpoint answered 410 Gone');
         await giveUp(delivery, outcome.error, true);
+        told(delivery.kind, 'failed');
         throw new UnrecoverableError(outcome.error);
       }
       if (outcome.final === 'refused' || attempt >= attempts) {
         await giveUp(delivery, outcome.error, false);
+        told(delivery.kind, 'failed');
         throw new UnrecoverableError(outcome.error);
       }
+      told(delivery.kind, 'retry');
       throw new RetryDeliveryError(outcome.error, outcome.retryAfterMs);
     },
     async close() {

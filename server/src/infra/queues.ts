@@ -40,6 +40,8 @@ export interface QueueSystem {
    * so a process whose queues did not come up must not start: this throws instead.
    */
   ready(): Promise<void>;
+  /** Jobs per queue by state (waiting, active, delayed, failed), for the metrics. */
+  counts(): Promise<Record<QueueName, Record<string, number>>>;
   /** Closes workers first (they finish the job in hand), then queues. */
   close(): Promise<void>;
 }
@@ -143,7 +145,13 @@ export function createQueueSystem(connection: QueueConnection): QueueSystem {
     };
   };
   const classes = makeClasses();
-  type QueueHandle = { add: Queue['add']; addBulk: Queue['addBulk']; waitUntilReady(): Promise<unknown>; close(): Promise<void> };
+  type QueueHandle = {
+    add: Queue['add'];
+    addBulk: Queue['addBulk'];
+    getJobCounts(...states: string[]): Promise<Record<string, number>>;
+    waitUntilReady(): Promise<unknown>;
+    close(): Promise<void>;
+  };
   const queues = new Map<QueueName, QueueHandle>();
   const workers: { waitUntilReady(): Promise<unknown>; close(): Promise<void> }[] = [];
   const queueFor = (name: QueueName) => {
@@ -176,6 +184,10 @@ export function createQueueSystem(connection: QueueConnection): QueueSystem {
         worker.on('error', (error: Error) => onFailed?.(name, error));
         workers.push(worker);
       }
+    },
+    async counts() {
+      const entries = await Promise.all(QUEUE_NAMES.map(async (name) => [name, await queueFor(name).getJobCounts('waiting', 'active', 'delayed', 'failed')] as const));
+      return Object.fromEntries(entries) as Record<QueueName, Record<string, number>>;
     },
     async ready() {
       const all = [...QUEUE_NAMES.map(queueFor), ...workers];
