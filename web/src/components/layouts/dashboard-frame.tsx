@@ -20,6 +20,17 @@ export function DashboardFrame({ title, children }: { title: string; children: R
 
   // A navigation closes the mobile menu.
   useEffect(() => setMenuOpen(false), [location]);
+  // Escape closes it too, and the focus goes back to its button.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      document.querySelector<HTMLElement>('.topbar [aria-label="Open menu"]')?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
 
   return (
     <div className={`frame${menuOpen ? ' menu-open' : ''}`}>
@@ -76,7 +87,7 @@ export function DashboardFrame({ title, children }: { title: string; children: R
             )}
           </div>
         </header>
-        <main className="frame-content">{children}</main>
+        <main className="frame-content" id="main-content" tabIndex={-1}>{children}</main>
       </div>
     </div>
   );

@@ -223,7 +223,7 @@ function ReportEntry({ entry }: { entry: SearchRecord }) {
       {entry.raw_record && (
         <details className="report-raw">
           <summary>Raw record (LE ONLY)</summary>
-          <pre>{rawRecordText(entry.raw_record)}</pre>
+          <pre tabIndex={0} aria-label="Raw record">{rawRecordText(entry.raw_record)}</pre>
         </details>
       )}
     </li>
