@@ -221,3 +221,119 @@ test('axe summary: violating elements per rule over both themes', () => {
   console.log(lines.length ? lines.join('\n') : 'axe: no violations');
   assert.deepEqual(lines, []);
 });
+
+// ---------- Keyboard only: no click below this line ----------
+
+/** Whether the focused element shows it: an outline or a focus ring (box-shadow). */
+async function focusShows(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const element = document.activeElement;
+    if (!element || element === document.body) return false;
+    const style = getComputedStyle(element);
+    return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
+  });
+}
+
+/** Presses Tab (or Shift+Tab) until `target` has the focus; fails after `max` presses. */
+async function tabTo(page: Page, target: ReturnType<Page['locator']>, what: string, max = 40, key = 'Tab'): Promise<void> {
+  await target.waitFor();
+  for (let i = 0; i < max; i += 1) {
+    await page.keyboard.press(key);
+    if (await target.evaluate((element) => element === document.activeElement)) {
+      assert.ok(await focusShows(page), `the focus on ${what} is not visible`);
+      return;
+    }
+  }
+  assert.fail(`${what} not reached with ${max} presses of ${key}`);
+}
+
+const focusedText = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText?.trim() ?? '');
+
+test('keyboard only: skip link, sign-in, search with the tabs, export through a focus-trapped dialog', async () => {
+  const user = await suite.server.createUser({ email: uniqueEmail('a11y-keys'), ...GRANTS });
+  const context = await newContext('light');
+  const page = await context.newPage();
+  await page.goto('/login');
+  await h1(page, 'Welcome back').waitFor();
+
+  // The first Tab reaches "Skip to content"; Enter puts the focus in the main content.
+  await page.keyboard.press('Tab');
+  assert.equal(await focusedText(page), 'Skip to content');
+  assert.ok(await focusShows(page), 'the skip link shows when focused');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'MAIN');
+
+  await tabTo(page, page.locator('input[name="email"]'), 'the email field');
+  await page.keyboard.type(user.email);
+  await tabTo(page, page.locator('input[name="password"]'), 'the password field');
+  await page.keyboard.type(user.password);
+  await page.keyboard.press('Enter');
+  await page.waitForURL((url) => url.pathname === '/search');
+
+  // Search: the type tabs move with the arrow keys, the query runs on Enter.
+  const selectedTab = page.getByRole('tablist', { name: 'Search type' }).locator('[aria-selected="true"]');
+  const first = (await selectedTab.textContent())?.trim();
+  await tabTo(page, selectedTab, 'the selected search type');
+  await page.keyboard.press('ArrowRight');
+  assert.notEqual((await selectedTab.textContent())?.trim(), first, 'ArrowRight selects the next type');
+  assert.ok(await selectedTab.evaluate((element) => element === document.activeElement), 'the selected tab has the focus');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal((await selectedTab.textContent())?.trim(), first);
+  const query = page.locator('input[name="query"]');
+  await tabTo(page, query, 'the query field');
+  await page.keyboard.type(QUERY);
+  await page.keyboard.press('Enter');
+  await page.getByTestId('results-list').locator('li').first().waitFor();
+
+  // Export: the dialog takes the focus, keeps it on Tab and Shift+Tab, closes on Escape
+  // and gives the focus back to its button.
+  const exportButton = page.getByRole('button', { name: 'Export CSV' }).first();
+  await tabTo(page, exportButton, 'Export CSV');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+  await dialog.waitFor();
+  const inDialog = () => dialog.evaluate((element) => element.contains(document.activeElement));
+  assert.ok(await inDialog(), 'the dialog takes the focus');
+  for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+    await page.keyboard.press(key);
+    assert.ok(await inDialog(), `${key} left the dialog`);
+  }
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  assert.ok(await exportButton.evaluate((element) => element === document.activeElement), 'the focus returns to Export CSV');
+
+  await page.keyboard.press('Enter');
+  await dialog.waitFor();
+  await tabTo(page, dialog.locator('input[name="csv-file-name"]'), 'the file name');
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('keyboard.csv');
+  const download = page.waitForEvent('download');
+  await page.keyboard.press('Enter');
+  assert.equal((await download).suggestedFilename(), 'keyboard.csv');
+  await context.close();
+});
+
+test('keyboard only: a purchase, from the credits page through checkout and a crypto invoice to thank-you', async () => {
+  const page = await signedIn('dark');
+  await page.goto('/checkout?p=search-credits&q=100');
+  const crypto = page.getByRole('link', { name: 'Purchase With Crypto' });
+  await tabTo(page, crypto, 'Purchase With Crypto');
+  await page.keyboard.press('Enter');
+  await page.waitForURL((url) => url.pathname === '/crypto-checkout');
+  const invoice = page.getByTestId('crypto-invoice');
+  const selected = invoice.getByRole('tab', { selected: true });
+  await tabTo(page, selected, 'the selected currency');
+  assert.equal((await selected.textContent())?.trim(), 'BTC');
+  await page.keyboard.press('End');
+  assert.equal((await selected.textContent())?.trim(), 'BCH');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await selected.textContent())?.trim(), 'LTC');
+  assert.match((await invoice.getByTestId('qr-code').getAttribute('data-qr-text')) ?? '', /^litecoin:/);
+
+  const id = (await invoice.getAttribute('data-invoice-id'))!;
+  await page.waitForTimeout(500); // the page has joined the invoice's channel
+  await simulateCryptoPayment(suite.server, id);
+  await page.waitForURL((url) => url.pathname === '/thank-you', { timeout: 20_000 });
+  await page.context().close();
+});
