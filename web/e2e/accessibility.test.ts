@@ -181,12 +181,18 @@ async function visitStates(page: Page, theme: Theme): Promise<string[]> {
   return lines;
 }
 
-/** A signed-in context of a fresh account with plans, credits, tasks and an API key. */
-async function signedIn(theme: Theme): Promise<Page> {
-  const user = await suite.server.createUser({ email: uniqueEmail(`a11y-${theme}`), apiKey: true, ...GRANTS });
+/** A fresh account with plans, credits, two monitoring tasks and an API key. */
+async function fullUser(label: string) {
+  const user = await suite.server.createUser({ email: uniqueEmail(`a11y-${label}`), apiKey: true, ...GRANTS });
   const { token } = await suite.server.login(user.email, user.password);
-  await addTaskByApi(suite.server, token, 'email', `watch-${theme}@a11y.example`);
-  await addTaskByApi(suite.server, token, 'username', `watch_${theme}`);
+  await addTaskByApi(suite.server, token, 'email', `watch-${label}@a11y.example`);
+  await addTaskByApi(suite.server, token, 'username', `watch_${label}`);
+  return user;
+}
+
+/** A signed-in context (in `theme`) of a fresh full account, on /search. */
+async function signedIn(theme: Theme): Promise<Page> {
+  const user = await fullUser(theme);
   const page = await (await newContext(theme)).newPage();
   await page.goto('/login');
   await logInThroughForm(page, user.email, user.password);
@@ -336,4 +342,38 @@ test('keyboard only: a purchase, from the credits page through checkout and a cr
   await simulateCryptoPayment(suite.server, id);
   await page.waitForURL((url) => url.pathname === '/thank-you', { timeout: 20_000 });
   await page.context().close();
+});
+
+/** 1280×800 at 200% zoom lays out as 640×400 CSS pixels. */
+const ZOOMED = { width: 640, height: 400 };
+
+test('zoom to 200%: no screen scrolls sideways or hides its heading; reduced motion stops the transitions', async () => {
+  const user = await fullUser('zoom');
+  const context = await suite.browser.newContext({ baseURL: suite.server.url, viewport: ZOOMED, deviceScaleFactor: 1, reducedMotion: 'reduce' });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const problems: string[] = [];
+  const check = async (name: string) => {
+    await page.waitForTimeout(100);
+    const extra = await overflow();
+    if (extra > 0) problems.push(`${name}: ${extra}px wider than the window`);
+    if (!(await page.locator('h1').first().isVisible())) problems.push(`${name}: its heading is hidden`);
+  };
+
+  await page.goto('/login');
+  await h1(page, 'Welcome back').waitFor();
+  await check('login');
+  await logInThroughForm(page, user.email, user.password);
+  await page.waitForURL((url) => url.pathname === '/search');
+  for (const screen of SIGNED_IN.filter(({ viaNav }) => !viaNav)) {
+    await page.goto(screen.path);
+    await screen.ready(page);
+    await check(screen.name);
+  }
+  // prefers-reduced-motion: the toast's entrance and the buttons' transitions are instant.
+  const duration = await page.locator('.button').first().evaluate((element) => getComputedStyle(element).transitionDuration);
+  assert.ok(duration.split(',').every((part) => parseFloat(part) <= 0.0001), `transitions under reduced motion: ${duration}`);
+  await context.close();
+  assert.deepEqual(problems, []);
 });

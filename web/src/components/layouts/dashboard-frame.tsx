@@ -34,7 +34,7 @@ export function DashboardFrame({ title, children }: { title: string; children: R
 
   return (
     <div className={`frame${menuOpen ? ' menu-open' : ''}`}>
-      <aside className="sidebar" aria-label="Main navigation">
+      <aside className="sidebar" id="main-navigation" aria-label="Main navigation">
         <div className="sidebar-brand">
           <Logo />
           <button type="button" className="icon-button mobile-only" aria-label="Close menu" onClick={() => setMenuOpen(false)}>
@@ -60,6 +60,7 @@ export function DashboardFrame({ title, children }: { title: string; children: R
             className="icon-button mobile-only"
             aria-label="Open menu"
             aria-expanded={menuOpen}
+            aria-controls="main-navigation"
             onClick={() => setMenuOpen(true)}
           >
             <MenuIcon />
