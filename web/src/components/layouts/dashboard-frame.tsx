@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useUnreadRefresh } from '@/features/notifications/api/use-unread-refresh';
 import { useUser } from '@/features/user/api/use-user';
@@ -6,6 +6,7 @@ import { SUPPORT_URL } from '@/lib/brand';
 import { Banner } from '../banner';
 import { BellIcon, CloseIcon, MenuIcon } from '../icons';
 import { Logo } from '../logo';
+import { useEscape } from '../use-escape';
 import { NavList } from './nav-list';
 import { accountLinks, PRODUCT_LINKS } from './navigation';
 import { ThemeSwitch } from './theme-switch';
@@ -15,22 +16,18 @@ export function DashboardFrame({ title, children }: { title: string; children: R
   const { data: user } = useUser();
   const [location] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   const account = accountLinks(SUPPORT_URL, Boolean(user?.has_notifications));
   useUnreadRefresh(Boolean(user));
 
   // A navigation closes the mobile menu.
   useEffect(() => setMenuOpen(false), [location]);
   // Escape closes it too, and the focus goes back to its button.
-  useEffect(() => {
-    if (!menuOpen) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setMenuOpen(false);
-      document.querySelector<HTMLElement>('.topbar [aria-label="Open menu"]')?.focus();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [menuOpen]);
+  const closeMenu = useCallback(() => {
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  }, []);
+  useEscape(menuOpen, closeMenu);
 
   return (
     <div className={`frame${menuOpen ? ' menu-open' : ''}`}>
@@ -58,6 +55,7 @@ export function DashboardFrame({ title, children }: { title: string; children: R
           <button
             type="button"
             className="icon-button mobile-only"
+            ref={menuButton}
             aria-label="Open menu"
             aria-expanded={menuOpen}
             aria-controls="main-navigation"
