@@ -78,7 +78,9 @@ function describe(screen: string, theme: Theme, violations: AxeViolation[]): str
 }
 
 async function newContext(theme: Theme): Promise<BrowserContext> {
-  const context = await suite.browser.newContext({ baseURL: suite.server.url, viewport: DESKTOP, deviceScaleFactor: 1 });
+  // Reduced motion makes transitions instant, so colours are measured in their final state
+  // (a button fading in from disabled would otherwise be caught half-way).
+  const context = await suite.browser.newContext({ baseURL: suite.server.url, viewport: DESKTOP, deviceScaleFactor: 1, reducedMotion: 'reduce' });
   context.setDefaultTimeout(10_000);
   await context.addCookies([{ name: 'theme', value: theme, url: suite.server.url }]);
   return context;
@@ -135,7 +137,12 @@ const SIGNED_IN: Screen[] = [
   { name: 'credits-search', path: '/subscriptions/search-credits', ready: main },
   { name: 'credits-whois', path: '/subscriptions/whois-credits', ready: main },
   { name: 'plans-monitoring', path: '/subscriptions/monitoring', ready: main },
-  { name: 'checkout', path: '/checkout?p=search-credits&q=100', ready: (p) => p.getByRole('link', { name: 'Purchase With Crypto' }).waitFor() },
+  {
+    name: 'checkout',
+    path: '/checkout?p=search-credits&q=100',
+    // The card button is enabled once the provider's script has loaded (400 ms after the page).
+    ready: (p) => p.locator('[data-testid="card-purchase"]:not([disabled])').waitFor(),
+  },
   { name: 'thank-you', path: '/thank-you?p=search-credits', ready: main },
   { name: 'event-codes', path: '/event-codes', ready: main },
   { name: 'not-found (framed)', path: '/monitoring/nowhere', ready: main },
