@@ -1,5 +1,6 @@
 import { SWRConfig } from 'swr';
 import { Banner } from '@/components/banner';
+import { SkipLink } from '@/components/skip-link';
 import { Toaster } from '@/components/toaster';
 import { api } from '@/lib/api';
 import { AppRouter } from './router';
@@ -13,6 +14,7 @@ const swrOptions = {
 export function App() {
   return (
     <SWRConfig value={swrOptions}>
+      <SkipLink />
       {/* Every screen outside the dashboard frame (which shows its own, beside the sidebar). */}
       <Banner />
       <AppRouter />

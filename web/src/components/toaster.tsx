@@ -23,10 +23,14 @@ function ToastItem({ toast }: { toast: Toast }) {
   return (
     <div
       className={`toast toast-${toast.type}`}
-      role={toast.type === 'error' ? 'alert' : 'status'}
+      // Errors interrupt (alert); the others are read by the toaster's polite live region.
+      role={toast.type === 'error' ? 'alert' : undefined}
       data-toast-id={toast.id}
       onMouseEnter={() => setPaused(true)}
       onMouseLeave={() => setPaused(false)}
+      // The keyboard pauses it too: the clock stops while its Dismiss button has the focus.
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
     >
       <Icon className="toast-icon" />
       <div className="toast-body">{toast.children}</div>
@@ -37,10 +41,14 @@ function ToastItem({ toast }: { toast: Toast }) {
   );
 }
 
+/**
+ * The toasts' live region: always in the page (a region added with its content is not
+ * reliably read), polite, announcing what is added.
+ */
 export function Toaster() {
   const toasts = useToasts();
   return (
-    <div className="toaster" aria-live="polite">
+    <div className="toaster" aria-live="polite" aria-relevant="additions text">
       {toasts.map((toast) => (
         <ToastItem key={toast.id} toast={toast} />
       ))}

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useUnreadRefresh } from '@/features/notifications/api/use-unread-refresh';
 import { useUser } from '@/features/user/api/use-user';
@@ -6,6 +6,7 @@ import { SUPPORT_URL } from '@/lib/brand';
 import { Banner } from '../banner';
 import { BellIcon, CloseIcon, MenuIcon } from '../icons';
 import { Logo } from '../logo';
+import { useEscape } from '../use-escape';
 import { NavList } from './nav-list';
 import { accountLinks, PRODUCT_LINKS } from './navigation';
 import { ThemeSwitch } from './theme-switch';
@@ -15,15 +16,22 @@ export function DashboardFrame({ title, children }: { title: string; children: R
   const { data: user } = useUser();
   const [location] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   const account = accountLinks(SUPPORT_URL, Boolean(user?.has_notifications));
   useUnreadRefresh(Boolean(user));
 
   // A navigation closes the mobile menu.
   useEffect(() => setMenuOpen(false), [location]);
+  // Escape closes it too, and the focus goes back to its button.
+  const closeMenu = useCallback(() => {
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  }, []);
+  useEscape(menuOpen, closeMenu);
 
   return (
     <div className={`frame${menuOpen ? ' menu-open' : ''}`}>
-      <aside className="sidebar" aria-label="Main navigation">
+      <aside className="sidebar" id="main-navigation" aria-label="Main navigation">
         <div className="sidebar-brand">
           <Logo />
           <button type="button" className="icon-button mobile-only" aria-label="Close menu" onClick={() => setMenuOpen(false)}>
@@ -47,8 +55,10 @@ export function DashboardFrame({ title, children }: { title: string; children: R
           <button
             type="button"
             className="icon-button mobile-only"
+            ref={menuButton}
             aria-label="Open menu"
             aria-expanded={menuOpen}
+            aria-controls="main-navigation"
             onClick={() => setMenuOpen(true)}
           >
             <MenuIcon />
@@ -76,7 +86,7 @@ export function DashboardFrame({ title, children }: { title: string; children: R
             )}
           </div>
         </header>
-        <main className="frame-content">{children}</main>
+        <main className="frame-content" id="main-content" tabIndex={-1}>{children}</main>
       </div>
     </div>
   );

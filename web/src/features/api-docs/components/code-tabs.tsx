@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { CopyIcon } from '@/components/icons';
 import { toast } from '@/lib/toast-store';
 import { LANGUAGES, type Language } from '../lib/samples';
+import { onTabListKeyDown, tabProps } from '@/components/tabs';
 
 /** One sample per language behind tabs; the code is plain text with a copy button. */
 export function CodeTabs({ name, code }: { name: string; code: (language: Language) => string }) {
@@ -21,14 +22,14 @@ export function CodeTabs({ name, code }: { name: string; code: (language: Langua
   return (
     <div className="code-tabs" data-testid={`samples-${name}`}>
       <div className="code-tabs-bar">
-        <div role="tablist" aria-label="Language" className="code-tabs-list">
+        <div role="tablist" aria-label="Language" className="code-tabs-list" onKeyDown={onTabListKeyDown}>
           {LANGUAGES.map((option) => (
             <button
               key={option.id}
               type="button"
               role="tab"
               id={`${id}-${option.id}`}
-              aria-selected={option.id === language}
+              {...tabProps(option.id === language)}
               className={`code-tab${option.id === language ? ' active' : ''}`}
               onClick={() => setLanguage(option.id)}
             >
@@ -41,7 +42,7 @@ export function CodeTabs({ name, code }: { name: string; code: (language: Langua
           Copy
         </button>
       </div>
-      <pre className="code-block" role="tabpanel" aria-labelledby={`${id}-${language}`}>
+      <pre className="code-block" role="tabpanel" aria-labelledby={`${id}-${language}`} tabIndex={0}>
         <code data-testid={`sample-${name}-${language}`}>{text}</code>
       </pre>
     </div>
@@ -50,7 +51,7 @@ export function CodeTabs({ name, code }: { name: string; code: (language: Langua
 
 export function CodeBlock({ code }: { code: string }) {
   return (
-    <pre className="code-block code-block-plain">
+    <pre className="code-block code-block-plain" tabIndex={0} aria-label="Code">
       <code>{code}</code>
     </pre>
   );

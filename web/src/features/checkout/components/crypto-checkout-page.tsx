@@ -12,6 +12,7 @@ import { purchaseQuery, readPurchaseParams, type PurchaseParams } from '../lib/p
 import { OrderSummary } from './order-summary';
 import { QrCode } from './qr-code';
 import './checkout.css';
+import { onTabListKeyDown, tabProps } from '@/components/tabs';
 
 const CURRENCY_NAMES: Record<string, string> = {
   btc: 'Bitcoin',
@@ -142,13 +143,13 @@ function InvoicePanel({ invoice, onRenew }: { invoice: CryptoInvoice; onRenew: (
 
   return (
     <section className="card crypto-invoice" aria-label="Crypto payment" data-testid="crypto-invoice" data-invoice-id={invoice.id}>
-      <div className="crypto-tabs" role="tablist" aria-label="Currency">
+      <div className="crypto-tabs" role="tablist" aria-label="Currency" onKeyDown={onTabListKeyDown}>
         {options.map((candidate) => (
           <button
             key={candidate.currency}
             type="button"
             role="tab"
-            aria-selected={candidate === option}
+            {...tabProps(candidate === option)}
             className={`crypto-tab${candidate === option ? ' active' : ''}`}
             onClick={() => setSelected(candidate.currency)}
           >

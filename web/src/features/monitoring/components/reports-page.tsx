@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useRoute } from 'wouter';
 import { REPORTS_PAGE_SIZE } from '@common/monitoring-rules';
 import { CloseIcon, DownloadIcon, MenuIcon, RadarIcon } from '@/components/icons';
 import { Paginator } from '@/components/paginator';
+import { useEscape } from '@/components/use-escape';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { relativeTime } from '@/lib/relative-time';
 import { toast } from '@/lib/toast-store';
@@ -34,6 +35,13 @@ export function ReportsPage() {
 
   // Any change of report (a link, going back) closes the drawer too.
   useEffect(() => setDrawerOpen(false), [selectedId]);
+  // Escape closes it, and the focus goes back to the button that opened it.
+  const drawerButton = useRef<HTMLButtonElement>(null);
+  const closeDrawer = useCallback(() => {
+    setDrawerOpen(false);
+    drawerButton.current?.focus();
+  }, []);
+  useEscape(drawerOpen, closeDrawer);
 
   return (
     <div className="page reports-page">
@@ -42,7 +50,13 @@ export function ReportsPage() {
           <h1>Monitoring Reports</h1>
           <p className="page-lead">One report for each new data well that matched your tasks.</p>
         </div>
-        <button type="button" className="button button-secondary mobile-only" aria-expanded={drawerOpen} onClick={() => setDrawerOpen(true)}>
+        <button
+          type="button"
+          ref={drawerButton}
+          className="button button-secondary mobile-only"
+          aria-expanded={drawerOpen}
+          onClick={() => setDrawerOpen(true)}
+        >
           <MenuIcon width={16} height={16} />
           Reports
         </button>
@@ -223,7 +237,7 @@ function ReportEntry({ entry }: { entry: SearchRecord }) {
       {entry.raw_record && (
         <details className="report-raw">
           <summary>Raw record (LE ONLY)</summary>
-          <pre>{rawRecordText(entry.raw_record)}</pre>
+          <pre tabIndex={0} aria-label="Raw record">{rawRecordText(entry.raw_record)}</pre>
         </details>
       )}
     </li>

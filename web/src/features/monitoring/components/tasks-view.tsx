@@ -14,6 +14,7 @@ import { taskLimitProblem } from '../lib/task-limits';
 import { sortTasks, type SortState, type TaskColumn } from '../lib/task-sort';
 import { TaskDialog } from './task-dialog';
 import { DomainVerificationPanel } from './domain-verification-panel';
+import { onTabListKeyDown, tabProps } from '@/components/tabs';
 
 
 type Dialog = { mode: 'add' } | { mode: 'edit'; task: MonitorTask } | { mode: 'delete'; ids: string[] } | null;
@@ -104,13 +105,13 @@ export function TasksView() {
         </Link>
       </header>
 
-      <div className="task-tabs" role="tablist" aria-label="Task kinds">
+      <div className="task-tabs" role="tablist" aria-label="Task kinds" onKeyDown={onTabListKeyDown}>
         {TASK_KINDS.map((k) => (
           <button
             key={k}
             type="button"
             role="tab"
-            aria-selected={k === kind}
+            {...tabProps(k === kind)}
             className={`task-tab${k === kind ? ' active' : ''}`}
             onClick={() => chooseKind(k)}
           >
@@ -163,15 +164,15 @@ export function TasksView() {
           </p>
         )}
 
-        <div className="task-row task-columns" role="row">
+        <div className="task-row task-columns" role="group" aria-label="Sort tasks">
           <span />
           {COLUMNS.map(({ column, label }) => (
             <button
               key={column}
               type="button"
               className={`task-sort${sort.column === column ? ' active' : ''}`}
-              aria-sort={sort.column === column ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
-              aria-label={`Sort by ${label}`}
+              data-sort={sort.column === column ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
+              aria-label={`Sort by ${label}${sort.column === column ? (sort.direction === 'asc' ? ', ascending' : ', descending') : ''}`}
               onClick={() => toggleSort(column)}
             >
               {label}
@@ -216,7 +217,7 @@ export function TasksView() {
                   type="button"
                   className={`task-status${task.active ? ' on' : ''}`}
                   disabled={toggling}
-                  aria-label={`${task.active ? 'Pause' : 'Resume'} ${task.value}`}
+                  aria-label={`${task.active ? 'Active: pause' : 'Paused: resume'} ${task.value}`}
                   onClick={() => void toggleActive(task)}
                 >
                   {task.active ? 'Active' : 'Paused'}

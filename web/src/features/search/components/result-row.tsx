@@ -169,7 +169,7 @@ export function ResultRow({ record, selected, favourite, removed, subscribed, on
                 </span>
                 <span className="le-only-note">Exclusively available to law enforcement agencies</span>
               </header>
-              <pre className="le-only-raw">{rawRecordText(record.raw_record)}</pre>
+              <pre className="le-only-raw" tabIndex={0} aria-label="Raw record">{rawRecordText(record.raw_record)}</pre>
             </section>
           )}
         </div>

@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import { SearchIcon } from '@/components/icons';
 import { QUERY_MAX_LENGTH, SEARCH_TYPES, type SearchType } from '@common/search-rules';
+import { onTabListKeyDown, tabProps } from '@/components/tabs';
 
 export interface SearchOptions {
   regex: boolean;
@@ -54,13 +55,13 @@ export function SearchForm({ type, onType, query, onQuery, options, onOptions, s
 
   return (
     <section className="card search-panel">
-      <div className="search-tabs" role="tablist" aria-label="Search type">
+      <div className="search-tabs" role="tablist" aria-label="Search type" onKeyDown={onTabListKeyDown}>
         {SEARCH_TYPES.map((tab) => (
           <button
             key={tab.value}
             type="button"
             role="tab"
-            aria-selected={tab.value === type}
+            {...tabProps(tab.value === type)}
             className={`search-tab${tab.value === type ? ' active' : ''}`}
             data-type={tab.value}
             onClick={() => onType(tab.value)}

@@ -13,6 +13,7 @@ import {
 } from '@common/whois-rules';
 import { credits } from '../lib/format';
 import { termCount, type ReverseWhoisInput } from '../lib/whois-query';
+import { onTabListKeyDown, tabProps } from '@/components/tabs';
 
 /** What each tab looks up: the input's label, an example, and one line of help. */
 const TOOL_INPUT: Record<Exclude<WhoisTool, 'reverse_whois'>, { label: string; placeholder: string; help: string }> = {
@@ -53,13 +54,13 @@ export function WhoisForm({ tool, onTool, withResults, query, onQuery, reverse, 
 
   return (
     <section className="card whois-panel">
-      <div className="whois-tabs" role="tablist" aria-label="WHOIS tool">
+      <div className="whois-tabs" role="tablist" aria-label="WHOIS tool" onKeyDown={onTabListKeyDown}>
         {WHOIS_TOOLS.map((value) => (
           <button
             key={value}
             type="button"
             role="tab"
-            aria-selected={value === tool}
+            {...tabProps(value === tool)}
             className={`whois-tab${value === tool ? ' active' : ''}`}
             data-tool={value}
             onClick={() => onTool(value)}
