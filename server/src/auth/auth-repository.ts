@@ -76,7 +76,7 @@ export async function findRefreshTokenForUpdate(trx: Transaction<Database>, toke
     .selectFrom('refresh_tokens as rt')
     .innerJoin('sessions as s', 's.id', 'rt.session_id')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['rt.session_id', 'rt.used_at', 's.user_id', 's.remember', 's.revoked_at', 's.expires_at', 'u.closed_at'])
+    .select(['rt.session_id', 'rt.used_at', 's.user_id', 's.remember', 's.revoked_at', 's.expires_at', 'u.closed_at', 'u.suspended_at'])
     .where('rt.token_hash', '=', tokenHash)
     .forUpdate('rt')
     .executeTakeFirst();
@@ -115,7 +115,7 @@ export async function revokeUserSessions(db: Db, userId: string, reason: string,
   await query.execute();
 }
 
-/** The check behind every bearer request: session live, account open. */
+/** The check behind every bearer request: session live, account open and not suspended. */
 export async function isSessionActive(db: Db, sessionId: string, userId: string): Promise<boolean> {
   const row = await db
     .selectFrom('sessions as s')
@@ -126,6 +126,7 @@ export async function isSessionActive(db: Db, sessionId: string, userId: string)
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', sql<Date>`now()`)
     .where('u.closed_at', 'is', null)
+    .where('u.suspended_at', 'is', null)
     .executeTakeFirst();
   return row !== undefined;
 }
