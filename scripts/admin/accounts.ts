@@ -28,7 +28,7 @@ function text(values: OptionValues, name: string, max: number, required: boolean
     return undefined;
   }
   if (value.length > max) throw new UsageError(`--${name}: at most ${max} characters`);
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw new UsageError(`--${name}: no control characters`);
+  if ([...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) throw new UsageError(`--${name}: no control characters`);
   return value;
 }
 
