@@ -46,7 +46,8 @@ async function admin(...args: string[]): Promise<CliResult> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: server.runtime.config.DATABASE_URL, DATA_DIR: dataDir },
+      // A small pool: the CLI needs a connection or two, and the test machine's PostgreSQL is shared.
+      env: { ...process.env, DATABASE_URL: server.runtime.config.DATABASE_URL, DATA_DIR: dataDir, DB_POOL_SIZE: '2' },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -91,7 +92,7 @@ async function ingestAndMatch(username: string): Promise<void> {
 }
 
 before(async () => {
-  const env = { MONITOR_SWEEP_MS: '3600000', TRUSTED_PROXIES: '127.0.0.1', SUPPORT_URL: 'https://help.example.test/contact' };
+  const env = { MONITOR_SWEEP_MS: '3600000', TRUSTED_PROXIES: '127.0.0.1', SUPPORT_URL: 'https://help.example.test/contact', DB_POOL_SIZE: '5' };
   server = await startTestServer({ env });
   other = await startTestServer({ shareWith: server, env });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lw-operator-accounts-'));
