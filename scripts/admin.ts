@@ -24,14 +24,18 @@ import { markDomainVerified } from '../server/src/monitoring/domain-verification
 import { normalizeDomain } from '../server/src/common/monitoring-rules';
 import { UsageError } from './lib/cli';
 import type { AdminCommands } from './lib/admin-command';
-import { operatorName } from '../server/src/audit/audit-repository';
+import { operatorName, recordAudit } from '../server/src/audit/audit-repository';
 import { WELL_COMMANDS } from './admin/wells';
 import { BACKUP_COMMANDS } from './admin/backup';
+import { accountCommands } from './admin/accounts';
+import { auditCommands } from './admin/audit';
 
 /** Commands kept in their own modules (scripts/admin/*.ts): add a module's table here. */
 const MODULE_COMMANDS: AdminCommands = {
   ...WELL_COMMANDS,
   ...BACKUP_COMMANDS,
+  ...accountCommands,
+  ...auditCommands,
 };
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -90,7 +94,8 @@ Grant options:
   --whois-credits N     add N WHOIS credits
   --enterprise          enterprise plan
   --elevated            elevated (always active)
-  --le                  law-enforcement status (sees raw records)
+  --le                  refused: law-enforcement status needs the reference of its
+                        verification, see user:set-le
   --api-key             generate a new API key and print it (shown once)
   --json                print {id, email[, api_key]} as JSON
 `;
@@ -163,14 +168,16 @@ async function main(argv: string[]): Promise<number> {
     whoisCredits: count(values['whois-credits'], 'whois-credits'),
     enterprise: values.enterprise,
     elevated: values.elevated,
-    lawEnforcement: values.le,
   };
+  const operator = operatorName(values.operator);
 
   switch (command) {
     case 'user:create':
     case 'user:grant': {
       const email = values.email?.trim();
       if (!email || !isValidEmail(email)) throw new UsageError('--email must be a valid email address');
+      // Law-enforcement status rests on a verification whose reference is kept with it.
+      if (values.le) throw new UsageError('--le is no longer accepted here: use user:set-le --email E --reference TEXT');
       if (command === 'user:create') {
         const problem = passwordProblem(values.password ?? '');
         if (problem) throw new UsageError(`--password: ${problem}`);
@@ -198,6 +205,19 @@ async function main(argv: string[]): Promise<number> {
           ] as const) {
             if (quantity) await grantPurchase(trx, { userId, sku, quantity, source: `admin-grant:${grantId}:${sku}`, reason: 'admin-grant' });
           }
+          // What was granted, never the password or the key (only that a new key was made).
+          const granted = Object.fromEntries(
+            Object.entries({
+              verified: grant.verified,
+              search_days: grant.searchDays,
+              search_credits: grant.searchCredits,
+              whois_credits: grant.whoisCredits,
+              enterprise: grant.enterprise,
+              elevated: grant.elevated,
+              new_api_key: values['api-key'],
+            }).filter(([, value]) => value !== undefined && value !== false && value !== 0),
+          );
+          await recordAudit(trx, { operator, action: command, target: email, details: { user_id: userId, ...granted } });
           return userId;
         });
         const apiKey = values['api-key'] ? await createUserService(db).regenerateApiKey(id) : undefined;
@@ -233,7 +253,16 @@ async function main(argv: string[]): Promise<number> {
       const problem = eventCodeProblem(input);
       if (problem) throw new UsageError(problem);
       return withDatabase(async (db) => {
-        const created = await createEventCode(db, input);
+        const created = await db.transaction().execute(async (trx) => {
+          const made = await createEventCode(trx, input);
+          await recordAudit(trx, {
+            operator,
+            action: command,
+            target: made.code,
+            details: { grants: made.grants, max_uses: made.maxUses, expires_at: made.expiresAt?.toISOString() ?? null },
+          });
+          return made;
+        });
         const expiresAt = created.expiresAt?.toISOString() ?? null;
         if (values.json) {
           process.stdout.write(`${JSON.stringify({ code: created.code, grants: created.grants, max_uses: created.maxUses, expires_at: expiresAt })}\n`);
@@ -260,6 +289,8 @@ async function main(argv: string[]): Promise<number> {
         });
         try {
           const eventId = await simulateCryptoPayment({ config, db, queues }, { paymentId: invoice, status, currency });
+          // After the event is queued (the provider's event, not a change of ours to roll back).
+          await recordAudit(db, { operator, action: command, target: invoice, details: { status, currency, event_id: eventId } });
           process.stdout.write(`Simulated ${status} for invoice ${invoice} (event ${eventId}); the server applies it.\n`);
           return 0;
         } finally {
@@ -275,7 +306,11 @@ async function main(argv: string[]): Promise<number> {
       if (!/^\d{1,7}(\.\d{1,2})?$/.test(price) || Math.round(Number(price) * 100) <= 0) throw new UsageError('--price takes a positive USD amount with at most 2 decimals');
       const cents = Math.round(Number(price) * 100);
       return withDatabase(async (db) => {
-        await db.updateTable('products').set({ price_cents: cents, updated_at: new Date() }).where('sku', '=', sku).executeTakeFirstOrThrow();
+        await db.transaction().execute(async (trx) => {
+          const before = await trx.selectFrom('products').select('price_cents').where('sku', '=', sku).forUpdate().executeTakeFirstOrThrow();
+          await trx.updateTable('products').set({ price_cents: cents, updated_at: new Date() }).where('sku', '=', sku).executeTakeFirstOrThrow();
+          await recordAudit(trx, { operator, action: command, target: sku, details: { price_cents: cents, previous_price_cents: before.price_cents } });
+        });
         process.stdout.write(`${sku}: $${(cents / 100).toFixed(2)} per unit from the next checkout\n`);
         return 0;
       });
@@ -295,6 +330,7 @@ async function main(argv: string[]): Promise<number> {
         try {
           const sandbox = createSandboxProvider({ config, db, queues });
           const { eventId } = command === 'payment:renew' ? await sandbox.renew(target) : await sandbox.refund(target);
+          await recordAudit(db, { operator, action: command, target, details: { event_id: eventId } });
           process.stdout.write(`${command === 'payment:renew' ? 'Renewal' : 'Refund'} sent (event ${eventId}); the server applies it.\n`);
           return 0;
         } finally {
@@ -307,13 +343,23 @@ async function main(argv: string[]): Promise<number> {
       const problem = bannerMarkupProblem(message);
       if (problem) throw new UsageError(`--message: ${problem}`);
       return withDatabase(async (db) => {
-        process.stdout.write(`${await createBannerService(db).set(message)}\n`);
+        const id = await db.transaction().execute(async (trx) => {
+          const bannerId = await createBannerService(trx).set(message);
+          await recordAudit(trx, { operator, action: command, target: bannerId, details: { message } });
+          return bannerId;
+        });
+        process.stdout.write(`${id}\n`);
         return 0;
       });
     }
     case 'banner:clear':
       return withDatabase(async (db) => {
-        process.stdout.write((await createBannerService(db).clear()) ? 'Banner cleared.\n' : 'There was no banner.\n');
+        const cleared = await db.transaction().execute(async (trx) => {
+          const done = await createBannerService(trx).clear();
+          if (done) await recordAudit(trx, { operator, action: command });
+          return done;
+        });
+        process.stdout.write(cleared ? 'Banner cleared.\n' : 'There was no banner.\n');
         return 0;
       });
     case 'notify:global': {
@@ -321,7 +367,11 @@ async function main(argv: string[]): Promise<number> {
       if (!message) throw new UsageError('--message takes the text of the notice');
       if (message.length > GLOBAL_NOTICE_MAX_LENGTH) throw new UsageError(`--message: at most ${GLOBAL_NOTICE_MAX_LENGTH} characters`);
       return withDatabase(async (db) => {
-        const accounts = await insertGlobalNotification(db, message);
+        const accounts = await db.transaction().execute(async (trx) => {
+          const posted = await insertGlobalNotification(trx, message);
+          await recordAudit(trx, { operator, action: command, details: { message, accounts: posted } });
+          return posted;
+        });
         process.stdout.write(`Posted to ${accounts} account${accounts === 1 ? '' : 's'}.\n`);
         return 0;
       });
@@ -333,7 +383,10 @@ async function main(argv: string[]): Promise<number> {
       return withDatabase(async (db) => {
         const user = await findOpenUserByEmail(db, values.email!);
         if (!user) throw new UsageError(`no open account with email ${values.email}`);
-        await markDomainVerified(db, user.id, domain, 'operator');
+        await db.transaction().execute(async (trx) => {
+          await markDomainVerified(trx, user.id, domain, 'operator');
+          await recordAudit(trx, { operator, action: command, target: values.email, details: { user_id: user.id, domain } });
+        });
         process.stdout.write(`${domain} verified for ${values.email} (operator).\n`);
         return 0;
       });

@@ -262,6 +262,21 @@ const CASES: Record<string, ((key: string) => Promise<void>) | null> = {
   'admin banner:clear': (key) => smoke(key, ['run', 'admin', '--', 'banner:clear'], { line: /^Banner cleared\.$/m }).then(() => undefined),
   'admin domain:verify': (key) =>
     smoke(key, ['run', 'admin', '--', 'domain:verify', '--email', EMAIL, '--domain', 'Smoke.Example'], { line: /^smoke\.example verified for smoke@example\.com \(operator\)\.$/m }).then(() => undefined),
+  'admin user:list': (key) =>
+    smoke(key, ['run', 'admin', '--', 'user:list', '--query', 'smoke@'], { line: /^smoke@example\.com {2}\| {2}created \d{4}-\d{2}-\d{2} {2}\| {2}verified {2}\| /m }).then(() => undefined),
+  'admin user:set-le': (key) =>
+    smoke(key, ['run', 'admin', '--', 'user:set-le', '--email', EMAIL, '--reference', 'KYC-SMOKE-1'], { line: /^Law-enforcement status set \(smoke@example\.com, / }).then(() => undefined),
+  'admin user:unset-le': (key) =>
+    smoke(key, ['run', 'admin', '--', 'user:unset-le', '--email', EMAIL], { line: /^Law-enforcement status removed \(smoke@example\.com, / }).then(() => undefined),
+  'admin user:suspend': async (key) => {
+    await smoke(key, ['run', 'admin', '--', 'user:suspend', '--email', EMAIL, '--reason', 'smoke test'], { line: /^Suspended \(smoke@example\.com, /m });
+    // Its sessions ended: the next sign-in (after user:unsuspend) makes a new one.
+    token = '';
+  },
+  'admin user:unsuspend': (key) =>
+    smoke(key, ['run', 'admin', '--', 'user:unsuspend', '--email', EMAIL], { line: /^Unsuspended \(smoke@example\.com, /m }).then(() => undefined),
+  'admin audit:list': (key) =>
+    smoke(key, ['run', 'admin', '--', 'audit:list', '--since', '2026-01-01'], { line: /^#\d+ \S+Z \S+ user:suspend smoke@example\.com \(reason: "smoke test"\)/m }).then(() => undefined),
   'admin payment:simulate': async (key) => {
     const invoice = await http('POST', '/payments/crypto-invoice', { sku: 'search-credits', quantity: 100 }, await signIn());
     await smoke(key, ['run', 'admin', '--', 'payment:simulate', '--invoice', invoice.id], { line: new RegExp(`^Simulated settled for invoice ${invoice.id} `, 'm') });
@@ -472,6 +487,12 @@ describe('documented commands, on the embedded default with nothing configured',
     'admin banner:set',
     'admin banner:clear',
     'admin domain:verify',
+    'admin user:list',
+    'admin user:set-le',
+    'admin user:unset-le',
+    'admin user:suspend',
+    'admin user:unsuspend',
+    'admin audit:list',
     'admin payment:simulate',
     'admin payment:renew',
     'admin payment:refund',

@@ -36,6 +36,7 @@ import { createOptOutService } from './removal/opt-out-service';
 import { createApiKeyGuard } from './api-v2/api-key-auth';
 import { v2Api } from './api-v2/v2-routes';
 import { registerRealtimeRoutes } from './realtime/realtime-routes';
+import { liveSessionIds } from './realtime/session-sweep';
 import { createPaymentIngress } from './payments/ingress';
 import { expireOverduePayments } from './payments/payments';
 import { createWebhookProviders } from './payments/providers';
@@ -264,6 +265,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerRealtimeRoutes(app, {
     auth,
     rules: [cryptoPaymentChannelRule(db)],
+    liveSessions: (sessionIds) => liveSessionIds(db, sessionIds),
     redisUrl: config.REDIS_URL,
     namespace: deps.namespace ?? 'leakwell',
   });

@@ -85,7 +85,7 @@ export async function findRefreshTokenForUpdate(trx: Transaction<Database>, toke
     .selectFrom('refresh_tokens as rt')
     .innerJoin('sessions as s', 's.id', 'rt.session_id')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['rt.session_id', 'rt.used_at', 's.user_id', 's.remember', 's.revoked_at', 's.expires_at', 'u.closed_at'])
+    .select(['rt.session_id', 'rt.used_at', 's.user_id', 's.remember', 's.revoked_at', 's.expires_at', 'u.closed_at', 'u.suspended_at'])
     .where('rt.token_hash', '=', tokenHash)
     .forUpdate('rt')
     .executeTakeFirst();
@@ -125,7 +125,7 @@ export async function revokeUserSessions(db: Db, userId: string, reason: string,
 }
 
 /**
- * The check behind every bearer request: session live, account open. One primary-key
+ * The check behind every bearer request: session live, account open and not suspended. One primary-key
  * lookup; gives when the session was last used (undefined when it is not live).
  */
 export async function findActiveSession(db: Db, sessionId: string, userId: string): Promise<{ last_used_at: Date } | undefined> {
@@ -138,6 +138,7 @@ export async function findActiveSession(db: Db, sessionId: string, userId: strin
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', sql<Date>`now()`)
     .where('u.closed_at', 'is', null)
+    .where('u.suspended_at', 'is', null)
     .executeTakeFirst();
 }
 

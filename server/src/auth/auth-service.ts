@@ -179,6 +179,8 @@ export function createAuthService(deps: AuthDeps) {
         throw Errors.invalidCredentials();
       }
       if (!user.email_verified_at) throw Errors.emailNotVerified();
+      // Suspended by an operator (user:suspend): told only to whoever knows the password.
+      if (user.suspended_at) throw Errors.accountSuspended(config.SUPPORT_URL);
       await limiter.reset(pairKey);
       await authRepo.rememberKnownIp(db, user.id, ipHash);
       const tokens = await startSession(user.id, input.remember, client);
@@ -193,7 +195,7 @@ export function createAuthService(deps: AuthDeps) {
       let reusedSession: string | undefined;
       const outcome = await db.transaction().execute(async (trx) => {
         const row = await authRepo.findRefreshTokenForUpdate(trx, tokenHash);
-        if (!row || row.revoked_at || row.closed_at || row.expires_at.getTime() <= Date.now()) return null;
+        if (!row || row.revoked_at || row.closed_at || row.suspended_at || row.expires_at.getTime() <= Date.now()) return null;
         if (row.used_at) {
           await authRepo.revokeSession(trx, row.session_id, 'refresh-token-reuse');
           reusedSession = row.session_id;

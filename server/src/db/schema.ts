@@ -40,6 +40,14 @@ export interface UsersTable {
   search_lock_count: Generated<number>;
   search_barred: Generated<boolean>;
   enterprise_until: NullableTimestamp;
+  /** Set while an operator has the account suspended (migration 20261128T0013). */
+  suspended_at: NullableTimestamp;
+  suspended_reason: string | null;
+  suspended_by: string | null;
+  /** The verification law-enforcement status rests on, who set it and when. */
+  law_enforcement_reference: string | null;
+  law_enforcement_set_by: string | null;
+  law_enforcement_set_at: NullableTimestamp;
 }
 
 export interface CreditLedgerTable {

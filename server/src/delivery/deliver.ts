@@ -183,6 +183,11 @@ export function createDeliveryService(deps: {
     async process(deliveryId, attempt) {
       const delivery = await repo.loadDelivery(db, deliveryId);
       if (!delivery || delivery.status !== 'pending') return;
+      if (delivery.userSuspended) {
+        // Suspended by an operator (user:suspend): monitoring is paused, no alert leaves.
+        await repo.markDead(db, { id: delivery.id, userId: delivery.userId, channelId: null, reportId: delivery.reportId }, 'account suspended', null);
+        return;
+      }
       const channel = delivery.channel;
       if (!channel || !channel.active || channel.value === '') {
         // Deleted or turned off since the fan-out: nothing to send, nobody to tell.

@@ -9,6 +9,8 @@ export interface DeliveryToSend {
   id: string;
   userId: string;
   userEmail: string;
+  /** The owner's account is suspended by an operator: nothing is sent. */
+  userSuspended: boolean;
   reportId: string;
   kind: ChannelKind;
   target: string;
@@ -27,6 +29,7 @@ export async function loadDelivery(db: Db, deliveryId: string): Promise<Delivery
       'd.id',
       'd.user_id',
       'u.email',
+      'u.suspended_at',
       'd.report_id',
       'd.kind',
       'd.target',
@@ -47,6 +50,7 @@ export async function loadDelivery(db: Db, deliveryId: string): Promise<Delivery
     id: row.id,
     userId: row.user_id,
     userEmail: row.email,
+    userSuspended: row.suspended_at !== null,
     reportId: row.report_id,
     kind: row.kind,
     target: row.target,

@@ -25,6 +25,9 @@ export const Errors = {
   unauthorized: (message = 'Unauthorized') => new AppError(401, 'UNAUTHORIZED', message),
   emailNotVerified: () => new AppError(401, 'EMAIL_NOT_VERIFIED', 'Email not verified'),
   invalidCredentials: () => new AppError(403, 'INVALID_CREDENTIALS', 'Invalid email or password'),
+  /** Sign-in of an account an operator suspended (told only after the right password). */
+  accountSuspended: (supportUrl: string) =>
+    new AppError(403, 'ACCOUNT_SUSPENDED', `This account is suspended. Please contact support: ${supportUrl}`),
   forbidden: (message = 'Forbidden') => new AppError(403, 'FORBIDDEN', message),
   notFound: (message = 'Not Found') => new AppError(404, 'NOT_FOUND', message),
   tooManyRequests: (retryAfterMs: number) =>

@@ -17,11 +17,15 @@ export async function clearCurrentBanner(db: Kysely<Database>): Promise<boolean>
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Replaces the current banner with a new one (a new id, so earlier dismissals do not hide it). */
+/**
+ * Replaces the current banner with a new one (a new id, so earlier dismissals do not hide it).
+ * In one transaction: the caller's when given one (the operator CLI's, with its audit entry).
+ */
 export async function replaceBanner(db: Kysely<Database>, markup: string): Promise<string> {
-  return db.transaction().execute(async (trx) => {
+  const replace = async (trx: Kysely<Database>) => {
     await clearCurrentBanner(trx);
     const row = await trx.insertInto('marketing_banners').values({ markup }).returning('id').executeTakeFirstOrThrow();
     return row.id;
-  });
+  };
+  return db.isTransaction ? replace(db) : db.transaction().execute(replace);
 }

@@ -64,7 +64,7 @@ export async function markSegmentMatched(db: Db, segmentId: string, tasksMatched
     .execute();
 }
 
-/** The active tasks of open accounts as the engine needs them: per kind, the ids and normalised values (same order). */
+/** The active tasks of open (not suspended) accounts as the engine needs them: per kind, the ids and normalised values (same order). */
 export interface WatchedTasks {
   kind: TaskKind;
   ids: string[];
@@ -82,7 +82,7 @@ export async function watchedTasks(db: Db): Promise<WatchedTasks[]> {
     select t.kind, string_agg(t.id::text, ',') as ids, json_agg(t.match_value)::text as vals
       from monitor_tasks t
       join users u on u.id = t.user_id
-     where t.active and u.closed_at is null
+     where t.active and u.closed_at is null and u.suspended_at is null
      group by t.kind`.execute(db);
   return rows.map((r) => {
     const ids = r.ids.split(',');
@@ -106,7 +106,7 @@ export async function matchedTaskDetails(db: Db, ids: string[]): Promise<Matched
     select t.id::text as id, t.user_id, t.kind, t.value
       from monitor_tasks t
       join users u on u.id = t.user_id
-     where t.id = any(${ids}::bigint[]) and t.active and u.closed_at is null`.execute(db);
+     where t.id = any(${ids}::bigint[]) and t.active and u.closed_at is null and u.suspended_at is null`.execute(db);
   return rows;
 }
 

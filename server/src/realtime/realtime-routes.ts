@@ -12,7 +12,9 @@
  * Messages are small and bounded; anything else closes the socket with 1008.
  * When a session ends (logout, password change or reset, account closure, a reused refresh
  * token), the sockets authenticated with it are closed with 4401 on every instance: the
- * auth service tells `endSessions`, which goes through the same bus.
+ * auth service tells `endSessions`, which goes through the same bus. Sessions ended where
+ * no server hears of it (the operator CLI's user:suspend) are caught by a periodic check of
+ * every authenticated socket's session (`liveSessions`, session-sweep.ts), within 5 s.
  */
 import type { FastifyInstance } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
@@ -20,6 +22,7 @@ import type { WebSocket } from 'ws';
 import type { AccessClaims } from '../auth/authenticate';
 import type { AuthService, SessionsEnded } from '../auth/auth-service';
 import { createInProcessBus, createRedisBus } from './realtime-bus';
+import { SESSION_SWEEP_MS } from './session-sweep';
 
 const MAX_MESSAGE_BYTES = 2048;
 const MAX_CHANNELS_PER_SOCKET = 16;
@@ -59,7 +62,14 @@ declare module 'fastify' {
 
 export async function registerRealtimeRoutes(
   app: FastifyInstance,
-  deps: { auth: AuthService; rules: ChannelRule[]; redisUrl?: string; namespace: string },
+  deps: {
+    auth: AuthService;
+    rules: ChannelRule[];
+    redisUrl?: string;
+    namespace: string;
+    /** Of the given session ids, those still live: the periodic check closes the others' sockets. */
+    liveSessions?: (sessionIds: string[]) => Promise<Set<string>>;
+  },
 ): Promise<void> {
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
   const members = new Map<string, Set<WebSocket>>();
@@ -86,6 +96,26 @@ export async function registerRealtimeRoutes(
       })
     : createInProcessBus(deliver);
   app.addHook('onClose', () => bus.close());
+
+  const liveSessions = deps.liveSessions;
+  if (liveSessions) {
+    let sweeping = false;
+    const sweep = setInterval(() => {
+      if (sweeping || sessions.size === 0) return;
+      sweeping = true;
+      const asked = new Set([...sessions.values()].map((session) => session.sessionId));
+      liveSessions([...asked])
+        .then((live) => {
+          for (const session of [...sessions.values()]) if (asked.has(session.sessionId) && !live.has(session.sessionId)) session.end();
+        })
+        .catch((error: Error) => app.log.warn({ err: { message: error.message } }, 'realtime: session check failed'))
+        .finally(() => {
+          sweeping = false;
+        });
+    }, SESSION_SWEEP_MS);
+    sweep.unref();
+    app.addHook('onClose', async () => clearInterval(sweep));
+  }
 
   const ruleFor = (channel: string) => deps.rules.find((rule) => channel.startsWith(rule.prefix));
 

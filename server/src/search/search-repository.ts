@@ -28,7 +28,9 @@ function searchAccounts(db: Kysely<Database>) {
       'search_barred',
       sql<number>`coalesce((select searches from search_counts c where c.user_id = users.id and c.day = current_date), 0)`.as('searches_today'),
     ])
-    .where('closed_at', 'is', null);
+    .where('closed_at', 'is', null)
+    // A suspended account's API key opens nothing (its snapshot goes within SNAPSHOT_MAX_AGE_MS).
+    .where('suspended_at', 'is', null);
 }
 
 export async function getSearchAccount(db: Kysely<Database>, userId: string): Promise<SearchAccountRow | undefined> {
@@ -155,7 +157,7 @@ export async function writeSearchUsage(db: Kysely<Database>, usage: PendingUsage
     from users
     left join charged on charged.id = users.id
     left join counted on counted.user_id = users.id
-    where users.id in (select user_id from usage) and users.closed_at is null
+    where users.id in (select user_id from usage) and users.closed_at is null and users.suspended_at is null
   `.execute(db);
   return rows;
 }

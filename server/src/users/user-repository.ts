@@ -6,7 +6,7 @@ type Db = Kysely<Database>;
 export async function findOpenUserByEmail(db: Db, email: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'email', 'password_hash', 'email_verified_at'])
+    .select(['id', 'email', 'password_hash', 'email_verified_at', 'suspended_at'])
     .where(sql`lower(email)`, '=', email.toLowerCase())
     .where('closed_at', 'is', null)
     .executeTakeFirst();
