@@ -18,6 +18,7 @@ import { registerTextInputGuard } from './infra/text-input';
 import { createAuthService } from './auth/auth-service';
 import { registerAuthentication } from './auth/authenticate';
 import { registerAuthRoutes } from './auth/auth-routes';
+import { registerTwoFactorRoutes } from './auth/two-factor-routes';
 import { createUserService } from './users/user-service';
 import { registerUserRoutes } from './users/user-routes';
 import { createDataWellService } from './datawells/datawells-service';
@@ -160,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerHealthRoutes(app, { db, isShuttingDown: deps.isShuttingDown });
   registerAuthRoutes(app, { auth, secureCookies: config.publicUrl.startsWith('https://') });
+  registerTwoFactorRoutes(app, { twoFactor: auth.twoFactor });
   registerUserRoutes(app, { users, auth, apiKeyHeader: config.apiKeyHeader });
   const search = createSearchService({ db, engine: deps.engine, config, meter });
   registerSearchRoutes(app, { search });
