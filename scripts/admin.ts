@@ -25,9 +25,10 @@ import { normalizeDomain } from '../server/src/common/monitoring-rules';
 import { UsageError } from './lib/cli';
 import type { AdminCommands } from './lib/admin-command';
 import { operatorName } from '../server/src/audit/audit-repository';
+import { TWO_FACTOR_COMMANDS } from './admin/two-factor';
 
 /** Commands kept in their own modules (scripts/admin/*.ts): add a module's table here. */
-const MODULE_COMMANDS: AdminCommands = {};
+const MODULE_COMMANDS: AdminCommands = { ...TWO_FACTOR_COMMANDS };
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 

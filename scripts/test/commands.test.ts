@@ -262,6 +262,10 @@ const CASES: Record<string, ((key: string) => Promise<void>) | null> = {
   'admin banner:clear': (key) => smoke(key, ['run', 'admin', '--', 'banner:clear'], { line: /^Banner cleared\.$/m }).then(() => undefined),
   'admin domain:verify': (key) =>
     smoke(key, ['run', 'admin', '--', 'domain:verify', '--email', EMAIL, '--domain', 'Smoke.Example'], { line: /^smoke\.example verified for smoke@example\.com \(operator\)\.$/m }).then(() => undefined),
+  'admin user:reset-2fa': (key) =>
+    smoke(key, ['run', 'admin', '--', 'user:reset-2fa', '--email', EMAIL, '--reason', 'smoke'], {
+      line: /^Two-factor reset for smoke@example\.com: TOTP was off, 0 passkey\(s\) and 0 recovery code\(s\) removed\.$/m,
+    }).then(() => undefined),
   'admin payment:simulate': async (key) => {
     const invoice = await http('POST', '/payments/crypto-invoice', { sku: 'search-credits', quantity: 100 }, await signIn());
     await smoke(key, ['run', 'admin', '--', 'payment:simulate', '--invoice', invoice.id], { line: new RegExp(`^Simulated settled for invoice ${invoice.id} `, 'm') });
