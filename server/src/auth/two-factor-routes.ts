@@ -4,7 +4,7 @@
  * `recovery_code` or `passkey`) when two-factor is on: 403 "Authentication code required"
  * without one, 403 "Invalid authentication code" (or recovery code, passkey) when wrong.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TwoFactorService } from './two-factor';
 
@@ -21,6 +21,11 @@ export const StepUpFields = {
   recovery_code: Type.Optional(Type.String({ maxLength: 64, description: 'An unused recovery code (used up).' })),
   passkey: Type.Optional({ ...WebAuthnResponse, description: 'A passkey assertion to options from POST /user/two-factor/passkey-options.' }),
 };
+
+/** For routes whose step-up body is optional: no body reads as `{}` (two-factor off needs none). */
+export async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}
 
 const RecoveryCodes = Type.Object({ recovery_codes: Type.Array(Type.String()) });
 
@@ -61,16 +66,17 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
     '/user/two-factor/totp/begin',
     {
       ...common,
+      preValidation: emptyBodyAsObject,
       schema: {
         operationId: 'twoFactorTotpBegin',
         tags,
         security,
         summary: 'A new secret awaiting its first code: the otpauth:// URI, its QR code (PNG data URL) and the secret as text.',
-        body: Type.Optional(StepUp),
+        body: StepUp,
         response: { 200: Type.Object({ secret: Type.String(), uri: Type.String(), qr_code: Type.String() }), ...errors },
       },
     },
-    (request) => twoFactor.beginTotp(request.user.sub, request.body ?? {}, request.limitAddress),
+    (request) => twoFactor.beginTotp(request.user.sub, request.body, request.limitAddress),
   );
 
   r.post(
@@ -133,16 +139,17 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
     '/user/two-factor/passkeys/options',
     {
       ...common,
+      preValidation: emptyBodyAsObject,
       schema: {
         operationId: 'twoFactorPasskeyRegistrationOptions',
         tags,
         security,
         summary: 'Options for navigator.credentials.create(): a discoverable credential, user verification required.',
-        body: Type.Optional(StepUp),
+        body: StepUp,
         response: { 200: Type.Unknown(), ...errors },
       },
     },
-    (request) => twoFactor.passkeyRegistrationOptions(request.user.sub, request.body ?? {}, request.limitAddress),
+    (request) => twoFactor.passkeyRegistrationOptions(request.user.sub, request.body, request.limitAddress),
   );
 
   r.post(

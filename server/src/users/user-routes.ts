@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuthService } from '../auth/auth-service';
-import { StepUpFields } from '../auth/two-factor-routes';
+import { StepUpFields, emptyBodyAsObject } from '../auth/two-factor-routes';
 import type { UserService } from './user-service';
 import { NOTIFICATION_SETTINGS, type NotificationSetting } from './user-repository';
 
@@ -112,19 +112,20 @@ export function registerUserRoutes(
     '/user/update-key',
     {
       ...common,
+      preValidation: emptyBodyAsObject,
       schema: {
         operationId: 'updateApiKey',
         tags,
         security,
         summary:
           'Generates a new API key, shown only in this answer; the previous key stops working. With two-factor on, the body carries a code, recovery_code or passkey (403 when missing or wrong).',
-        body: Type.Optional(Type.Object(StepUpFields, { additionalProperties: false })),
+        body: Type.Object(StepUpFields, { additionalProperties: false }),
         response: { 200: Type.Object({ api_key: Type.String() }), ...errors },
       },
     },
     async (request) => {
       // The key itself stays what it is (the public and Monitor APIs take it alone); making a new one is guarded.
-      await auth.twoFactor.requireStepUp(request.user.sub, request.body ?? {}, request.limitAddress);
+      await auth.twoFactor.requireStepUp(request.user.sub, request.body, request.limitAddress);
       return { api_key: await users.regenerateApiKey(request.user.sub) };
     },
   );
