@@ -4,6 +4,7 @@ import { useProfile } from '../api/use-profile';
 import { CloseAccountModal } from './close-account-modal';
 import { PasswordRow } from './password-row';
 import { SettingsSection } from './settings-section';
+import { TwoFactorSection } from './two-factor-section';
 
 export function ProfilePage() {
   usePageTitle('Profile');
@@ -30,6 +31,8 @@ export function ProfilePage() {
         </div>
         <PasswordRow />
       </section>
+
+      <TwoFactorSection />
 
       {profile && (
         <>
