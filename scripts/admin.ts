@@ -29,6 +29,7 @@ import { WELL_COMMANDS } from './admin/wells';
 import { BACKUP_COMMANDS } from './admin/backup';
 import { accountCommands } from './admin/accounts';
 import { auditCommands } from './admin/audit';
+import { TWO_FACTOR_COMMANDS } from './admin/two-factor';
 
 /** Commands kept in their own modules (scripts/admin/*.ts): add a module's table here. */
 const MODULE_COMMANDS: AdminCommands = {
@@ -36,6 +37,7 @@ const MODULE_COMMANDS: AdminCommands = {
   ...BACKUP_COMMANDS,
   ...accountCommands,
   ...auditCommands,
+  ...TWO_FACTOR_COMMANDS,
 };
 
 const USAGE = `Usage: npm run admin -- <command> [options]

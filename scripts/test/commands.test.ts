@@ -277,6 +277,10 @@ const CASES: Record<string, ((key: string) => Promise<void>) | null> = {
     smoke(key, ['run', 'admin', '--', 'user:unsuspend', '--email', EMAIL], { line: /^Unsuspended \(smoke@example\.com, /m }).then(() => undefined),
   'admin audit:list': (key) =>
     smoke(key, ['run', 'admin', '--', 'audit:list', '--since', '2026-01-01'], { line: /^#\d+ \S+Z \S+ user:suspend smoke@example\.com \(reason: "smoke test"\)/m }).then(() => undefined),
+  'admin user:reset-2fa': (key) =>
+    smoke(key, ['run', 'admin', '--', 'user:reset-2fa', '--email', EMAIL, '--reason', 'smoke'], {
+      line: /^Two-factor reset for smoke@example\.com: TOTP was off, 0 passkey\(s\) and 0 recovery code\(s\) removed\.$/m,
+    }).then(() => undefined),
   'admin payment:simulate': async (key) => {
     const invoice = await http('POST', '/payments/crypto-invoice', { sku: 'search-credits', quantity: 100 }, await signIn());
     await smoke(key, ['run', 'admin', '--', 'payment:simulate', '--invoice', invoice.id], { line: new RegExp(`^Simulated settled for invoice ${invoice.id} `, 'm') });

@@ -20,6 +20,7 @@ import { registerAuthentication } from './auth/authenticate';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { registerSessionRoutes } from './auth/session-routes';
 import { createSessionsService } from './auth/sessions';
+import { registerTwoFactorRoutes } from './auth/two-factor-routes';
 import { createUserService } from './users/user-service';
 import { registerUserRoutes } from './users/user-routes';
 import { createDataWellService } from './datawells/datawells-service';
@@ -170,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerHealthRoutes(app, { db, isShuttingDown: deps.isShuttingDown });
   registerAuthRoutes(app, { auth, secureCookies: config.publicUrl.startsWith('https://') });
+  registerTwoFactorRoutes(app, { twoFactor: auth.twoFactor });
   registerUserRoutes(app, { users, auth, apiKeyHeader: config.apiKeyHeader });
   registerSessionRoutes(app, { sessions: createSessionsService({ db, onSessionsEnded: sessionsEnded }) });
   const search = createSearchService({ db, engine: deps.metrics ? deps.metrics.instrumentEngine(deps.engine) : deps.engine, config, meter });

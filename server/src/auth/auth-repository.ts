@@ -3,7 +3,7 @@ import type { Database } from '../db/schema';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export type TokenPurpose = 'verify-email' | 'reset-password' | 'close-account' | 'remove-entry' | 'opt-out';
+export type TokenPurpose = 'verify-email' | 'reset-password' | 'close-account' | 'remove-entry' | 'opt-out' | 'second-factor';
 
 export async function createOneTimeToken(
   db: Db,
@@ -34,11 +34,11 @@ export async function consumeOneTimeToken(db: Db, purpose: TokenPurpose, tokenHa
     .executeTakeFirst();
 }
 
-/** A live token's user, without using it up (undefined when used, expired or unknown). */
+/** A live token's user (and payload), without using it up (undefined when used, expired or unknown). */
 export async function findLiveOneTimeToken(db: Db, purpose: TokenPurpose, tokenHash: string) {
   return db
     .selectFrom('one_time_tokens')
-    .select('user_id')
+    .select(['user_id', 'payload'])
     .where('token_hash', '=', tokenHash)
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   ObfuscationError,
@@ -14,13 +14,25 @@ import {
 import { Errors } from '../infra/errors';
 import type { AuthService, SessionTokens } from './auth-service';
 import { storedUserAgent } from './user-agent';
+import { StepUpFields, WebAuthnResponse } from './two-factor-routes';
 
 export const REFRESH_COOKIE = 'refresh_token';
 const Encoded = Type.String({ maxLength: 4096 });
 const Success = Type.Object({ success: Type.Boolean() });
 const ErrorBody = Type.Object({ error: Type.String() });
 const TokenBody = Type.Object({ auth_token: Type.String() });
+/** A right password with two-factor on: no session yet; POST /authentication/second-factor follows. */
+const SecondStepBody = Type.Object({
+  second_factor_required: Type.Literal(true),
+  pending_token: Type.String(),
+  methods: Type.Array(Type.Union([Type.Literal('code'), Type.Literal('recovery code'), Type.Literal('passkey')])),
+});
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
+
+/** The exact address and user agent a session and the sign-in history show. */
+function clientOf(request: FastifyRequest) {
+  return { ip: request.ip, userAgent: storedUserAgent(request.headers['user-agent']) };
+}
 
 function decode<F, V>(unpack: (fields: F) => V, fields: F): V {
   try {
@@ -99,7 +111,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
       schema: {
         operationId: 'login',
         tags,
-        summary: '200 with auth_token and a refresh cookie; 401 email not verified; 403 wrong credentials; 429 throttled.',
+        summary:
+          '200 with auth_token and a refresh cookie, or (two-factor on) second_factor_required with a pending_token for POST /authentication/second-factor; 401 email not verified; 403 wrong credentials; 429 throttled.',
         body: Type.Object(
           {
             db0: Encoded,
@@ -112,12 +125,70 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
           },
           { additionalProperties: false },
         ),
-        response: { 200: TokenBody, ...errors },
+        response: { 200: Type.Union([TokenBody, SecondStepBody]), ...errors },
       },
     },
     async (request, reply) => {
       const values = decode(unpackLogin, request.body as LoginFields);
-      const tokens = await auth.login(values, request.limitAddress, { ip: request.ip, userAgent: storedUserAgent(request.headers['user-agent']) });
+      const outcome = await auth.login(values, request.limitAddress, clientOf(request));
+      if ('pendingToken' in outcome) return { second_factor_required: true as const, pending_token: outcome.pendingToken, methods: outcome.methods };
+      setRefreshCookie(reply, outcome);
+      return { auth_token: outcome.accessToken };
+    },
+  );
+
+  r.post(
+    '/authentication/second-factor',
+    {
+      schema: {
+        operationId: 'loginSecondFactor',
+        tags,
+        summary:
+          "The sign-in's second step: the pending token and one of code, recovery_code, passkey. 200 with auth_token and a refresh cookie; 401 sign-in expired; 403 missing or wrong; 429 throttled.",
+        body: Type.Object({ pending_token: Type.String({ maxLength: 200 }), ...StepUpFields }, { additionalProperties: false }),
+        response: { 200: TokenBody, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { pending_token, ...proof } = request.body;
+      const tokens = await auth.completeSecondFactor(pending_token, proof, request.limitAddress, clientOf(request));
+      setRefreshCookie(reply, tokens);
+      return { auth_token: tokens.accessToken };
+    },
+  );
+
+  r.post(
+    '/authentication/passkey-options',
+    {
+      schema: {
+        operationId: 'passkeyOptions',
+        tags,
+        summary:
+          'Options for navigator.credentials.get(). Without pending_token: "Sign in with a passkey" (any discoverable credential); with one: the second step, over that account\'s passkeys.',
+        body: Type.Object({ pending_token: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false }),
+        response: { 200: Type.Unknown(), ...errors },
+      },
+    },
+    async (request) => {
+      await auth.throttlePasskeyOptions(request.limitAddress);
+      const userId = request.body.pending_token ? await auth.pendingUser(request.body.pending_token) : null;
+      return auth.twoFactor.passkeyOptions(userId);
+    },
+  );
+
+  r.post(
+    '/authentication/passkey',
+    {
+      schema: {
+        operationId: 'passkeyLogin',
+        tags,
+        summary: '"Sign in with a passkey": an assertion to options from /authentication/passkey-options, no email or password. 200 with auth_token and a refresh cookie.',
+        body: Type.Object({ response: WebAuthnResponse, remember: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+        response: { 200: TokenBody, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const tokens = await auth.passkeyLogin(request.body.response, request.body.remember ?? false, request.limitAddress, clientOf(request));
       setRefreshCookie(reply, tokens);
       return { auth_token: tokens.accessToken };
     },
@@ -189,17 +260,19 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
       schema: {
         operationId: 'updatePassword',
         tags,
-        summary: '403 wrong current password; 429 after too many wrong current passwords for the account.',
+        summary:
+          '403 wrong current password, or (two-factor on) a missing or wrong code / recovery_code / passkey; 429 after too many wrong current passwords for the account.',
         security: [{ bearer: [] }],
         body: Type.Object(
-          { password: Type.String({ maxLength: 1024 }), new_password: Type.String({ maxLength: 1024 }) },
+          { password: Type.String({ maxLength: 1024 }), new_password: Type.String({ maxLength: 1024 }), ...StepUpFields },
           { additionalProperties: false },
         ),
         response: { 200: Success, ...errors },
       },
     },
     async (request) => {
-      await auth.updatePassword(request.user.sub, request.user.sid, request.body.password, request.body.new_password);
+      const { password, new_password, ...proof } = request.body;
+      await auth.updatePassword(request.user.sub, request.user.sid, password, new_password, proof, request.limitAddress);
       return { success: true };
     },
   );

@@ -9,18 +9,34 @@ import type { Config } from '../config';
 import type { RateLimiter } from '../infra/rate-limiter';
 import type { MailService } from '../mail/mail-service';
 import { MailTemplates } from '../mail/templates';
-import { Errors } from '../infra/errors';
+import { AppError, Errors } from '../infra/errors';
 import * as authRepo from './auth-repository';
 import * as userRepo from '../users/user-repository';
 import { hashPassword, isValidEmail, normalizeEmail, passwordProblem, verifyPassword } from './passwords';
 import { hashToken, hmac, newOpaqueToken } from './secrets';
 import { displayAddress, eraseEndedSessionDetails, eraseSignInDetails, LAST_USED_RESOLUTION_MS, recordSignIn, touchSession, type ClientInfo } from './sessions';
+import { createTwoFactorService, type SecondFactorMethod, type SecondFactorProof, type TwoFactorService } from './two-factor';
 
 export interface SessionTokens {
   accessToken: string;
   refreshToken: string;
   /** Cookie lifetime in seconds; undefined makes a browser-session cookie. */
   cookieMaxAge: number | undefined;
+}
+
+/** A right password on an account with two-factor on: the sign-in waits for its second step. */
+export interface SecondFactorPending {
+  /** Single-use, short-lived; carries the password step's result and the Remember Me choice. */
+  pendingToken: string;
+  methods: SecondFactorMethod[];
+}
+
+/** One second-step outcome (a sign-in's code, recovery code or passkey), for the sign-in history. */
+export interface SecondStepOutcome {
+  userId: string | null;
+  method: SecondFactorMethod;
+  ok: boolean;
+  ip: string;
 }
 
 /** Sessions that just ended: one session, or every session of a user but maybe one. */
@@ -33,6 +49,10 @@ export interface AuthDeps {
   mail: MailService;
   signAccessToken(payload: { sub: string; sid: string }): string;
   ipSecret: string;
+  /** Made from the rest when absent. */
+  twoFactor?: TwoFactorService;
+  /** Told after every second step of a sign-in, passed or failed (the sign-in history). */
+  onSecondStep?: (outcome: SecondStepOutcome) => void;
   /** Told when credentials or the account change (closure, password), so nothing kept in process outlives them. */
   onAccountChanged?: (userId: string) => void;
   /** Told once sessions have ended (committed), so what they opened elsewhere closes too (the websockets). */
@@ -55,6 +75,8 @@ const MAILS_PER_ACCOUNT = { ratePerSecond: 1 / 120, burst: 3 };
 // 429 before any lookup); wrong current passwords count against the account.
 const RESET_PER_IP = { ratePerSecond: 1 / 10, burst: 10 };
 const UPDATE_PASSWORD_FAILURES_PER_ACCOUNT = { ratePerSecond: 1 / 60, burst: 5 };
+/** How long the second step of a sign-in may wait after the password step. */
+const SECOND_STEP_TTL_MINUTES = 5;
 
 /** The address and user agent recorded for a sign-in (the rate-limit address when the caller gave none). */
 function clientOf(client: ClientInfo | undefined, ip: string): { ip: string; userAgent: string | null } {
@@ -63,6 +85,7 @@ function clientOf(client: ClientInfo | undefined, ip: string): { ip: string; use
 
 export function createAuthService(deps: AuthDeps) {
   const { db, config, limiter, mail } = deps;
+  const twoFactor = deps.twoFactor ?? createTwoFactorService({ db, config, limiter, ipSecret: deps.ipSecret });
   const brand = config.BRAND;
   const link = (path: string) => `${config.publicUrl}${path}`;
   const minutes = (n: number) => new Date(Date.now() + n * 60_000);
@@ -110,7 +133,19 @@ export function createAuthService(deps: AuthDeps) {
     };
   }
 
+  /**
+   * The one place a sign-in's second step (code, recovery code, passkey) is recorded, passed
+   * or failed: the sign-in history listens here.
+   */
+  function secondStepOutcome(outcome: SecondStepOutcome, client?: ClientInfo): void {
+    deps.onSecondStep?.(outcome);
+    const { userId } = outcome;
+    if (userId) afterAnswer(() => recordSignIn(db, { userId, ...clientOf(client, outcome.ip), method: outcome.method, success: outcome.ok }));
+  }
+
   return {
+    twoFactor,
+
     /** `ro` and `q` (a purchase intent from the redirect rules) ride along in the verification link. */
     async register(input: { email: string; password: string; ro?: string; q?: string }, ip: string): Promise<void> {
       await throttle(`register:ip:${ip}`, REGISTER_PER_IP);
@@ -150,10 +185,11 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     /**
+     * A session, or, with two-factor on, a pending token for the second step (no session yet).
      * `ip` is the rate-limit address (request.limitAddress); `client` the exact address and
      * user agent the session list and the sign-in history show (request.ip).
      */
-    async login(input: { email: string; password: string; remember: boolean }, ip: string, client?: ClientInfo): Promise<SessionTokens> {
+    async login(input: { email: string; password: string; remember: boolean }, ip: string, client?: ClientInfo): Promise<SessionTokens | SecondFactorPending> {
       if (!input.email.trim()) throw Errors.badRequest('Please input an email');
       if (!input.password) throw Errors.badRequest('Please input a password');
       if (input.email.length > 255 || input.password.length > 1024) throw Errors.invalidCredentials();
@@ -182,10 +218,88 @@ export function createAuthService(deps: AuthDeps) {
       // Suspended by an operator (user:suspend): told only to whoever knows the password.
       if (user.suspended_at) throw Errors.accountSuspended(config.SUPPORT_URL);
       await limiter.reset(pairKey);
+      const status = await twoFactor.status(user.id);
+      if (status.enabled) {
+        const pendingToken = newOpaqueToken();
+        await authRepo.createOneTimeToken(db, {
+          purpose: 'second-factor',
+          userId: user.id,
+          tokenHash: hashToken(pendingToken),
+          expiresAt: minutes(SECOND_STEP_TTL_MINUTES),
+          payload: { remember: input.remember },
+        });
+        const methods: SecondFactorMethod[] = [];
+        if (status.totp) methods.push('code');
+        if (status.passkeys.length > 0) methods.push('passkey');
+        methods.push('recovery code');
+        return { pendingToken, methods };
+      }
       await authRepo.rememberKnownIp(db, user.id, ipHash);
       const tokens = await startSession(user.id, input.remember, client);
       await recordSignIn(db, { userId: user.id, ...clientOf(client, ip), method: 'password', success: true });
       return tokens;
+    },
+
+    /**
+     * The second step of a password sign-in: the pending token and one second factor. A
+     * wrong factor leaves the token usable until it expires (guesses are throttled per
+     * account and per address); a right one uses it up and starts the session.
+     */
+    async completeSecondFactor(pendingToken: string, proof: SecondFactorProof, ip: string, client?: ClientInfo): Promise<SessionTokens> {
+      const expired = () => Errors.unauthorized('Sign-in expired; please sign in again');
+      if (!pendingToken || pendingToken.length > 200) throw expired();
+      const tokenHash = hashToken(pendingToken);
+      const pending = await authRepo.findLiveOneTimeToken(db, 'second-factor', tokenHash);
+      if (!pending?.user_id) throw expired();
+      const userId = pending.user_id;
+      let method: SecondFactorMethod = proof.passkey ? 'passkey' : proof.recovery_code ? 'recovery code' : 'code';
+      try {
+        method = await twoFactor.check(userId, proof, ip);
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'SECOND_FACTOR_REQUIRED')) {
+          secondStepOutcome({ userId, method, ok: false, ip }, client);
+        }
+        throw error;
+      }
+      const used = await authRepo.consumeOneTimeToken(db, 'second-factor', tokenHash);
+      if (!used?.user_id) throw expired();
+      const user = await userRepo.findOpenUserById(db, userId);
+      if (!user) throw expired();
+      secondStepOutcome({ userId, method, ok: true, ip }, client);
+      await authRepo.rememberKnownIp(db, userId, hmac(deps.ipSecret, ip));
+      const remember = Boolean((used.payload as { remember?: unknown } | null)?.remember);
+      return startSession(userId, remember, client);
+    },
+
+    /** The account a pending second step belongs to (401 when expired or used). */
+    async pendingUser(pendingToken: string): Promise<string> {
+      const pending = pendingToken.length <= 200 ? await authRepo.findLiveOneTimeToken(db, 'second-factor', hashToken(pendingToken)) : undefined;
+      if (!pending?.user_id) throw Errors.unauthorized('Sign-in expired; please sign in again');
+      return pending.user_id;
+    },
+
+    /** Passkey challenges are rows: asking for them counts against the address like a sign-in. */
+    async throttlePasskeyOptions(ip: string): Promise<void> {
+      await throttle(`passkey-options:ip:${ip}`, LOGIN_PER_IP);
+    },
+
+    /** "Sign in with a passkey": a discoverable credential alone, user verification required. */
+    async passkeyLogin(assertion: unknown, remember: boolean, ip: string, client?: ClientInfo): Promise<SessionTokens> {
+      await throttle(`login:ip:${ip}`, LOGIN_PER_IP);
+      let userId: string;
+      try {
+        userId = await twoFactor.verifyPasskey(assertion, null);
+      } catch (error) {
+        secondStepOutcome({ userId: null, method: 'passkey', ok: false, ip });
+        throw error;
+      }
+      const user = await userRepo.findOpenUserById(db, userId);
+      if (!user) throw Errors.unauthorized('Passkey not recognised');
+      if (!user.email_verified_at) throw Errors.emailNotVerified();
+      if (user.suspended_at) throw Errors.accountSuspended(config.SUPPORT_URL);
+      secondStepOutcome({ userId, method: 'passkey', ok: true, ip }, client);
+      await authRepo.rememberKnownIp(db, userId, hmac(deps.ipSecret, ip));
+      return startSession(userId, remember, client);
     },
 
     /** Rotates the refresh token. A token used twice revokes its whole family. */
@@ -270,9 +384,10 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     /** Changing the password ends every other session; the current one stays. */
-    async updatePassword(userId: string, sessionId: string, current: string, next: string): Promise<void> {
+    async updatePassword(userId: string, sessionId: string, current: string, next: string, proof: SecondFactorProof = {}, ip = ''): Promise<void> {
       if (current === next) throw Errors.badRequest('Passwords are the same');
       if (passwordProblem(next)) throw Errors.badRequest("New Password doesn't meet requirements (max length 55)");
+
       const failuresKey = `update-password:fail:${userId}`;
       const failures = await limiter.take(failuresKey, UPDATE_PASSWORD_FAILURES_PER_ACCOUNT, { peek: true });
       if (!failures.allowed) throw Errors.tooManyRequests(failures.retryAfterMs);
@@ -282,6 +397,8 @@ export function createAuthService(deps: AuthDeps) {
         throw Errors.forbidden('Current password is incorrect');
       }
       await limiter.reset(failuresKey);
+      // With two-factor on, a current code (or a passkey, a recovery code) too.
+      await twoFactor.requireStepUp(userId, proof, ip);
       await userRepo.setPasswordHash(db, userId, await hashPassword(next));
       await authRepo.revokeUserSessions(db, userId, 'password-change', sessionId);
       deps.onAccountChanged?.(userId);
@@ -298,7 +415,8 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     /** Closes the account: every session ends and the API key stops working. */
-    async finalizeClosure(userId: string, token: string): Promise<void> {
+    async finalizeClosure(userId: string, token: string, proof: SecondFactorProof = {}, ip = ''): Promise<void> {
+      await twoFactor.requireStepUp(userId, proof, ip);
       await db.transaction().execute(async (trx) => {
         const row = await authRepo.consumeOneTimeToken(trx, 'close-account', hashToken(token));
         // Throwing rolls back, so a token presented by another account stays unused.

@@ -136,7 +136,9 @@ export type NotificationType =
   | 'enterprise-expiration'
   | 'low-search-credits'
   | 'low-whois-credits'
-  | 'global';
+  | 'global'
+  /** An account's own security history (two-factor turned off by support). */
+  | 'security';
 
 /** A notice of POST /notifications/get. */
 export interface InboxNotification {

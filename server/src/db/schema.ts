@@ -48,6 +48,30 @@ export interface UsersTable {
   law_enforcement_reference: string | null;
   law_enforcement_set_by: string | null;
   law_enforcement_set_at: NullableTimestamp;
+  totp_secret_enc: string | null;
+  totp_pending_secret_enc: string | null;
+  totp_enabled_at: NullableTimestamp;
+  totp_last_step: number | null;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  code_hash: string;
+  created_at: Generated<Date>;
+  used_at: NullableTimestamp;
+}
+
+export interface PasskeysTable {
+  id: Generated<string>;
+  user_id: string;
+  credential_id: string;
+  public_key: Buffer;
+  counter: Generated<number>;
+  transports: ColumnType<string[], string | undefined, string>;
+  name: string;
+  created_at: Generated<Date>;
+  last_used_at: NullableTimestamp;
 }
 
 export interface CreditLedgerTable {
@@ -476,4 +500,6 @@ export interface Database {
   whois_cache: WhoisCacheTable;
   whois_holds: WhoisHoldsTable;
   audit_log: AuditLogTable;
+  recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
 }

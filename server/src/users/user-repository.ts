@@ -15,7 +15,7 @@ export async function findOpenUserByEmail(db: Db, email: string) {
 export async function findOpenUserById(db: Db, id: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'email', 'password_hash', 'email_verified_at'])
+    .select(['id', 'email', 'password_hash', 'email_verified_at', 'suspended_at'])
     .where('id', '=', id)
     .where('closed_at', 'is', null)
     .executeTakeFirst();

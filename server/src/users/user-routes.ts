@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuthService } from '../auth/auth-service';
+import { StepUpFields, emptyBodyAsObject } from '../auth/two-factor-routes';
 import type { UserService } from './user-service';
 import { NOTIFICATION_SETTINGS, type NotificationSetting } from './user-repository';
 
 const ErrorBody = Type.Object({ error: Type.String() });
 const Success = Type.Object({ success: Type.Boolean() });
-const errors = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody };
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
 
 export const CurrentUser = Type.Object({
   email: Type.String(),
@@ -94,13 +95,15 @@ export function registerUserRoutes(
         operationId: 'accountClosureFinal',
         tags,
         security,
-        summary: 'Closes the account with the mailed token: every session ends and the API key stops working.',
-        body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+        summary:
+          'Closes the account with the mailed token: every session ends and the API key stops working. With two-factor on, also a code, recovery_code or passkey (403 when missing or wrong).',
+        body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), ...StepUpFields }, { additionalProperties: false }),
         response: { 200: Success, ...errors },
       },
     },
     async (request) => {
-      await auth.finalizeClosure(request.user.sub, request.body.token);
+      const { token, ...proof } = request.body;
+      await auth.finalizeClosure(request.user.sub, token, proof, request.limitAddress);
       return { success: true };
     },
   );
@@ -109,15 +112,22 @@ export function registerUserRoutes(
     '/user/update-key',
     {
       ...common,
+      preValidation: emptyBodyAsObject,
       schema: {
         operationId: 'updateApiKey',
         tags,
         security,
-        summary: 'Generates a new API key, shown only in this answer; the previous key stops working.',
+        summary:
+          'Generates a new API key, shown only in this answer; the previous key stops working. With two-factor on, the body carries a code, recovery_code or passkey (403 when missing or wrong).',
+        body: Type.Object(StepUpFields, { additionalProperties: false }),
         response: { 200: Type.Object({ api_key: Type.String() }), ...errors },
       },
     },
-    async (request) => ({ api_key: await users.regenerateApiKey(request.user.sub) }),
+    async (request) => {
+      // The key itself stays what it is (the public and Monitor APIs take it alone); making a new one is guarded.
+      await auth.twoFactor.requireStepUp(request.user.sub, request.body, request.limitAddress);
+      return { api_key: await users.regenerateApiKey(request.user.sub) };
+    },
   );
 
   r.get(

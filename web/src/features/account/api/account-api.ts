@@ -25,8 +25,10 @@ export interface InvoiceDetails {
 export const getInvoiceDetails = () => api.get<InvoiceDetails>('/user/invoice-details');
 export const saveInvoiceDetails = (details: InvoiceDetails) => api.post<InvoiceDetails>('/user/invoice-details', details);
 
-export function updatePassword(password: string, newPassword: string) {
-  return api.post<{ success: boolean }>('/authentication/update-password', { password, new_password: newPassword });
+/** `code`: a current authentication code (or recovery code) when two-factor is on. */
+export function updatePassword(password: string, newPassword: string, code?: string) {
+  const proof = code ? (/^\d{6}$/.test(code) ? { code } : { recovery_code: code }) : {};
+  return api.post<{ success: boolean }>('/authentication/update-password', { password, new_password: newPassword, ...proof });
 }
 
 /** Mails a /close-account?t=… link to the user. */

@@ -4,6 +4,7 @@ import { PasswordStrength } from '@/components/password-strength';
 import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { meetsPasswordRules } from '@common/credentials';
 import { toast, toastErrors } from '@/lib/toast-store';
+import { ApiError } from '@/lib/api';
 import { updatePassword } from '../api/account-api';
 
 /** Spec 3 §5: the new password follows the sign-up rules and must differ from the current one. */
@@ -21,6 +22,9 @@ export function PasswordRow() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [busy, run] = useGuardedSubmit();
+  // Shown when two-factor is on (the server asks for a current code).
+  const [askCode, setAskCode] = useState(false);
+  const [code, setCode] = useState('');
 
   const close = () => {
     setEditing(false);
@@ -33,11 +37,14 @@ export function PasswordRow() {
     void run(async () => {
       if (toastErrors(validatePasswordChange(current, next))) return;
       try {
-        await updatePassword(current, next);
+        await updatePassword(current, next, askCode ? code.trim() : undefined);
         toast.success('Password Updated');
         close();
-      } catch {
-        toast.error('issue updating password');
+      } catch (error) {
+        if (error instanceof ApiError && error.message === 'Authentication code required') {
+          setAskCode(true);
+          toast.error('Please input the authentication code');
+        } else toast.error(error instanceof ApiError && error.status === 403 && askCode ? error.message : 'issue updating password');
       }
     });
   };
@@ -70,6 +77,12 @@ export function PasswordRow() {
           onChange={setCurrent}
         />
         <PasswordField label="New password" name="new-password" autoComplete="new-password" value={next} onChange={setNext} />
+        {askCode && (
+          <label className="field">
+            <span className="field-label">Authentication code</span>
+            <input className="input" autoComplete="one-time-code" value={code} onChange={(event) => setCode(event.currentTarget.value)} />
+          </label>
+        )}
       </div>
       <PasswordStrength password={next} />
       <div className="form-actions">

@@ -5,6 +5,7 @@ import { CloseAccountModal } from './close-account-modal';
 import { PasswordRow } from './password-row';
 import { SessionsSection } from './sessions-section';
 import { SettingsSection } from './settings-section';
+import { TwoFactorSection } from './two-factor-section';
 
 export function ProfilePage() {
   usePageTitle('Profile');
@@ -31,6 +32,8 @@ export function ProfilePage() {
         </div>
         <PasswordRow />
       </section>
+
+      <TwoFactorSection />
 
       {profile && (
         <>

@@ -1,8 +1,9 @@
 import { packForgot, packLogin, packRegister, packReset, type LoginValues, type RegisterValues } from '@common/obfuscation';
 import { api } from '@/lib/api';
+import type { LoginOutcome } from './two-factor-api';
 
-/** 200 → the access token; 401 → email not verified; anything else → failure. */
-export function logIn(values: LoginValues): Promise<{ auth_token: string }> {
+/** 200 → the access token, or (two-factor on) a pending second step; 401 → email not verified; anything else → failure. */
+export function logIn(values: LoginValues): Promise<LoginOutcome> {
   return api.post('/authentication/login', packLogin(values), 'cookie');
 }
 

@@ -13,6 +13,24 @@ const Support = ({ children = 'support' }: { children?: ReactNode }) => (
 /** Spec 3 §1 and §2: the anchors are the spec's; every answer is what the product does. */
 const QUESTIONS: { id: string; title: string; answer: ReactNode }[] = [
   {
+    id: 'twoFactor',
+    title: 'How do I turn on two-factor authentication, and how do I recover?',
+    answer: (
+      <>
+        <p>
+          In your Profile, under &quot;Two-factor authentication&quot;, choose &quot;Enable two-factor authentication&quot;, scan the
+          QR code with an authenticator app (or type the secret shown), and enter the code it shows. Keep the 10 recovery codes
+          you are then shown: each signs you in once. You can also &quot;Add a passkey&quot; and use &quot;Sign in with a
+          passkey&quot;. Your API key keeps working on its own.
+        </p>
+        <p>
+          Lost your phone? Choose &quot;Use a recovery code&quot; at sign-in. Lost your recovery codes too?{' '}
+          <Support>Contact support</Support>: once we have confirmed it is you, we turn two-factor off so you can set it up again.
+        </p>
+      </>
+    ),
+  },
+  {
     id: 'preventAbuse',
     title: 'How do you prevent abuse?',
     answer: (

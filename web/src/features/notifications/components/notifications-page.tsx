@@ -18,6 +18,7 @@ const TYPE_LABELS: Record<string, string> = {
   'low-search-credits': 'Low Search Credits',
   'low-whois-credits': 'Low WHOIS Credits',
   global: 'Announcement',
+  security: 'Account Security',
 };
 
 const SHORTCUTS = [

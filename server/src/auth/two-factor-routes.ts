@@ -1,0 +1,189 @@
+/**
+ * Two-factor settings of the signed-in account (profile, "Two-factor authentication"): TOTP
+ * on and off, recovery codes, passkeys. Sensitive changes take a step-up proof (`code`,
+ * `recovery_code` or `passkey`) when two-factor is on: 403 "Authentication code required"
+ * without one, 403 "Invalid authentication code" (or recovery code, passkey) when wrong.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TwoFactorService } from './two-factor';
+
+const ErrorBody = Type.Object({ error: Type.String() });
+const Success = Type.Object({ success: Type.Boolean() });
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
+
+/** A WebAuthn response as @simplewebauthn/browser gives it (checked by the server library). */
+export const WebAuthnResponse = Type.Object({ id: Type.String({ maxLength: 1024 }) }, { additionalProperties: true });
+
+/** The second factor a sensitive change presents when two-factor is on (one of them). */
+export const StepUpFields = {
+  code: Type.Optional(Type.String({ maxLength: 16, description: 'A current 6-digit authentication code.' })),
+  recovery_code: Type.Optional(Type.String({ maxLength: 64, description: 'An unused recovery code (used up).' })),
+  passkey: Type.Optional({ ...WebAuthnResponse, description: 'A passkey assertion to options from POST /user/two-factor/passkey-options.' }),
+};
+
+/** For routes whose step-up body is optional: no body reads as `{}` (two-factor off needs none). */
+export async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}
+
+const RecoveryCodes = Type.Object({ recovery_codes: Type.Array(Type.String()) });
+
+export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor: TwoFactorService }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { twoFactor } = deps;
+  const common = { onRequest: [app.authenticate] };
+  const tags = ['two-factor'];
+  const security = [{ bearer: [] }];
+  const StepUp = Type.Object(StepUpFields, { additionalProperties: false });
+
+  r.get(
+    '/user/two-factor',
+    {
+      ...common,
+      schema: {
+        operationId: 'twoFactorStatus',
+        tags,
+        security,
+        response: {
+          200: Type.Object({
+            enabled: Type.Boolean(),
+            totp: Type.Boolean(),
+            totp_enabled_at: Type.Union([Type.String(), Type.Null()]),
+            recovery_codes_left: Type.Integer(),
+            passkeys: Type.Array(
+              Type.Object({ id: Type.String(), name: Type.String(), created_at: Type.String(), last_used_at: Type.Union([Type.String(), Type.Null()]) }),
+            ),
+          }),
+          ...errors,
+        },
+      },
+    },
+    (request) => twoFactor.status(request.user.sub),
+  );
+
+  r.post(
+    '/user/two-factor/totp/begin',
+    {
+      ...common,
+      preValidation: emptyBodyAsObject,
+      schema: {
+        operationId: 'twoFactorTotpBegin',
+        tags,
+        security,
+        summary: 'A new secret awaiting its first code: the otpauth:// URI, its QR code (PNG data URL) and the secret as text.',
+        body: StepUp,
+        response: { 200: Type.Object({ secret: Type.String(), uri: Type.String(), qr_code: Type.String() }), ...errors },
+      },
+    },
+    (request) => twoFactor.beginTotp(request.user.sub, request.body, request.limitAddress),
+  );
+
+  r.post(
+    '/user/two-factor/totp/confirm',
+    {
+      ...common,
+      schema: {
+        operationId: 'twoFactorTotpConfirm',
+        tags,
+        security,
+        summary: 'Turns TOTP on with a first code; answers the 10 recovery codes, shown only here.',
+        body: Type.Object({ code: Type.String({ maxLength: 16 }) }, { additionalProperties: false }),
+        response: { 200: RecoveryCodes, ...errors },
+      },
+    },
+    async (request) => ({ recovery_codes: await twoFactor.confirmTotp(request.user.sub, request.body.code, request.limitAddress) }),
+  );
+
+  r.post(
+    '/user/two-factor/totp/disable',
+    { ...common, schema: { operationId: 'twoFactorTotpDisable', tags, security, body: StepUp, response: { 200: Success, ...errors } } },
+    async (request) => {
+      await twoFactor.disableTotp(request.user.sub, request.body, request.limitAddress);
+      return { success: true };
+    },
+  );
+
+  r.post(
+    '/user/two-factor/recovery-codes',
+    {
+      ...common,
+      schema: {
+        operationId: 'twoFactorRecoveryCodes',
+        tags,
+        security,
+        summary: 'Ten new recovery codes, shown only here; the previous ones stop working.',
+        body: StepUp,
+        response: { 200: RecoveryCodes, ...errors },
+      },
+    },
+    async (request) => ({ recovery_codes: await twoFactor.regenerateRecoveryCodes(request.user.sub, request.body, request.limitAddress) }),
+  );
+
+  r.post(
+    '/user/two-factor/passkey-options',
+    {
+      ...common,
+      schema: {
+        operationId: 'twoFactorPasskeyOptions',
+        tags,
+        security,
+        summary: "Options for navigator.credentials.get() over the account's passkeys, for a step-up with a passkey.",
+        response: { 200: Type.Unknown(), ...errors },
+      },
+    },
+    (request) => twoFactor.passkeyOptions(request.user.sub),
+  );
+
+  r.post(
+    '/user/two-factor/passkeys/options',
+    {
+      ...common,
+      preValidation: emptyBodyAsObject,
+      schema: {
+        operationId: 'twoFactorPasskeyRegistrationOptions',
+        tags,
+        security,
+        summary: 'Options for navigator.credentials.create(): a discoverable credential, user verification required.',
+        body: StepUp,
+        response: { 200: Type.Unknown(), ...errors },
+      },
+    },
+    (request) => twoFactor.passkeyRegistrationOptions(request.user.sub, request.body, request.limitAddress),
+  );
+
+  r.post(
+    '/user/two-factor/passkeys',
+    {
+      ...common,
+      schema: {
+        operationId: 'twoFactorAddPasskey',
+        tags,
+        security,
+        summary: "Adds a passkey; an account's first second factor also answers its recovery codes (else null).",
+        body: Type.Object({ name: Type.String({ maxLength: 200 }), response: WebAuthnResponse }, { additionalProperties: false }),
+        response: { 200: Type.Object({ recovery_codes: Type.Union([Type.Array(Type.String()), Type.Null()]) }), ...errors },
+      },
+    },
+    (request) => twoFactor.addPasskey(request.user.sub, request.body.name, request.body.response),
+  );
+
+  r.post(
+    '/user/two-factor/passkeys/remove',
+    {
+      ...common,
+      schema: {
+        operationId: 'twoFactorRemovePasskey',
+        tags,
+        security,
+        body: Type.Object({ id: Type.String({ maxLength: 64 }), ...StepUpFields }, { additionalProperties: false }),
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      const { id, ...proof } = request.body;
+      await twoFactor.removePasskey(request.user.sub, id, proof, request.limitAddress);
+      return { success: true };
+    },
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * Issue 26 in real Chromium: TOTP turned on from the profile and used at sign-in (a replayed
+ * and a wrong code refused, a recovery code working once), and a passkey added and then used
+ * alone through Chromium's virtual authenticator (DevTools protocol, WebAuthn domain).
+ * WebAuthn does not run on an IP address: the pages are opened at http://localhost:PORT.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Secret, TOTP } from 'otpauth';
+import type { Page } from 'playwright-core';
+import { eventually, logInThroughForm, openPage, textOf, toastAfter } from './support/browser';
+import { newUser } from './support/server';
+import { useServerAndBrowser } from './support/suite';
+
+const suite = useServerAndBrowser();
+const base = () => suite.server.url.replace('127.0.0.1', 'localhost');
+
+function codeFor(secret: string, offsetSteps = 0): string {
+  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: Date.now() + offsetSteps * 30_000 });
+}
+
+async function passwordStep(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await logInThroughForm(page, email, password);
+  await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
+}
+
+async function signOut(page: Page): Promise<void> {
+  await page.context().clearCookies();
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Log In' }).waitFor();
+}
+
+test('TOTP: enabled from the profile, asked at sign-in; a wrong and a replayed code refused; a recovery code works once', async () => {
+  const user = await newUser(suite.server);
+  const page = await openPage(suite.browser, base());
+  await page.goto('/login');
+  await logInThroughForm(page, user.email, user.password);
+  await page.waitForURL((url) => url.pathname !== '/login');
+  await page.goto('/profile');
+  await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
+  await page.getByRole('button', { name: 'Enable two-factor authentication' }).click();
+  await page.getByRole('img', { name: /QR code/ }).waitFor();
+  const secret = await textOf(page.getByTestId('totp-secret'));
+  suite.server.markSecret(secret);
+  await page.getByLabel('Authentication code').fill(codeFor(secret));
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  const codes = (await page.getByTestId('recovery-codes').locator('code').allTextContents()).map((c) => c.trim());
+  assert.equal(codes.length, 10);
+  suite.server.markSecret(...codes);
+  await page.getByRole('button', { name: 'Download' }).waitFor();
+  await page.getByRole('button', { name: 'Copy' }).waitFor();
+  await page.getByRole('button', { name: 'Done' }).click();
+  await eventually(() => textOf(page.getByTestId('two-factor-state')), 'On');
+
+  // Sign-in: the password, then the code (the next step: the current one turned it on).
+  await signOut(page);
+  await passwordStep(page, user.email, user.password);
+  assert.equal(await toastAfter(page, async () => {
+    await page.getByLabel('Authentication code').fill(codeFor(secret, 0) === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+  }), 'Invalid authentication code');
+  const code = codeFor(secret, 1);
+  await page.getByLabel('Authentication code').fill(code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+
+  // The same code again: refused.
+  await signOut(page);
+  await passwordStep(page, user.email, user.password);
+  assert.equal(await toastAfter(page, async () => {
+    await page.getByLabel('Authentication code').fill(code);
+    await page.getByRole('button', { name: 'Verify' }).click();
+  }), 'Invalid authentication code');
+
+  // A recovery code instead: works once.
+  await page.getByRole('button', { name: 'Use a recovery code' }).click();
+  await page.getByLabel('Recovery code').fill(codes[0]!);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+  await signOut(page);
+  await passwordStep(page, user.email, user.password);
+  await page.getByRole('button', { name: 'Use a recovery code' }).click();
+  assert.equal(await toastAfter(page, async () => {
+    await page.getByLabel('Recovery code').fill(codes[0]!);
+    await page.getByRole('button', { name: 'Verify' }).click();
+  }), 'Invalid recovery code');
+  await page.context().close();
+});
+
+test('passkey: added from the profile with a virtual authenticator, then signs in alone (no email, no password)', async () => {
+  const user = await newUser(suite.server);
+  const page = await openPage(suite.browser, base());
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+  });
+  await page.goto('/login');
+  await logInThroughForm(page, user.email, user.password);
+  await page.waitForURL((url) => url.pathname !== '/login');
+  await page.goto('/profile');
+  await page.getByLabel('Passkey name').fill('Test laptop');
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  // The first second factor: recovery codes are shown once.
+  await page.getByTestId('recovery-codes').waitFor();
+  suite.server.markSecret(...(await page.getByTestId('recovery-codes').locator('code').allTextContents()));
+  await page.getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('button', { name: 'Remove passkey Test laptop' }).waitFor();
+  assert.match(await textOf(page.locator('.passkey-list')), /Last used never/);
+
+  await signOut(page);
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+  await page.goto('/profile');
+  await eventually(() => textOf(page.getByTestId('profile-email')), user.email);
+  assert.doesNotMatch(await textOf(page.locator('.passkey-list')), /Last used never/);
+
+  // With a passkey, the password alone no longer signs in: the second step offers the passkey.
+  await signOut(page);
+  await passwordStep(page, user.email, user.password);
+  await page.getByRole('button', { name: 'Use a passkey' }).click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+  await page.context().close();
+});
