@@ -85,6 +85,18 @@ test('TOTP: enabled from the profile, asked at sign-in; a wrong and a replayed c
     await page.getByLabel('Recovery code').fill(codes[0]!);
     await page.getByRole('button', { name: 'Verify' }).click();
   }), 'Invalid recovery code');
+
+  // A new API key asks for the second factor in its dialog (here a recovery code).
+  await page.getByLabel('Recovery code').fill(codes[1]!);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+  await page.goto('/documentation/api');
+  await page.getByTestId('api-key-control').getByRole('button', { name: 'Generate' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Generate key' }).click();
+  await dialog.getByLabel('Authentication code').fill(codes[2]!);
+  await dialog.getByRole('button', { name: 'Generate key' }).click();
+  await page.locator('.api-key-note').waitFor();
   await page.context().close();
 });
 

@@ -36,6 +36,8 @@ export function requestAccountClosure() {
   return api.post<{ success: boolean }>('/user/account-closure-request');
 }
 
-export function closeAccount(token: string) {
-  return api.post<{ success: boolean }>('/user/account-closure-final', { token });
+/** `code`: a current authentication code (or recovery code) when two-factor is on. */
+export function closeAccount(token: string, code?: string) {
+  const proof = code ? (/^\d{6}$/.test(code) ? { code } : { recovery_code: code }) : {};
+  return api.post<{ success: boolean }>('/user/account-closure-final', { token, ...proof });
 }

@@ -12,9 +12,13 @@ authToken.subscribe(() => {
   if (authToken.get() === null) fullApiKey.set(null);
 });
 
-/** Replaces the user's key; the answer is the only time the whole key is shown. */
-export async function regenerateApiKey(): Promise<string> {
-  const { api_key } = await api.post<{ api_key: string }>('/user/update-key');
+/**
+ * Replaces the user's key; the answer is the only time the whole key is shown. `code`: a
+ * current authentication code or a recovery code, when two-factor sign-in is on.
+ */
+export async function regenerateApiKey(code?: string): Promise<string> {
+  const proof = code ? (/^\d{6}$/.test(code) ? { code } : { recovery_code: code }) : undefined;
+  const { api_key } = await api.post<{ api_key: string }>('/user/update-key', proof);
   fullApiKey.set(api_key);
   return api_key;
 }

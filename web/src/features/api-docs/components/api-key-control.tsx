@@ -3,6 +3,7 @@ import { CopyIcon, KeyIcon } from '@/components/icons';
 import { Modal } from '@/components/modal';
 import { refreshUser, type User } from '@/features/user/api/use-user';
 import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
+import { ApiError } from '@/lib/api';
 import { toast } from '@/lib/toast-store';
 import { fullApiKey, regenerateApiKey } from '../api/api-key-api';
 import './api-key-control.css';
@@ -15,16 +16,27 @@ export function ApiKeyControl({ user, valid }: { user: User | undefined; valid: 
   const key = fullApiKey.use();
   const [confirming, setConfirming] = useState(false);
   const [busy, run] = useGuardedSubmit();
+  // Shown when two-factor is on (the server asks for a current code).
+  const [askCode, setAskCode] = useState(false);
+  const [code, setCode] = useState('');
   const hasKey = Boolean(user?.api_private_key) || Boolean(key);
 
   const regenerate = () =>
     run(async () => {
       try {
-        await regenerateApiKey();
+        await regenerateApiKey(askCode ? code.trim() : undefined);
         setConfirming(false);
+        setAskCode(false);
+        setCode('');
         toast.success('New API key generated: copy it now, it is shown only in this session.');
         void refreshUser();
-      } catch {
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 403 && /authentication code/i.test(error.message)) {
+          // Two-factor is on: the modal asks for a current code (or a recovery code).
+          if (askCode) toast.error(error.message);
+          setAskCode(true);
+          return;
+        }
         setConfirming(false);
         toast.error(KEY_REFRESH_FAILED);
       }
@@ -90,6 +102,19 @@ export function ApiKeyControl({ user, valid }: { user: User | undefined; valid: 
               ? 'A new key replaces the current one at once: programs using the old key stop working.'
               : 'The key is shown once, right after it is generated.'}
           </p>
+          {askCode && (
+            <label className="field">
+              <span className="field-label">Authentication code</span>
+              <input
+                className="input"
+                name="api-key-code"
+                autoComplete="one-time-code"
+                autoFocus
+                value={code}
+                onChange={(event) => setCode(event.currentTarget.value)}
+              />
+            </label>
+          )}
         </Modal>
       )}
     </section>
