@@ -265,9 +265,9 @@ const CASES: Record<string, ((key: string) => Promise<void>) | null> = {
   'admin user:list': (key) =>
     smoke(key, ['run', 'admin', '--', 'user:list', '--query', 'smoke@'], { line: /^smoke@example\.com {2}\| {2}created \d{4}-\d{2}-\d{2} {2}\| {2}verified {2}\| /m }).then(() => undefined),
   'admin user:set-le': (key) =>
-    smoke(key, ['run', 'admin', '--', 'user:set-le', '--email', EMAIL, '--reference', 'KYC-SMOKE-1'], { line: /^Law-enforcement status set \(smoke@example\.com, / }).then(() => undefined),
+    smoke(key, ['run', 'admin', '--', 'user:set-le', '--email', EMAIL, '--reference', 'KYC-SMOKE-1'], { line: /^Law-enforcement status set \(smoke@example\.com, /m }).then(() => undefined),
   'admin user:unset-le': (key) =>
-    smoke(key, ['run', 'admin', '--', 'user:unset-le', '--email', EMAIL], { line: /^Law-enforcement status removed \(smoke@example\.com, / }).then(() => undefined),
+    smoke(key, ['run', 'admin', '--', 'user:unset-le', '--email', EMAIL], { line: /^Law-enforcement status removed \(smoke@example\.com, /m }).then(() => undefined),
   'admin user:suspend': async (key) => {
     await smoke(key, ['run', 'admin', '--', 'user:suspend', '--email', EMAIL, '--reason', 'smoke test'], { line: /^Suspended \(smoke@example\.com, /m });
     // Its sessions ended: the next sign-in (after user:unsuspend) makes a new one.

@@ -102,6 +102,7 @@ const SIGNED_OUT: Screen[] = [
   { name: 'register', path: '/register', ready: (p) => h1(p, 'Create your account').waitFor() },
   { name: 'forgot-password', path: '/forgot-password', ready: (p) => p.locator('input[name="email"]').waitFor() },
   { name: 'tos-privacy', path: '/tos-privacy', ready: (p) => h1(p, 'Terms of Service & Privacy Policy').waitFor() },
+  { name: 'opt-out', path: '/opt-out', ready: (p) => h1(p, 'Remove your email from search results').waitFor() },
   { name: 'not-found', path: '/nowhere', ready: (p) => h1(p, 'Page not found').waitFor() },
 ];
 
