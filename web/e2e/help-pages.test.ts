@@ -21,6 +21,7 @@ const suite = useServerAndBrowser(({ server }) => server.ingest(GUIDE_EXAMPLE_WE
 const SUBSCRIBED: UserOptions = { verified: true, searchDays: 30, searchCredits: 10 };
 
 const FAQ_ANCHORS = [
+  'twoFactor',
   'preventAbuse',
   'weWorkWith',
   'dataNotShown',
@@ -52,7 +53,7 @@ async function signIn(target: string, options: UserOptions = SUBSCRIBED, viewpor
 
 const isSearchCall = (request: Request) => request.method() === 'POST' && new URL(request.url()).pathname === '/search';
 
-test('FAQ: the eleven anchors in the contents, each jumping to its answer; updated April 2025', async () => {
+test('FAQ: the twelve anchors in the contents (two-factor sign-in first), each jumping to its answer; updated April 2025', async () => {
   const page = await signIn('/documentation/faq');
   await page.getByRole('heading', { level: 1, name: 'Frequently Asked Questions' }).waitFor();
   await page.getByText('Updated April 2025').waitFor();
