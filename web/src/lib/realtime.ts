@@ -65,7 +65,9 @@ function connect(): void {
     // This session was ended elsewhere ("Sign out everywhere", a password change): the refresh
     // fails, the token is dropped and the sign-in screen shows at once, not at the next call.
     // (A new token, should the refresh work, reconnects through the subscription below.)
-    if (event.code === SESSION_ENDED) return void refreshAuthToken();
+    // Not on /close-account: the closure the page just made ended the session, and the page
+    // shows its outcome before signing out by itself.
+    if (event.code === SESSION_ENDED) return void (location.pathname === '/close-account' ? undefined : refreshAuthToken());
     retryTimer = setTimeout(connect, retryDelay);
     retryDelay = Math.min(retryDelay * 2, RECONNECT_MAX_MS);
   };
