@@ -45,6 +45,7 @@ test('TOTP: enabled from the profile, asked at sign-in; a wrong and a replayed c
   suite.server.markSecret(secret);
   await page.getByLabel('Authentication code').fill(codeFor(secret));
   await page.getByRole('button', { name: 'Turn on' }).click();
+  await page.getByTestId('recovery-codes').locator('code').first().waitFor();
   const codes = (await page.getByTestId('recovery-codes').locator('code').allTextContents()).map((c) => c.trim());
   assert.equal(codes.length, 10);
   suite.server.markSecret(...codes);
