@@ -15,6 +15,7 @@ import { recordAudit } from '../../server/src/audit/audit-repository';
 import { openEngine, type Engine } from '../../engine/index';
 import { loadConfig } from '../../server/src/config';
 import { UsageError } from '../lib/cli';
+import { treeBytes } from '../../server/src/infra/tree-bytes';
 import type { AdminCommands, OptionValues } from '../lib/admin-command';
 
 /** A well name as the engine and the catalogue keep it. */
@@ -37,23 +38,6 @@ function indexDirOf(values: OptionValues): string {
 function str(values: OptionValues, key: string): string | undefined {
   const v = values[key];
   return typeof v === 'string' ? v : undefined;
-}
-
-/** The bytes of every file under `dir` (0 when it does not exist). */
-function treeBytes(dir: string): number {
-  let total = 0;
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  for (const e of entries) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) total += treeBytes(p);
-    else if (e.isFile()) total += fs.statSync(p).size;
-  }
-  return total;
 }
 
 interface SegmentSources {

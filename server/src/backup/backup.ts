@@ -11,7 +11,6 @@
  * the two.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { pipeline } from 'node:stream/promises';
@@ -24,6 +23,7 @@ import { MIGRATIONS_DIR, createPool } from '../infra/database';
 import { embeddedConnectionString, startEmbeddedPostgres } from '../infra/embedded-postgres';
 import { recordAudit } from '../audit/audit-repository';
 import type { Database } from '../db/schema';
+import { isListening } from '../db/cli-database';
 
 export const BACKUP_FORMAT = 1;
 const MANIFEST_FILE = 'backup.json';
@@ -62,17 +62,6 @@ async function connect(config: Config): Promise<{ url: string; close(): Promise<
   if (await isListening(config.EMBEDDED_PG_PORT)) return { url: embeddedConnectionString(config.dataDir, config.EMBEDDED_PG_PORT), close: async () => {} };
   const embedded = await startEmbeddedPostgres(config.dataDir, config.EMBEDDED_PG_PORT);
   return { url: embedded.connectionString, close: () => embedded.stop() };
-}
-
-function isListening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 function quoteIdent(name: string): string {

@@ -11,7 +11,8 @@ import { createPool, migrateToLatest, openDatabase } from '../infra/database';
 import { embeddedConnectionString } from '../infra/embedded-postgres';
 import type { Database } from './schema';
 
-function isListening(port: number): Promise<boolean> {
+/** True when something accepts connections on 127.0.0.1:`port` (the embedded PostgreSQL of a running server). */
+export function isListening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host: '127.0.0.1' });
     socket.once('connect', () => {

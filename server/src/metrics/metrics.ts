@@ -16,6 +16,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Engine } from '../../../engine/index';
 import { EngineQueryError, EngineTimeoutError } from '../../../engine/index';
 import type { QueueSystem } from '../infra/queues';
+import { treeBytes } from '../infra/tree-bytes';
 
 export type DeliveryOutcome = 'sent' | 'retry' | 'failed' | 'skipped';
 
@@ -30,29 +31,6 @@ export interface Metrics {
 }
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-/** Bytes of every file under `dir` (the index folder: small file counts, a few per segment part). */
-function treeBytes(dir: string): number {
-  let total = 0;
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) total += treeBytes(full);
-    else if (entry.isFile()) {
-      try {
-        total += fs.statSync(full).size;
-      } catch {
-        // Removed by a merge meanwhile.
-      }
-    }
-  }
-  return total;
-}
 
 /** Whether a published segment is a merge (it lists the ingests it holds) rather than one ingest. */
 function isMerge(indexDir: string, segmentId: string): boolean {

@@ -1,3 +1,4 @@
+import { stepUpProof } from '@/lib/step-up';
 import { api } from '@/lib/api';
 
 /** The names POST /user/update-notification-setting accepts. */
@@ -27,7 +28,7 @@ export const saveInvoiceDetails = (details: InvoiceDetails) => api.post<InvoiceD
 
 /** `code`: a current authentication code (or recovery code) when two-factor is on. */
 export function updatePassword(password: string, newPassword: string, code?: string) {
-  const proof = code ? (/^\d{6}$/.test(code) ? { code } : { recovery_code: code }) : {};
+  const proof = stepUpProof(code);
   return api.post<{ success: boolean }>('/authentication/update-password', { password, new_password: newPassword, ...proof });
 }
 
@@ -38,6 +39,6 @@ export function requestAccountClosure() {
 
 /** `code`: a current authentication code (or recovery code) when two-factor is on. */
 export function closeAccount(token: string, code?: string) {
-  const proof = code ? (/^\d{6}$/.test(code) ? { code } : { recovery_code: code }) : {};
+  const proof = stepUpProof(code);
   return api.post<{ success: boolean }>('/user/account-closure-final', { token, ...proof });
 }

@@ -1,3 +1,4 @@
+import { stepUpProof } from '@/lib/step-up';
 import { api, authToken } from '@/lib/api';
 import { API_KEY_HEADER } from '@/lib/brand';
 import { createStore } from '@/lib/store';
@@ -17,8 +18,8 @@ authToken.subscribe(() => {
  * current authentication code or a recovery code, when two-factor sign-in is on.
  */
 export async function regenerateApiKey(code?: string): Promise<string> {
-  const proof = code ? (/^\d{6}$/.test(code) ? { code } : { recovery_code: code }) : undefined;
-  const { api_key } = await api.post<{ api_key: string }>('/user/update-key', proof);
+  // No body at all without a code: the route's answer without two-factor stays as it was.
+  const { api_key } = await api.post<{ api_key: string }>('/user/update-key', code ? stepUpProof(code) : undefined);
   fullApiKey.set(api_key);
   return api_key;
 }
