@@ -399,6 +399,13 @@ impl<'a> Ingest<'a> {
         } else {
             Box::new(counting)
         };
+        self.stream(path, reader, gz, &counter, base_read)
+    }
+
+    /// Parses one decompressed input stream (a file, or later one member of an archive)
+    /// and records its summary line. `counter` counts the on-disk bytes consumed, for
+    /// progress.
+    fn stream(&mut self, path: &Path, reader: Box<dyn Read>, gz: bool, counter: &Arc<AtomicU64>, base_read: u64) -> Result<()> {
         let mut lines = LineReader { r: BufReader::with_capacity(256 << 10, reader), max: self.opts.max_line_bytes };
         let mut format = self.opts.format;
         let mut ctx: Option<u16> = None;
