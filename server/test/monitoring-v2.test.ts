@@ -10,7 +10,8 @@ import { startTestServer, type TestServer } from './harness';
 import { call, callV2, freshIp, type Reply } from './helpers';
 import { grantPurchase } from '../src/payments/grants';
 import { MONITORING_MESSAGES } from '../src/common/monitoring-rules';
-import { API_TASK_TYPE_MESSAGE } from '../src/api-v2/monitoring-v2-routes';
+import { API_CHANNEL_TYPE_MESSAGE, API_TASK_TYPE_MESSAGE } from '../src/api-v2/monitoring-v2-routes';
+import { insertChannel } from '../src/monitoring/channels-repository';
 import { DUPLICATE_TASK_MESSAGE } from '../src/monitoring/monitoring-service';
 
 let server: TestServer;
@@ -148,6 +149,19 @@ describe('channels', () => {
     assertStatus(await v2(user.apiKey, 'delete-channel', { channel: emailId }), 200);
     assert.deepEqual((await v2get(user.apiKey, 'get-channels')).body.channels, []);
     assertStatus(await v2(user.apiKey, 'delete-channel', { channel: 'email' }), 404);
+
+    // SMS channels belong to the dashboard: /v2 neither sets, lists nor deletes them.
+    const sms = await v2(user.apiKey, 'update-channel', { type: 'sms', value: '15551234567' });
+    assertStatus(sms, 400, API_CHANNEL_TYPE_MESSAGE);
+    assertStatus(await v2(user.apiKey, 'update-channel', { type: 'phone', value: '15551234567' }), 400, API_CHANNEL_TYPE_MESSAGE);
+    const dashboardSms = await insertChannel(server.runtime.db, { userId: user.id, kind: 'phone', value: '15551234567', secret: null, verifiedAt: null });
+    await v2(user.apiKey, 'update-channel', { type: 'email', value: 'v2-again@example.com' });
+    assert.deepEqual(
+      (await v2get(user.apiKey, 'get-channels')).body.channels.map((c: any) => c.type),
+      ['email'],
+    );
+    assertStatus(await v2(user.apiKey, 'delete-channel', { channel: 'sms' }), 400, API_CHANNEL_TYPE_MESSAGE);
+    assertStatus(await v2(user.apiKey, 'delete-channel', { channel: String(dashboardSms.id) }), 404);
 
     // A free account: no webhooks.
     const free = await apiUser();

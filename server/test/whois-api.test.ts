@@ -26,6 +26,8 @@ const record = (domain: string, registrar: string, org: string): WhoisRecord => 
   domainAvailability: 'UNAVAILABLE',
   registrant: { name: 'Jane Example', organization: org, country: 'Testland', email: `hostmaster@${domain}` },
   nameServers: { hostNames: ['ns1.dns-host.test', 'ns2.dns-host.test'] },
+  status: ['clientTransferProhibited', 'serverDeleteProhibited'],
+  registryData: { registrarName: registrar, status: ['serverDeleteProhibited'] },
 });
 
 before(async () => {
@@ -184,7 +186,13 @@ describe('/v2/whois', () => {
       const reply = await v2(user.apiKey, { search_type: type, ...payload });
       return ok(reply, type);
     };
-    assert.equal((await body({ domain: 'acme.test' }, 'whois')).registrarName, 'New Registrar Inc');
+    // The record nests under WhoisRecord with status as one string, as WhoisXML-style clients decode it.
+    const lookup = await body({ domain: 'acme.test' }, 'whois');
+    assert.deepEqual(Object.keys(lookup), ['WhoisRecord']);
+    assert.equal(lookup.WhoisRecord.registrarName, 'New Registrar Inc');
+    assert.equal(lookup.WhoisRecord.domainName, 'acme.test');
+    assert.equal(lookup.WhoisRecord.status, 'clientTransferProhibited serverDeleteProhibited');
+    assert.equal(lookup.WhoisRecord.registryData.status, 'serverDeleteProhibited');
     assert.equal((await body({ domain: 'acme.test' }, 'whois-history')).records.length, 2);
     assert.deepEqual([...(await body({ include: ['Acme Widgets'], exclude: ['shop'] }, 'reverse-whois')).domainsList], ['acme.test']);
     assert.deepEqual((await body({ include: ['old registrar'], reverse_type: 'historic' }, 'reverse-whois')).domainsList, ['acme.test']);

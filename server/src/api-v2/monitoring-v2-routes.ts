@@ -9,12 +9,22 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { awaitingConfirmation } from '../monitoring/channels-service';
 import { Errors } from '../infra/errors';
-import { API_TASKS_PAGE_SIZE, STANDARD_TASK_KINDS, TASK_KINDS, channelKind, type TaskKind } from '../common/monitoring-rules';
+import { API_TASKS_PAGE_SIZE, STANDARD_TASK_KINDS, TASK_KINDS, channelKind, type ChannelKind, type TaskKind } from '../common/monitoring-rules';
 import { Id, Success, Value } from '../monitoring/monitoring-routes';
 import type { TaskRow } from '../monitoring/monitoring-repository';
 
 export const API_TASK_TYPE_MESSAGE = 'type must be one of email, username, phone, name';
-export const API_CHANNEL_TYPE_MESSAGE = 'type must be one of webhook, email, sms, phone';
+export const API_CHANNEL_TYPE_MESSAGE = 'type must be webhook or email (SMS alerts are set up on the dashboard)';
+
+/** The public API's channel types: webhook and email. SMS channels exist on the dashboard only,
+ * so a client written against the two documented types never meets a third one. */
+export const API_CHANNEL_KINDS = ['webhook', 'email'] as const satisfies readonly ChannelKind[];
+
+function apiChannelKind(type: unknown): (typeof API_CHANNEL_KINDS)[number] {
+  const kind = API_CHANNEL_KINDS.find((k) => k === type);
+  if (!kind) throw Errors.badRequest(API_CHANNEL_TYPE_MESSAGE);
+  return kind;
+}
 
 const ErrorBody = Type.Object({ error: Type.String() });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
@@ -30,6 +40,10 @@ const ApiTask = Type.Object({
 
 function apiTask(row: TaskRow) {
   return { id: String(row.id), type: row.kind, value: row.value, active: row.active, created: row.created.toISOString(), updated: row.updated.toISOString() };
+}
+
+function isApiChannel(kind: ChannelKind): boolean {
+  return (API_CHANNEL_KINDS as readonly ChannelKind[]).includes(kind);
 }
 
 function standardType(type: string): (typeof STANDARD_TASK_KINDS)[number] {
@@ -168,7 +182,7 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         operationId: 'v2MonitoringGetChannels',
         tags,
         security,
-        summary: "The caller's notification channels, newest first (type phone is SMS; value '' is a disabled channel).",
+        summary: "The caller's webhook and email channels, newest first (value '' is a disabled channel).",
         response: {
           200: Type.Object({
             channels: Type.Array(
@@ -186,7 +200,7 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
       },
     },
     async (request) => ({
-      channels: (await channels.list(request.apiKeyUserId)).map((row) => ({
+      channels: (await channels.list(request.apiKeyUserId)).filter((row) => isApiChannel(row.kind)).map((row) => ({
         id: String(row.id),
         type: row.kind,
         value: row.value,
@@ -204,14 +218,13 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         tags,
         security,
         summary:
-          "Sets the newest channel of a type (webhook, email; sms or phone where the tier has SMS), creating it when there is none; an empty value disables it. A webhook created here answers its signing secret (whsec_…) once, in `secret`.",
+          "Sets the newest channel of a type (webhook or email), creating it when there is none; an empty value disables it. A webhook created here answers its signing secret (whsec_…) once, in `secret`.",
         body: Type.Object({ type: Type.String({ maxLength: 32 }), value: Value }, { additionalProperties: false }),
         response: { 200: Type.Object({ success: Type.Literal(true), secret: Type.Optional(Type.String()) }), ...errors },
       },
     },
     async (request) => {
-      if (!channelKind(request.body.type)) throw Errors.badRequest(API_CHANNEL_TYPE_MESSAGE);
-      const { secret } = await channels.upsertNewest(request.apiKeyUserId, request.body.type, request.body.value);
+      const { secret } = await channels.upsertNewest(request.apiKeyUserId, apiChannelKind(request.body.type), request.body.value);
       return { success: true as const, ...(secret ? { secret } : {}) };
     },
   );
@@ -223,13 +236,15 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         operationId: 'v2MonitoringDeleteChannel',
         tags,
         security,
-        summary: "Deletes a channel by id, or every channel of a type (webhook, email, sms). Another user's or an unknown id: 404.",
+        summary: "Deletes a webhook or email channel by id, or every channel of a type (webhook, email). Another user's, an unknown or an SMS channel's id: 404.",
         body: Type.Object({ channel: Id }, { additionalProperties: false }),
         response: { 200: Success, ...errors },
       },
     },
     async (request) => {
-      await channels.removeByKindOrId(request.apiKeyUserId, request.body.channel);
+      // A type names every channel of it ('sms' and 'phone' are refused as types); else an id.
+      const kind = channelKind(request.body.channel);
+      await channels.removeByKindOrId(request.apiKeyUserId, kind ? apiChannelKind(kind) : request.body.channel, API_CHANNEL_KINDS);
       return { success: true as const };
     },
   );

@@ -12,6 +12,7 @@ import {
   checkReverseWhois,
   checkWhoisQuery,
   toolOfV2Type,
+  v2WhoisData,
   type Checked,
   type V2WhoisType,
   type WhoisQuery,
@@ -97,7 +98,7 @@ export function registerWhoisV2Routes(app: FastifyInstance) {
       const query = checkV2Query(type, body);
       if (!query.ok) throw Errors.badRequest(query.message);
       const answer = await app.whois.run(request.apiKeyUserId, query.value, { searchAfter: body.search_after ?? null, from: body.from ?? null });
-      return { search_type: type, ...answer };
+      return { search_type: type, ...answer, data: v2WhoisData(query.value.tool, answer.data) };
     },
   );
 

@@ -336,6 +336,32 @@ export interface WhoisResponse<T extends WhoisTool = WhoisTool> {
   remaining_credits: number;
 }
 
+/** A WHOIS record as `/v2` answers it: WhoisXML's own form, where `status` is one
+ * space-separated string (API clients decode it into a string field). */
+export type V2WhoisRecord = Omit<WhoisRecord, 'status' | 'registryData'> & {
+  status?: string;
+  registryData?: Omit<NonNullable<WhoisRecord['registryData']>, 'status'> & { status?: string };
+};
+
+/**
+ * `/v2/whois/search`'s `data`: a WHOIS record nests under `WhoisRecord`, as WhoisXML's API
+ * and the clients written for the anchor's v2 API read it (`data.WhoisRecord.domainName`);
+ * the other tools' answers are already in their WhoisXML shapes. The dashboard's `/whois`
+ * keeps the flat record. See docs/api-compatibility.md.
+ */
+export function v2WhoisData(tool: WhoisTool, data: WhoisAnswer): unknown {
+  if (tool !== 'whois') return data;
+  const { status, registryData, ...record } = data as WhoisRecord;
+  const joined = (list: string[] | undefined) => (list && list.length > 0 ? { status: list.join(' ') } : {});
+  let registry: V2WhoisRecord['registryData'];
+  if (registryData) {
+    const { status: registryStatus, ...rest } = registryData;
+    registry = { ...rest, ...joined(registryStatus) };
+  }
+  const v2: V2WhoisRecord = { ...record, ...joined(status), ...(registry ? { registryData: registry } : {}) };
+  return { WhoisRecord: v2 };
+}
+
 /** Rows of a lookup or a subdomain scan, in the shared row shape (spec 2 §3). */
 export function lookupRows(tool: WhoisTool, data: WhoisAnswer): LookupRow[] {
   if (tool === 'subdomain_scan') {

@@ -249,11 +249,17 @@ export function createChannelsService(deps: { db: Kysely<Database>; allowPrivate
       });
     },
 
-    /** /v2 delete-channel: a kind (every channel of it) or a channel id. */
-    async removeByKindOrId(userId: string, channel: string | number): Promise<void> {
+    /** /v2 delete-channel: a kind (every channel of it) or a channel id, among `kinds` only
+     * (a channel of another kind is as unknown as another user's). */
+    async removeByKindOrId(userId: string, channel: string | number, kinds: readonly ChannelKind[]): Promise<void> {
       const kind = channelKind(channel);
-      if (!kind) return service.remove(userId, [channel]);
-      const ids = (await repo.listChannels(db, userId)).filter((row) => row.kind === kind).map((row) => row.id);
+      const rows = (await repo.listChannels(db, userId)).filter((row) => kinds.includes(row.kind));
+      if (!kind) {
+        const id = taskId(channel);
+        if (id === undefined || !rows.some((row) => String(row.id) === id)) throw Errors.notFound(CHANNEL_NOT_FOUND);
+        return service.remove(userId, [id]);
+      }
+      const ids = rows.filter((row) => row.kind === kind).map((row) => row.id);
       if (ids.length === 0) throw Errors.notFound(CHANNEL_NOT_FOUND);
       await service.remove(userId, ids);
     },

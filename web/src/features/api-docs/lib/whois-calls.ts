@@ -13,7 +13,9 @@ import {
   REVERSE_WHOIS_MAX_RESULTS,
   V2_WHOIS_TYPES,
   WHOIS_MESSAGES,
+  v2WhoisData,
   type V2WhoisType,
+  type WhoisRecord,
 } from '../../../../../server/src/common/whois-rules';
 import type { DocCall, FieldRow } from '../../monitoring-docs/lib/v2-calls';
 
@@ -110,9 +112,9 @@ export const WHOIS_CALLS: DocCall[] = [
     path: WHOIS_SEARCH_PATH,
     body: { search_type: 'whois', domain: SAMPLE_DOMAIN },
     description:
-      'The WHOIS record of a domain: registrar, dates, age in days, status, addresses, name servers, contacts and the registry’s own data. 1 credit. A record the registry redacts or does not have carries dataError: MASKED_WHOIS_DATA, IN_COMPLETE_DATA or MISSING_WHOIS_DATA (not registered; domainAvailability is then AVAILABLE).',
+      'The WHOIS record of a domain, under data.WhoisRecord as WhoisXML-style clients read it (status is one space-separated string): registrar, dates, age in days, status, addresses, name servers, contacts and the registry’s own data. 1 credit. A record the registry redacts or does not have carries dataError: MASKED_WHOIS_DATA, IN_COMPLETE_DATA or MISSING_WHOIS_DATA (not registered; domainAvailability is then AVAILABLE).',
     fields: [TYPE_FIELD, DOMAIN_FIELD],
-    response: answer('whois', WHOIS_RECORD_EXAMPLE, 99),
+    response: answer('whois', v2WhoisData('whois', WHOIS_RECORD_EXAMPLE as WhoisRecord), 99),
   },
   {
     id: 'whois-history',

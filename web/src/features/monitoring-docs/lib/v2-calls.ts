@@ -178,7 +178,7 @@ export const V2_GROUPS: DocGroup[] = [
     id: 'monitoring-channels',
     title: 'Notification Channels',
     intro:
-      'Where alerts go besides your inbox: email, webhook and, where your plan has it, SMS (type sms; listed as phone). Webhooks need a Domain Monitoring or Enterprise plan; how many channels you may keep depends on your plan.',
+      'Where alerts go besides your inbox: email and webhook (SMS alerts, where your plan has them, are set up on the dashboard). Webhooks need a Domain Monitoring or Enterprise plan; how many channels you may keep depends on your plan.',
     calls: [
       {
         id: 'v2-get-channels',
