@@ -14,6 +14,7 @@ import {
 import { useDataWells, type DataWellsView } from '../api/use-data-wells';
 import { DataWellItem, formatRecords } from './data-well-item';
 import { Paginator } from '@/components/paginator';
+import { LoadFailed } from '@/components/load-failed';
 import './datawells.css';
 
 /** Spec 2 §2 /data-wells: the breach-source catalogue, browsed by page or searched. */
@@ -135,15 +136,7 @@ export function DataWellsPage() {
       </div>
 
       {error && !isLoading ? (
-        <section className="card empty-state">
-          <span className="empty-icon">
-            <DatabaseIcon width={28} height={28} />
-          </span>
-          <h2>Could not pull data wells</h2>
-          <button type="button" className="button button-secondary" onClick={() => void mutate()}>
-            Try again
-          </button>
-        </section>
+        <LoadFailed title="Could not pull data wells" retry={mutate} icon={<DatabaseIcon width={28} height={28} />} />
       ) : data && data.wells.length > 0 ? (
         <ul className="card wells-list" aria-label="Data wells" aria-busy={isLoading}>
           {data.wells.map((well) => (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { channelValueProblem, MONITORING_MESSAGES, type ChannelKind } from '@common/monitoring-rules';
 import { TrashIcon } from '@/components/icons';
+import { LoadFailed } from '@/components/load-failed';
 import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { relativeTime } from '@/lib/relative-time';
 import { toast } from '@/lib/toast-store';
@@ -15,8 +16,9 @@ import { WebhookSecretModal } from './webhook-secret-modal';
 
 /** /monitoring/manage/channels: one block per kind with Disable, Edit and Add (spec 3 §2, §4). */
 export function ChannelsView() {
-  const { data: channels, isLoading } = useChannels();
-  const { data: kinds } = useChannelsInfo();
+  const { data: channels, isLoading, error, mutate } = useChannels();
+  const { data: kinds, error: kindsError, mutate: reloadKinds } = useChannelsInfo();
+  const failed = (!channels && error && !isLoading) || (!kinds && kindsError);
   const [secret, setSecret] = useState<string | null>(null);
 
   return (
@@ -30,6 +32,9 @@ export function ChannelsView() {
           Back to Monitoring
         </Link>
       </header>
+      {failed ? (
+        <LoadFailed title="Could not load your channels" retry={() => Promise.all([mutate(), reloadKinds()])} />
+      ) : (
       <div className="channel-blocks">
         {CHANNEL_ORDER.map((kind) => (
           <ChannelBlock
@@ -42,6 +47,7 @@ export function ChannelsView() {
           />
         ))}
       </div>
+      )}
       {secret && <WebhookSecretModal secret={secret} onClose={() => setSecret(null)} />}
     </div>
   );

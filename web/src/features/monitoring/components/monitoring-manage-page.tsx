@@ -4,13 +4,14 @@ import { ArrowRightIcon, BellIcon, RadarIcon } from '@/components/icons';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { useChannelsInfo, useMonitoringInfo } from '../api/use-monitoring';
 import { CHANNEL_TITLES } from '../lib/channel-kinds';
+import { LoadFailed } from '@/components/load-failed';
 import './monitoring.css';
 
 /** /monitoring/manage: the tier, task usage and the notification channels at a glance (spec 3 §2). */
 export function MonitoringManagePage() {
   usePageTitle('Monitoring');
-  const { data: info, isLoading } = useMonitoringInfo();
-  const { data: channels } = useChannelsInfo();
+  const { data: info, isLoading, error, mutate } = useMonitoringInfo();
+  const { data: channels, error: channelsError, mutate: reloadChannels } = useChannelsInfo();
 
   return (
     <div className="page monitoring-page">
@@ -38,7 +39,9 @@ export function MonitoringManagePage() {
         <ArrowRightIcon width={16} height={16} />
       </Link>
 
-      {!info ? (
+      {!info && error && !isLoading ? (
+        <LoadFailed title="Could not load your monitoring" retry={mutate} />
+      ) : !info ? (
         <section className="card status-card" aria-busy={isLoading}>
           {isLoading && <span className="spinner" />}
           <p className="muted">{isLoading ? 'Loading…' : 'Monitoring information is not available right now.'}</p>
@@ -78,6 +81,14 @@ export function MonitoringManagePage() {
             </header>
             <Usage label="Email and SMS channels" used={info.active_notification_channels} max={info.max_notification_channels} testId="usage-channels" />
             <Usage label="Webhooks" used={info.active_webhooks} max={info.max_webhooks} testId="usage-webhooks" />
+            {!channels && channelsError ? (
+              <p className="load-failed-inline" role="alert">
+                Could not load your channels.{' '}
+                <button type="button" className="link link-button" onClick={() => void reloadChannels()}>
+                  Try again
+                </button>
+              </p>
+            ) : (
             <dl className="channel-summary">
               {(['email', 'phone', 'webhook'] as ChannelKind[]).map((kind) => {
                 const channel = channels?.[kind];
@@ -91,6 +102,7 @@ export function MonitoringManagePage() {
                 );
               })}
             </dl>
+            )}
             <Link href="/monitoring/manage/channels" className="button button-primary monitoring-block-action">
               Manage Channels
             </Link>

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { STANDARD_TASK_KINDS, TASK_KINDS, type TaskKind } from '@common/monitoring-rules';
 import { ChevronDownIcon, TrashIcon } from '@/components/icons';
 import { Modal } from '@/components/modal';
+import { LoadFailed } from '@/components/load-failed';
 import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { relativeTime } from '@/lib/relative-time';
 import { toast } from '@/lib/toast-store';
@@ -29,7 +30,7 @@ const COLUMNS: { column: TaskColumn; label: string }[] = [
 /** /monitoring/manage/tasks: one tab per kind, select all, sorting, add, edit and delete (spec 3 §2, §5). */
 export function TasksView() {
   const { data: info } = useMonitoringInfo();
-  const { data: tasks, isLoading } = useTasks();
+  const { data: tasks, isLoading, error: tasksError, mutate: reloadTasks } = useTasks();
   const { data: domains } = useDomainVerifications();
   const domainVerified = useMemo(() => new Map((domains ?? []).map((d) => [d.domain, d.verified])), [domains]);
   const [kind, setKind] = useState<TaskKind>('username');
@@ -116,11 +117,14 @@ export function TasksView() {
             onClick={() => chooseKind(k)}
           >
             {TASK_TITLES[k]}
-            <span className="task-tab-count">{countOf(k)}</span>
+            {tasks && <span className="task-tab-count">{countOf(k)}</span>}
           </button>
         ))}
       </div>
 
+      {!tasks && tasksError && !isLoading ? (
+        <LoadFailed title="Could not load your tasks" retry={reloadTasks} />
+      ) : (
       <section className="card tasks-card" role="tabpanel" aria-label={`${TASK_TITLES[kind]} tasks`}>
         <div className="tasks-toolbar">
           <label className="checkbox">
@@ -240,6 +244,7 @@ export function TasksView() {
           </ul>
         )}
       </section>
+      )}
 
       {kind === 'domain' && <DomainVerificationPanel />}
 

@@ -7,6 +7,7 @@ import { usePageTitle } from '@/hooks/use-page-title';
 import { relativeTime } from '@/lib/relative-time';
 import type { InboxNotification } from '../api/notifications-api';
 import { useNotifications } from '../api/use-notifications';
+import { LoadFailed } from '@/components/load-failed';
 import './notifications.css';
 
 const TYPE_LABELS: Record<string, string> = {
@@ -36,7 +37,7 @@ export function NotificationsPage() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   // Removed rows disappear at once; they come back only if the server refuses.
   const [hidden, setHidden] = useState<Set<string>>(new Set());
-  const { data, isLoading, remove } = useNotifications(page, perPage);
+  const { data, isLoading, error, mutate, remove } = useNotifications(page, perPage);
   const rows = (data?.notifications ?? []).filter((row) => !hidden.has(row.id));
   const pages = data ? Math.max(1, Math.ceil(data.total / perPage)) : 1;
   const chosen = rows.filter((row) => selected.has(row.id));
@@ -71,7 +72,9 @@ export function NotificationsPage() {
         </div>
       </header>
 
-      {!data ? (
+      {!data && error && !isLoading ? (
+        <LoadFailed title="Could not load your notifications" retry={mutate} />
+      ) : !data ? (
         <section className="card status-card" aria-busy={isLoading}>
           {isLoading && <span className="spinner" />}
           <p className="muted">{isLoading ? 'Loading Notifications...' : 'Notifications are not available right now.'}</p>

@@ -43,5 +43,5 @@ export function useSubscriptions() {
     }
   };
 
-  return { info: data, error, isLoading, cancel, updateDomain };
+  return { info: data, error, isLoading, cancel, updateDomain, retry: mutate };
 }

@@ -8,6 +8,7 @@ import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { PAYMENT_HISTORY_PAGE_SIZE, type Invoice } from '../api/subscriptions-api';
 import { usePaymentHistory } from '../api/use-payment-history';
+import { LoadFailed } from '@/components/load-failed';
 import {
   extraInfoLines,
   invoiceAmount,
@@ -25,7 +26,7 @@ import './subscriptions.css';
 export function PaymentHistoryPage() {
   usePageTitle('Payment History');
   const [page, setPage] = useState(1);
-  const { data, isLoading, clear } = usePaymentHistory(page);
+  const { data, isLoading, error, mutate, clear } = usePaymentHistory(page);
   const { data: user } = useUser();
   const [confirming, setConfirming] = useState(false);
   const [clearing, runClear] = useGuardedSubmit();
@@ -63,7 +64,9 @@ export function PaymentHistoryPage() {
         )}
       </header>
 
-      {!data ? (
+      {!data && error && !isLoading ? (
+        <LoadFailed title="Could not load your payment history" retry={mutate} />
+      ) : !data ? (
         <section className="card status-card" aria-busy={isLoading}>
           {isLoading && <span className="spinner" />}
           <p className="muted">{isLoading ? 'Loading payment history…' : 'Payment history is not available right now.'}</p>

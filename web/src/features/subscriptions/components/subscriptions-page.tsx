@@ -5,6 +5,7 @@ import { useUser } from '@/features/user/api/use-user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import type { SubscriptionsInfo } from '../api/subscriptions-api';
 import { useSubscriptions } from '../api/use-subscriptions';
+import { LoadFailed } from '@/components/load-failed';
 import { formatCredits } from '../lib/catalogue';
 import { DomainsBlock } from './domains-block';
 import { formatExpiry, PlanActions, type Cancel } from './plan-actions';
@@ -15,7 +16,7 @@ import './subscriptions.css';
 export function SubscriptionsPage() {
   usePageTitle('Subscriptions');
   const { data: user } = useUser();
-  const { info, isLoading, cancel, updateDomain } = useSubscriptions();
+  const { info, isLoading, error, retry, cancel, updateDomain } = useSubscriptions();
 
   return (
     <div className="page subs-page">
@@ -31,7 +32,9 @@ export function SubscriptionsPage() {
 
       <ApiKeyControl user={user} valid={undefined} />
 
-      {!info ? (
+      {!info && error && !isLoading ? (
+        <LoadFailed title="Could not load your subscriptions" retry={retry} />
+      ) : !info ? (
         <section className="card status-card" aria-busy={isLoading}>
           {isLoading ? <span className="spinner" /> : null}
           <p className="muted">{isLoading ? 'Loading subscriptions…' : 'Subscriptions info is not available right now.'}</p>
