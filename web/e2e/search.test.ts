@@ -45,6 +45,8 @@ const RECORDS: object[] = [
   { email: 'hidden', username: 'masked_user_search' },
   // Removal flow.
   { email: 'remove.me.search@example.com', password: 'remove-me-please' },
+  // A broken dump's 3,000-character value.
+  { email: 'long.value.search@example.com', address: `${'Long Street '.repeat(249)}Long Street.` },
   // Paging: 130 records share a password → 7 pages of 20.
   ...Array.from({ length: 130 }, (_, i) => ({ email: `pager${i}@paging.example`, password: 'paging-shared-pass' })),
 ];
@@ -487,6 +489,28 @@ test('?q= fills the input and searches on arrival, through the sign-in too', asy
   const page = await signIn(SUBSCRIBED, '/search?q=alice.search%40example.com');
   await eventually(() => page.locator('input[name="query"]').inputValue(), 'alice.search@example.com');
   await eventually(() => rows(page).first().getByTestId('result-headline').textContent(), 'alice.search@example.com');
+  await page.context().close();
+});
+
+test('mobile: the tab strip shows it scrolls; a 3,000-character value is cut with a button for the rest', async () => {
+  const page = await signIn(SUBSCRIBED, '/search', MOBILE);
+  const tabs = page.getByRole('tablist', { name: 'Search type' });
+  // Cut off at the end: faded there, not at the start; scrolled to the end: the other way round.
+  await eventually(() => tabs.evaluate((el) => [el.hasAttribute('data-more-start'), el.hasAttribute('data-more-end')]), [false, true]);
+  await tabs.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+  await eventually(() => tabs.evaluate((el) => [el.hasAttribute('data-more-start'), el.hasAttribute('data-more-end')]), [true, false]);
+
+  await search(page, 'long.value.search@example.com', 'Email');
+  const row = rows(page).first();
+  await row.getByTestId('result-toggle').click();
+  const value = row.getByTestId('result-details').locator('.value-long');
+  const toggle = value.getByRole('button', { name: 'Show all 3,000 characters' });
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+  assert.equal((await textOf(value.locator('.value-text'))).length, 401, '400 characters and an ellipsis');
+  await toggle.click();
+  assert.equal((await textOf(value.locator('.value-text'))).length, 3000);
+  assert.equal(await value.getByRole('button', { name: 'Show less' }).getAttribute('aria-expanded'), 'true');
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
   await page.context().close();
 });
 

@@ -99,6 +99,9 @@ test('every tab answers from the local store; the balance goes down by 1 a looku
   assert.match(await textOf(facts), /RegistrarThird Registrar LLC/);
   const age = domainAgeDays('2016-02-29T12:00:00Z')!;
   assert.match(await textOf(facts), new RegExp(`Domain age${age.toLocaleString('en-US')} days`));
+  // Dates read like every other date of the page, never as raw ISO strings.
+  assert.match(await textOf(facts), /CreatedFeb 29, 2016, 12:00 PM UTC/);
+  assert.doesNotMatch(await textOf(page.locator('.whois-record')), /\d{4}-\d{2}-\d{2}T\d{2}:/);
   assert.equal(await textOf(page.getByTestId('whois-availability')), 'Registered');
   assert.deepEqual(await page.getByTestId('whois-name-servers').locator('li').allTextContents(), [NAME_SERVER, 'ns2.e2e-widgets.test']);
   await page.getByRole('region', { name: 'Registrant' }).getByText(HOSTILE_ORG, { exact: true }).waitFor();
@@ -147,6 +150,10 @@ test('every tab answers from the local store; the balance goes down by 1 a looku
   await page.locator('select[name="lookup-page-size"]').selectOption('100');
   await eventually(async () => (await lookupNames(page)).sort(), [...IP_HOSTS].sort());
   assert.match(await textOf(page.locator('[data-testid="lookup-row"] td').nth(1)), /^May 1, 2022$/);
+  // A name may wrap after its dots and hyphens only: each break opportunity is a <wbr> there.
+  const nameCell = page.locator('[data-testid="lookup-row"] td.whois-table-name').first();
+  const breaks = await nameCell.evaluate((cell) => [...cell.querySelectorAll('wbr')].map((wbr) => wbr.previousSibling?.textContent?.slice(-1)));
+  assert.ok(breaks.length > 0 && breaks.every((ch) => ch === '.' || ch === '-'), JSON.stringify(breaks));
   await eventually(() => balance(page), '12');
   await screenshot(page, 'whois-reverse-ip-desktop');
 

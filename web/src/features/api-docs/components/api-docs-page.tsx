@@ -125,7 +125,7 @@ export function ApiDocsPage() {
               <p>
                 Send your key in the <code>{API_KEY_HEADER}</code> header (header names are case-insensitive). Generate or
                 regenerate it from the key box at the top of this page; the whole key is shown only once. Keep it secret: anyone
-                with the key spends your credits.
+                with the key spends your credits. With two-factor authentication on, generating a key asks for a code first.
               </p>
               <CodeBlock code={`${API_KEY_HEADER}: ${context.key}`} />
             </Section>
@@ -133,6 +133,13 @@ export function ApiDocsPage() {
               <p>
                 Up to 10 requests per second per IP address and key. Beyond that the API answers <code>429</code> with a{' '}
                 <code>Retry-After</code> header giving the seconds to wait; repeated abuse can suspend the key.
+              </p>
+            </Section>
+            <Section id="request-bodies" title="Request Bodies" level={3}>
+              <p>
+                A body field the API does not know is ignored, never refused, so a client that sends its own bookkeeping keeps
+                working; an ignored field never acts. A field the API cannot accept is answered <code>400</code> with a message
+                naming the field and the rule, such as <code>{'{"error": "Invalid request: size must be at most 10000"}'}</code>.
               </p>
             </Section>
             <Section id="errors" title="Common Error Responses" level={3}>

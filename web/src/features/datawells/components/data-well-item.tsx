@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { fieldLabel } from '@/lib/field-labels';
 import type { DataWell } from '../api/datawells-api';
 
 const numberFormat = new Intl.NumberFormat('en-US');
@@ -55,7 +56,7 @@ export function DataWellItem({ well }: { well: DataWell }) {
           <ul className="well-types" aria-label="Exposed data">
             {dataTypes(well.data).map((type) => (
               <li key={type} className="well-type">
-                {type}
+                {fieldLabel(type)}
               </li>
             ))}
           </ul>

@@ -136,6 +136,26 @@ const QUESTIONS: { id: string; title: string; answer: ReactNode }[] = [
     ),
   },
   {
+    id: 'credits',
+    title: 'What are search credits for?',
+    answer: (
+      <p>
+        Search credits pay for searches through the API: one credit a search. Searching on this site needs a search subscription
+        instead, and the API needs both. WHOIS credits are apart: they pay for WHOIS lookups, here and through the API.
+      </p>
+    ),
+  },
+  {
+    id: 'favourites',
+    title: 'Where are my favourites kept?',
+    answer: (
+      <p>
+        On your device only, and only as record numbers, never the values. When you open your favourites we fetch those records
+        again, under your subscription and the same hiding rules as any search; a record removed since is no longer shown.
+      </p>
+    ),
+  },
+  {
     id: 'deleteData',
     title: 'How do I remove my data?',
     answer: (

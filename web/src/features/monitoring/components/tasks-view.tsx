@@ -16,6 +16,7 @@ import { sortTasks, type SortState, type TaskColumn } from '../lib/task-sort';
 import { TaskDialog } from './task-dialog';
 import { DomainVerificationPanel } from './domain-verification-panel';
 import { onTabListKeyDown, tabProps } from '@/components/tabs';
+import { useScrollCue } from '@/hooks/use-scroll-cue';
 
 
 type Dialog = { mode: 'add' } | { mode: 'edit'; task: MonitorTask } | { mode: 'delete'; ids: string[] } | null;
@@ -33,6 +34,7 @@ export function TasksView() {
   const { data: tasks, isLoading, error: tasksError, mutate: reloadTasks } = useTasks();
   const { data: domains } = useDomainVerifications();
   const domainVerified = useMemo(() => new Map((domains ?? []).map((d) => [d.domain, d.verified])), [domains]);
+  const scrollCue = useScrollCue<HTMLDivElement>();
   const [kind, setKind] = useState<TaskKind>('username');
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [sort, setSort] = useState<SortState>({ column: 'created', direction: 'desc' });
@@ -106,7 +108,7 @@ export function TasksView() {
         </Link>
       </header>
 
-      <div className="task-tabs" role="tablist" aria-label="Task kinds" onKeyDown={onTabListKeyDown}>
+      <div ref={scrollCue} className="task-tabs scroll-cue" role="tablist" aria-label="Task kinds" onKeyDown={onTabListKeyDown}>
         {TASK_KINDS.map((k) => (
           <button
             key={k}

@@ -29,6 +29,30 @@ function Value({ field, value }: { field: string; value: string }) {
   return <span className="value-text">{value}</span>;
 }
 
+/** Past this many characters an expanded value is cut, with a button for the rest. */
+export const LONG_VALUE_CHARS = 400;
+
+/**
+ * A value in the expanded record. A very long one (a 3,000-character "address" from a broken
+ * dump) is cut at LONG_VALUE_CHARS with a button that shows all of it, so one value cannot
+ * push the rest of the record off a phone's screen. Copy and export always take the whole value.
+ */
+function DetailValue({ field, value }: { field: string; value: string }) {
+  const [whole, setWhole] = useState(false);
+  const chars = Array.from(value);
+  if (chars.length <= LONG_VALUE_CHARS || field === 'hashed_password' || (field === 'email' && isMaskedEmail(value))) {
+    return <Value field={field} value={value} />;
+  }
+  return (
+    <span className="value-long">
+      <span className="value-text">{whole ? value : `${chars.slice(0, LONG_VALUE_CHARS).join('')}…`}</span>
+      <button type="button" className="link link-button value-long-toggle" aria-expanded={whole} onClick={() => setWhole((on) => !on)}>
+        {whole ? 'Show less' : `Show all ${chars.length.toLocaleString('en-US')} characters`}
+      </button>
+    </span>
+  );
+}
+
 interface ResultRowProps {
   record: SearchRecord;
   selected: boolean;
@@ -142,7 +166,7 @@ export function ResultRow({ record, selected, favourite, removed, subscribed, on
                 <dd>
                   {values.map((value, i) => (
                     <span key={i} className="result-field-value">
-                      <Value field={field} value={value} />
+                      <DetailValue field={field} value={value} />
                     </span>
                   ))}
                 </dd>

@@ -2,6 +2,7 @@ import type { FormEvent } from 'react';
 import { SearchIcon } from '@/components/icons';
 import { QUERY_MAX_LENGTH, SEARCH_TYPES, type SearchType } from '@common/search-rules';
 import { onTabListKeyDown, tabProps } from '@/components/tabs';
+import { useScrollCue } from '@/hooks/use-scroll-cue';
 
 export interface SearchOptions {
   regex: boolean;
@@ -48,6 +49,7 @@ function Switch({ label, hint, checked, onChange }: { label: string; hint: strin
 
 /** Tabs, the query input with Find, and the three toggles (spec 2 §2). */
 export function SearchForm({ type, onType, query, onQuery, options, onOptions, searching, onSubmit }: SearchFormProps) {
+  const scrollCue = useScrollCue<HTMLDivElement>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit();
@@ -55,7 +57,7 @@ export function SearchForm({ type, onType, query, onQuery, options, onOptions, s
 
   return (
     <section className="card search-panel">
-      <div className="search-tabs" role="tablist" aria-label="Search type" onKeyDown={onTabListKeyDown}>
+      <div ref={scrollCue} className="search-tabs scroll-cue" role="tablist" aria-label="Search type" onKeyDown={onTabListKeyDown}>
         {SEARCH_TYPES.map((tab) => (
           <button
             key={tab.value}

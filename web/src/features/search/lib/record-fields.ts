@@ -3,7 +3,7 @@
  * pick and reshape strings; components render them as text nodes.
  */
 import type { SearchRecord } from '../api/search-api';
-import { capitalise } from '@/lib/capitalise';
+import { fieldLabel } from '@/lib/field-labels';
 
 /** The masked-record marker in the email field. */
 export const HIDDEN_EMAIL = 'hidden';
@@ -28,29 +28,7 @@ const FIELD_ORDER = [
   'cryptocurrency_address',
 ];
 
-const LABELS: Record<string, string> = {
-  email: 'Email',
-  username: 'Username',
-  password: 'Password',
-  hashed_password: 'Hashed Password',
-  ip_address: 'IP Address',
-  name: 'Name',
-  dob: 'Date of Birth',
-  license_plate: 'License Plate',
-  vin: 'VIN',
-  address: 'Address',
-  phone: 'Phone',
-  company: 'Company',
-  url: 'URL',
-  social: 'Social',
-  cryptocurrency_address: 'Crypto Address',
-  domain: 'Domain',
-  database_name: 'Database',
-};
-
-export function fieldLabel(field: string): string {
-  return LABELS[field] ?? capitalise(field.replace(/_/g, ' '));
-}
+export { fieldLabel };
 
 /** Fields named id or primary_field, any name containing "nested", and the ones shown apart. */
 export function isDisplayedField(field: string): boolean {

@@ -1,5 +1,5 @@
 import type { WhoisHistoryAnswer, WhoisHistoryRecord } from '@common/whois-rules';
-import { asText, asTexts, formatCount, formatIsoTime } from '../lib/format';
+import { asText, asTexts, formatCount, formatIsoTime, formatWhoisDate } from '../lib/format';
 import { ContactCard, Facts, ValueList } from './whois-record-view';
 
 /** When a record was last seen (its audit), else its own update date: the order of the list. */
@@ -54,9 +54,9 @@ function HistoryRecord({ record }: { record: WhoisHistoryRecord }) {
         rows={[
           ['Registrar', asText(record.registrarName)],
           ['WHOIS server', asText(record.whoisServer)],
-          ['Created', asText(record.createdDateRaw)],
-          ['Updated', asText(record.updatedDateRaw)],
-          ['Expires', asText(record.expiresDateRaw)],
+          ['Created', formatWhoisDate(asText(record.createdDateISO8601) ?? asText(record.createdDateRaw))],
+          ['Updated', formatWhoisDate(asText(record.updatedDateISO8601) ?? asText(record.updatedDateRaw))],
+          ['Expires', formatWhoisDate(asText(record.expiresDateISO8601) ?? asText(record.expiresDateRaw))],
           ['Status', asTexts(record.status).join(', ') || undefined],
         ]}
       />

@@ -9,6 +9,7 @@ import {
 } from '@common/whois-rules';
 import { Paginator } from '@/components/paginator';
 import { asText, formatCount, formatEpochDay } from '../lib/format';
+import { HostName } from './host-name';
 
 type PageSize = (typeof LOOKUP_PAGE_SIZES)[number];
 
@@ -61,7 +62,7 @@ export function LookupView({ tool, rows }: { tool: WhoisTool; rows: LookupRow[] 
           <tbody>
             {rows.slice(first, first + size).map((row, i) => (
               <tr key={`${first + i}-${String(row.name)}`} data-testid="lookup-row">
-                <td className="whois-table-name">{asText(row.name)}</td>
+                <td className="whois-table-name">{asText(row.name) !== undefined && <HostName name={row.name} />}</td>
                 <td>{formatEpochDay(row.first_seen)}</td>
                 <td>{formatEpochDay(row.last_visit)}</td>
               </tr>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { REVERSE_WHOIS_MAX_RESULTS, REVERSE_WHOIS_PAGE_SIZE, type ReverseWhoisAnswer } from '@common/whois-rules';
 import { Paginator } from '@/components/paginator';
 import { asTexts, formatCount } from '../lib/format';
+import { HostName } from './host-name';
 
 /** Reverse WHOIS (spec 2 §3): the matching domains, 20 a page. */
 export function ReverseWhoisView({ answer }: { answer: ReverseWhoisAnswer }) {
@@ -24,7 +25,7 @@ export function ReverseWhoisView({ answer }: { answer: ReverseWhoisAnswer }) {
       <ol className="whois-domain-list" start={first + 1} data-testid="reverse-whois-list">
         {domains.slice(first, first + REVERSE_WHOIS_PAGE_SIZE).map((domain, i) => (
           <li key={`${first + i}-${domain}`} data-testid="reverse-whois-domain">
-            {domain}
+            <HostName name={domain} />
           </li>
         ))}
       </ol>

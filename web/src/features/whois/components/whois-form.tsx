@@ -14,6 +14,7 @@ import {
 import { credits } from '../lib/format';
 import { termCount, type ReverseWhoisInput } from '../lib/whois-query';
 import { onTabListKeyDown, tabProps } from '@/components/tabs';
+import { useScrollCue } from '@/hooks/use-scroll-cue';
 
 /** What each tab looks up: the input's label, an example, and one line of help. */
 const TOOL_INPUT: Record<Exclude<WhoisTool, 'reverse_whois'>, { label: string; placeholder: string; help: string }> = {
@@ -46,6 +47,7 @@ interface WhoisFormProps {
 
 /** The seven tabs, the tab's input (or the reverse WHOIS form) and what a lookup costs. */
 export function WhoisForm({ tool, onTool, withResults, query, onQuery, reverse, onReverse, running, onSubmit }: WhoisFormProps) {
+  const scrollCue = useScrollCue<HTMLDivElement>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit();
@@ -54,7 +56,7 @@ export function WhoisForm({ tool, onTool, withResults, query, onQuery, reverse, 
 
   return (
     <section className="card whois-panel">
-      <div className="whois-tabs" role="tablist" aria-label="WHOIS tool" onKeyDown={onTabListKeyDown}>
+      <div ref={scrollCue} className="whois-tabs scroll-cue" role="tablist" aria-label="WHOIS tool" onKeyDown={onTabListKeyDown}>
         {WHOIS_TOOLS.map((value) => (
           <button
             key={value}

@@ -1,6 +1,6 @@
 import { DATA_ERROR_TEXT, domainAgeDays, NO_SOURCE_TEXT, type WhoisContact, type WhoisDataError, type WhoisRecord } from '@common/whois-rules';
 import { AlertIcon } from '@/components/icons';
-import { asText, asTexts, formatCount } from '../lib/format';
+import { asText, asTexts, formatCount, formatWhoisDate } from '../lib/format';
 
 const AVAILABILITY: Record<string, string> = {
   UNAVAILABLE: 'Registered',
@@ -98,9 +98,9 @@ export function WhoisRecordView({ record }: { record: WhoisRecord }) {
         rows={[
           ['Registrar', asText(record.registrarName)],
           ['Contact email', asText(record.contactEmail)],
-          ['Created', asText(record.createdDate)],
-          ['Updated', asText(record.updatedDate)],
-          ['Expires', asText(record.expiresDate)],
+          ['Created', formatWhoisDate(asText(record.createdDate))],
+          ['Updated', formatWhoisDate(asText(record.updatedDate))],
+          ['Expires', formatWhoisDate(asText(record.expiresDate))],
           ['Domain age', age === null ? undefined : `${formatCount(age)} ${age === 1 ? 'day' : 'days'}`],
           ['Status', asTexts(record.status).join(', ') || undefined],
         ]}
@@ -121,9 +121,9 @@ export function WhoisRecordView({ record }: { record: WhoisRecord }) {
             rows={[
               ['Registrar', asText(registry.registrarName)],
               ['WHOIS server', asText(registry.whoisServer)],
-              ['Created', asText(registry.createdDate)],
-              ['Updated', asText(registry.updatedDate)],
-              ['Expires', asText(registry.expiresDate)],
+              ['Created', formatWhoisDate(asText(registry.createdDate))],
+              ['Updated', formatWhoisDate(asText(registry.updatedDate))],
+              ['Expires', formatWhoisDate(asText(registry.expiresDate))],
               ['Status', asTexts(registry.status).join(', ') || undefined],
               ['Name servers', asTexts(registry.nameServers?.hostNames).join(', ') || undefined],
             ]}

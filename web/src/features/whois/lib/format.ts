@@ -28,6 +28,14 @@ export function formatIsoTime(iso: string | undefined): string {
   });
 }
 
+/**
+ * A registry's date as the rest of the page shows dates ("Aug 14, 1995, 04:00 AM UTC"), so no raw
+ * ISO string stands beside formatted ones; a date that does not parse is shown as given.
+ */
+export function formatWhoisDate(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : formatIsoTime(value);
+}
+
 /** A credit count with its unit: '1 credit', '25 credits'. */
 export const credits = (count: number) => `${formatCount(count)} ${count === 1 ? 'credit' : 'credits'}`;
 
