@@ -33,7 +33,7 @@ function dashboardSearch(token: string, query: string, options: Partial<{ type: 
 }
 
 describe('POST /search (dashboard)', () => {
-  test('every validation of spec 2 §5 is enforced by the server', async () => {
+  test('every search validation is enforced by the server', async () => {
     const { token } = await signedIn({ searchDays: 30 });
     const cases: [string, string, Partial<{ type: string; wildcard: boolean }>][] = [
       ['', 'Empty Query', {}],

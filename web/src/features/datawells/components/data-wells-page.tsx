@@ -16,7 +16,7 @@ import { DataWellItem, formatRecords } from './data-well-item';
 import { Paginator } from '@/components/paginator';
 import './datawells.css';
 
-/** Spec 2 §2 /data-wells: the breach-source catalogue, browsed by page or searched. */
+/** /data-wells: the breach-source catalogue, browsed by page or searched. */
 export function DataWellsPage() {
   usePageTitle('Data Wells');
   const [page, setPage] = useState(1);

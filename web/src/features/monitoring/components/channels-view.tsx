@@ -13,7 +13,7 @@ import { refusalMessage } from '../lib/refusal';
 import { channelLimitProblem } from '../lib/task-limits';
 import { WebhookSecretModal } from './webhook-secret-modal';
 
-/** /monitoring/manage/channels: one block per kind with Disable, Edit and Add (spec 3 §2, §4). */
+/** /monitoring/manage/channels: one block per kind with Disable, Edit and Add. */
 export function ChannelsView() {
   const { data: channels, isLoading } = useChannels();
   const { data: kinds } = useChannelsInfo();

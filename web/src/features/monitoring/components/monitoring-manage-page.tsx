@@ -6,7 +6,7 @@ import { useChannelsInfo, useMonitoringInfo } from '../api/use-monitoring';
 import { CHANNEL_TITLES } from '../lib/channel-kinds';
 import './monitoring.css';
 
-/** /monitoring/manage: the tier, task usage and the notification channels at a glance (spec 3 §2). */
+/** /monitoring/manage: the tier, task usage and the notification channels at a glance. */
 export function MonitoringManagePage() {
   usePageTitle('Monitoring');
   const { data: info, isLoading } = useMonitoringInfo();

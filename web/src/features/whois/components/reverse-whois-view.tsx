@@ -3,7 +3,7 @@ import { REVERSE_WHOIS_MAX_RESULTS, REVERSE_WHOIS_PAGE_SIZE, type ReverseWhoisAn
 import { Paginator } from '@/components/paginator';
 import { asTexts, formatCount } from '../lib/format';
 
-/** Reverse WHOIS (spec 2 §3): the matching domains, 20 a page. */
+/** Reverse WHOIS: the matching domains, 20 a page. */
 export function ReverseWhoisView({ answer }: { answer: ReverseWhoisAnswer }) {
   const [page, setPage] = useState(1);
   const domains = asTexts(answer.domainsList);
