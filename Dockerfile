@@ -25,7 +25,7 @@ COPY --from=build --chown=node:node /app /app
 RUN mkdir -p /data && chown node:node /data
 USER node
 # Production refuses the sandbox payment providers: run with CARD_PROVIDER=paddle and
-# CRYPTO_PROVIDER=btcpay|nowpayments and their settings (README, "Buying access"), and
+# CRYPTO_PROVIDER=btcpay|nowpayments and their settings (docs/payments.md, "Running payments"), and
 # SMTP_URL: production refuses to start without it (no outbox links on the console).
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 VOLUME /data

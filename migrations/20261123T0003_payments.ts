@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: never edit after it lands; add a new migration instead.
-// Buying access (server/src/payments/README.md): the catalogue, payments and the events of
+// Buying access (docs/payments.md): the catalogue, payments and the events of
 // their providers, subscriptions, the user's invoices, event codes.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

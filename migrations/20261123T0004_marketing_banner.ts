@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: never edit after it lands; add a new migration instead.
-// The marketing banner (spec 3 §3, §7): every banner ever set, the current one being the
+// The marketing banner: every banner ever set, the current one being the
 // newest not cleared. Rows are never changed except to clear them, so an id names one text.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

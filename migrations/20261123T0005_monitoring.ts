@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: never edit after it lands; add a new migration instead.
-// Monitoring (spec 3; design in server/src/monitoring/README.md): watched values, the
+// Monitoring (design in docs/monitoring.md): watched values, the
 // channels alerts go to, the segments each ingest publishes (matched once), the reports a
 // match writes, the deliveries of alerts with every attempt, and the SMS outbox.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -26,7 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // Where alerts go. `kind` phone is the dashboard's SMS. A webhook has its signing secret
   // (Standard Webhooks `whsec_…`), shown to its owner once. An empty `value` is a disabled
-  // channel (spec 3 §2 Disable); `disabled_reason` says why the system turned one off.
+  // channel; `disabled_reason` says why the system turned one off.
   await db.schema
     .createTable('notification_channels')
     .addColumn('id', 'bigserial', (c) => c.primaryKey())

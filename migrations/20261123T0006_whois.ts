@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: never edit after it lands; add a new migration instead.
-// WHOIS tools (spec 2; design in server/src/whois/README.md): the local store operators
+// WHOIS tools (design in docs/whois.md): the local store operators
 // fill with `npm run whois-ingest` (and live answers are kept in), the answer cache, the
 // files already imported, and the credit holds of lookups in flight.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -9,7 +9,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // extension since PostgreSQL 13: the database owner may create it.
   await sql`create extension if not exists pg_trgm`.execute(db);
 
-  // One WHOIS record of a domain as seen at a time. `record` holds the spec's WHOIS record
+  // One WHOIS record of a domain as seen at a time. `record` holds our WHOIS record
   // (common/whois-rules.ts WhoisRecord); `content_sha256` hashes it without the time it was
   // seen, so the same content seen again only moves `last_observed_at`. `is_current` marks
   // the newest snapshot per domain (the reverse WHOIS "current" mode); `search_text` is the

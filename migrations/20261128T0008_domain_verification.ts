@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: never edit after it lands; add a new migration instead.
-// Domain verification (server/src/monitoring/README.md "Domain verification"): a domain
+// Domain verification (docs/monitoring.md "Domain verification"): a domain
 // task shows record values only once its owner proved control of the domain. One row per
 // account and domain: the token the owner publishes (DNS TXT or the .well-known file), how
 // and when the domain was last verified, and the pending role-address mail (its link's

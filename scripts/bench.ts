@@ -1,4 +1,4 @@
-// Search benchmark (shared/design/benchmark.md): builds a corpus, ingests it into the
+// Search benchmark: builds a corpus, ingests it into the
 // engine and into the peers (PostgreSQL + pg_trgm, SQLite FTS5 trigram, ripgrep over the
 // raw files), runs every query class and prints each figure beside its peers', with
 // ratios and the machine's calibration figures.

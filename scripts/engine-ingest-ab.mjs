@@ -1,4 +1,4 @@
-// Ingest A/B of two engine builds (BENCHMARKS.md "session 9"): the bench's 10M ingests, one per
+// Ingest A/B of two engine builds (BENCHMARKS.md in git history "session 9"): the bench's 10M ingests, one per
 // source (as scripts/bench.ts does, automatic merges inside), with a given addon file, so two
 // builds (copies of engine/build/engine.node) run alternately in the same minutes. Prints one
 // JSON line: wall, records/s, the process's CPU seconds, merges, the summed `timing` phase

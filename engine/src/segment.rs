@@ -147,7 +147,7 @@ const GROUP_MIN: u32 = 64;
 /// email when it has none (their first `ORDER_KEY_BYTES`), the input's order breaking ties.
 /// A page of 10,000 entries of a popular password or a username or email prefix then reads
 /// a few hundred store blocks instead of one block per entry (a scattered page decodes one
-/// 1 KiB zstd block per entry: BENCHMARKS.md, "Issue 14: session 12"); similar lines side
+/// 1 KiB zstd block per entry: BENCHMARKS.md, "10M records: every target"); similar lines side
 /// by side also compress better. Readers do not depend on the order: a part's documents
 /// are numbered in it, and merges copy parts' blocks as they are, keeping it.
 #[derive(Default)]
@@ -295,7 +295,7 @@ impl PartWriter {
         drop(dedup);
         // The store first (its dictionary trained, the lines compressed in the part's order),
         // then the fields: writing the store beside the field writers cost 5-8% more CPU
-        // (BENCHMARKS.md, "Issue 14: session 12").
+        // (BENCHMARKS.md, "10M records: every target").
         let mut store = StoreWriter::create(&dir)?;
         for &old in &by_rank {
             let start = if old == 0 { 0 } else { lines.recs[old as usize - 1].1 };

@@ -13,8 +13,8 @@
 //!   a scan decodes the blocks it reads into plain `term\n` bytes (a few ns a term) and
 //!   searches those as before, a lookup compares whole first terms and decodes one block.
 //! Exact lookups and prefix ranges binary-search the offsets (about 20 probes for a
-//! million terms). An fst map was used first and dropped: it stored every term a second
-//! time (+27% index size at 100k records) for a lookup that is already microseconds.
+//! million terms). Not an fst map: it stores every term a second time (+27% index size at
+//! 100k records) for a lookup that is already microseconds.
 
 use crate::bytes::Bytes;
 use crate::error::{EngineError, Result};

@@ -29,7 +29,7 @@ use std::path::Path;
 /// Consecutive term ordinals per indexed block of field `field` (a multiple of the term
 /// tables' `.tix` step, 8; the file records it and readers take the file's). 32 for the
 /// fields whose infix searches held with it (username, url, social, domains, company): at
-/// 10M records their lists take 35.6 MB instead of 50.7 (BENCHMARKS.md, "Issue 14: index
+/// 10M records their lists take 35.6 MB instead of 50.7 (BENCHMARKS.md in git history, "Issue 14: index
 /// size at 10M, format 5"); 8 for `email` (its infix class is held to 10× PostgreSQL) and
 /// for `name`, `address` and `password`, whose infix searches a grain of 32 made 1.9-7.5×
 /// slower (a common trigram's list covering more than a quarter of the blocks falls back to
@@ -85,7 +85,7 @@ pub fn write_grain<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item
 /// `.ltri` keeps a trigram whose domain-only blocks (holding it in no local part) are more
 /// than 1/`LOCAL_SHARE` of the part's blocks: about 480 trigrams a part at 10M records, 5.0
 /// MB in all (every trigram found in a domain: 21.5 MB; a whole index of the local parts:
-/// 41.4 MB; BENCHMARKS.md, "Issue 14: session 11, email_local").
+/// 41.4 MB; BENCHMARKS.md in git history, "Issue 14: session 11, email_local").
 pub const LOCAL_SHARE: u32 = 64;
 
 /// `write_grain` for the emails, plus `<field>.ltri` (format 11): the trigrams of the local

@@ -183,7 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const reports = createReportsService({ db, engine: deps.engine });
   registerMonitoring(app, { db, allowPrivateWebhooks: config.WEBHOOK_ALLOW_PRIVATE, mail: deps.mail, config });
   // Domain verification: the file over https, but http where private targets are allowed
-  // outside production (tests' local server); README "Domain verification".
+  // outside production (tests' local server); docs/monitoring.md "Domain verification".
   const domainVerification = createDomainVerificationService({
     db,
     verifier: createDomainVerifier({

@@ -112,7 +112,7 @@ export const ConfigSchema = Type.Object({
     Type.String({ minLength: 2, description: 'JSON map of SKU to Paddle price id, e.g. {"search-credits":"pri_…"}; unmapped SKUs cannot be bought by card.' }),
   ),
   PADDLE_WEBHOOK_TOLERANCE_SECONDS: Integer(5, 1, 3600, "How far a Paddle-Signature timestamp may be from now (Paddle's SDK allows 5 s)."),
-  // Monitoring (server/src/monitoring/README.md): matching, notices and alert delivery.
+  // Monitoring (docs/monitoring.md): matching, notices and alert delivery.
   MONITOR_SWEEP_MS: Integer(30_000, 100, 3_600_000, 'How often segments not yet matched and deliveries not yet queued are swept into the queues (a lost notify or a crash only delays them).'),
   EXPIRY_NOTICE_DAYS: Integer(3, 1, 60, 'Days before a search, monitoring or enterprise plan ends that its expiry notice is posted (daily job).'),
   LOW_CREDITS_THRESHOLD: Integer(10, 0, 1_000_000, 'Search or WHOIS credits at or under this many post a low-credits notice (daily job).'),
@@ -143,7 +143,7 @@ export const ConfigSchema = Type.Object({
   MONITOR_V1_RATE_PER_SECOND: Integer(5, 1, 10_000, 'Monitor API V1: requests per second per key.'),
   MONITOR_V1_BURST: Integer(50, 1, 100_000, 'Monitor API V1: burst size.'),
   MONITOR_V1_BLOCK_SECONDS: Integer(180, 1, 86_400, 'Monitor API V1: how long a key that passed its limit is refused.'),
-  // WHOIS tools (server/src/whois/README.md): providers, their order, limits.
+  // WHOIS tools (docs/whois.md): providers, their order, limits.
   WHOIS_LOOKUP_PROVIDERS: Type.String({ default: 'live,local,whoisxml', pattern: '^(live|local|whoisxml)(,(live|local|whoisxml))*$', description: 'Order in which WHOIS lookups ask providers (after the cache); whoisxml is skipped without WHOISXML_API_KEY.' }),
   WHOIS_DATA_PROVIDERS: Type.String({ default: 'local,whoisxml', pattern: '^(live|local|whoisxml)(,(live|local|whoisxml))*$', description: 'Order for history, reverse WHOIS, reverse IP/MX/NS and subdomain scans.' }),
   WHOIS_TIMEOUT_MS: Integer(8_000, 100, 60_000, 'Time one live lookup (RDAP and port-43 referrals together) or one WhoisXML call may take.'),

@@ -1,5 +1,5 @@
 /**
- * The request forms existing v2 clients send (../shared/design/api-compat.md) and the
+ * The request forms existing v2 clients send and the
  * response types they rely on. Every form must be accepted and answered with the
  * documented shape.
  */

@@ -61,7 +61,7 @@ describe('registration and verification', () => {
     assert.equal(new URL(link).searchParams.get('q'), '250');
   });
 
-  test('validation messages of spec 1 §5 come from the server too', async () => {
+  test('the sign-in validation messages come from the server too', async () => {
     assert.equal((await register('', TEST_PASSWORD)).body.error, 'Please set an email');
     assert.equal((await register('not-an-email', TEST_PASSWORD)).body.error, 'Invalid email format');
     assert.equal((await register(`${'a'.repeat(250)}@example.com`, TEST_PASSWORD)).body.error, 'Invalid email format');

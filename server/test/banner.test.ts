@@ -1,5 +1,5 @@
 /**
- * The marketing banner (spec 3 §3, §4, §7): GET /marketing/banner without auth before and
+ * The marketing banner: GET /marketing/banner without auth before and
  * after the operator's banner:set and banner:clear (the real admin CLI), its ETag, and the
  * markup allow-list (common/banner-markup.ts) against hostile input.
  */

@@ -1,4 +1,4 @@
-/** Data wells catalogue (spec 2 §3, §5, §7, §9) against the real server. */
+/** Data wells catalogue against the real server. */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { upsertDataWell, type DataWellUpsert } from '../src/datawells/datawells-repository';
@@ -191,7 +191,7 @@ describe('the free listing as other services\' clients call it (GET /data-wells)
 });
 
 describe('search', () => {
-  test('fewer than 4 characters is refused with the spec message', async () => {
+  test('fewer than 4 characters is refused with the documented message', async () => {
     for (const query of ['', 'abc', '  ab  ', '   ']) {
       const reply = await search({ query });
       assert.equal(reply.status, 400, JSON.stringify(query));

@@ -1,5 +1,5 @@
 /**
- * Domain verification (server/src/monitoring/README.md "Domain verification";
+ * Domain verification (docs/monitoring.md "Domain verification";
  * reliability-security.md 37): a domain task's records reach its owner only after the owner
  * proved control of the domain. Against real servers: a DNS server of our own on loopback
  * (dns2, through DNS_SERVERS) answering TXT and A, a local HTTP server holding the

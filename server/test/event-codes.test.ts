@@ -1,5 +1,5 @@
 /**
- * Event codes (spec 3 §2 /event-codes, §5, §9; reliability-security.md 21): the operator's
+ * Event codes (reliability-security.md 21): the operator's
  * `event-code:create`, redemption that grants through the ledger once, one message for every
  * code that gives nothing, 50 concurrent redemptions of a single-use code, and throttled
  * wrong guesses. Real PostgreSQL (and Redis when TEST_REDIS_URL is set).

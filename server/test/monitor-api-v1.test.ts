@@ -1,5 +1,5 @@
 /**
- * Monitor API V1 under /monitor-api/v1 (spec 3 §7 'Monitor API V1', §8, §9; README): the
+ * Monitor API V1 under /monitor-api/v1 (docs/monitoring.md): the
  * bearer API key, its own limits (burst, then a block: MONITOR_V1_BLOCK_SECONDS is 2 here),
  * its codes (429 'Too Many Requests.', 401 'Invalid API credentials.', 404 for an unknown
  * method, 302 for a missing or invalid field), every call, V1's name rule, and another

@@ -1,6 +1,6 @@
 /**
- * Notification channels through the dashboard calls (spec 3 §2 channel blocks, §5, §7;
- * README 'Calls'): spec 3 §5's messages, channels and webhooks counted apart, disabled
+ * Notification channels through the dashboard calls
+ * (docs/monitoring.md "Calls"): the refusal messages, channels and webhooks counted apart, disabled
  * channels not counted, `sms` read as `phone`, the webhook secret shown once, the SSRF
  * check on save (WEBHOOK_ALLOW_PRIVATE off here), the info call per tier, concurrent adds,
  * and another user's channel answered 404 (test 22). Real PostgreSQL.
@@ -149,7 +149,7 @@ describe('standard tier (a domain slot)', () => {
 });
 
 describe('values', () => {
-  test("spec 3 §5's messages, duplicates, and unknown kinds or properties", async () => {
+  test('refusal messages, duplicates, and unknown kinds or properties', async () => {
     const user = await signedIn({ enterprise: true });
     const cases: [string, string, string][] = [
       ['email', '', MONITORING_MESSAGES.empty],

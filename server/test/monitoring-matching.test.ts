@@ -1,5 +1,5 @@
 /**
- * Monitoring's matching (server/src/monitoring/README.md "Segment", "Report"), on both job
+ * Monitoring's matching (docs/monitoring.md "Segment", "Report"), on both job
  * backends: an operator ingests a dump with the real CLI (another process); the segment is
  * recorded and NOTIFYed, the server queues its match job, and every user whose active
  * tasks match gets one report with the right counts, one notice and one delivery per

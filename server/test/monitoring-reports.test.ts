@@ -1,5 +1,5 @@
 /**
- * Monitoring reports as their owner reads them (README "Calls", "Public API v2"): the
+ * Monitoring reports as their owner reads them (docs/monitoring.md "Calls", "Public API v2"): the
  * dashboard's get-reports / get-report and /v2/monitoring/get-reports / get-report, their
  * paging, the reader's search rules on every path (no values without search access, raw
  * records for law enforcement only: test 24), and 404 for another user's or an unknown

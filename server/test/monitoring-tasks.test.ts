@@ -1,6 +1,6 @@
 /**
- * Monitoring tasks and domains through the dashboard calls (spec 3 §5, §7; README 'Calls'):
- * every validation message of spec 3 §5 from the server, the tier limits (also under 20
+ * Monitoring tasks and domains through the dashboard calls (docs/monitoring.md "Calls"):
+ * every validation message from the server, the tier limits (also under 20
  * concurrent adds), duplicates, domain slots set through /monitoring/set-domain, and
  * another user's ids answered 404 (test 22). Real PostgreSQL.
  */
@@ -143,7 +143,7 @@ describe('tasks', () => {
     assert.equal((await post('/monitoring/get-tasks', {}, user.token)).body.total, 3);
   });
 
-  test('every validation of spec 3 §5 answers its message', async () => {
+  test('every task validation answers its message', async () => {
     const user = await signedIn({ enterprise: true });
     const cases: [string, string, string][] = [
       ['email', '', MONITORING_MESSAGES.empty],

@@ -1,6 +1,6 @@
 /**
- * /v2/monitoring tasks, channels and domains (spec 3 §7, DeHashed v2 shapes; README
- * 'Public API v2'): behind the /v2 key guard, free of credits, the same rules and limits as
+ * /v2/monitoring tasks, channels and domains in DeHashed v2's shapes
+ * (docs/monitoring.md "Calls"): behind the /v2 key guard, free of credits, the same rules and limits as
  * the dashboard, and another user's ids answered 404 (test 22). Real PostgreSQL.
  */
 import { after, before, describe, test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * The inbox (spec 3 /notifications; README "Notification"): paging newest first, unseen
+ * The inbox (docs/monitoring.md "Notification"): paging newest first, unseen
  * marked seen after it is read, delete of one's own only, the navigation dot; the daily
  * notices once per user, kind and day and only where the user's setting allows; and the
  * operator's `notify:global` (the real admin CLI).

@@ -1,6 +1,6 @@
 /**
- * POST /user/payment-history, POST /user/clear-payment-history and GET /payments/get-products
- * (spec 3 §2 /subscriptions/payment-history, §3 Invoice and Product, §9 20 a page).
+ * POST /user/payment-history, POST /user/clear-payment-history and GET /payments/get-products:
+ * payment history 20 a page, invoices and products as the dashboard reads them.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -165,7 +165,7 @@ describe('payment history', () => {
 });
 
 describe('GET /payments/get-products', () => {
-  // The default prices of server/src/payments/README.md (recurring 10% less, rounded down).
+  // The default prices of docs/payments.md (recurring 10% less, rounded down).
   const SEEDED: Record<string, number> = {
     'search-credits': 0.05,
     'whois-credits': 0.02,

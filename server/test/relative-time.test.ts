@@ -1,6 +1,6 @@
 /**
- * The dashboard's pure text helpers (web/src/lib): relative time exactly as spec 3 §9 words
- * its thresholds, past and future, and capitalise.
+ * The dashboard's pure text helpers (web/src/lib): relative time with its documented
+ * thresholds, past and future, and capitalise.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

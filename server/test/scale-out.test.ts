@@ -44,8 +44,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const VISIBLE_WITHIN_MS = 5000;
 
 // The public API's shared bucket, and a batch reserve that covers what it lets one account
-// search on every instance together while a snapshot may be stale (README, "Running more
-// than one server"): burst + rate × (snapshot age + two writes) = 20 + 20 × 1.5 = 50 ≤ 60.
+// search on every instance together while a snapshot may be stale (docs/scale-out.md
+// and docs/decisions/0012-batched-search-metering.md): burst + rate × (snapshot age + two writes) = 20 + 20 × 1.5 = 50 ≤ 60.
 const API_RATE_BURST = 20;
 const API_RATE_PER_SECOND = 20;
 const SEARCH_BATCH_RESERVE = 60;

@@ -50,7 +50,7 @@ const CASES: Case[] = [
   { query: 'username:/jo.n/&regex', regex: true },
   { query: '&wildcard' },
   { query: 'email:a@b.c', regex: true, wildcard: true },
-  // Dashboard-only rules (spec 2 §5): IP and phone formats.
+  // Dashboard-only rules: IP and phone formats.
   { query: '10.1.2.3', type: 'ip_address' },
   { query: '"10.1.2.3"', type: 'ip_address' },
   { query: '010.1.2.3', type: 'ip_address' },

@@ -40,11 +40,11 @@ const RECORDS = 150_000;
 const TERM_BYTES = 240;
 const HEAVY_USERS = 8;
 // The machine is shared (2 cores, other suites running): a comparison is repeated when the
-// neighbours' load made it fail; the old code fails every attempt by orders of magnitude.
+// neighbours' load made it fail; starvation fails every attempt by orders of magnitude.
 const ATTEMPTS = 3;
 const SEARCH_SAMPLES = 150;
 const LOGIN_SAMPLES = 30;
-/** A measurement stops collecting past this (the old code took seconds per cheap search). */
+/** A measurement stops collecting past this (a starved cheap search takes seconds). */
 const PHASE_LIMIT_MS = 30_000;
 /** Above 2× idle, what contention for caches and memory may add to a p99 (see the header). */
 const SLACK_MS = 50;
@@ -259,7 +259,7 @@ describe('search under heavy queries (test 14)', () => {
           }
         }),
       );
-      // Every loop answered once (the old code took seconds for it).
+      // Every loop answered once (starved, it takes seconds).
       while (refused + unexpected.length < COSTLY_USERS * COSTLY_PER_USER) await new Promise((r) => setTimeout(r, 1));
       const loaded = await measure();
       loading = false;

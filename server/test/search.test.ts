@@ -33,7 +33,7 @@ function dashboardSearch(token: string, query: string, options: Partial<{ type: 
 }
 
 describe('POST /search (dashboard)', () => {
-  test('every validation of spec 2 §5 is enforced by the server', async () => {
+  test('every search validation is enforced by the server', async () => {
     const { token } = await signedIn({ searchDays: 30 });
     const cases: [string, string, Partial<{ type: string; wildcard: boolean }>][] = [
       ['', 'Empty Query', {}],
@@ -294,8 +294,8 @@ describe('public API v2', () => {
   test('two instances share one limit through Redis', { skip: !process.env.TEST_REDIS_URL && 'TEST_REDIS_URL not set' }, async () => {
     // Two more instances of this server, refilling 1 token a second: 20 calls at once, half on
     // each, pass at most the burst plus what refilled while they ran. Separate buckets would
-    // pass all 20. (The test used to empty the bucket on one and expect a 429 on the other;
-    // at 10/s a loaded machine refilled a token in between.)
+    // pass all 20. Counting what passes, rather than expecting one 429, holds on a loaded
+    // machine, which can refill a token between two calls.
     const env = { API_RATE_PER_SECOND: '1', API_RATE_BURST: '10' };
     const first = await startTestServer({ shareWith: server, redis: true, env });
     const second = await startTestServer({ shareWith: server, redis: true, env });

@@ -1,6 +1,6 @@
 /**
- * GET /subscriptions and POST /subscriptions/domain-info (spec 3 §2 /subscriptions, §3
- * "Subscriptions summary"), and the current-user fields purchases set (/user/info,
+ * GET /subscriptions and POST /subscriptions/domain-info (the
+ * subscriptions summary), and the current-user fields purchases set (/user/info,
  * /user/profile): real PostgreSQL, purchases applied through the foundation's grantPurchase.
  */
 import { after, before, describe, test } from 'node:test';

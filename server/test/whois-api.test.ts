@@ -1,5 +1,5 @@
 /**
- * The WHOIS calls (server/src/whois/README.md "Calls", "Credits"): `POST /whois`,
+ * The WHOIS calls (docs/whois.md "Calls", "Credits"): `POST /whois`,
  * `GET /user/whois-credits`, `POST /v2/whois/search`, `GET /v2/whois/credits`, answered
  * from the local store; credits taken in one statement (50 concurrent requests with 10
  * credits spend exactly 10), stale holds refunded by
@@ -143,7 +143,7 @@ describe('POST /whois from the local store', () => {
     assert.equal(await credits(user.token), 5);
   });
 
-  test('too few credits: 403 with the spec message, nothing taken; history refused below 25', async () => {
+  test('too few credits: 403 with the documented message, nothing taken; history refused below 25', async () => {
     const user = await signedIn(HISTORY_COST - 1);
     const history = await whois(user.token, 'whois_history', 'acme.test');
     assert.equal(history.status, 403);

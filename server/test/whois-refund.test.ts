@@ -1,5 +1,5 @@
 /**
- * A provider that fails refunds the credits (server/src/whois/README.md "Credits"): a
+ * A provider that fails refunds the credits (docs/whois.md "Credits"): a
  * WhoisXML stub on loopback answering 500, then answering: a fetched record is cached and
  * kept in history. Real PostgreSQL.
  */

@@ -16,7 +16,7 @@ import { ObfuscationError, packWhois, unpackWhois } from '../src/common/obfuscat
 import { reverseName, subtreeRange } from '../src/whois/names';
 import { contentHashOf, searchTextOf } from '../src/whois/snapshots';
 
-test('domains: lower-cased, final dot dropped, IDN to punycode, spec messages otherwise', () => {
+test('domains: lower-cased, final dot dropped, IDN to punycode, the documented messages otherwise', () => {
   assert.deepEqual(checkDomain(' Example.TEST. '), { ok: true, value: 'example.test' });
   assert.deepEqual(checkDomain('bücher.example'), { ok: true, value: 'xn--bcher-kva.example' });
   assert.deepEqual(checkDomain(''), { ok: false, message: WHOIS_MESSAGES.emptyQuery });

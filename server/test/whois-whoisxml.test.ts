@@ -1,6 +1,6 @@
 /**
  * The WhoisXML API adapter against a loopback stub (WHOISXML_BASE_URL) that answers with the
- * documented shapes (shared/design/whois.md §1; WhoisXML's Go client models), `example` and
+ * documented shapes (WhoisXML's Go client models), `example` and
  * `.test` names only: every tool's request (path, parameters, key) and its mapping to the
  * wire shapes, and every failure (auth, 429, 5xx, bad JSON, an error in the body, too big,
  * too slow), none of whose messages holds the key or the query.

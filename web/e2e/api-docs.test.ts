@@ -1,5 +1,5 @@
 /**
- * Spec 3 /documentation/api: the key control, the checklist, and samples that really run:
+ * /documentation/api: the key control, the checklist, and samples that really run:
  * the Node.js and cURL samples are copied from the page and run against the server.
  */
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-/** Spec 1 §2, §4, §8: the sign-in journey end to end against the real server. */
+/** The sign-in journey end to end against the real server. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eventually, fillCredentials, logInThroughForm, openPage, textOf, toastAfter } from './support/browser';

@@ -1,5 +1,5 @@
 /**
- * The marketing banner (spec 3 §3, §4, §9) in the real dashboard: on the sign-in screen and
+ * The marketing banner in the real dashboard: on the sign-in screen and
  * in the signed-in frame, hostile markup inert (no script, handler, image or javascript:
  * link), dismissal remembered per id for a year, and screenshots (desktop and mobile).
  */

@@ -1,5 +1,5 @@
 /**
- * Spec 3 purchases end to end against the real server and its sandbox providers: the card
+ * Purchases end to end against the real server and its sandbox providers: the card
  * overlay (Pay / Cancel), the crypto invoice paid by the provider's simulated event, what
  * the subscriptions page shows afterwards, the payment history with its printed invoice,
  * and cancelling the recurring plan.

@@ -1,4 +1,4 @@
-/** Spec 2 /data-wells: browse, sort, page size, search and close, against the real server. */
+/** /data-wells: browse, sort, page size, search and close, against the real server. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';

@@ -1,5 +1,5 @@
 /**
- * The monitoring tasks screen's domain verification (server/src/monitoring/README.md
+ * The monitoring tasks screen's domain verification (docs/monitoring.md
  * "Domain verification") against the real server and a DNS server of the test's own on
  * loopback (dns2, DNS_SERVERS): each domain task shows its state, the TXT record and file
  * to publish (with copy buttons) and the role-address mail; "Check Now" says its result in

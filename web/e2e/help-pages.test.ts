@@ -1,5 +1,5 @@
 /**
- * The help pages of spec 3 §2 against the real server: FAQ anchors, the Search Guide's
+ * The help pages against the real server: FAQ anchors, the Search Guide's
  * hashing helper (right digests, nothing sent) and Live Examples (each opens /search and
  * the search runs and finds the seeded records), Quick Start's checklist and samples with
  * the user's key. Screenshots at desktop and mobile width go to E2E_SCREENSHOT_DIR when it

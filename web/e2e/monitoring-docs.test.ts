@@ -1,5 +1,5 @@
 /**
- * The monitoring API pages of spec 3 §2 in real Chromium against the real server:
+ * The monitoring API pages in real Chromium against the real server:
  * /monitoring/api (key, both base URLs, links to both docs), /monitoring/documentation (V1)
  * and /monitoring/documentation-v2 linking each other, the Monitoring section of
  * /documentation/api (contents, anchors, samples with the user's key, one of them run as

@@ -1,7 +1,7 @@
 /**
- * Spec 3 /monitoring/* and the channel editing of /subscriptions/monitoring against the
+ * /monitoring/* and the channel editing of /subscriptions/monitoring against the
  * real server, engine and job runner: the overview per tier, tasks of every kind (the
- * spec's messages before sending, the server's on refusal, the 10-task limit of the free
+ * documented messages before sending, the server's on refusal, the 10-task limit of the free
  * tier), channels (add, edit, disable, the webhook secret shown once), a report made by
  * an ingest with its entries as text and its CSV export. Desktop and mobile screenshots.
  */
@@ -72,7 +72,7 @@ test('overview: the tier tag, the upgrade link only below enterprise, usage and 
   await mobile.context().close();
 });
 
-test('tasks: each kind refuses a bad value with the spec message before sending, adds a good one; duplicates get the server message', async () => {
+test('tasks: each kind refuses a bad value with the documented message before sending, adds a good one; duplicates get the server message', async () => {
   const { page, token } = await open('/monitoring/manage/tasks');
   const sent: string[] = [];
   page.on('request', (request) => {
@@ -163,7 +163,7 @@ test('tasks: sorting both ways per column, edit, pause, select all and delete; f
   await page.getByRole('button', { name: 'Sort by Status' }).click();
   await eventually(async () => (await values(page))[0], 'alpha_w');
 
-  // Failures of the server say the spec's toasts.
+  // Failures of the server say the documented toasts.
   await page.route('**/monitoring/update-task', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Internal Server Error"}' }));
   assert.equal(await toastAfter(page, () => page.getByRole('button', { name: 'Resume alpha_w' }).click()), 'could not update task');
   await page.unroute('**/monitoring/update-task');
@@ -192,7 +192,7 @@ test('tasks: sorting both ways per column, edit, pause, select all and delete; f
   await page.context().close();
 });
 
-test('tasks: the free tier stops at 10 with the spec message', async () => {
+test('tasks: the free tier stops at 10 with the documented message', async () => {
   const { page, token } = await open('/monitoring/manage/tasks');
   for (let i = 0; i < 9; i++) await addTaskByApi(suite.server, token, 'email', `limit${i}@example.com`);
   await page.reload();
@@ -257,7 +257,7 @@ test('channels: email add, edit (Confirm stays on refusal), disable; SMS beyond 
   assert.equal(await email.locator('input[name="channel-email"]').count(), 0);
   await screenshot(page, 'monitoring-channels-desktop');
 
-  // A second email channel passes the free tier's one channel: the spec message.
+  // A second email channel passes the free tier's one channel: the documented message.
   assert.equal(await toastAfter(page, () => email.getByRole('button', { name: 'Add Email' }).click()), MONITORING_MESSAGES.maxChannels);
 
   await page.route('**/notification-channels/update', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Internal Server Error"}' }));

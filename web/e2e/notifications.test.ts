@@ -1,5 +1,5 @@
 /**
- * Spec 3 /notifications and the navigation dot against the real server: the empty state
+ * /notifications and the navigation dot against the real server: the empty state
  * and its shortcuts, the loading text, unseen notices highlighted once (the server marks a
  * page seen after reading it), 20 or 40 a page, single delete, select all and delete of
  * the selection, the failure toast, hostile text as text, and the dot going out once every

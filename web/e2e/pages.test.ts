@@ -1,4 +1,4 @@
-/** Route table, frame, theme and not-found screen (spec 1 §2.1, §2.5, §4; spec 3). */
+/** Route table, frame, theme and not-found screen. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';

@@ -1,4 +1,4 @@
-/** Spec 3 /profile and /close-account against the real server. */
+/** /profile and /close-account against the real server. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';

@@ -1,5 +1,5 @@
 /**
- * Spec 3 purchase pages, checkout labels, thank-you and event-code form: what the pages
+ * Purchase pages, checkout labels, thank-you and event-code form: what the pages
  * do on their own (tiers, clamping, slider steps, where Purchase leads, label states).
  */
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-/** Spec 2 /search and /entry-removal against the real server, engine and seeded data. */
+/** /search and /entry-removal against the real server, engine and seeded data. */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -437,7 +437,7 @@ test('a masked email shows as Hidden and offers no Remove Entry', async () => {
   await page.context().close();
 });
 
-test('validation: every message of spec 2 §5, nothing sent', async () => {
+test('validation: every search message, nothing sent', async () => {
   const page = await signIn();
   const requests: Request[] = [];
   page.on('request', (request) => isSearchCall(request) && requests.push(request));

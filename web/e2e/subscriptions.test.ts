@@ -1,5 +1,5 @@
 /**
- * Spec 3 /subscriptions, /subscriptions/payment-history and /event-codes against the real
+ * /subscriptions, /subscriptions/payment-history and /event-codes against the real
  * server: plan blocks per user state, event-code redemption, the empty payment history.
  */
 import assert from 'node:assert/strict';
@@ -16,7 +16,7 @@ const suite = useServerAndBrowser();
 async function signIn(path: string, options: UserOptions = {}): Promise<{ page: Page; email: string }> {
   const user = await suite.server.createUser({ email: uniqueEmail('subs'), verified: true, ...options });
   const page = await openPage(suite.browser, suite.server.url);
-  // GET /subscriptions is also the API's summary (server/src/payments/README.md), so the page
+  // GET /subscriptions is also the API's summary (docs/payments.md), so the page
   // is reached the way the sidebar reaches it: from another page, without a document load.
   const direct = path !== '/subscriptions';
   await page.goto(direct ? path : '/profile');

@@ -1,5 +1,5 @@
 /**
- * Toasts (spec 3 §4, §9; spec 1): one dismisses itself 3300 ms after it appears, and the
+ * Toasts: one dismisses itself 3300 ms after it appears, and the
  * countdown pauses while the pointer is over it, resuming with the time that was left.
  * Times are taken in the page (a MutationObserver stamps each toast's arrival and removal),
  * so the test's own latency does not blur them.

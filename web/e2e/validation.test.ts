@@ -1,4 +1,4 @@
-/** Spec 1 §5: every validation message of the sign-in screen, several joined by newlines. */
+/** Every validation message of the sign-in screen, several joined by newlines. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -92,7 +92,7 @@ test('password strength levels', async () => {
   }
 });
 
-test('views are chosen from the path, in the spec order', async () => {
+test('views are chosen from the path, in the documented order', async () => {
   const cases: [string, string][] = [
     ['/post-hoc', 'Successfully Registered!'],
     ['/post-hoc-fp', 'Reset Requested'],

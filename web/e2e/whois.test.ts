@@ -1,10 +1,10 @@
 /**
- * Spec 2 /whois against the real server and a local store holding the sample files of
+ * /whois against the real server and a local store holding the sample files of
  * samples/whois and fictitious `e2e-*.test` names (support/whois.ts): every tab answers from
  * the samples and from the store, the balance goes down by the
- * spec's costs (1, history 25) and follows each answer's remaining_credits, history is
+ * documented costs (1, history 25) and follows each answer's remaining_credits, history is
  * refused below 25 credits without a call, the credits toast (its link, its 3.3 s), the
- * spec's validation messages before sending, reverse WHOIS paged by 20, lookups by
+ * documented validation messages before sending, reverse WHOIS paged by 20, lookups by
  * 25/50/100, 'No results found.', a dataError's text, hostile text shown as text, the same
  * query not sent twice. Desktop and mobile screenshots.
  */
@@ -298,7 +298,7 @@ test('validation messages before sending; dataError text; "No results found."; t
   await lookUpOn(page, 'WHOIS', 'whois', MASKED_DOMAIN);
   assert.equal(await textOf(page.getByTestId('whois-data-error')), DATA_ERROR_TEXT.MASKED_WHOIS_DATA);
   assert.equal(sent.length, 1);
-  // The same query again is not re-run (spec 2 §4); another one is.
+  // The same query again is not re-run; another one is.
   await lookUp(page);
   await page.waitForTimeout(300);
   assert.equal(sent.length, 1);

@@ -6,7 +6,7 @@ use super::*;
 /// (50 to 1998) on three quarters of the samples and kept the one compressing the last
 /// quarter best; one pass with 537 (one of its frequent picks) on all of them costs about
 /// 50 ms less CPU per dictionary, and the stores of the bench's nine shapes come out 0.4%
-/// smaller (`train_k_choices`, BENCHMARKS.md "session 9").
+/// smaller (`train_k_choices`, BENCHMARKS.md in git history "session 9").
 pub(super) const TRAIN_K: u32 = 537;
 
 /// `ZDICT_fastCover_params_t` of zdict.h (zstd 1.5).
@@ -209,7 +209,7 @@ impl StoreWriter {
     }
 
     /// A writer with another block size, or without dictionaries (the measurements of
-    /// BENCHMARKS.md, "Issue 14").
+    /// BENCHMARKS.md in git history, "Issue 14").
     pub fn create_with(dir: &Path, block_bytes: usize, sample_bytes: usize) -> Result<StoreWriter> {
         Self::create_level(dir, block_bytes, sample_bytes, ZSTD_LEVEL)
     }

@@ -1,6 +1,6 @@
 /**
- * `/v2/monitoring/*` tasks, channels and domains (spec 3 §7, DeHashed v2 shapes of
- * ../shared/design/monitoring.md §1; README.md 'Public API v2'). Registered inside the /v2
+ * `/v2/monitoring/*` tasks, channels and domains in DeHashed v2's shapes
+ * (docs/monitoring.md "Calls"). Registered inside the /v2
  * plugin, so its key guard and rate limits apply; free of credits. The same services as the
  * dashboard (`app.monitoring`), so every rule, message and limit is the same; another user's
  * id: 404. The report calls are in reports-v2-routes.ts.

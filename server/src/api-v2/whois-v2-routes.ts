@@ -1,5 +1,5 @@
 /**
- * `POST /v2/whois/search` and `GET /v2/whois/credits` (spec 3; server/src/whois/README.md
+ * `POST /v2/whois/search` and `GET /v2/whois/credits` (docs/whois.md
  * "Calls"). Registered inside the /v2 plugin, so the API key guard has run.
  */
 import type { FastifyInstance } from 'fastify';

@@ -57,7 +57,7 @@ export async function verifyPassword(storedHash: string | undefined, password: s
 
 export { isValidEmail } from '../common/credentials';
 
-/** Spec 1 §5: 8 to 55 characters, at least one uppercase letter and one digit. */
+/** 8 to 55 characters, at least one uppercase letter and one digit. */
 export function passwordProblem(password: string): string | null {
   if (password.length === 0) return 'Please set a password';
   if (password.length > PASSWORD_MAX_LENGTH) return `Invalid password format (max length ${PASSWORD_MAX_LENGTH})`;

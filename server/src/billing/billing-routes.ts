@@ -6,7 +6,7 @@ const ErrorBody = Type.Object({ error: Type.String() });
 const errors = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody };
 const Success = Type.Object({ success: Type.Boolean() });
 
-/** Allow-list of what the invoice view shows (spec 3 §3 Invoice). */
+/** Allow-list of what the invoice view shows. */
 const Invoice = Type.Object({
   id: Type.String(),
   item_type: Type.String(),

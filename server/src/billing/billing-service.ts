@@ -1,6 +1,6 @@
 /**
- * The catalogue's price list and the user's payment history (spec 3 §2
- * /subscriptions/payment-history, §3 Invoice and Product). Invoices are written by the
+ * The catalogue's price list and the user's payment history
+ * (/subscriptions/payment-history, the invoice and product records). Invoices are written by the
  * payment's life (payments/payments.ts, markPaid) per the user's settings; here they are
  * read and cleared.
  */
@@ -10,7 +10,7 @@ import { Errors } from '../infra/errors';
 import { PRODUCTS, centsToUsd } from '../common/catalogue';
 import * as billingRepo from './billing-repository';
 
-/** Spec 3 §9: payment history 20 a page. */
+/** Payment history 20 a page. */
 export const HISTORY_PAGE_SIZE = 20;
 /** Far beyond any real history; keeps the offset bounded. */
 export const HISTORY_MAX_PAGE = 10_000;

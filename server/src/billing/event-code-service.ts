@@ -1,5 +1,5 @@
 /**
- * Event codes (spec 3 §2 /event-codes, §3 "Event code result", §5, §9): operators create a
+ * Event codes: operators create a
  * code that grants catalogue products (`npm run admin -- event-code:create`); a signed-in
  * user redeems it once. Codes are compared case-insensitively: stored and looked up
  * upper-cased. Every failure is the same 400 'Invalid event code' (unknown, expired, used up,
@@ -17,7 +17,7 @@ import type { EventCodeGrant } from './event-code-repository';
 
 export type { EventCodeGrant };
 
-/** Spec 3 §9: at least 4 characters; at most 64, letters, digits, `_` and `-`. */
+/** At least 4 characters; at most 64, letters, digits, `_` and `-`. */
 export const EVENT_CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
 export const EVENT_CODE_MAX_USES = 1_000_000;
 /** Wrong guesses: 10 at once per account and per address, then one more a minute (10 per 10 minutes). */

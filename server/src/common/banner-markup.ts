@@ -1,5 +1,5 @@
 /**
- * The marketing banner's markup (spec 3 §3 Banner.data), shared by the server (banner:set
+ * The marketing banner's markup, shared by the server (banner:set
  * refuses what it would drop; GET /marketing/banner answers only allow-listed markup) and
  * the dashboard (which renders the parsed tree as elements: the raw string never reaches
  * innerHTML).

@@ -3,7 +3,7 @@
  * which SKUs exist, what a quantity may be, what a purchase grants, what it is called.
  * Prices live in the `products` table (operators change them); the server computes every
  * amount from SKU and quantity, never from what a browser sends. See
- * server/src/payments/README.md.
+ * docs/payments.md.
  */
 
 export type Plan = 'search' | 'domain' | 'enterprise';
@@ -52,7 +52,7 @@ export function productDef(sku: string): ProductDef | undefined {
   return BY_SKU.get(sku);
 }
 
-/** Spec 3 §4: crypto only for SKUs whose second part is `credits` or `nonsub` (no renewals). */
+/** Crypto only for SKUs whose second part is `credits` or `nonsub` (no renewals). */
 export function cryptoAllowed(sku: string): boolean {
   const second = sku.split('-')[1];
   return second === 'credits' || second === 'nonsub';

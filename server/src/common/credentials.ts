@@ -1,4 +1,4 @@
-/** Credential rules shared by the sign-in screen and the profile page (spec 1 §5, §9). */
+/** Credential rules shared by the sign-in screen and the profile page. */
 
 export const EMAIL_MAX_LENGTH = 255;
 export const PASSWORD_MIN_LENGTH = 8;
@@ -39,7 +39,7 @@ export function meetsPasswordRules(password: string): boolean {
 export type PasswordStrength = 'none' | 'weak-2' | 'weak' | 'okay' | 'strong';
 
 /**
- * Spec 1 §4 scoring: one point for the length rule, one for an uppercase letter plus a
+ * Strength scoring: one point for the length rule, one for an uppercase letter plus a
  * digit; a special character is counted separately. Mapping chosen here:
  *
  *   nothing typed                    → none

@@ -1,4 +1,4 @@
-/** The data wells wire contract, shared by the server and the dashboard (spec 2 §3, §7). */
+/** The data wells wire contract, shared by the server and the dashboard. */
 
 export const DATAWELL_SORTS = ['records_desc', 'records_asc', 'name_asc', 'name_desc', 'date_desc', 'date_asc', 'added_desc', 'added_asc'] as const;
 export type DataWellSort = (typeof DATAWELL_SORTS)[number];

@@ -1,10 +1,10 @@
 /**
  * Monitoring's rules, shared by the server and the dashboard (as search-rules.ts is): the
- * task and channel kinds, every validation and message of spec 3 §5, how a value is
+ * task and channel kinds, every validation and its exact message, how a value is
  * normalised for matching, the tiers and their limits, and the page sizes. The server is
  * the authority (it checks every limit again inside the insert's transaction); the
  * dashboard imports this module so it can answer without a round trip and never drifts.
- * Decisions where the spec is silent are in server/src/monitoring/README.md.
+ * The design behind these rules is in docs/monitoring.md.
  */
 import { isValidEmail } from './credentials';
 // Lengths in characters (code points), counted as search queries are.
@@ -16,7 +16,7 @@ export type TaskKind = (typeof TASK_KINDS)[number];
 export const STANDARD_TASK_KINDS = ['username', 'email', 'phone', 'name'] as const;
 export type StandardTaskKind = (typeof STANDARD_TASK_KINDS)[number];
 
-/** Channel kinds as stored and sent. The dashboard's `sms` tab is sent as `phone` (spec 3 §5). */
+/** Channel kinds as stored and sent. The dashboard's `sms` tab is sent as `phone`. */
 export const CHANNEL_KINDS = ['email', 'phone', 'webhook'] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
@@ -36,7 +36,7 @@ export const USERNAME_MAX_LENGTH = 64;
 export const PHONE_MIN_DIGITS = 4;
 export const PHONE_MAX_DIGITS = 15;
 
-/** Spec 3 §5, word for word. */
+/** The refusal messages, word for word: clients match on them. */
 export const MONITORING_MESSAGES = {
   empty: 'invalid input',
   tooLong: 'input longer than max length',
@@ -92,7 +92,7 @@ function contactProblem(kind: 'email' | 'phone', value: string): string | null {
   return PHONE_PATTERN.test(value) ? null : MONITORING_MESSAGES.phone;
 }
 
-/** The first rule a task value breaks (spec 3 §5), or null. */
+/** The first rule a task value breaks, or null. */
 export function taskValueProblem(kind: TaskKind, value: string): string | null {
   const v = value.trim();
   if (!v) return MONITORING_MESSAGES.empty;
@@ -113,7 +113,7 @@ export function taskValueProblem(kind: TaskKind, value: string): string | null {
 
 /**
  * The first rule a channel value breaks, or null. An empty value is not a problem here:
- * it means "disabled" on update (spec 3 §2 Disable) and is refused on add by the caller.
+ * it means "disabled" on update and is refused on add by the caller.
  */
 export function channelValueProblem(kind: ChannelKind, value: string): string | null {
   const v = value.trim();
@@ -161,7 +161,7 @@ export interface TierLimits {
 }
 
 /**
- * Spec 3 §2 /subscriptions/monitoring: Start is free with 10 tasks and email only; Domain
+ * The tiers of /subscriptions/monitoring: Start is free with 10 tasks and email only; Domain
  * Monitoring (the `standard` tier: at least one paid domain slot) adds webhooks and one
  * domain task per slot; Enterprise has 500 tasks and domain tasks; elevated users are not
  * limited in practice. Domain slots bought on top of enterprise add to its domain tasks.
@@ -183,7 +183,7 @@ export function tierLabel(tier: MonitoringTier): string {
   return { free: 'Free', standard: 'Standard', enterprise: 'Enterprise', elevated: 'Elevated' }[tier];
 }
 
-/** Spec 3 §9. */
+/** Page sizes of the inbox and of the reports list. */
 export const NOTIFICATION_PAGE_SIZES = [20, 40] as const;
 export const REPORTS_PAGE_SIZE = 20;
 /** Tasks come in one page of this many (the enterprise maximum); /v2 pages by 100. */
@@ -192,7 +192,7 @@ export const API_TASKS_PAGE_SIZE = 100;
 /** A report keeps at most this many matched records per task (results_count is the whole count). */
 export const REPORT_RECORDS_PER_TASK = 1000;
 
-/** The role addresses (local parts) a domain verification link may be mailed to (README "Domain verification"). */
+/** The role addresses (local parts) a domain verification link may be mailed to (docs/monitoring.md "Domain verification"). */
 export const DOMAIN_ROLE_ADDRESSES = ['security', 'admin', 'hostmaster', 'webmaster', 'postmaster'] as const;
 export type DomainRoleAddress = (typeof DOMAIN_ROLE_ADDRESSES)[number];
 

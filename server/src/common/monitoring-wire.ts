@@ -1,5 +1,5 @@
 /**
- * The monitoring calls' wire contract (spec 3 §7; server/src/monitoring/README.md "Calls"),
+ * The monitoring calls' wire contract (docs/monitoring.md "Calls"),
  * shared by the server and the dashboard: each answer shape is declared here once. Ids are
  * strings, times ISO 8601 strings.
  */
@@ -161,7 +161,7 @@ export interface NotificationsPage {
   total: number;
 }
 
-/** How a domain's control was proved (README "Domain verification"). */
+/** How a domain's control was proved (docs/monitoring.md "Domain verification"). */
 export type DomainVerificationMethod = 'dns' | 'file' | 'email' | 'operator';
 
 /** POST /monitoring/domains/get: one per domain of the caller's domain tasks. */

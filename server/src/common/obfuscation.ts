@@ -4,7 +4,7 @@
  * THIS IS OBFUSCATION, NOT SECURITY. Confidentiality comes from TLS and the server's
  * own checks. The scheme only keeps credentials and search text from being readable at a
  * glance in a request body (browser extensions, naive proxies, copied HAR files) and
- * keeps the field names of the public contract (spec 1 section 3, spec 2 section 3).
+ * keeps the field names of the public contract.
  * Anyone who reads this file can reverse it; that is expected.
  *
  * Scheme for one value: UTF-8 bytes, XOR with a keystream seeded by a per-request nonce
@@ -134,7 +134,7 @@ function verify(expected: unknown, ...parts: string[]): void {
 }
 
 // ---------------------------------------------------------------------------
-// Payloads. Field names are the contract (spec 1 §3, spec 2 §3); values are ours.
+// Payloads. Field names are the contract; values are ours.
 
 export interface LoginFields {
   db0: string; // email
@@ -315,7 +315,7 @@ export interface WhoisFields {
   qk: string; // 32-char nonce + '.' + checksum
 }
 
-/** `POST /whois` body: the query travels as a token (spec 2 §7); the tool in clear. */
+/** `POST /whois` body: the query travels as a token; the tool in clear. */
 export function packWhois(values: { searchType: string; query: string }): WhoisFields {
   const nonce = randomToken(SEARCH_NONCE_LENGTH);
   return {

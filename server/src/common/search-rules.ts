@@ -1,13 +1,13 @@
 /**
- * What the dashboard checks before it sends a search, and the server checks again (spec 2
- * §5): one module for both, as credentials.ts is for passwords. The query language, its
+ * What the dashboard checks before it sends a search, and the server checks again:
+ * one module for both, as credentials.ts is for passwords. The query language, its
  * length limits and paging belong to the engine (engine/src/query.rs); the limits here are
  * the same ones, so the browser can answer without a round trip, and
  * server/test/search-rules.test.ts feeds one table of queries to the engine, this module
  * and the server to keep them in agreement.
  */
 
-/** Spec 2 §2: the tabs of the search screen, in order, with their type values. */
+/** The tabs of the search screen, in order, with their type values. */
 export const SEARCH_TYPES = [
   { value: 'all', label: 'All' },
   { value: 'email', label: 'Email' },
@@ -34,7 +34,7 @@ export const QUERY_MAX_LENGTH = 200;
 export const PHONE_MIN_LENGTH = 4;
 export const PHONE_MAX_LENGTH = 15;
 
-/** The dashboard's page size and its deepest page (spec 2 §9). */
+/** The dashboard's page size and its deepest page. */
 export const DASHBOARD_PAGE_SIZE = 20;
 export const DASHBOARD_MAX_PAGE = 499;
 
@@ -140,7 +140,7 @@ export function isValidPhoneQuery(query: string): boolean {
 
 /**
  * Every message that applies to a query as it will be sent (after `applyModeSuffix`), in
- * the spec's order; empty when it may be sent. The engine still has the last word on
+ * the documented order; empty when it may be sent. The engine still has the last word on
  * syntax (fields, wildcards, regexes) when it runs the search.
  */
 export function validateSearch(query: string, type: SearchType, wildcard: boolean): string[] {

@@ -1,4 +1,4 @@
-/** The subscriptions summary's wire contract, shared by the server and the dashboard (spec 3 §3, §7). */
+/** The subscriptions summary's wire contract, shared by the server and the dashboard. */
 
 /** A monitored-domain slot a domain subscription bought; `domain` is null until the user names one. */
 export interface DomainSlot {

@@ -1,7 +1,7 @@
 /**
- * WHOIS tools: the rules the dashboard and the server share (spec 2 §§2, 3, 5, 8, 9; spec 3
- * §§5, 7), and the wire shapes of every answer. The shapes are WhoisXML API's (the spec's
- * field names come from it: shared/design/whois.md §1), so clients written against it work.
+ * WHOIS tools: the rules the dashboard and the server share
+ * (docs/whois.md), and the wire shapes of every answer. The shapes are WhoisXML API's field
+ * names, so clients written against that API work unchanged.
  * Isomorphic: no Node or browser-only API.
  */
 import { normalizeDomain } from './monitoring-rules';
@@ -50,7 +50,7 @@ export const WHOIS_TAB_LABELS: Record<WhoisTool, string> = {
 };
 
 // ---------------------------------------------------------------------------
-// Costs and limits (spec 2 §9)
+// Costs and limits
 
 export const HISTORY_COST = 25;
 /** Credits one request of a tool takes. */
@@ -72,11 +72,11 @@ export const LOOKUP_DEFAULT_PAGE_SIZE = 50;
 /** A domain name or host is at most this long (RFC 1035); a term at most this. */
 export const MAX_DOMAIN_LENGTH = 253;
 export const MAX_TERM_LENGTH = 100;
-/** 'Additional WHOIS Credits Required' stays this long (spec 2 §8). */
+/** 'Additional WHOIS Credits Required' stays this long. */
 export const CREDITS_TOAST_MS = 3300;
 
 // ---------------------------------------------------------------------------
-// Messages (spec 2 §§5, 8)
+// Messages
 
 export const WHOIS_MESSAGES = {
   emptyQuery: 'Empty Query',
@@ -101,7 +101,7 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; message: string }
 const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
 /**
- * A domain name (spec 2 §5: labels by pattern, a top-level domain of 2 to 63 letters):
+ * A domain name (labels by pattern, a top-level domain of 2 to 63 letters):
  * monitoring's domain rule (lower case, final dot dropped, IDN to punycode, labels by
  * pattern) plus the WHOIS rule on the top-level domain.
  */
@@ -133,7 +133,7 @@ export function normaliseTerms(terms: readonly string[]): string[] {
   return [...new Set(terms.map((t) => t.trim().toLowerCase()).filter((t) => t !== ''))];
 }
 
-/** Reverse WHOIS terms (spec 2 §5, spec 3 §5): at least one, at most 4 a side. */
+/** Reverse WHOIS terms: at least one, at most 4 a side. */
 export function checkReverseWhois(query: ReverseWhoisQuery): Checked<ReverseWhoisQuery> {
   if (query.mode !== 'current' && query.mode !== 'historic') return { ok: false, message: WHOIS_MESSAGES.invalidMode };
   const include = normaliseTerms(query.include);
@@ -150,8 +150,8 @@ export function splitTerms(text: string): string[] {
 }
 
 /**
- * The dashboard's reverse WHOIS query form `mode:[include terms]:[exclude terms]`
- * (spec 2 §7), terms comma-separated. A colon inside a term is not possible in this form.
+ * The dashboard's reverse WHOIS query form `mode:[include terms]:[exclude terms]`,
+ * terms comma-separated. A colon inside a term is not possible in this form.
  */
 export function formatReverseWhoisQuery(query: ReverseWhoisQuery): string {
   return `${query.mode}:${query.include.join(',')}:${query.exclude.join(',')}`;
@@ -197,7 +197,7 @@ export function checkWhoisQuery(tool: WhoisTool, text: string): Checked<WhoisQue
   }
 }
 
-/** Whole days from a creation date to now (spec 2 §9: domain age in days). */
+/** Whole days from a creation date to now (domain age in days). */
 export function domainAgeDays(createdDate: string | null | undefined, now: Date = new Date()): number | null {
   if (!createdDate) return null;
   const created = Date.parse(createdDate);
@@ -206,7 +206,7 @@ export function domainAgeDays(createdDate: string | null | undefined, now: Date 
 }
 
 // ---------------------------------------------------------------------------
-// Wire shapes (WhoisXML API's: shared/design/whois.md §1). Absent values are omitted or
+// Wire shapes (WhoisXML API's, see docs/whois.md). Absent values are omitted or
 // null, never invented.
 
 export interface WhoisContact {
@@ -228,14 +228,14 @@ export type WhoisDataError = 'MISSING_WHOIS_DATA' | 'MASKED_WHOIS_DATA' | 'IN_CO
  */
 export const NO_SOURCE_TEXT = 'No WHOIS source knows this domain: it may not be registered. No credit was taken.';
 
-/** Text the dashboard shows for a record's dataError (spec 2 §8). */
+/** Text the dashboard shows for a record's dataError. */
 export const DATA_ERROR_TEXT: Record<WhoisDataError, string> = {
   MISSING_WHOIS_DATA: 'No WHOIS data: the domain is not registered.',
   MASKED_WHOIS_DATA: 'The registry or registrar redacts the contact data of this domain.',
   IN_COMPLETE_DATA: 'The WHOIS data of this domain is incomplete.',
 };
 
-/** WHOIS record (spec 2 §3). Dates as the source gave them; `createdDateNormalized` is "YYYY-MM-DD HH:mm:ss UTC". */
+/** WHOIS record. Dates as the source gave them; `createdDateNormalized` is "YYYY-MM-DD HH:mm:ss UTC". */
 export interface WhoisRecord {
   domainName: string;
   registrarName?: string;
@@ -265,7 +265,7 @@ export interface WhoisRecord {
   dataError?: WhoisDataError;
 }
 
-/** WHOIS history record (spec 2 §3; WhoisXML History API). */
+/** WHOIS history record (WhoisXML History API). */
 export interface WhoisHistoryRecord {
   domainName: string;
   registrarName?: string;
@@ -297,7 +297,7 @@ export interface ReverseWhoisAnswer {
   nextPageSearchAfter?: string | null;
 }
 
-/** Shared lookup row (spec 2 §3): epoch seconds. */
+/** Shared lookup row: epoch seconds. */
 export interface LookupRow {
   name: string;
   first_seen: number;
@@ -362,7 +362,7 @@ export function v2WhoisData(tool: WhoisTool, data: WhoisAnswer): unknown {
   return { WhoisRecord: v2 };
 }
 
-/** Rows of a lookup or a subdomain scan, in the shared row shape (spec 2 §3). */
+/** Rows of a lookup or a subdomain scan, in the shared row shape. */
 export function lookupRows(tool: WhoisTool, data: WhoisAnswer): LookupRow[] {
   if (tool === 'subdomain_scan') {
     return (data as SubdomainAnswer).result.records.map((r) => ({ name: r.domain, first_seen: r.firstSeen, last_visit: r.lastSeen }));

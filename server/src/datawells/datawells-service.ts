@@ -1,5 +1,5 @@
 /**
- * The data wells catalogue (spec 2 §3, §5, §9): public browsing by page and a text
+ * The data wells catalogue: public browsing by page and a text
  * search over names and descriptions. Everything returned is plain catalogue data.
  */
 import type { Kysely } from 'kysely';

@@ -343,7 +343,7 @@ export interface MonitorReportTasksTable {
   record_ids: string[];
 }
 
-/** Proof of control of a domain, per account (migration 0008; monitoring/README.md "Domain verification"). */
+/** Proof of control of a domain, per account (migration 0008; docs/monitoring.md "Domain verification"). */
 export interface DomainVerificationsTable {
   id: Generated<string>;
   user_id: string;

@@ -1,5 +1,5 @@
 /**
- * The SSRF guard for webhook URLs (server/src/monitoring/README.md 'Delivery'). A webhook
+ * The SSRF guard for webhook URLs (docs/monitoring.md 'Delivery'). A webhook
  * URL is checked when the channel is saved (checkWebhookUrl) and again at every connect
  * (guardedAgent): DNS can change between the two (rebinding), so only the connect-time
  * check is authoritative. Only public unicast addresses pass, and (for webhooks) only the

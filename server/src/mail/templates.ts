@@ -99,7 +99,7 @@ export const MailTemplates = {
       [`An alert could not be delivered to your ${channel}: ${reason}.`, 'The report is in your dashboard; check the channel on the notification channels page.'],
       { url: reportUrl, label: 'Open the report' },
     ),
-  /** A domain verification link mailed to a role address of the domain (monitoring/README.md "Domain verification"). */
+  /** A domain verification link mailed to a role address of the domain (docs/monitoring.md "Domain verification"). */
   domainVerification: (to: string, brand: string, domain: string, url: string, validHours: number) =>
     compose(
       to,

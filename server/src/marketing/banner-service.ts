@@ -1,5 +1,5 @@
 /**
- * The marketing banner (spec 3 §3, §4, §7): one current banner or none, set and cleared by
+ * The marketing banner: one current banner or none, set and cleared by
  * the operator (scripts/admin.ts banner:set / banner:clear), read by everyone.
  *
  * The markup is hostile input wherever it came from: banner:set refuses what the allow-list

@@ -1,5 +1,5 @@
 /**
- * The Monitor API V1 guard (spec 3 §7, §8, §9): a bearer API key (the user's API key, the
+ * The Monitor API V1 guard: a bearer API key (the user's API key, the
  * same as the `{Brand}-Api-Key` of /v2), and its own limits: a leaky bucket of
  * MONITOR_V1_RATE_PER_SECOND with a burst of MONITOR_V1_BURST per client address and per
  * key; whoever passes it is then refused for MONITOR_V1_BLOCK_SECONDS. Both live in the

@@ -1,5 +1,5 @@
 /**
- * Monitor API V1 (spec 3 §7 'Monitor API V1', §8, §9; README 'Monitor API V1'), served
+ * Monitor API V1 (docs/monitoring.md "Monitor API V1"), served
  * under its own base path (`/monitor-api/v1`) so a client given a base URL works. One
  * plugin: its `onRequest` hook is the guard (bearer API key, its own limits), its error
  * handler speaks V1's codes: 429 'Too Many Requests.', 401 'Invalid API credentials.', 404

@@ -1,5 +1,5 @@
 /**
- * Confirmation of email alert channels (server/src/monitoring/README.md 'Email channel
+ * Confirmation of email alert channels (docs/monitoring.md 'Email channel
  * confirmation'): an email channel gets no alert until its address is confirmed by a mailed
  * link, unless it is the account's own verified sign-in address. The link's token is stored
  * as its SHA-256, lives VERIFY_TOKEN_TTL_HOURS and works once; a resend replaces it.

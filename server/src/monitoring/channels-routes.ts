@@ -1,4 +1,4 @@
-/** Dashboard calls of notification channels (spec 3 §7; shapes in README.md 'Calls'). */
+/** Dashboard calls of notification channels (shapes in docs/monitoring.md 'Calls'). */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CHANNEL_KINDS, type ChannelKind } from '../common/monitoring-rules';
@@ -128,7 +128,7 @@ export function registerChannelsRoutes(app: FastifyInstance, deps: { channels: C
         tags,
         security,
         summary:
-          "Adds a channel. 400 with spec 3 §5's message for a bad value, an unsafe webhook URL, a value already there, or a reached maximum (a kind the tier lacks: its class's 'reached maximum'). A webhook's signing secret is in this answer only.",
+          "Adds a channel. 400 with the documented message for a bad value, an unsafe webhook URL, a value already there, or a reached maximum (a kind the tier lacks: its class's 'reached maximum'). A webhook's signing secret is in this answer only.",
         body: Type.Object({ key: Key, value: Value }, { additionalProperties: false }),
         response: {
           200: Type.Object({

@@ -1,7 +1,7 @@
 /**
- * Notification channels (spec 3 §2 channel blocks, §5, §7; server/src/monitoring/README.md):
+ * Notification channels (docs/monitoring.md):
  * email, phone (the dashboard's SMS; `sms` is read as `phone`) and webhook. Values are
- * checked as spec 3 §5 says, a webhook URL also against the SSRF guard; an add (or turning a
+ * checked by the shared monitoring rules, a webhook URL also against the SSRF guard; an add (or turning a
  * disabled channel back on) must fit the tier, counted inside the transaction after the
  * user's row is locked: email and SMS channels together, webhooks apart, disabled channels
  * (value '') not at all. A webhook gets its signing secret, shown once. An email channel at
@@ -179,7 +179,7 @@ export function createChannelsService(deps: { db: Kysely<Database>; allowPrivate
     },
 
     /**
-     * A new value for one of the user's channels: '' disables it (spec 3 §2 Disable); a
+     * A new value for one of the user's channels: '' disables it; a
      * value for a disabled channel turns it on, which must fit the tier. The kind stays.
      */
     async update(userId: string, id: unknown, key: unknown, rawValue: string): Promise<{ channel: ChannelRow; secret?: string }> {

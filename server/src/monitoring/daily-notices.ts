@@ -1,5 +1,5 @@
 /**
- * The daily notices (README "Notification"): plans about to end without renewing and low
+ * The daily notices (docs/monitoring.md "Notification"): plans about to end without renewing and low
  * credits, once per user, kind and day (dedupe key `kind:user:YYYYMMDD`), each only when
  * the user's setting (users.notify_*) allows it. An in-process timer enqueues the
  * `monitor-daily` job with jobId `daily-YYYYMMDD` at start and every hour, so every server

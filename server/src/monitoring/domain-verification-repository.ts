@@ -1,5 +1,5 @@
 /**
- * SQL of domain verification (README "Domain verification"): one row per account and
+ * SQL of domain verification (docs/monitoring.md "Domain verification"): one row per account and
  * domain with its token, how and when it was verified, and the pending role-address mail.
  */
 import { sql, type Kysely } from 'kysely';

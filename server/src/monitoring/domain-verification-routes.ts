@@ -1,5 +1,5 @@
 /**
- * Domain verification calls (README "Domain verification"): the dashboard's list, "check
+ * Domain verification calls (docs/monitoring.md "Domain verification"): the dashboard's list, "check
  * now" and role-address mail (bearer session), and the mailed link's page: GET shows what
  * would be confirmed (a mail scanner following the link confirms nothing), POST confirms.
  */

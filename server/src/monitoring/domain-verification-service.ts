@@ -1,5 +1,5 @@
 /**
- * Domain verification (README "Domain verification"): a domain task shows record values
+ * Domain verification (docs/monitoring.md "Domain verification"): a domain task shows record values
  * only once its owner proved control of the domain, by a DNS TXT record holding the
  * account's token, a `.well-known` file holding it, or a link mailed to a role address of
  * the domain. A verification holds VERIFICATION_VALID_DAYS and covers the domain's

@@ -1,5 +1,5 @@
 /**
- * The network side of domain verification (README "Domain verification"): the TXT records
+ * The network side of domain verification (docs/monitoring.md "Domain verification"): the TXT records
  * of a domain through the resolvers of DNS_SERVERS, and the `.well-known` file fetched
  * through the webhooks' SSRF guard (public addresses only, resolved by the same resolvers,
  * checked at connect time), with one short time limit, a small body cap and no redirects.

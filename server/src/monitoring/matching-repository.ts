@@ -1,5 +1,5 @@
 /**
- * SQL of monitoring's matching (README "Segment", "Report"): the segments the ingest
+ * SQL of monitoring's matching (docs/monitoring.md "Segment", "Report"): the segments the ingest
  * records, the active tasks matched against them, one report per user and segment with
  * its notice and deliveries, and the sweeps that put what is still pending into the queues.
  */

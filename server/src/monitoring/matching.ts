@@ -1,5 +1,5 @@
 /**
- * The `monitor-match` job (README "Segment", "Report"): every active task against one
+ * The `monitor-match` job (docs/monitoring.md "Segment", "Report"): every active task against one
  * published segment, through the engine's `matchWatches` (cost follows the segment's
  * terms looked up, not a scan per task), then one report per user (written a few hundred
  * users to a statement, once whatever the number of runs), then the deliveries queued.

@@ -1,5 +1,5 @@
 /**
- * Dashboard calls of monitoring tasks and domains (spec 3 §7; shapes in README.md 'Calls').
+ * Dashboard calls of monitoring tasks and domains (shapes in docs/monitoring.md 'Calls').
  * `registerMonitoring` builds the task and channel services, exposes them to the public
  * APIs (`app.monitoring`, read by /v2/monitoring and the Monitor API V1) and registers the
  * dashboard routes of both.
@@ -30,7 +30,7 @@ export const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: Err
 /** Ids are strings (bigint); a JSON number is read as one too. */
 export const Id = Type.Union([Type.String({ maxLength: 64 }), Type.Integer()]);
 export const Ids = Type.Array(Id, { maxItems: 10_000 });
-/** Values are checked by the service, so that each rule answers with its spec 3 §5 message. */
+/** Values are checked by the service, so that each rule answers with its documented message. */
 export const Value = Type.String({ maxLength: 4096 });
 export const Success = Type.Object({ success: Type.Literal(true) });
 
@@ -133,7 +133,7 @@ export function registerMonitoringRoutes(app: FastifyInstance, deps: { tasks: Mo
         tags,
         security,
         summary:
-          "Adds a task. 400 with spec 3 §5's message for a bad value or a reached maximum (standard and domain tasks counted apart), or for a value already watched. Domain tasks here: enterprise and elevated only.",
+          "Adds a task. 400 with the documented message for a bad value or a reached maximum (standard and domain tasks counted apart), or for a value already watched. Domain tasks here: enterprise and elevated only.",
         body: Type.Object({ key: Type.String({ maxLength: 32 }), value: Value }, { additionalProperties: false }),
         response: { 200: Type.Object({ success: Type.Literal(true), task: Task }), ...errors },
       },

@@ -1,6 +1,6 @@
 /**
- * Monitoring tasks and domain slots (spec 3 §5, §7; server/src/monitoring/README.md): every
- * validation and message of spec 3 §5, the tier limits checked inside the write's
+ * Monitoring tasks and domain slots (docs/monitoring.md): every
+ * validation and message of the shared monitoring rules, the tier limits checked inside the write's
  * transaction after the user's row is locked, duplicates refused, and another user's id
  * answered 404. Used by the dashboard routes, /v2/monitoring and the Monitor API V1.
  */

@@ -1,4 +1,4 @@
-/** SQL of the inbox (README "Notification"): one row per notice and user. */
+/** SQL of the inbox (docs/monitoring.md "Notification"): one row per notice and user. */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { NotificationType } from '../common/monitoring-wire';

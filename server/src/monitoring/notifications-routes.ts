@@ -1,4 +1,4 @@
-/** The inbox calls (spec 3 §7; shapes in README "Calls"). */
+/** The inbox calls (shapes in docs/monitoring.md "Calls"). */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { NOTIFICATION_PAGE_SIZES } from '../common/monitoring-rules';

@@ -1,5 +1,5 @@
 /**
- * The inbox (spec 3 /notifications; README "Notification"): a page of the user's notices,
+ * The inbox (docs/monitoring.md "Notification"): a page of the user's notices,
  * newest first. The page's unseen notices are marked seen once read; the answer still
  * shows them unseen, so the screen highlights them this once.
  */

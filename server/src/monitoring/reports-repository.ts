@@ -1,4 +1,4 @@
-/** SQL of monitoring reports as their owner reads them (README "Report"). */
+/** SQL of monitoring reports as their owner reads them (docs/monitoring.md "Report"). */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { TaskKind } from '../common/monitoring-rules';

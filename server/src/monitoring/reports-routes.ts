@@ -1,4 +1,4 @@
-/** The dashboard's report calls (spec 3 §7; shapes in README "Calls"). */
+/** The dashboard's report calls (shapes in docs/monitoring.md "Calls"). */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';

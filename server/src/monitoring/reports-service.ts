@@ -1,10 +1,10 @@
 /**
- * Monitoring reports as their owner reads them (README "Report"), for the dashboard, /v2
+ * Monitoring reports as their owner reads them (docs/monitoring.md "Report"), for the dashboard, /v2
  * and the Monitor API V1. A report keeps record ids only: entries are read from the engine
  * when shown, so an entry removed since (entry removal) never appears. Entries follow the
  * reader's search rules, through the same functions as search: without search access no
  * values are shown (the counts are), `raw_record` only for law enforcement. A domain task's
- * entries are shown only while its owner has the domain verified (README "Domain
+ * entries are shown only while its owner has the domain verified (docs/monitoring.md "Domain
  * verification"): checked here, on every read, for every API.
  */
 import type { Kysely } from 'kysely';

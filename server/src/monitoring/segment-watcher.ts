@@ -1,5 +1,5 @@
 /**
- * Puts new segments into the `monitor-match` queue (README "Segment"): LISTEN on a
+ * Puts new segments into the `monitor-match` queue (docs/monitoring.md "Segment"): LISTEN on a
  * connection of its own for the ingest's `NOTIFY monitor_segments`, and a sweep (at start,
  * after each reconnect and every MONITOR_SWEEP_MS) of every segment still `pending` and
  * every delivery left pending for over a minute, so a lost notify, a crash or a Redis

@@ -1,5 +1,5 @@
 /**
- * A user's monitoring tier and what it allows right now (server/src/monitoring/README.md
+ * A user's monitoring tier and what it allows right now (docs/monitoring.md
  * 'Tiers'): elevated before enterprise before standard (at least one domain slot of a
  * domain subscription whose period has not ended) before free. The limits themselves are
  * `tierLimits` of the shared rules module; this file reads the account and counts what is

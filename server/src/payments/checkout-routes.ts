@@ -1,5 +1,5 @@
 /**
- * Card checkout routes (README.md, "Dashboard calls" and "Card checkout"): the overlay's
+ * Card checkout routes (docs/payments.md, "Dashboard calls" and "Card checkout"): the overlay's
  * configuration, a checkout priced by the server, the health check the dashboard asks before
  * opening the overlay, and cancelling a recurring plan. The sandbox's own pages come with it
  * when CARD_PROVIDER=sandbox.

@@ -1,5 +1,5 @@
 /**
- * Crypto checkout (spec 3 §4, README.md "Dashboard calls"): `POST /payments/crypto-invoice`
+ * Crypto checkout (docs/payments.md "Dashboard calls"): `POST /payments/crypto-invoice`
  * opens a payment priced by the server for a SKU crypto may buy (credits and one-time
  * plans) and asks the configured provider for an invoice; `GET /payments/crypto-invoice/:id`
  * shows the buyer's own invoice again after a reload. The page then waits on the websocket

@@ -1,5 +1,5 @@
 /**
- * One ingress for every payment provider's events (README.md, "Provider events"):
+ * One ingress for every payment provider's events (docs/payments.md, "Provider events"):
  * `POST /webhooks/:provider` checks the signature and timestamp over the raw body first,
  * stores each event once per (provider, event id) and enqueues a `payment-event` job with a
  * deterministic id. The job applies the event in one transaction through the provider's

@@ -1,5 +1,5 @@
 /**
- * The sandbox card provider's browser side (README.md, "Card checkout"):
+ * The sandbox card provider's browser side (docs/payments.md, "Card checkout"):
  * - `GET /sandbox/checkout.js` defines `window.SandboxCheckout`, Paddle.js's calling
  *   convention (`Environment.set`, `Initialize({token, eventCallback})`,
  *   `Checkout.open({items, customer, customData: {checkout_id}})`). `open` lays an overlay

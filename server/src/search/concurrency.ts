@@ -4,8 +4,8 @@
  * slots (first come, first served), so that a burst the API's rate limit allows (quick
  * searches sent together) is served rather than refused; a search still without a slot
  * after `waitMs`, or arriving when `maxWaiting` already wait, gets 429. In process only:
- * with several server instances a user may run this many searches on each (see the
- * README's settings).
+ * with several server instances a user may run this many searches on each (see
+ * docs/configuration.md).
  */
 import { AppError } from '../infra/errors';
 

@@ -1,6 +1,6 @@
 /**
- * The subscriptions page's summary (spec 3 §2 /subscriptions, §3 "Subscriptions summary") and
- * the slots of one domain subscription. Decisions: server/src/payments/README.md, section
+ * The subscriptions page's summary and
+ * the slots of one domain subscription. Decisions: docs/payments.md, section
  * "Subscriptions summary and history (decisions)".
  */
 import type { Kysely } from 'kysely';

@@ -1,7 +1,7 @@
 /**
  * What operators do to accounts from the CLI (`npm run admin -- user:list | user:suspend |
  * user:unsuspend | user:set-le | user:unset-le`, scripts/admin/accounts.ts). Each change and
- * its audit entry are one transaction. The decisions are in README.md, "Operator commands".
+ * its audit entry are one transaction. The decisions are in docs/operator-commands.md.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';

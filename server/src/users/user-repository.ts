@@ -47,7 +47,7 @@ export async function closeUser(db: Db, userId: string): Promise<void> {
     .execute();
 }
 
-/** The current-user record of spec 1 §3 (plus subscription expiry and LE status). */
+/** The current-user record /user/info answers with (plus subscription expiry and LE status). */
 export async function getCurrentUser(db: Db, userId: string) {
   return db
     .selectFrom('users')

@@ -111,7 +111,7 @@ export async function registerWebRoutes(
   }
   app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
 
-  // A dashboard page whose path is also a GET API route (spec 3: the page /subscriptions and
+  // A dashboard page whose path is also a GET API route (the page /subscriptions and
   // the call GET /subscriptions): a browser loading the page asks for HTML and gets the
   // dashboard; the dashboard's own calls ask for JSON and reach the route.
   app.addHook('onRequest', (request, reply, done) => {

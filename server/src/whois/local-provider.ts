@@ -1,5 +1,5 @@
 /**
- * The `local` provider (server/src/whois/README.md "Providers"): every tool, answered from
+ * The `local` provider (docs/whois.md "Providers"): every tool, answered from
  * the local store. It always answers, an empty answer when it knows nothing, except WHOIS,
  * where it answers only for a domain it holds a snapshot of.
  */

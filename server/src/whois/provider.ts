@@ -1,5 +1,5 @@
 /**
- * One interface for every source of WHOIS data (server/src/whois/README.md "Providers").
+ * One interface for every source of WHOIS data (docs/whois.md "Providers").
  * A provider declares the tools it supports; the service tries the configured providers of
  * a tool in order.
  *

@@ -1,5 +1,5 @@
 /**
- * The WHOIS providers of this deployment, from the settings (server/src/whois/README.md
+ * The WHOIS providers of this deployment, from the settings (docs/whois.md
  * "Providers"): the local store always, the live registries, and WhoisXML API with a key.
  */
 import type { Kysely } from 'kysely';

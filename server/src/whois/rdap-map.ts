@@ -1,6 +1,6 @@
 /**
- * RDAP (RFC 9083) domain object → the spec's WHOIS record (common/whois-rules.ts), the
- * mapping of shared/design/whois.md §2 "RDAP → our fields". Used by the live provider for
+ * RDAP (RFC 9083) domain object → our WHOIS record (common/whois-rules.ts), the
+ * mapping of docs/whois.md "RDAP to our fields". Used by the live provider for
  * registry and registrar answers and by `whois-ingest --format rdap`.
  *
  * The input is hostile: it is walked once into a bounded copy (strings longer than

@@ -137,7 +137,7 @@ function historyContact(contact: WhoisContact | undefined): WhoisContact | undef
   return { name, organization, state, country, countryCode, email };
 }
 
-/** A kept record as a history record (spec 2 §3), observed from `firstSeen` to `lastSeen`. */
+/** A kept record as a history record, observed from `firstSeen` to `lastSeen`. */
 export function historyRecordOf(record: WhoisRecord, firstSeen: Date, lastSeen: Date): WhoisHistoryRecord {
   const iso = (text: string | undefined) => dateOrNull(text)?.toISOString();
   return {

@@ -1,5 +1,5 @@
 /**
- * WHOIS credits (holds) and the answer cache (server/src/whois/README.md "Credits").
+ * WHOIS credits (holds) and the answer cache (docs/whois.md "Credits").
  * The query is never stored with a hold or a ledger row: only the tool and what it cost.
  */
 import { sql, type Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * Dashboard calls of the WHOIS tools (server/src/whois/README.md "Calls"). `registerWhois`
+ * Dashboard calls of the WHOIS tools (docs/whois.md "Calls"). `registerWhois`
  * also exposes the service as `app.whois`, read by the /v2 plugin (whois-v2-routes.ts).
  */
 import type { FastifyInstance } from 'fastify';

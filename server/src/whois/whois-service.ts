@@ -1,5 +1,5 @@
 /**
- * The WHOIS tools (server/src/whois/README.md): a checked query, its credits held, the
+ * The WHOIS tools (docs/whois.md): a checked query, its credits held, the
  * cache, then the tool's providers in the configured order; the credits are captured when
  * one answers and refunded when every one failed.
  */
@@ -20,7 +20,7 @@ import { ProviderError, type CallOptions, type ProviderAnswer, type ProviderName
 import { captureHold, purgeOld, readCache, refundHold, refundStaleHolds, takeHold, whoisBalance, writeCache } from './whois-repository';
 import { recordSnapshot } from './snapshots';
 
-/** Answers of the live and WhoisXML providers are kept this long (README "Store"). */
+/** Answers of the live and WhoisXML providers are kept this long (docs/whois.md "Store"). */
 const CACHE_TTL_SECONDS = { record: 24 * 3600, noData: 3600, other: 7 * 24 * 3600 };
 /** A hold still open after this long belongs to a request that died: refunded. */
 export const STALE_HOLD_MINUTES = 10;

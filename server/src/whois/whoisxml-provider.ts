@@ -1,10 +1,10 @@
 /**
- * The `whoisxml` provider (server/src/whois/README.md "Providers"): every tool, from
+ * The `whoisxml` provider (docs/whois.md "Providers"): every tool, from
  * WhoisXML API, when WHOISXML_API_KEY is set. Its answers are already the wire shapes
  * (common/whois-rules.ts), so each is checked and bounded field by field rather than
  * passed on as it came (no unknown member, no string over MAX_TEXT, lists cut).
  *
- * Endpoints (shared/design/whois.md §1). With WHOISXML_BASE_URL (a stub in tests, a
+ * Endpoints. With WHOISXML_BASE_URL (a stub in tests, a
  * proxy) every API is a path under that one base, named after the API's host:
  *   WHOIS           www.whoisxmlapi.com/whoisserver/WhoisService  → {base}/whoisserver/WhoisService
  *   history         whois-history.whoisxmlapi.com/api/v1          → {base}/whois-history/api/v1

@@ -1,5 +1,5 @@
 /**
- * The real product for browser tests: the lead's harness (server/test/harness.ts) starts
+ * The real product for browser tests: the server tests' harness (server/test/harness.ts) starts
  * the app with a fresh PostgreSQL database, mails kept in the outbox, and web/dist served.
  *
  * Its types are imported from it (so `tsc -p web` also checks the harness and the server

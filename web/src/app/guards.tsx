@@ -13,7 +13,7 @@ export function Splash() {
   );
 }
 
-/** Sign-in views: a signed-in visitor is sent on to the redirect target (spec 1 §2.2). */
+/** Sign-in views: a signed-in visitor is sent on to the redirect target. */
 export function PublicOnly({ children }: { children: ReactNode }) {
   const { status } = useSession();
   const search = useSearch();

@@ -50,7 +50,7 @@ function Home() {
   return <Redirect to={status === 'signed-in' ? '/search' : '/login'} replace />;
 }
 
-/** The route table of spec 1 §2.1. */
+/** The route table: public, sign-in and protected pages. */
 export function AppRouter() {
   return (
     <Switch>
@@ -148,7 +148,7 @@ export function AppRouter() {
           <PaymentHistoryPage />
         </Protected>
       </Route>
-      {/* Purchase pages: the breadcrumb's last part is the capitalised third path segment (spec 3 §2). */}
+      {/* Purchase pages: the breadcrumb's last part is the capitalised third path segment. */}
       <Route path="/subscriptions/search">
         <Protected title="Subscriptions / Search">
           <SearchPlansPage />

@@ -44,7 +44,7 @@ function useBanner() {
 }
 
 /**
- * The marketing banner (spec 3 §3, §4): shown everywhere unless its id is the one dismissed
+ * The marketing banner: shown everywhere unless its id is the one dismissed
  * in the last year. `framed` is the one inside the dashboard frame (above its top bar); the
  * App's own one covers every other screen (sign-in, 404, legal).
  */

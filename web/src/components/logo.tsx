@@ -12,7 +12,7 @@ export function LogoMark({ size = 28 }: { size?: number }) {
   );
 }
 
-/** Mark plus brand name, linking home (spec 1 §2.3, §2.5). */
+/** Mark plus brand name, linking home. */
 export function Logo({ className }: { className?: string }) {
   return (
     <Link href="/" className={`logo ${className ?? ''}`} aria-label={`${BRAND} home`}>

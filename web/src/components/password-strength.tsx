@@ -13,7 +13,7 @@ const LABELS: Record<Strength, string> = {
 /** Filled bars out of four for each level. */
 const BARS: Record<Strength, number> = { none: 0, 'weak-2': 1, weak: 2, okay: 3, strong: 4 };
 
-/** The strength meter and the rules it is scored on (spec 1 §4, §5). */
+/** The strength meter and the rules it is scored on. */
 export function PasswordStrength({ password }: { password: string }) {
   const strength = passwordStrength(password);
   const checks = checkPassword(password);

@@ -2,7 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 
 /**
  * Runs one async action at a time: a second submit while the first call is in flight is
- * ignored (spec 1 §4). `busy` drives the button's disabled state.
+ * ignored. `busy` drives the button's disabled state.
  */
 export function useGuardedSubmit(): [busy: boolean, run: (action: () => Promise<void>) => Promise<void>] {
   const inFlight = useRef(false);

@@ -1,5 +1,5 @@
 /**
- * The dismissed marketing banner (spec 3 §3, §4, §9): its id and when, in localStorage, for
+ * The dismissed marketing banner: its id and when, in localStorage, for
  * one year. A new banner has a new id, so it shows at once; after a year the same one
  * shows again.
  */

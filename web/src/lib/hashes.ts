@@ -86,7 +86,7 @@ async function sha(algorithm: 'SHA-1' | 'SHA-256' | 'SHA-512', bytes: Uint8Array
   return toHex(new Uint8Array(await crypto.subtle.digest(algorithm, bytes)));
 }
 
-/** Every form a password takes in leaked data, from its UTF-8 bytes (spec 3 §9). */
+/** Every form a password takes in leaked data, from its UTF-8 bytes. */
 export async function passwordDigests(password: string): Promise<PasswordDigests> {
   const bytes = new TextEncoder().encode(password);
   const [sha1, sha256, sha512] = await Promise.all([sha('SHA-1', bytes), sha('SHA-256', bytes), sha('SHA-512', bytes)]);

@@ -1,6 +1,6 @@
 /**
  * The dashboard's one websocket (/ws, server/src/realtime/realtime-routes.ts): open while
- * signed in, closed on sign-out (spec 3 §4). It authenticates with the access token first
+ * signed in, closed on sign-out. It authenticates with the access token first
  * and joins channels only once the server has confirmed it (the server checks the token
  * asynchronously, so a join sent right behind the auth message could arrive unauthenticated).
  * A dropped connection reconnects with backoff and rejoins every channel still wanted; one

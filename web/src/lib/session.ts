@@ -7,7 +7,7 @@ export type SessionStatus = 'pending' | 'signed-in' | 'signed-out';
 /** False until the start-up refresh has answered: guards wait rather than guess. */
 const started = createStore(false);
 
-/** At start the refresh cookie decides whether the visitor is signed in (spec 1 §4). */
+/** At start the refresh cookie decides whether the visitor is signed in. */
 export async function startSession(): Promise<void> {
   await refreshAuthToken();
   started.set(true);

@@ -4,7 +4,7 @@ import { createStore } from './store';
 export type Theme = 'dark' | 'light';
 
 const COOKIE = 'theme';
-/** Spec 1 §9: the theme cookie lives 72,000,000,000 ms (about 2.3 years). */
+/** The theme cookie lives 72,000,000,000 ms (about 2.3 years). */
 const COOKIE_LIFETIME_MS = 72_000_000_000;
 const DEFAULT_THEME: Theme = 'dark';
 

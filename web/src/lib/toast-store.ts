@@ -5,7 +5,7 @@ import { createStore } from './store';
 export type ToastType = 'success' | 'error' | 'info';
 
 export interface Toast {
-  /** 16 random characters (spec 1 §3). */
+  /** 16 random characters. */
   id: string;
   type: ToastType;
   children: ReactNode;

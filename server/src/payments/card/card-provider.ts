@@ -1,5 +1,5 @@
 /**
- * The card provider behind the checkout overlay, chosen by `CARD_PROVIDER` (README.md,
+ * The card provider behind the checkout overlay, chosen by `CARD_PROVIDER` (docs/payments.md,
  * "Card checkout"): `sandbox` (default, refused in production) or `paddle`. One instance per
  * configuration, shared by the webhook ingress (providers.ts) and the routes.
  */

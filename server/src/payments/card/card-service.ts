@@ -13,7 +13,7 @@ import type { AnyCardProvider } from './card-provider';
 
 export type CancelType = 'subscription-search' | 'subscription-monitoring' | 'subscription-domain';
 
-/** Spec 3 §7: 'subscription-monitoring' is the enterprise plan (monitoring API). */
+/** 'subscription-monitoring' is the enterprise plan (monitoring API). */
 const PLAN_OF: Record<CancelType, Plan> = {
   'subscription-search': 'search',
   'subscription-monitoring': 'enterprise',

@@ -1,6 +1,6 @@
 /**
  * BTCPay Server through its Greenfield API (`CRYPTO_PROVIDER=btcpay`; btc, ltc and xmr: BTCPay
- * has no bch or eth, design/payments.md §2). An invoice is created in USD for the store
+ * has no bch or eth, docs/payments.md). An invoice is created in USD for the store
  * (`BTCPAY_URL`, `BTCPAY_STORE_ID`, `BTCPAY_API_KEY`, header `Authorization: token <key>`)
  * with the store's enabled on-chain payment methods; its payment methods give each coin's
  * destination, payment link, rate and amount due. Webhooks carry

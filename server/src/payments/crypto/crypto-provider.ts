@@ -1,5 +1,5 @@
 /**
- * One interface for the crypto invoice providers (../README.md: the crypto-invoice call), chosen by
+ * One interface for the crypto invoice providers (docs/payments.md: the crypto-invoice call), chosen by
  * `CRYPTO_PROVIDER`: `sandbox` (default, fake addresses, events from
  * `npm run admin -- payment:simulate`), `btcpay` (self-hosted BTCPay Server, Greenfield API:
  * btc, ltc, xmr) or `nowpayments` (all five coins). A provider creates an invoice for a
@@ -12,7 +12,7 @@ import type { WebhookProvider } from '../ingress';
 export type CryptoCurrency = 'btc' | 'ltc' | 'xmr' | 'bch' | 'eth';
 export const CRYPTO_CURRENCIES: CryptoCurrency[] = ['btc', 'ltc', 'xmr', 'bch', 'eth'];
 
-/** One way to pay an invoice, as the dashboard shows it (spec 3: crypto invoice response). */
+/** One way to pay an invoice, as the dashboard shows it (crypto invoice response). */
 export interface PaymentOption {
   currency: CryptoCurrency;
   paymentAddress: string;
@@ -54,7 +54,7 @@ const URI_SCHEMES: Record<CryptoCurrency, string> = {
 };
 
 /**
- * The payment URI a wallet reads (design/payments.md, "QR URIs"): BIP21 for btc, ltc and bch
+ * The payment URI a wallet reads: BIP21 for btc, ltc and bch
  * (`amount` in coins), `monero:<addr>?tx_amount=` and EIP-681 `ethereum:<0x…>?value=<wei>`.
  * A bch cashaddr may already carry its `bitcoincash:` prefix.
  */

@@ -1,5 +1,5 @@
 /**
- * The `live` provider (server/src/whois/README.md "Providers"): WHOIS lookups only, asked
+ * The `live` provider (docs/whois.md "Providers"): WHOIS lookups only, asked
  * of the registries themselves.
  *
  * 1. RDAP: the TLD's base URL from the IANA bootstrap, `GET {base}domain/{name}`, then at

@@ -1,5 +1,5 @@
 /**
- * WHOIS text (RFC 3912 has no schema) → the spec's WHOIS record. Reads the `Key: value`
+ * WHOIS text (RFC 3912 has no schema) → our WHOIS record. Reads the `Key: value`
  * lines of the ICANN gTLD format and the common ccTLD spellings (`nserver`, `paid-till`,
  * `created`…); stops at the `>>> Last update` line after which registries put their terms.
  * The text is hostile: lines, values and lists are bounded, values are kept as text.

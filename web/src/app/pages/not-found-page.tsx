@@ -28,7 +28,7 @@ const SERVICES = [
   { label: 'WHOIS', description: 'Domain intelligence', href: '/whois', icon: GlobeIcon },
 ];
 
-/** Any unknown path (spec 3, "Page not found"); inside the dashboard frame under /monitoring. */
+/** Any unknown path; inside the dashboard frame under /monitoring. */
 export function NotFoundPage({ framed = false }: { framed?: boolean }) {
   usePageTitle('Page not found');
   const content = (

@@ -11,7 +11,7 @@ import { NavList } from './nav-list';
 import { accountLinks, PRODUCT_LINKS } from './navigation';
 import { ThemeSwitch } from './theme-switch';
 
-/** Side and top navigation around every signed-in page (spec 1 §2.5). */
+/** Side and top navigation around every signed-in page. */
 export function DashboardFrame({ title, children }: { title: string; children: ReactNode }) {
   const { data: user } = useUser();
   const [location] = useLocation();

@@ -25,7 +25,7 @@ export interface NavLink {
   unread?: boolean;
 }
 
-/** Spec 1 §2.5: the sidebar and the mobile menu list the same links. */
+/** The sidebar and the mobile menu list the same links. */
 export const PRODUCT_LINKS: NavLink[] = [
   { label: 'Search', href: '/search', icon: SearchIcon, section: 'search' },
   {

@@ -1,5 +1,5 @@
 /**
- * Redirect rules between protected pages and the sign-in screen (spec 1 §2.2).
+ * Redirect rules between protected pages and the sign-in screen.
  *
  * A protected path travels as the `redirect` query value with its slashes turned into
  * dots (/monitoring/manage → monitoring.manage), together with the query values below.
@@ -7,7 +7,7 @@
 
 /**
  * Query values carried to the sign-in screen and back (t: the closing-account token; code:
- * an event code link opened while signed out, which spec 1 does not list but would lose).
+ * an event code link opened while signed out, which would otherwise be lost).
  */
 const CARRIED_PARAMS = ['p', 'q', 'ref', 'v', 't', 'code'] as const;
 

@@ -1,4 +1,4 @@
-/** Sign-in form checks (spec 1 §5). Each returns the messages to show, empty when valid. */
+/** Sign-in form checks. Each returns the messages to show, empty when valid. */
 import { isValidEmail, meetsPasswordRules, PASSWORD_MAX_LENGTH } from '@common/credentials';
 
 export function validateLogin(email: string, password: string): string[] {

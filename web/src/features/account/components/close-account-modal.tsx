@@ -5,7 +5,7 @@ import { ApiError } from '@/lib/api';
 import { toast } from '@/lib/toast-store';
 import { requestAccountClosure } from '../api/account-api';
 
-/** Seconds the confirm button stays disabled (spec 3 §9). */
+/** Seconds the confirm button stays disabled. */
 const COUNTDOWN_SECONDS = 3;
 
 export function CloseAccountModal({ onClose }: { onClose: () => void }) {
@@ -24,7 +24,7 @@ export function CloseAccountModal({ onClose }: { onClose: () => void }) {
         await requestAccountClosure();
         toast.success('Check your email for the link that closes your account.', 6000);
       } catch (error) {
-        // Spec 3 §7: a network failure counts as sent; a refusal from the server does not.
+        // A network failure counts as sent; a refusal from the server does not.
         if (error instanceof ApiError) toast.error('Issue requesting account closure');
         else toast.success('Check your email for the link that closes your account.', 6000);
       }

@@ -4,7 +4,7 @@ import { usePageTitle } from '@/hooks/use-page-title';
 import { ApiError } from '@/lib/api';
 import { closeAccount } from '../api/account-api';
 
-/** Milliseconds the outcome stays on screen before the redirect (spec 3 §9). */
+/** Milliseconds the outcome stays on screen before the redirect. */
 const REDIRECT_DELAY_MS = 3000;
 
 type Outcome = 'processing' | 'code' | 'closed' | 'failed';

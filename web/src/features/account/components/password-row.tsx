@@ -7,7 +7,7 @@ import { toast, toastErrors } from '@/lib/toast-store';
 import { ApiError } from '@/lib/api';
 import { updatePassword } from '../api/account-api';
 
-/** Spec 3 §5: the new password follows the sign-up rules and must differ from the current one. */
+/** The new password follows the sign-up rules and must differ from the current one. */
 function validatePasswordChange(current: string, next: string): string[] {
   const errors: string[] = [];
   if (!current) errors.push('Please input your current password');

@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import { AlertIcon, CheckIcon } from '@/components/icons';
 
 /**
- * Spec 3's API checklist (N/3): key valid, search access, credits above 0; a failed item
+ * The API checklist (N/3): key valid, search access, credits above 0; a failed item
  * links to where it is fixed. Shown on /documentation/api and /documentation/quick-start.
  */
 export function ApiChecklist({ keyValid, searchAccess, credits }: { keyValid: boolean | undefined; searchAccess: boolean | undefined; credits: number | undefined }) {

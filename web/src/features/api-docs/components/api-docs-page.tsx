@@ -70,7 +70,7 @@ function Section({ id, title, children, level = 2 }: { id: string; title: string
   );
 }
 
-/** /documentation/api (spec 3): the public API v2 with the user's own key in the samples. */
+/** /documentation/api: the public API v2 with the user's own key in the samples. */
 export function ApiDocsPage() {
   usePageTitle('API Documentation');
   const { data: user } = useUser();

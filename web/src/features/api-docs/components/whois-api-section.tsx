@@ -5,7 +5,7 @@ import { HISTORY_COST } from '@common/whois-rules';
 import type { SampleContext } from '../lib/samples';
 import { WHOIS_CALLS, WHOIS_CREDITS_CALL, WHOIS_ERRORS, WHOIS_SEARCH_PATH } from '../lib/whois-calls';
 
-/** The WHOIS API's table of contents (spec 3: Search, Credits). */
+/** The WHOIS API's table of contents (Search, Credits). */
 export const WHOIS_TOC: TocEntry[] = [
   { id: 'whois-search', title: 'Search' },
   { id: 'whois-credits', title: 'Credits' },

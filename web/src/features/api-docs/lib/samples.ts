@@ -1,5 +1,5 @@
 /**
- * Runnable samples for the public API v2 (spec 3 §7). Each one is complete: copy, paste,
+ * Runnable samples for the public API v2. Each one is complete: copy, paste,
  * run. The key, header name and base URL are the caller's; the samples are plain text.
  */
 export const LANGUAGES = [

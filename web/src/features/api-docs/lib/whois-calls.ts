@@ -1,6 +1,6 @@
 /**
- * The public API v2's WHOIS calls as documented on /documentation/api (spec 3 §7; contract:
- * server/src/whois/README.md "Calls"; answers are WhoisXML API's shapes, wrapped with the
+ * The public API v2's WHOIS calls as documented on /documentation/api (contract:
+ * docs/whois.md "Calls"; answers are WhoisXML API's shapes, wrapped with the
  * source and the balance). Each call's body is the sample's body; each response is the
  * documented answer. server/test/whois-docs-samples.test.ts runs the samples made from these
  * against a server and checks every answer against the documented one (it imports this file,
@@ -43,7 +43,7 @@ const answer = (searchType: V2WhoisType, data: unknown, remaining: number) => ({
 const CONTACT = { organization: 'Example Corp', state: 'CA', country: 'UNITED STATES', countryCode: 'US' };
 const HISTORY_CONTACT = { name: 'Domain Administrator', organization: 'Example Corp', state: 'CA', country: 'UNITED STATES', countryCode: 'US', email: 'hostmaster@example.com' };
 
-/** A WHOIS record as the API answers it (spec 2 §3). */
+/** A WHOIS record as the API answers it. */
 export const WHOIS_RECORD_EXAMPLE = {
   domainName: SAMPLE_DOMAIN,
   registrarName: 'Example Registrar, Inc.',

@@ -12,7 +12,7 @@ import { ResetPasswordForm } from './reset-password-form';
 import { VerificationView } from './verification-view';
 import './auth.css';
 
-/** Spec 1 §2.3: tested in this order, by substring, so post-hoc-rp wins over post-hoc. */
+/** Tested in this order, by substring, so post-hoc-rp wins over post-hoc. */
 const VIEWS = [
   'post-hoc-rp',
   'post-hoc-fp',

@@ -4,7 +4,7 @@ import { verifyEmail } from '../api/auth-api';
 import { loginPathForRo } from '../redirect';
 import { Notice } from './notice';
 
-/** Sends the v key once on load; the answer is ignored (spec 1 §4). */
+/** Sends the v key once on load; the answer is ignored. */
 export function VerificationView() {
   const search = useSearch();
   const [verifying, setVerifying] = useState(true);

@@ -14,7 +14,7 @@ import { purchaseQuery, readPurchaseParams, type PurchaseParams } from '../lib/p
 import { OrderSummary } from './order-summary';
 import './checkout.css';
 
-/** Spec 3 §9: the processor script loads this long after the page. */
+/** The processor script loads this long after the page. */
 export const CARD_SCRIPT_DELAY_MS = 400;
 
 /** Enterprise users cannot re-buy enterprise; a recurring search subscriber cannot buy search time. */

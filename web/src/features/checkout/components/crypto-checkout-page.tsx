@@ -27,7 +27,7 @@ function formatRate(rate: number | string): string {
   return Number.isFinite(value) ? `$${value.toLocaleString('en-US', { maximumFractionDigits: 8 })}` : `$${String(rate)}`;
 }
 
-/** Spec 3 §9: eth wallets read the bare address; the others the full payment string. */
+/** Eth wallets read the bare address; the others the full payment string. */
 export function qrPayload(option: CryptoPaymentOption): string {
   return option.currency === 'eth' ? option.paymentAddress : option.paymentFullString;
 }
@@ -111,7 +111,7 @@ function CryptoCheckout({ purchase }: { purchase: PurchaseParams }) {
 }
 
 function InvoicePanel({ invoice, onRenew }: { invoice: CryptoInvoice; onRenew: () => void }) {
-  // eth is not offered as a tab (spec 3 §2).
+  // eth is not offered as a tab.
   const options = invoice.payment_options.filter((option) => option.currency !== 'eth');
   const [selected, setSelected] = useState(options[0]?.currency ?? '');
   const option = options.find((candidate) => candidate.currency === selected) ?? options[0];

@@ -6,7 +6,7 @@ const MARGIN = 4;
 
 /**
  * A QR code drawn as one SVG path from the symbol's modules (no markup strings).
- * Error correction level H by default (spec 3 §9); the version follows from the text.
+ * Error correction level H by default; the version follows from the text.
  */
 export function QrCode({ text, label, size = 220 }: { text: string; label: string; size?: number }) {
   const symbol = useMemo(() => {

@@ -18,7 +18,7 @@ export const SORT_OPTIONS: { value: DataWellSort; label: string }[] = [
 export const PAGE_SIZES = [20, 50] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 
-/** Spec 2 §5: the search text needs at least this many characters. */
+/** The search text needs at least this many characters. */
 export const SEARCH_MIN_LENGTH = 4;
 export const SEARCH_MAX_LENGTH = 100;
 export const SEARCH_TOO_SHORT = 'Query must be atleast 4 characters';

@@ -2,7 +2,7 @@ import useSWR from 'swr';
 import { toast } from '@/lib/toast-store';
 import { listDataWells, searchDataWells, type BrowseParams, type DataWell } from './datawells-api';
 
-/** Browse mode lists one page; search mode lists the matches of a query (spec 2 §4). */
+/** Browse mode lists one page; search mode lists the matches of a query. */
 export type DataWellsView = ({ mode: 'browse' } & BrowseParams) | { mode: 'search'; query: string };
 
 export interface DataWellsResult {

@@ -17,7 +17,7 @@ import { Paginator } from '@/components/paginator';
 import { LoadFailed } from '@/components/load-failed';
 import './datawells.css';
 
-/** Spec 2 §2 /data-wells: the breach-source catalogue, browsed by page or searched. */
+/** /data-wells: the breach-source catalogue, browsed by page or searched. */
 export function DataWellsPage() {
   usePageTitle('Data Wells');
   const [page, setPage] = useState(1);

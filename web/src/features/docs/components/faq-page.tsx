@@ -10,7 +10,7 @@ const Support = ({ children = 'support' }: { children?: ReactNode }) => (
   </a>
 );
 
-/** Spec 3 §1 and §2: the anchors are the spec's; every answer is what the product does. */
+/** The anchors are part of the contract (links point at them); every answer is what the product does. */
 const QUESTIONS: { id: string; title: string; answer: ReactNode }[] = [
   {
     id: 'twoFactor',
@@ -185,7 +185,7 @@ const QUESTIONS: { id: string; title: string; answer: ReactNode }[] = [
   },
 ];
 
-/** /documentation/faq (spec 3 §2). */
+/** /documentation/faq. */
 export function FaqPage() {
   usePageTitle('FAQ');
   return (

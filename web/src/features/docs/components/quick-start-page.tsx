@@ -18,7 +18,7 @@ const TOC = [
   { id: 'next-steps', title: 'Next Steps' },
 ];
 
-/** /documentation/quick-start (spec 3 §2): from no key to a first API search. */
+/** /documentation/quick-start: from no key to a first API search. */
 export function QuickStartPage() {
   usePageTitle('Quick Start');
   const { data: user } = useUser();

@@ -26,7 +26,7 @@ function Example({ example }: { example: SearchExample }) {
   );
 }
 
-/** /documentation/search-guide (spec 2 §5, spec 3 §2): the query language with runnable examples. */
+/** /documentation/search-guide: the query language with runnable examples. */
 export function SearchGuidePage() {
   usePageTitle('Search Guide');
   return (

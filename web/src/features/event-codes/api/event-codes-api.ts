@@ -5,7 +5,7 @@ export interface GrantedProduct {
   quantity: number;
 }
 
-/** Spec 3 §5: shorter codes are never sent. */
+/** Shorter codes are never sent. */
 export const EVENT_CODE_MIN_LENGTH = 4;
 
 /** POST /user/event-code: the products granted; null when the code is invalid (non-ok or empty list). */

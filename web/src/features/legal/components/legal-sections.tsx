@@ -8,7 +8,7 @@ export interface LegalSection {
   body: ReactNode;
 }
 
-/** Terms of service (spec 1 §2.4). Plain-language, original text. */
+/** Terms of service. Plain-language, original text. */
 export function termsSections(): LegalSection[] {
   return [
     {
@@ -130,7 +130,7 @@ export function termsSections(): LegalSection[] {
   ];
 }
 
-/** Privacy policy: 13 numbered sections (spec 1 §2.4). */
+/** Privacy policy: 13 numbered sections. */
 export function privacySections(): LegalSection[] {
   const sections: Omit<LegalSection, 'id'>[] = [
     {

@@ -10,7 +10,7 @@ import './legal.css';
 /** A section counts as current once its top passes this far below the viewport top. */
 const ACTIVE_OFFSET_PX = 120;
 
-/** The section whose heading was scrolled past last (spec 1 §2.4). */
+/** The section whose heading was scrolled past last. */
 function useActiveSection(ids: string[]): string {
   const [active, setActive] = useState(ids[0] ?? '');
   useEffect(() => {

@@ -9,7 +9,7 @@ import { V2_MONITORING_BASE } from '../lib/v2-calls';
 import '@/features/api-docs/components/api-docs.css';
 import './monitoring-docs.css';
 
-/** /monitoring/api (spec 3 §2): the key, the two monitoring APIs' base URLs, their documentation. */
+/** /monitoring/api: the key, the two monitoring APIs' base URLs, their documentation. */
 export function MonitoringApiPage() {
   usePageTitle('Monitoring API');
   const { data: user } = useUser();

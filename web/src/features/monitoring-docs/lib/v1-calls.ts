@@ -1,6 +1,6 @@
 /**
- * The Monitor API V1 as documented on /monitoring/documentation (spec 3 §7, §8, §9;
- * server/src/monitoring/README.md "Monitor API V1"): all POST under /monitor-api/v1 with
+ * The Monitor API V1 as documented on /monitoring/documentation (docs/monitoring.md
+ * "Monitor API V1"): all POST under /monitor-api/v1 with
  * the API key as a bearer token. server/test/monitoring-docs-samples.test.ts runs the
  * samples made from these against a server. No React here.
  */
@@ -10,10 +10,10 @@ import { SAMPLE_REPORT_ID, SAMPLE_TASK_ID } from './v2-calls';
 export const V1_BASE = '/monitor-api/v1';
 const path = (name: string) => `${V1_BASE}/${name}`;
 
-/** Spec 3 §9: 5 requests a second, bursts of 50, then a 3-minute block. */
+/** 5 requests a second, bursts of 50, then a 3-minute block. */
 export const V1_LIMITS = { perSecond: 5, burst: 50, blockMinutes: 3 };
 
-/** Spec 3 §8 (the messages word for word). */
+/** The V1 error statuses (the messages word for word). */
 export const V1_ERRORS: [status: string, meaning: string, when: string][] = [
   ['302', 'Invalid or missing query', 'A required field is missing or a value is refused (the error says which), or your plan’s maximum is reached.'],
   ['401', 'Invalid API credentials.', 'The Authorization header is missing, or its key is not your current key.'],
@@ -21,7 +21,7 @@ export const V1_ERRORS: [status: string, meaning: string, when: string][] = [
   ['429', 'Too Many Requests.', `More than ${V1_LIMITS.perSecond} requests a second beyond a burst of ${V1_LIMITS.burst}: every call is refused for ${V1_LIMITS.blockMinutes} minutes (Retry-After gives the seconds).`],
 ];
 
-/** Spec 3 §5, "Monitor rules documented". */
+/** The monitoring rules as the V1 documentation states them. */
 export const V1_RULES = [
   'A name task’s value has letters and spaces only, 10 to 48 characters.',
   'The API key is lower-case hexadecimal, as generated.',

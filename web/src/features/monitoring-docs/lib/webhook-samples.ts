@@ -1,6 +1,6 @@
 /**
  * How a webhook receiver checks a delivery (Standard Webhooks, as the service signs them:
- * server/src/monitoring/README.md "Delivery"). Python, Go and Node.js: a complete receiver
+ * docs/monitoring.md "Delivery"). Python, Go and Node.js: a complete receiver
  * that verifies, answers 204 at once and ignores a webhook-id it has already handled; the
  * shell tab signs a test delivery with openssl and sends it with curl, so a receiver can
  * be tried before the first real report. server/test/monitoring-docs-samples.test.ts runs

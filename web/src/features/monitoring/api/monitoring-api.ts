@@ -1,5 +1,5 @@
 /**
- * The monitoring calls of spec 3 §7 with the shapes of server/src/monitoring/README.md:
+ * The monitoring calls with the shapes of docs/monitoring.md:
  * tier and usage, tasks, notification channels and reports. Values are the user's own or,
  * in report entries, breach data: attacker-controlled text, rendered as text only.
  */
@@ -73,7 +73,7 @@ export function addChannel(key: ChannelKind, value: string) {
   return api.post<{ success: boolean; channel: NotificationChannel; secret?: string }>('/notification-channels/add', { key, value });
 }
 
-/** An empty value disables the channel (spec 3 §2 Disable). */
+/** An empty value disables the channel. */
 export function updateChannel(id: string, key: ChannelKind, value: string) {
   return api.post<{ success: boolean; channel: NotificationChannel }>('/notification-channels/update', { id, key, value });
 }

@@ -14,7 +14,7 @@ import { refusalMessage } from '../lib/refusal';
 import { channelLimitProblem } from '../lib/task-limits';
 import { WebhookSecretModal } from './webhook-secret-modal';
 
-/** /monitoring/manage/channels: one block per kind with Disable, Edit and Add (spec 3 §2, §4). */
+/** /monitoring/manage/channels: one block per kind with Disable, Edit and Add. */
 export function ChannelsView() {
   const { data: channels, isLoading, error, mutate } = useChannels();
   const { data: kinds, error: kindsError, mutate: reloadKinds } = useChannelsInfo();

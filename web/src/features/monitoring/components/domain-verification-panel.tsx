@@ -139,7 +139,7 @@ function DomainCard({ domain }: { domain: DomainVerification }) {
   );
 }
 
-/** The domain tab's verification block: every domain of the user's domain tasks (README "Domain verification"). */
+/** The domain tab's verification block: every domain of the user's domain tasks (docs/monitoring.md "Domain verification"). */
 export function DomainVerificationPanel() {
   const { data: domains } = useDomainVerifications();
   if (!domains || domains.length === 0) return null;

@@ -4,7 +4,7 @@ import { ChannelsView } from './channels-view';
 import { TasksView } from './tasks-view';
 import './monitoring.css';
 
-/** /monitoring/manage/tasks and /monitoring/manage/channels: the view follows the path (spec 3 §2). */
+/** /monitoring/manage/tasks and /monitoring/manage/channels: the view follows the path. */
 export function ManageSubpage() {
   const [location] = useLocation();
   const tasks = location.includes('tasks');

@@ -7,7 +7,7 @@ import { CHANNEL_TITLES } from '../lib/channel-kinds';
 import { LoadFailed } from '@/components/load-failed';
 import './monitoring.css';
 
-/** /monitoring/manage: the tier, task usage and the notification channels at a glance (spec 3 §2). */
+/** /monitoring/manage: the tier, task usage and the notification channels at a glance. */
 export function MonitoringManagePage() {
   usePageTitle('Monitoring');
   const { data: info, isLoading, error, mutate } = useMonitoringInfo();

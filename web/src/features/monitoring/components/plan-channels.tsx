@@ -9,11 +9,11 @@ import { CHANNEL_HINTS, CHANNEL_ORDER, CHANNEL_PLACEHOLDERS, CHANNEL_TITLES } fr
 import { WebhookSecretModal } from './webhook-secret-modal';
 import './monitoring.css';
 
-/** The purchase area names the phone kind `sms` in its messages (spec 3 §5). */
+/** The purchase area names the phone kind `sms` in its messages. */
 const TYPE_NAMES: Record<ChannelKind, string> = { email: 'email', phone: 'sms', webhook: 'webhook' };
 
 /**
- * /subscriptions/monitoring's channel editing (spec 3 §5 'Purchase-page channel edit'): one
+ * /subscriptions/monitoring's channel editing: one
  * row per kind from GET /notification-channels/info. An empty value is always accepted and
  * removes the channel; anything else must pass the kind's check ('Issue validating {type}');
  * a failed save says 'Issue updating {type}'.

@@ -20,7 +20,7 @@ const dateTime = (iso: string) =>
 
 /**
  * /monitoring/reports and /monitoring/reports/{id}: the paged list (20 a page) beside the
- * selected report; on mobile the list is a drawer (spec 3 §2). Report entries are breach
+ * selected report; on mobile the list is a drawer. Report entries are breach
  * data: every value is rendered as text.
  */
 export function ReportsPage() {

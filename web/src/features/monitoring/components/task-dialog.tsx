@@ -16,8 +16,8 @@ interface TaskDialogProps {
 }
 
 /**
- * Add or edit one task. The value is checked with the shared rules before anything is sent
- * (spec 3 §5); a refusal shows the server's message here. Turning a paused task back on needs
+ * Add or edit one task. The value is checked with the shared rules before anything is sent;
+ * a refusal shows the server's message here. Turning a paused task back on needs
  * no room: limits count paused tasks too.
  */
 export function TaskDialog({ kind, task, onClose }: TaskDialogProps) {

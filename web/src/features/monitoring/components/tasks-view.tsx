@@ -28,7 +28,7 @@ const COLUMNS: { column: TaskColumn; label: string }[] = [
   { column: 'active', label: 'Status' },
 ];
 
-/** /monitoring/manage/tasks: one tab per kind, select all, sorting, add, edit and delete (spec 3 §2, §5). */
+/** /monitoring/manage/tasks: one tab per kind, select all, sorting, add, edit and delete. */
 export function TasksView() {
   const { data: info } = useMonitoringInfo();
   const { data: tasks, isLoading, error: tasksError, mutate: reloadTasks } = useTasks();
@@ -85,7 +85,7 @@ export function TasksView() {
       await refreshTasks();
     });
 
-  // Limits count paused tasks too, so resuming one never needs room (server/src/monitoring/README.md).
+  // Limits count paused tasks too, so resuming one never needs room (docs/monitoring.md).
   const toggleActive = (task: MonitorTask) =>
     runToggle(async () => {
       try {

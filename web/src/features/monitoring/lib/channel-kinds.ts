@@ -1,6 +1,6 @@
 import { MONITORING_MESSAGES, type ChannelKind, type TaskKind } from '@common/monitoring-rules';
 
-/** Block titles of the channel page: the phone kind is shown as SMS (spec 3 §2). */
+/** Block titles of the channel page: the phone kind is shown as SMS. */
 export const CHANNEL_TITLES: Record<ChannelKind, string> = { phone: 'SMS', email: 'Email', webhook: 'Webhook' };
 
 /** Order of the channel page's blocks. */

@@ -1,5 +1,5 @@
 /**
- * CSV export of a monitoring report (spec 3 §2): one row per entry, led by the task it
+ * CSV export of a monitoring report: one row per entry, led by the task it
  * matched, list values flattened with indexes from 0 (email_0, email_1, …), named from the
  * breach (report) id and a timestamp. Cells are cleaned by the search export's rules
  * (formulas neutralised), so the two exports share one implementation.

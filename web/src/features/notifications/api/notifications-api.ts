@@ -1,4 +1,4 @@
-/** POST /notifications/get and /notifications/delete (spec 3 §7; shapes in server/src/monitoring/README.md). */
+/** POST /notifications/get and /notifications/delete (shapes in docs/monitoring.md). */
 import type { NotificationsPage } from '@common/monitoring-wire';
 import { api } from '@/lib/api';
 

@@ -29,7 +29,7 @@ const SHORTCUTS = [
   { href: '/whois', label: 'WHOIS', icon: GlobeIcon },
 ];
 
-/** /notifications: the inbox, 20 or 40 a page, newest first (spec 3 §2, §4). */
+/** /notifications: the inbox, 20 or 40 a page, newest first. */
 export function NotificationsPage() {
   usePageTitle('Notifications');
   const [page, setPage] = useState(1);

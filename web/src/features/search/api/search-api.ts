@@ -39,7 +39,7 @@ export function fetchRecords(ids: string[]) {
   return api.post<{ results: SearchRecord[]; values_hidden: boolean }>('/search/records', { ids });
 }
 
-/** The body is obfuscated with the shared codec (spec 2 §3, "Search request payload"). */
+/** The body is obfuscated with the shared codec. */
 export function runSearch(params: SearchParams) {
   return api.post<SearchResponse>('/search', packSearch(params));
 }

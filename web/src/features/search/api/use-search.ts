@@ -8,7 +8,7 @@ export const PAGE_SIZE = DASHBOARD_PAGE_SIZE;
 
 export const SEARCH_FAILED = 'An error occurred while processing your seach. Please try again.';
 
-/** Spec 2 §9: at most 499 pages, the deepest the server serves. */
+/** At most 499 pages, the deepest the server serves. */
 export const pageCount = dashboardPageCount;
 
 /** 400 (validation, query syntax), 403 (suspended) and 429 (locked) carry user-fit text. */
@@ -27,14 +27,14 @@ export interface SearchState {
 
 /**
  * POST /search as an action, not a cached resource: a search runs when asked (Enter,
- * Find, a page, ?q=), one at a time (spec 2 §4), and every run is fresh so a removed
+ * Find, a page, ?q=), one at a time, and every run is fresh so a removed
  * entry is gone on the next search.
  */
 export function useSearch() {
   const [state, setState] = useState<SearchState | null>(null);
   const [searching, setSearching] = useState(false);
   const running = useRef(false);
-  /** Entries removed from this screen (local flag, spec 2 §3). */
+  /** Entries removed from this screen (local flag). */
   const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
 
   const search = useCallback(async (params: SearchParams): Promise<boolean> => {

@@ -8,7 +8,7 @@ import { removeEntry } from '../api/search-api';
 export const REMOVAL_FAILED = 'could not remove entry, try again later.';
 const REDIRECT_MS = 3000;
 
-/** /entry-removal?ref=&v=: the mailed confirmation link (spec 2 §2, §4). */
+/** /entry-removal?ref=&v=: the mailed confirmation link. */
 export function EntryRemovalPage() {
   usePageTitle('Entry Removal');
   const params = new URLSearchParams(useQueryString());

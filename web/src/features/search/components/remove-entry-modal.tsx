@@ -14,7 +14,7 @@ interface RemoveEntryModalProps {
 }
 
 /**
- * Spec 2 §4 "Removal from the search screen": pick one of the entry's emails; a
+ * Pick one of the entry's emails; a
  * confirmation link goes to that address, and the row shows Removed.
  */
 export function RemoveEntryModal({ record, onClose, onRequested }: RemoveEntryModalProps) {

@@ -31,7 +31,7 @@ export function StatsBar({ response }: { response: SearchResponse | null }) {
 }
 
 /**
- * Spec 2 §4: the results area of a user without an active search subscription. An account
+ * The results area of a user without an active search subscription. An account
  * with API credits and no subscription is told what its credits are for: they pay for API
  * searches, and both the dashboard and the API need the subscription.
  */

@@ -47,7 +47,7 @@ function Switch({ label, hint, checked, onChange }: { label: string; hint: strin
   );
 }
 
-/** Tabs, the query input with Find, and the three toggles (spec 2 §2). */
+/** Tabs, the query input with Find, and the three toggles. */
 export function SearchForm({ type, onType, query, onQuery, options, onOptions, searching, onSubmit }: SearchFormProps) {
   const scrollCue = useScrollCue<HTMLDivElement>();
   const submit = (event: FormEvent) => {

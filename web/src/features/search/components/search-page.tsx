@@ -21,7 +21,7 @@ import { emptyHints } from '../lib/empty-hints';
 
 const EMPTY_RESULTS = 'No document matches the specified search terms.';
 
-/** Spec 2 §2 /search: tabs, query, toggles, statistics, favourites, results, paging. */
+/** /search: tabs, query, toggles, statistics, favourites, results, paging. */
 export function SearchPage() {
   usePageTitle('Search');
   const { data: user } = useUser();

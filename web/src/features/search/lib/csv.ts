@@ -1,5 +1,5 @@
 /**
- * CSV export of search records (spec 2 §5, §9; style rule 12).
+ * CSV export of search records (style rule 12).
  *
  * - primary_field and raw_record are left out (as is the local removed flag);
  * - an array field expands into numbered columns: email_1, email_2, … (monitoring reports

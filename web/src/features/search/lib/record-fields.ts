@@ -1,5 +1,5 @@
 /**
- * Spec 2 §3 display rules for a search record. Values are hostile text: these helpers only
+ * Display rules for a search record. Values are hostile text: these helpers only
  * pick and reshape strings; components render them as text nodes.
  */
 import type { SearchRecord } from '../api/search-api';

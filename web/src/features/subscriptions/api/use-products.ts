@@ -6,7 +6,7 @@ import { getProducts } from './subscriptions-api';
 
 const PRODUCTS_KEY = '/payments/get-products';
 
-/** GET /payments/get-products; until it answers (or if it fails) the spec's default prices show. */
+/** GET /payments/get-products; until it answers (or if it fails) the documented default prices show. */
 export function useProducts() {
   const { token } = useSession();
   const { data, isLoading } = useSWR(token ? PRODUCTS_KEY : null, getProducts, {

@@ -10,7 +10,7 @@ export function useGoToCheckout(): (sku: string, quantity: number) => void {
   return (sku, quantity) => navigate(`/checkout?${purchaseQuery(sku, quantity)}`);
 }
 
-/** Numeric text or empty (spec 3 §5), at most `max`. */
+/** Numeric text or empty, at most `max`. */
 export function QuantityField({
   label,
   value,
@@ -45,7 +45,7 @@ export function QuantityField({
   );
 }
 
-/** Spec 3 §2: a coupon field exists; Apply does nothing and the discount stays 0. */
+/** A coupon field exists; Apply does nothing and the discount stays 0. */
 export function CouponField() {
   const [code, setCode] = useState('');
   return (

@@ -50,7 +50,7 @@ function SearchPackage({
   const [quantity, setQuantity] = useState('1');
   const goToCheckout = useGoToCheckout();
   const count = Number(quantity);
-  // Ignored if empty or 0 (spec 3 §5).
+  // Ignored if empty or 0.
   const buy = (recurring: boolean) => {
     if (!quantity || count === 0) return;
     // A subscription is one period, renewed: the provider bills it again, so its quantity is 1.

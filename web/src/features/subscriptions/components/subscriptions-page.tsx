@@ -12,7 +12,7 @@ import { formatExpiry, PlanActions, type Cancel } from './plan-actions';
 import './subscriptions.css';
 
 
-/** /subscriptions (spec 3 §2): the API key, every plan and credit balance, monitored domains. */
+/** /subscriptions: the API key, every plan and credit balance, monitored domains. */
 export function SubscriptionsPage() {
   usePageTitle('Subscriptions');
   const { data: user } = useUser();

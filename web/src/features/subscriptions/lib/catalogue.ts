@@ -2,7 +2,7 @@
  * The purchase pages' view of the catalogue. The SKU scheme, quantity limits, crypto rule
  * and product names are the server's own (`@common/catalogue`); added here: default prices
  * shown until GET /payments/get-products answers, and the credit ranges of the purchase
- * pages (spec 3 §9). The server prices every purchase itself.
+ * pages. The server prices every purchase itself.
  */
 import {
   MAX_DOMAINS,
@@ -49,7 +49,7 @@ export function unitName(sku: string, quantity: number): string {
   return `${period}${plural}`;
 }
 
-/** Spec 3 §9 defaults; subscriptions save 10% (rounded down to the cent, as the server's table). */
+/** Default prices; subscriptions save 10% (rounded down to the cent, as the server's table). */
 export const DEFAULT_PRICES: Record<string, number> = {
   'search-nonsub-weekly': 5.49,
   'search-nonsub-monthly': 15.49,
@@ -99,7 +99,7 @@ export function sliderStep(range: CreditRange): number {
   return Math.round(range.max * SLIDER_STEP_FRACTION);
 }
 
-/** Digits only, clamped to 0..max; '' stays '' (spec 3 §5). */
+/** Digits only, clamped to 0..max; '' stays ''. */
 export function clampQuantityText(text: string, max: number): string {
   const digits = text.replace(/\D/g, '');
   if (digits === '') return '';

@@ -1,5 +1,5 @@
 /**
- * A monitored domain is a bare host name (spec 3 §5 '{host} form'): letters, digits and
+ * A monitored domain is a bare host name: letters, digits and
  * hyphens in dot-separated labels of at most 63 characters, no scheme, path or port,
  * a top-level label of letters.
  */

@@ -1,7 +1,7 @@
 import useSWR, { mutate } from 'swr';
 import { useSession } from '@/lib/session';
 
-/** GET /user/info: the signed-in user, loaded once a token exists (spec 1 §4). */
+/** GET /user/info: the signed-in user, loaded once a token exists. */
 export interface User {
   email: string;
   created_at: string;

@@ -4,7 +4,7 @@ import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast-store';
 import { getWhoisCredits, WHOIS_CREDITS_PATH } from './whois-api';
 
-/** Spec 2 §8: a failed credit load. */
+/** A failed credit load. */
 export const CREDITS_LOAD_FAILED = 'could not load credits count';
 
 /** The WHOIS credit balance (GET /user/whois-credits), loaded once a token exists. */
@@ -17,7 +17,7 @@ export function useWhoisCredits() {
   });
 }
 
-/** Sets the balance from an answer's remaining_credits (spec 2 §4), without a second call. */
+/** Sets the balance from an answer's remaining_credits, without a second call. */
 export function setWhoisCredits(credits: number): Promise<unknown> {
   return mutate(WHOIS_CREDITS_PATH, credits, { revalidate: false });
 }

@@ -7,7 +7,7 @@ import { isWellFormed } from '../lib/answer-shape';
 import { setWhoisCredits } from './use-whois-credits';
 import { runWhois, WHOIS_CREDITS_PATH } from './whois-api';
 
-/** Spec 2 §8. */
+/** Messages of a lookup that failed or returned nothing usable. */
 export const LOOKUP_FAILED = 'Issue with api response';
 export const LOOKUP_EMPTY = 'Issue with search';
 
@@ -26,14 +26,14 @@ const USER_FIT = [400, 429, 503];
 
 /**
  * POST /whois as an action: one lookup at a time, answers kept per tab so each tab shows
- * its own results (spec 2 §4), the balance set from each answer's remaining_credits. A
+ * its own results, the balance set from each answer's remaining_credits. A
  * tool whose cost is above the known balance is refused before calling (history: 25).
  */
 export function useWhois(balance: number | undefined) {
   const [results, setResults] = useState<WhoisResults>({});
   const [running, setRunning] = useState<WhoisTool | null>(null);
   const busy = useRef(false);
-  /** The last lookup that answered: the same query is not re-run consecutively (spec 2 §4). */
+  /** The last lookup that answered: the same query is not re-run consecutively. */
   const last = useRef<{ tool: WhoisTool; query: string } | null>(null);
 
   const run = useCallback(

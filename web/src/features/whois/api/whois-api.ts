@@ -3,7 +3,7 @@ import type { WhoisResponse, WhoisTool } from '@common/whois-rules';
 import { api } from '@/lib/api';
 
 /**
- * POST /whois with the user's bearer token (spec 2 §7). The query text (a domain, an IP, a
+ * POST /whois with the user's bearer token. The query text (a domain, an IP, a
  * host, or `mode:include,…:exclude,…`) travels obfuscated like the search query. Errors come
  * as ApiError: 400 with a WHOIS_MESSAGES text, 403 'Additional WHOIS Credits Required',
  * 503 unavailable (no credits taken).

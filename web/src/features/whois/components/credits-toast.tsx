@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import { CREDITS_TOAST_MS, WHOIS_MESSAGES } from '@common/whois-rules';
 import { toast } from '@/lib/toast-store';
 
-/** Spec 2 §8: too few credits, with the way to buy more, for 3.3 seconds. */
+/** Too few credits, with the way to buy more, for 3.3 seconds. */
 export function showCreditsToast(): void {
   toast.error(
     <span className="whois-credits-toast" data-testid="whois-credits-toast">

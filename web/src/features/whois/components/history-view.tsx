@@ -11,7 +11,7 @@ function seenAt(record: WhoisHistoryRecord): number {
   return -Infinity;
 }
 
-/** Newest first (spec 2 §4); records without a time go last, in the order given. */
+/** Newest first; records without a time go last, in the order given. */
 export function newestFirst(records: readonly WhoisHistoryRecord[]): WhoisHistoryRecord[] {
   return records
     .map((record, index) => ({ record, index, at: seenAt(record) }))
@@ -19,7 +19,7 @@ export function newestFirst(records: readonly WhoisHistoryRecord[]): WhoisHistor
     .map(({ record }) => record);
 }
 
-/** WHOIS history (spec 2 §3): every record kept for the domain, newest first. */
+/** WHOIS history: every record kept for the domain, newest first. */
 export function HistoryView({ answer }: { answer: WhoisHistoryAnswer }) {
   const records = newestFirst(answer.records);
   return (

@@ -13,7 +13,7 @@ import { HostName } from './host-name';
 
 type PageSize = (typeof LOOKUP_PAGE_SIZES)[number];
 
-/** Reverse IP, MX, NS and subdomain scans (spec 2 §3): name, first seen, last visit; 25, 50 or 100 a page. */
+/** Reverse IP, MX, NS and subdomain scans: name, first seen, last visit; 25, 50 or 100 a page. */
 export function LookupView({ tool, rows }: { tool: WhoisTool; rows: LookupRow[] }) {
   const [size, setSize] = useState<PageSize>(LOOKUP_DEFAULT_PAGE_SIZE);
   const [page, setPage] = useState(1);

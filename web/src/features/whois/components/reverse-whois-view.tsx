@@ -4,7 +4,7 @@ import { Paginator } from '@/components/paginator';
 import { asTexts, formatCount } from '../lib/format';
 import { HostName } from './host-name';
 
-/** Reverse WHOIS (spec 2 §3): the matching domains, 20 a page. */
+/** Reverse WHOIS: the matching domains, 20 a page. */
 export function ReverseWhoisView({ answer }: { answer: ReverseWhoisAnswer }) {
   const [page, setPage] = useState(1);
   const domains = asTexts(answer.domainsList);

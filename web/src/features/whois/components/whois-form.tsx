@@ -35,7 +35,7 @@ const REVERSE_HELP = `Domains whose WHOIS records mention the terms: names, orga
 interface WhoisFormProps {
   tool: WhoisTool;
   onTool: (tool: WhoisTool) => void;
-  /** Tabs that have results (spec 2 §2: each switches to its results view). */
+  /** Tabs that have results (each switches to its results view). */
   withResults: ReadonlySet<WhoisTool>;
   query: string;
   onQuery: (text: string) => void;

@@ -14,7 +14,7 @@ import { WhoisForm } from './whois-form';
 import { WhoisResults } from './whois-results';
 import './whois.css';
 
-/** Spec 2 §2 /whois: seven tools behind tabs, the credit balance, each tab's results, help cards. */
+/** /whois: seven tools behind tabs, the credit balance, each tab's results, help cards. */
 export function WhoisPage() {
   usePageTitle('WHOIS');
   const { data: balance } = useWhoisCredits();

@@ -67,7 +67,7 @@ export function ContactCard({ title, contact, withName = false }: { title: strin
   );
 }
 
-/** A WHOIS record (spec 2 §3): the dataError text, registrar, dates, age in days, addresses, contacts, registry data. */
+/** A WHOIS record: the dataError text, registrar, dates, age in days, addresses, contacts, registry data. */
 export function WhoisRecordView({ record }: { record: WhoisRecord }) {
   const age = ageInDays(record);
   const dataError = asText(record.dataError);

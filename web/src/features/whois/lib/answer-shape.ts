@@ -3,7 +3,7 @@ import type { WhoisAnswer, WhoisTool } from '@common/whois-rules';
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * True when an answer has the frame its tool's view reads (spec 2 §8: a lookup that
+ * True when an answer has the frame its tool's view reads (a lookup that
  * returns nothing usable is 'Issue with search'). The values inside stay hostile text.
  */
 export function isWellFormed(tool: WhoisTool, data: unknown): data is WhoisAnswer {

@@ -36,7 +36,7 @@ export function queryText(query: WhoisQuery): string {
 }
 
 /**
- * Checks a tab's input and gives the text to send, or the spec's message. Reverse WHOIS
+ * Checks a tab's input and gives the text to send, or the documented message. Reverse WHOIS
  * terms go through the same `mode:include:exclude` form the server parses, so a term the
  * form cannot carry (a colon) is refused here as there.
  */
