@@ -21,12 +21,12 @@ use std::sync::Arc;
 
 /// Written by this engine. 2 added trigram indexes (`<field>.tri`) and merged segments
 /// (`sources` in segment.json); 3 added the derived password tables (`password_sha256`,
-/// `password_sha1`, see `write_derived`); 4 changed the store (`store.rs`), front-codes the
+/// `password_sha1`, see `write_derived`); 4 changed the store (`store/`), front-codes the
 /// term tables (`<field>.tfc`, see `termdict`) and more (FORMAT.md); 5 writes the derived
 /// password tables' digests in binary (`.dig`, see `PordTable`); 6 keeps only their first
-/// 4 bytes (`DIG_PREFIX`); 7 writes store blocks with varint lengths (`store.rs`) and
+/// 4 bytes (`DIG_PREFIX`); 7 writes store blocks with varint lengths (`store/`) and
 /// Rice-codes sparse trigram lists (`trigram::rice_encode`); 8 keeps store blocks as bare
-/// zstd blocks with a grouped block map (`store.rs`, `zstd_block.rs`); 9 writes `.pix` blocks
+/// zstd blocks with a grouped block map (`store/`, `zstd_block.rs`); 9 writes `.pix` blocks
 /// of up to 64 terms, each with its `.post` offset (`postings::PixBuilder`); 10 keeps a short
 /// dedup key per record and the whole key only of the records that are not the first with
 /// theirs (`dedup.rs`); 11 writes no `email_local` table but the local parts' trigrams

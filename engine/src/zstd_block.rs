@@ -131,7 +131,7 @@ impl Ddict {
     }
 }
 
-/// A decompression context (one per thread: `store.rs`).
+/// A decompression context (one per thread: `store/`).
 pub struct Dctx(NonNull<sys::ZSTD_DCtx>);
 
 // Safety: a DCtx is used by one thread at a time (&mut self).

@@ -89,7 +89,7 @@ function codeOnly(src: string): string {
 }
 
 /** The sibling modules a module's code names. */
-function referencedModules(code: string, modules: ReadonlySet<string>): Set<string> {
+function referencedModules(code: string, modules: ReadonlySet<string>, nested = 0): Set<string> {
   const found = new Set<string>();
   const add = (name: string | undefined) => {
     if (name && modules.has(name)) found.add(name);
@@ -115,11 +115,12 @@ function referencedModules(code: string, modules: ReadonlySet<string>): Set<stri
   }
   for (const m of code.matchAll(/(?<![\w$])crate\s*::\s*(\w+)/g)) add(m[1]);
   // `super::x` names a sibling only from the file's top level; inside `mod tests { … }`
-  // one more `super` is needed per nesting level.
+  // one more `super` is needed per nesting level, and one more in a file of a folder module
+  // (`nested`: store/writer.rs reaches the crate's modules through `super::super`).
   const depthAt = inlineModuleDepths(code);
   for (const m of code.matchAll(/(?<![\w$:])((?:super\s*::\s*)+)(\w+)/g)) {
     const supers = (m[1]!.match(/super/g) ?? []).length;
-    if (supers === depthAt(m.index!) + 1) add(m[2]);
+    if (supers === depthAt(m.index!) + nested + 1) add(m[2]);
   }
   return found;
 }
@@ -140,13 +141,32 @@ function inlineModuleDepths(code: string): (pos: number) => number {
   return (pos) => spans.filter(([s, e]) => s <= pos && pos < e).length;
 }
 
-/** module -> the modules it names, for every `.rs` file of engine/src but the crate root. */
+/**
+ * module -> the modules it names, for every module of engine/src but the crate root: a
+ * `name.rs` file, or a `name/` folder (its `mod.rs` and the files beside it, which are
+ * the folder's own submodules, not crate modules).
+ */
 function moduleGraph(): Map<string, Set<string>> {
-  const files = readdirSync(SRC).filter((f) => f.endsWith('.rs'));
-  const modules = new Set(files.map((f) => f.slice(0, -3)).filter((m) => m !== ROOT));
+  const entries = readdirSync(SRC, { withFileTypes: true });
+  const sources = new Map<string, { code: string; nested: number }[]>();
+  for (const e of entries) {
+    if (e.isFile() && e.name.endsWith('.rs') && e.name !== `${ROOT}.rs`) {
+      sources.set(e.name.slice(0, -3), [{ code: codeOnly(readFileSync(join(SRC, e.name), 'utf8')), nested: 0 }]);
+    } else if (e.isDirectory()) {
+      const dir = join(SRC, e.name);
+      const files = readdirSync(dir).filter((f) => f.endsWith('.rs'));
+      if (!files.includes('mod.rs')) continue;
+      sources.set(
+        e.name,
+        files.map((f) => ({ code: codeOnly(readFileSync(join(dir, f), 'utf8')), nested: f === 'mod.rs' ? 0 : 1 })),
+      );
+    }
+  }
+  const modules = new Set(sources.keys());
   const graph = new Map<string, Set<string>>();
-  for (const m of modules) {
-    const refs = referencedModules(codeOnly(readFileSync(join(SRC, `${m}.rs`), 'utf8')), modules);
+  for (const [m, files] of sources) {
+    const refs = new Set<string>();
+    for (const { code, nested } of files) for (const r of referencedModules(code, modules, nested)) refs.add(r);
     refs.delete(m);
     graph.set(m, refs);
   }
@@ -190,6 +210,8 @@ test('the reader finds references in code only, at the right module depth', () =
   `);
   assert.deepEqual([...referencedModules(code, modules)].sort(), ['engine', 'fields', 'postings', 'segment']);
   assert.deepEqual([...referencedModules(codeOnly('mod tests { use super::fields; } // crate::engine'), modules)], []);
+  // In a file of a folder module, `super::x` is the folder's own; `super::super::x` a crate module.
+  assert.deepEqual([...referencedModules(codeOnly('use super::postings; use super::super::fields;'), modules, 1)], ['fields']);
   assert.deepEqual(findCycle(new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])]])), ['a', 'b', 'c', 'a']);
   assert.equal(findCycle(new Map([['a', new Set(['b'])], ['b', new Set<string>()]])), null);
 });
