@@ -1,6 +1,7 @@
 //! leakwell search engine: a Node-API addon indexing breach records in immutable segments.
 //! See ../ARCHITECTURE.md for the overview and ../FORMAT.md for the on-disk format.
 
+pub mod budget;
 pub mod bytes;
 pub mod dedup;
 pub mod digest;

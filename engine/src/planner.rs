@@ -15,7 +15,8 @@ use crate::fields::{case_insensitive, normalize, EMAIL, EMAIL_DOMAIN, EMAIL_LOCA
 use crate::postings::intersect;
 use crate::query::{compile_regex, Node, ParsedQuery, Pattern, WildPiece};
 use crate::segment::{FieldIndex, Part};
-use crate::termdict::{Budget, Check};
+use crate::budget::Budget;
+use crate::termdict::Check;
 use regex_syntax::hir::{Anchor, Hir, HirKind, Literal, RepetitionKind, RepetitionRange};
 
 pub enum TermPlan {

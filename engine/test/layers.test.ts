@@ -11,7 +11,7 @@ import { test } from 'node:test';
 /** Bottom-up. A module may name modules of lower layers only. */
 const LAYERS: readonly (readonly string[])[] = [
   ['error', 'ffi', 'pool', 'zstd_block'],
-  ['bytes', 'digest'],
+  ['budget', 'bytes', 'digest'],
   ['fields'],
   ['keys', 'postings'],
   ['store'],
@@ -143,23 +143,21 @@ function inlineModuleDepths(code: string): (pos: number) => number {
 
 /**
  * module -> the modules it names, for every module of engine/src but the crate root: a
- * `name.rs` file, or a `name/` folder (its `mod.rs` and the files beside it, which are
- * the folder's own submodules, not crate modules).
+ * `name.rs` file, a `name/mod.rs` folder, and the files of a `name/` folder beside either
+ * (the module's own submodules, such as its tests: read as part of it, one level down).
  */
 function moduleGraph(): Map<string, Set<string>> {
-  const entries = readdirSync(SRC, { withFileTypes: true });
   const sources = new Map<string, { code: string; nested: number }[]>();
-  for (const e of entries) {
-    if (e.isFile() && e.name.endsWith('.rs') && e.name !== `${ROOT}.rs`) {
-      sources.set(e.name.slice(0, -3), [{ code: codeOnly(readFileSync(join(SRC, e.name), 'utf8')), nested: 0 }]);
-    } else if (e.isDirectory()) {
-      const dir = join(SRC, e.name);
-      const files = readdirSync(dir).filter((f) => f.endsWith('.rs'));
-      if (!files.includes('mod.rs')) continue;
-      sources.set(
-        e.name,
-        files.map((f) => ({ code: codeOnly(readFileSync(join(dir, f), 'utf8')), nested: f === 'mod.rs' ? 0 : 1 })),
-      );
+  const add = (module: string, file: string, nested: number) => {
+    const list = sources.get(module) ?? [];
+    list.push({ code: codeOnly(readFileSync(file, 'utf8')), nested });
+    sources.set(module, list);
+  };
+  for (const e of readdirSync(SRC, { withFileTypes: true })) {
+    if (e.isFile() && e.name.endsWith('.rs') && e.name !== `${ROOT}.rs`) add(e.name.slice(0, -3), join(SRC, e.name), 0);
+    if (!e.isDirectory()) continue;
+    for (const f of readdirSync(join(SRC, e.name)).filter((name) => name.endsWith('.rs'))) {
+      add(e.name, join(SRC, e.name, f), f === 'mod.rs' ? 0 : 1);
     }
   }
   const modules = new Set(sources.keys());
