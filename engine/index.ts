@@ -537,7 +537,12 @@ export interface IngestResult {
   parts: number;
   bytesRead: number;
   elapsedMs: number;
-  files: { path: string; format: string; gzip: boolean; records: number; badLines: number; error?: string }[];
+  /**
+   * One entry per input stream: a file, or an archive member (`path` is `archive!member`).
+   * `compression`: gzip, xz, bzip2 or zstd when decoded; `archive`: zip or tar for a member;
+   * `format` is `skipped` for what was left out (`reason` says why).
+   */
+  files: { path: string; format: string; gzip: boolean; compression?: string; archive?: string; records: number; badLines: number; error?: string; reason?: string }[];
   /** The automatic merge this ingest triggered (null: none); a failed merge leaves the ingest published. */
   merge?: (MergeResult & { error?: undefined }) | { error: string } | null;
 }

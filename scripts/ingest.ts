@@ -230,7 +230,7 @@ async function main(): Promise<void> {
     `data types:  ${r.fields.join(', ') || '-'}`,
     `bad lines:   ${r.badLines}${r.reportPath ? ` (report: ${r.reportPath})` : ''}`,
     ...(r.merge ? [r.merge.error !== undefined ? `merge:       failed: ${r.merge.error}` : `merge:       ${r.merge.merged.length} segments into ${r.merge.segmentId} (${(r.merge.elapsedMs / 1000).toFixed(1)} s)`] : []),
-    ...r.files.map((f) => `  ${f.path}: ${f.format}${f.gzip ? ' (gzip)' : ''}, ${f.records} records, ${f.badLines} bad${f.error ? `; stopped: ${f.error}` : ''}`),
+    ...r.files.map((f) => `  ${f.path}: ${f.format}${f.compression ? ` (${f.compression})` : ''}${f.reason ? ` (${f.reason})` : ''}, ${f.records} records, ${f.badLines} bad${f.error ? `; stopped: ${f.error}` : ''}`),
   ];
   console.log(lines.join('\n'));
   if (r.records === 0) process.exit(1);

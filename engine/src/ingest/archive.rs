@@ -282,7 +282,7 @@ impl Read for ZipCheck {
         self.crc.update(&buf[..n]);
         let got = self.crc.amount() as u64;
         if got > self.size_expected {
-            return Err(io::Error::new(io::ErrorKind::InvalidData, format!("zip member longer than its declared {} bytes", self.size_expected)));
+            return Err(io::Error::new(io::ErrorKind::InvalidData, format!("zip member longer than its declared {} bytes (corrupt, or a bomb)", self.size_expected)));
         }
         if n == 0 && !buf.is_empty() {
             if got < self.size_expected {

@@ -1,0 +1,287 @@
+// Archives and compression at ingest: zip, tar (plain, gzip, xz, bzip2, zstd), xz, bzip2
+// and zstd files recognised by content; directories; truncated and corrupt inputs stop the
+// run with nothing published; bombs stopped by the caps. Zip, tar and gzip inputs are built
+// here; the xz, bzip2 and zstd ones are small committed fixtures (fixtures/archives).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
+import { ingestFiles, openEngine } from '../index';
+import { tempDir } from './helpers';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const fixtures = fileURLToPath(new URL('./fixtures/archives', import.meta.url));
+let dir: string;
+let cleanup: () => void;
+
+before(() => {
+  ({ dir, cleanup } = tempDir('engine-archives-'));
+});
+after(() => cleanup?.());
+
+type ZipEntry = { name: string; data: Buffer | string; method?: 0 | 8; declaredSize?: number };
+
+/** A zip archive; `copies` more central directory entries all point at the first member's data (an overlapping bomb). */
+function makeZip(entries: ZipEntry[], copies = 0): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  const central = (name: Buffer, method: number, crc: number, csize: number, size: number, at: number) => {
+    const ch = Buffer.alloc(46);
+    ch.writeUInt32LE(0x02014b50, 0);
+    ch.writeUInt16LE(20, 4);
+    ch.writeUInt16LE(20, 6);
+    ch.writeUInt16LE(method, 10);
+    ch.writeUInt32LE(crc, 16);
+    ch.writeUInt32LE(csize, 20);
+    ch.writeUInt32LE(size, 24);
+    ch.writeUInt16LE(name.length, 28);
+    ch.writeUInt32LE(at, 42);
+    centrals.push(ch, name);
+  };
+  for (const e of entries) {
+    const data = Buffer.from(e.data);
+    const method = e.method ?? 8;
+    const body = method === 8 ? deflateRawSync(data) : data;
+    const name = Buffer.from(e.name);
+    const crc = crc32(data);
+    const size = e.declaredSize ?? data.length;
+    const lh = Buffer.alloc(30);
+    lh.writeUInt32LE(0x04034b50, 0);
+    lh.writeUInt16LE(20, 4);
+    lh.writeUInt16LE(method, 8);
+    lh.writeUInt32LE(crc, 14);
+    lh.writeUInt32LE(body.length, 18);
+    lh.writeUInt32LE(size, 22);
+    lh.writeUInt16LE(name.length, 26);
+    locals.push(lh, name, body);
+    central(name, method, crc, body.length, size, offset);
+    if (offset === 0) for (let i = 0; i < copies; i++) central(Buffer.from(`copy${i}.txt`), method, crc, body.length, size, 0);
+    offset += 30 + name.length + body.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const count = entries.length + copies;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(count, 8);
+  end.writeUInt16LE(count, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+function tarHeader(name: string, size: number, type: string): Buffer {
+  const h = Buffer.alloc(512);
+  h.write(name, 0, 100);
+  h.write('0000644\0', 100);
+  h.write('0000000\0', 108);
+  h.write('0000000\0', 116);
+  h.write(size.toString(8).padStart(11, '0') + '\0', 124);
+  h.write('00000000000\0', 136);
+  h.write('        ', 148);
+  h.write(type, 156);
+  h.write('ustar\0', 257);
+  h.write('00', 263);
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(sum.toString(8).padStart(6, '0') + '\0 ', 148);
+  return h;
+}
+
+/** A pax record: its length counts its own digits. */
+function pax(key: string, value: string): string {
+  const body = ` ${key}=${value}\n`;
+  let len = body.length + 1;
+  while (String(len).length + body.length !== len) len++;
+  return `${len}${body}`;
+}
+
+/** A ustar archive; `pax` gives the member a long name through a pax extended header. */
+function makeTar(entries: { name: string; data: Buffer | string; type?: string; pax?: string }[]): Buffer {
+  const out: Buffer[] = [];
+  const put = (name: string, data: Buffer, type: string) => {
+    out.push(tarHeader(name, data.length, type), data, Buffer.alloc((512 - (data.length % 512)) % 512));
+  };
+  for (const e of entries) {
+    if (e.pax !== undefined) put('PaxHeader', Buffer.from(pax('path', e.pax)), 'x');
+    put(e.name, Buffer.from(e.data), e.type ?? '0');
+  }
+  out.push(Buffer.alloc(1024));
+  return Buffer.concat(out);
+}
+
+async function count(index: string, query: string): Promise<number> {
+  const e = await openEngine(index);
+  try {
+    return (await e.search({ query })).total;
+  } finally {
+    await e.close();
+  }
+}
+
+/** What an index holds, reports aside: a failed run must leave it as it was. */
+function snapshot(index: string): string {
+  return JSON.stringify([readdirSync(index).filter((f) => f !== 'reports').sort(), existsSync(join(index, 'MANIFEST')) ? readFileSync(join(index, 'MANIFEST'), 'utf8') : null]);
+}
+
+test('every container, recognised by content: zip members each detected, tar, tar.gz, tar.xz, tar.bz2, tar.zst, xz, bzip2, zstd', async () => {
+  const d = join(dir, 'containers');
+  const zip = makeZip([
+    { name: 'users.csv', data: 'email,username,password\nzed@zip.example,zed_zip,zip-secret-1\n' },
+    { name: 'more/combo.txt', data: 'zara@zip.example:zip-secret-2\n', method: 0 },
+    { name: 'lines.jsonl.gz', data: gzipSync('{"email":"zeno@zip.example","phone":"+1 555 0199"}\n'), method: 0 },
+    { name: '../../outside.txt', data: 'zola@zip.example:zip-secret-3\n' },
+    { name: '__MACOSX/._users.csv', data: Buffer.from([0, 5, 22, 7, 0, 2, 0, 0]) },
+    { name: 'inner.zip', data: makeZip([{ name: 'x.txt', data: 'never@zip.example:x\n' }]) },
+  ]);
+  writeFileSync(join(dir, 'dump.zip'), zip);
+  const tar = makeTar([
+    { name: 'dump/', data: '', type: '5' },
+    { name: 'dump/users.jsonl', data: '{"email":"gina@tgz.example","password":"tgz-secret"}\n' },
+    { name: 'ignored', data: 'gus@tgz.example:tgz-secret-2\n', pax: `dump/${'long-directory-name/'.repeat(8)}combo.txt` },
+  ]);
+  writeFileSync(join(dir, 'dump.tgz'), gzipSync(tar));
+  writeFileSync(join(dir, 'plain.tar'), makeTar([{ name: 'a.csv', data: 'email;password\npia@tar.example;tar-secret\n' }]));
+  // Names that say nothing: the content decides.
+  copyFileSync(join(fixtures, 'users.jsonl.xz'), join(dir, 'noext-1'));
+  copyFileSync(join(fixtures, 'combo.txt.zst'), join(dir, 'noext-2.txt'));
+  const files = [join(dir, 'dump.zip'), join(dir, 'dump.tgz'), join(dir, 'plain.tar'), join(dir, 'noext-1'), join(dir, 'noext-2.txt'), ...['users.csv.bz2', 'dump.tar.xz', 'dump.tar.bz2', 'dump.tar.zst'].map((f) => join(fixtures, f))];
+  const r = await ingestFiles(d, { well: 'Archives', files });
+  const by = Object.fromEntries(r.files.map((f) => [f.path.replace(dir, '').replace(fixtures, '').replace(/^\//, ''), f]));
+  assert.deepEqual(Object.keys(by), [
+    'dump.zip!users.csv', 'dump.zip!more/combo.txt', 'dump.zip!lines.jsonl.gz', 'dump.zip!../../outside.txt', 'dump.zip!__MACOSX/._users.csv', 'dump.zip!inner.zip',
+    'dump.tgz!dump/users.jsonl', `dump.tgz!dump/${'long-directory-name/'.repeat(8)}combo.txt`,
+    'plain.tar!a.csv', 'noext-1', 'noext-2.txt', 'users.csv.bz2',
+    'dump.tar.xz!dump/forum/users.csv', 'dump.tar.xz!dump/shop/combo.txt', 'dump.tar.bz2!dump/forum/users.csv', 'dump.tar.bz2!dump/shop/combo.txt', 'dump.tar.zst!dump/forum/users.csv', 'dump.tar.zst!dump/shop/combo.txt',
+  ]);
+  assert.deepEqual(
+    [by['dump.zip!users.csv'], by['dump.zip!more/combo.txt'], by['dump.zip!lines.jsonl.gz'], by['noext-1'], by['noext-2.txt'], by['users.csv.bz2'], by['dump.tar.xz!dump/forum/users.csv']].map((f) => [f?.format, f?.archive, f?.compression, f?.records]),
+    [['csv', 'zip', undefined, 1], ['combo', 'zip', undefined, 1], ['jsonl', 'zip', 'gzip', 1], ['jsonl', undefined, 'xz', 2], ['combo', undefined, 'zstd', 2], ['csv', undefined, 'bzip2', 2], ['csv', 'tar', 'xz', 1]],
+  );
+  assert.equal(by['dump.tgz!dump/users.jsonl']?.compression, 'gzip');
+  assert.equal(by['dump.zip!__MACOSX/._users.csv']?.format, 'skipped');
+  assert.match(by['dump.zip!inner.zip']?.reason ?? '', /nested archives are not opened/);
+  assert.equal(r.records, 19);
+  assert.equal(r.badLines, 1, 'the nested archive, reported');
+  for (const email of ['zed@zip.example', 'zara@zip.example', 'zeno@zip.example', 'zola@zip.example', 'gina@tgz.example', 'gus@tgz.example', 'pia@tar.example', 'xena@xz.example', 'zoe@zst.example', 'bella@bz.example', 'tara@tarxz.example', 'tom@tarbz.example', 'tara@tarzst.example']) {
+    assert.equal(await count(d, `email:${email}`), 1, email);
+  }
+  assert.equal(await count(d, 'email:never@zip.example'), 0);
+  assert.equal(await count(d, 'password:zip-secret-1'), 1);
+});
+
+test('an encrypted zip member is left out with a report line; the others are ingested', async () => {
+  const d = join(dir, 'encrypted');
+  const r = await ingestFiles(d, { well: 'Enc', files: [join(fixtures, 'encrypted.zip')] });
+  assert.deepEqual(r.files.map((f) => [f.path.split('/').pop(), f.format, f.records]), [['encrypted.zip!secret.txt', 'skipped', 0], ['encrypted.zip!open.txt', 'combo', 1]]);
+  assert.match(readFileSync(r.reportPath ?? '', 'utf8'), /encrypted\.zip!secret\.txt:0: encrypted zip member; skipped/);
+  assert.equal(await count(d, 'email:olga@open.example'), 1);
+});
+
+test('a truncated or corrupt input stops the run: nothing is published, the error names the file and the reason', async () => {
+  const d = join(dir, 'broken');
+  writeFileSync(join(dir, 'good.txt'), 'first@ok.example:pw\n');
+  await ingestFiles(d, { well: 'Before', files: [join(dir, 'good.txt')] });
+  const before = snapshot(d);
+  const lines = Array.from({ length: 20000 }, (_, i) => `t${i}@trunc.example:pw${i}`).join('\n') + '\n';
+  const cut = (b: Buffer, at = 0.5) => b.subarray(0, Math.floor(b.length * at));
+  const zip = makeZip([{ name: 'a.txt', data: lines }, { name: 'b.txt', data: 'b@trunc.example:pw\n' }]);
+  const corruptZip = Buffer.from(zip);
+  corruptZip[100] = (corruptZip[100] ?? 0) ^ 0xff; // inside a.txt's deflate data
+  const tar = makeTar([{ name: 'a.txt', data: lines }]);
+  const cases: [string, Buffer, RegExp][] = [
+    ['trunc.txt.gz', cut(gzipSync(lines)), /trunc\.txt\.gz: .*(eof|truncated|corrupt)/i],
+    ['trunc.zip', cut(zip, 0.9), /trunc\.zip: zip: .*\(truncated or corrupt\)/],
+    ['corrupt.zip', corruptZip, /corrupt\.zip!a\.txt: .*(corrupt|CRC|truncated)/i],
+    ['trunc.xz', cut(readFileSync(join(fixtures, 'users.jsonl.xz')), 0.8), /trunc\.xz: .*(eof|truncated|corrupt)/i],
+    ['trunc.tar', cut(tar), /trunc\.tar!a\.txt: .*tar member ends \d+ bytes early/],
+    ['endless.tar', tar.subarray(0, tar.length - 1024), /endless\.tar: tar archive ends without its end marker/],
+    ['trunc.tar.gz', cut(gzipSync(tar), 0.7), /trunc\.tar\.gz!a\.txt: .*(eof|truncated|corrupt)/i],
+    ['trunc.tar.zst', cut(readFileSync(join(fixtures, 'dump.tar.zst')), 0.8), /trunc\.tar\.zst/],
+    ['trunc.csv.bz2', cut(readFileSync(join(fixtures, 'users.csv.bz2')), 0.8), /trunc\.csv\.bz2/],
+  ];
+  for (const [name, bytes, message] of cases) {
+    writeFileSync(join(dir, name), bytes);
+    await assert.rejects(ingestFiles(d, { well: 'Broken', files: [join(dir, 'good.txt'), join(dir, name)] }), (e: Error) => {
+      assert.match(e.message, message, name);
+      assert.match(e.message, /nothing was published/);
+      return true;
+    });
+    assert.equal(snapshot(d), before, `${name}: the index is unchanged`);
+  }
+  assert.equal(await count(d, 'email:t1@trunc.example'), 0);
+  assert.equal(await count(d, 'email:first@ok.example'), 1, 'only the first run');
+});
+
+test('npm run ingest exits non-zero on a truncated archive and says which and why', async () => {
+  const index = join(dir, 'cli-index');
+  const tar = makeTar([{ name: 'a.txt', data: Array.from({ length: 2000 }, (_, i) => `x${i}@cli.example:pw${i}`).join('\n') }]);
+  const gz = gzipSync(tar);
+  writeFileSync(join(dir, 'cli.tgz'), gz.subarray(0, gz.length >> 1));
+  const r = await new Promise<{ code: number | null; err: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/ingest.ts'), '--well', 'Cli', '--no-catalogue', '--index-dir', index, join(dir, 'cli.tgz')], { cwd: root });
+    let err = '';
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    child.on('exit', (code) => resolve({ code, err }));
+  });
+  assert.equal(r.code, 1);
+  assert.match(r.err, /ingest: .*cli\.tgz!a\.txt: .*nothing was published/);
+  assert.ok(!existsSync(join(index, 'MANIFEST')));
+});
+
+test('bombs are stopped by the caps: a deflate bomb in a zip, overlapping zip members, a declared size that lies, a gzip bomb', async () => {
+  const d = join(dir, 'bombs');
+  const zeros = Buffer.alloc(64 << 20);
+  writeFileSync(join(dir, 'bomb.zip'), makeZip([{ name: 'zeros.txt', data: zeros }]));
+  // Each member alone stays under its own cap (16 MiB of slack); together they would decode 800 MB.
+  writeFileSync(join(dir, 'overlap.zip'), makeZip([{ name: 'z.txt', data: Buffer.alloc(8 << 20) }], 100));
+  writeFileSync(join(dir, 'liar.zip'), makeZip([{ name: 'l.txt', data: 'a@liar.example:pw\n'.repeat(100), declaredSize: 18 }]));
+  writeFileSync(join(dir, 'bomb.txt.gz'), gzipSync(zeros));
+  const cases: [string, RegExp][] = [
+    ['bomb.zip', /bomb\.zip!zeros\.txt: .*expansion cap exceeded \(\d+ bytes from \d+ compressed; ratio cap 200\)/],
+    ['overlap.zip', /overlap\.zip!copy\d+\.txt: .*expansion cap exceeded \(\d+ bytes decoded from a file of \d+ bytes/],
+    ['liar.zip', /liar\.zip!l\.txt: .*longer than its declared 18 bytes/],
+    ['bomb.txt.gz', /bomb\.txt\.gz: .*expansion cap exceeded/],
+  ];
+  for (const [name, message] of cases) {
+    await assert.rejects(ingestFiles(d, { well: 'Bomb', files: [join(dir, name)] }), message, name);
+  }
+  assert.ok(!existsSync(join(d, 'MANIFEST')), 'nothing published');
+});
+
+test('a directory ingests recursively in name order, without dot files, links out of it or links to directories', async () => {
+  const d = join(dir, 'dir-index');
+  const src = join(dir, 'drop');
+  mkdirSync(join(src, 'b-sub', 'deeper'), { recursive: true });
+  mkdirSync(join(src, '.git'));
+  writeFileSync(join(src, 'a.csv'), 'email,password\nanna@dir.example,dir-1\n');
+  writeFileSync(join(src, 'b-sub', 'x.jsonl.gz'), gzipSync('{"email":"bob@dir.example"}\n'));
+  writeFileSync(join(src, 'b-sub', 'deeper', 'y.tar'), makeTar([{ name: 'y.txt', data: 'yan@dir.example:dir-2\n' }]));
+  copyFileSync(join(fixtures, 'combo.txt.zst'), join(src, 'c.zst'));
+  writeFileSync(join(src, '.hidden.txt'), 'hidden@dir.example:pw\n');
+  writeFileSync(join(src, '.git', 'config.txt'), 'git@dir.example:pw\n');
+  writeFileSync(join(dir, 'outside.txt'), 'outside@dir.example:pw\n');
+  symlinkSync(join(dir, 'outside.txt'), join(src, 'd-link-out.txt'));
+  symlinkSync(join(src, 'a.csv'), join(src, 'e-link-in.csv'));
+  symlinkSync(join(src, 'b-sub'), join(src, 'f-link-dir'));
+  const r = await ingestFiles(d, { well: 'Dir', files: [src] });
+  assert.deepEqual(
+    r.files.map((f) => [f.path.replace(src + '/', ''), f.format, f.records]),
+    [
+      ['d-link-out.txt', 'skipped', 0],
+      ['f-link-dir', 'skipped', 0],
+      ['a.csv', 'csv', 1],
+      ['b-sub/deeper/y.tar!y.txt', 'combo', 1],
+      ['b-sub/x.jsonl.gz', 'jsonl', 1],
+      ['c.zst', 'combo', 2],
+      ['e-link-in.csv', 'csv', 1],
+    ],
+  );
+  assert.match(r.files[0]?.reason ?? '', /out of the directory/);
+  for (const [email, n] of [['anna@dir.example', 1], ['yan@dir.example', 1], ['zoe@zst.example', 1], ['hidden@dir.example', 0], ['git@dir.example', 0], ['outside@dir.example', 0]] as const) {
+    assert.equal(await count(d, `email:${email}`), n, email);
+  }
+});
