@@ -210,9 +210,9 @@ fn decoder(kind: Kind, r: Box<dyn Read>) -> io::Result<Box<dyn Read>> {
 }
 
 /// Counts the bytes consumed from the layer below, for progress and the ratio caps.
-pub(super) struct CountingReader<R> {
-    pub(super) inner: R,
-    pub(super) count: Arc<AtomicU64>,
+struct CountingReader<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
 }
 
 impl<R: Read> Read for CountingReader<R> {
@@ -448,23 +448,25 @@ impl<'a> Ingest<'a> {
     }
 
     /// One archive member: decompressed when it is itself compressed (one level), left out
-    /// with a report line when it is an archive.
-    fn member(&mut self, label: &Path, body: Box<dyn Read>, archive: Kind, base_read: u64, budget: &Rc<Budget>) -> Result<()> {
+    /// with a report line when it is an archive. `progress` counts the on-disk bytes behind
+    /// this member (from `base_read`); the ratio cap of a compressed member is relative to
+    /// the member's own bytes.
+    fn member(&mut self, label: &Path, body: Box<dyn Read>, origin: Origin, progress: &Arc<AtomicU64>, base_read: u64, budget: &Rc<Budget>) -> Result<()> {
+        let archive = origin.archive.unwrap_or(Kind::Plain);
         let member_counter = Arc::new(AtomicU64::new(0));
         let counted: Box<dyn Read> = Box::new(CountingReader { inner: body, count: Arc::clone(&member_counter) });
         let (head, body) = peek(counted).map_err(|e| fail(label, e))?;
-        let kind = sniff(&head);
-        match kind {
-            Kind::Plain => self.watched(label, body, Origin { compression: Kind::Plain, archive: Some(archive) }, &member_counter, base_read),
-            Kind::Zip | Kind::Tar => self.skipped(label, &format!("{} inside {}: nested archives are not opened; extract it and ingest it on its own", kind.name(), archive.name()), true),
+        match sniff(&head) {
+            Kind::Plain => self.watched(label, body, origin, progress, base_read),
+            kind @ (Kind::Zip | Kind::Tar) => self.skipped(label, &format!("{} inside {}: nested archives are not opened; extract it and ingest it on its own", kind.name(), archive.name()), true),
             codec => {
                 let decoded = decoder(codec, body).map_err(|e| fail(label, e))?;
-                let (inner_head, decoded) = peek(self.guard(decoded, Arc::clone(&member_counter), budget)).map_err(|e| fail(label, e))?;
+                let (inner_head, decoded) = peek(self.guard(decoded, member_counter, budget)).map_err(|e| fail(label, e))?;
                 let inner = sniff(&inner_head);
                 if inner != Kind::Plain {
                     return self.skipped(label, &format!("{} inside {} inside {}: nested archives are not opened; extract it and ingest it on its own", inner.name(), codec.name(), archive.name()), true);
                 }
-                self.watched(label, decoded, Origin { compression: codec, archive: Some(archive) }, &member_counter, base_read)
+                self.watched(label, decoded, Origin { compression: codec, archive: origin.archive }, progress, base_read)
             }
         }
     }
@@ -516,8 +518,10 @@ impl<'a> Ingest<'a> {
                     if hidden_member(&name) {
                         self.files.push(json!({ "path": label.display().to_string(), "format": "skipped", "gzip": false, "records": 0, "badLines": 0, "reason": "hidden member" }));
                     } else {
+                        // A member of a compressed tar shows the archive's compression, unless
+                        // it has its own.
                         let body = Box::new(TarMember { src: Rc::clone(&src), left: Rc::clone(&left) });
-                        self.member_of_tar(&label, body, compression, counter, base_read, budget)?;
+                        self.member(&label, body, Origin { compression, archive: Some(Kind::Tar) }, counter, base_read, budget)?;
                     }
                     // What the parser left unread (it may stop early) is still read: a truncated
                     // archive is detected wherever it ends.
@@ -534,24 +538,6 @@ impl<'a> Ingest<'a> {
         // The rest (the second end block, record padding, a compressed stream's trailer) is
         // read to its end, so a corrupt trailer is noticed too; the caps still apply.
         std::io::copy(&mut *src.borrow_mut(), &mut std::io::sink()).map_err(|e| fail(path, e))?;
-        Ok(())
-    }
-
-    fn member_of_tar(&mut self, label: &Path, body: Box<dyn Read>, compression: Kind, counter: &Arc<AtomicU64>, base_read: u64, budget: &Rc<Budget>) -> Result<()> {
-        if compression == Kind::Plain {
-            // Uncompressed tar: progress follows the archive's own counter.
-            let (head, body) = peek(body).map_err(|e| fail(label, e))?;
-            if sniff(&head) == Kind::Plain {
-                return self.watched(label, body, Origin { compression: Kind::Plain, archive: Some(Kind::Tar) }, counter, base_read);
-            }
-            return self.member(label, body, Kind::Tar, base_read, budget);
-        }
-        let before = self.files.len();
-        self.member(label, body, Kind::Tar, base_read, budget)?;
-        // A member of a compressed tar: the archive's compression, unless the member had its own.
-        if let Some(Value::Object(info)) = self.files.get_mut(before) {
-            info.entry("compression").or_insert_with(|| json!(compression.name()));
-        }
         Ok(())
     }
 
@@ -603,7 +589,7 @@ impl<'a> Ingest<'a> {
             };
             let guarded = self.guard(decoded, Arc::clone(&member_counter), budget);
             let checked = Box::new(ZipCheck { inner: guarded, crc: flate2::Crc::new(), crc_expected: crc, size_expected: usize_ });
-            self.member(&label, checked, Kind::Zip, base_read + start, budget)?;
+            self.member(&label, checked, Origin { compression: Kind::Plain, archive: Some(Kind::Zip) }, &member_counter, base_read + start, budget)?;
         }
         Ok(())
     }
