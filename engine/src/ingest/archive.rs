@@ -409,7 +409,10 @@ impl<'a> Ingest<'a> {
         match kind {
             Kind::Zip => {
                 drop(reader);
-                self.zip(path, &budget, base_read)
+                self.zip(path, &budget, base_read)?;
+                // Members are read where they lie; the central directory and gaps count too.
+                self.progress.bytes_read.store(base_read + size, Ordering::Relaxed);
+                Ok(())
             }
             Kind::Tar => self.tar(path, reader, Kind::Plain, &counter, base_read, &budget),
             Kind::Plain => self.watched(path, reader, Origin { compression: Kind::Plain, archive: None }, &counter, base_read),
@@ -677,7 +680,7 @@ mod tests {
         assert_eq!(tar_number(b"\0\0\0\0"), None);
         assert_eq!(tar_number(b"0009"), None);
         assert_eq!(tar_number(&[0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0]), Some(256));
-        assert_eq!(pax_fields(b"20 path=a/b/c.csv\n11 size=42\n"), (Some("a/b/c.csv".into()), Some(42)));
+        assert_eq!(pax_fields(b"18 path=a/b/c.csv\n11 size=42\n"), (Some("a/b/c.csv".into()), Some(42)));
         assert_eq!(pax_fields(b"999 path=x\n"), (None, None), "a length past the data ends parsing");
     }
 
