@@ -537,6 +537,8 @@ export interface IngestResult {
   parts: number;
   bytesRead: number;
   elapsedMs: number;
+  /** Where the time went: CPU of the reading (decoding, parsing) and indexing threads and of the part flushes; wall-clock marks from the start. */
+  timing: { readerCpuMs: number; indexerCpuMs: number; flushCpuMs: number; lastFlushWaitMs: number; indexedMs: number; durableMs: number; publishedMs: number };
   /**
    * One entry per input stream: a file, or an archive member (`path` is `archive!member`).
    * `compression`: gzip, xz, bzip2 or zstd when decoded; `archive`: zip or tar for a member;

@@ -41,8 +41,8 @@ export async function compressedIngestRows(sources: CorpusSource[], dir: string,
     const rows = [
       `Compressed inputs: ${picked.length} sources, ${sampled.toLocaleString('en-US')} records, one ingest each into a scratch index (no merge).`,
       '',
-      '| input | on disk | ingest | records/s |',
-      '|---|---|---|---|',
+      '| input | on disk | ingest | records/s | reading thread CPU (decoding, parsing) |',
+      '|---|---|---|---|---|',
     ];
     for (const [i, [label, files]] of inputs.entries()) {
       const index = join(work, `index-${i}`);
@@ -51,7 +51,7 @@ export async function compressedIngestRows(sources: CorpusSource[], dir: string,
       const ms = performance.now() - t;
       const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
       log(`bench: ingest of ${label}: ${r.records.toLocaleString('en-US')} records in ${(ms / 1000).toFixed(1)} s`);
-      rows.push(`| ${label} | ${(bytes / 1e6).toFixed(0)} MB | ${(ms / 1000).toFixed(2)} s | ${Math.round(r.records / (ms / 1000)).toLocaleString('en-US')} |`);
+      rows.push(`| ${label} | ${(bytes / 1e6).toFixed(0)} MB | ${(ms / 1000).toFixed(2)} s | ${Math.round(r.records / (ms / 1000)).toLocaleString('en-US')} | ${(r.timing.readerCpuMs / 1000).toFixed(2)} s |`);
       rmSync(index, { recursive: true, force: true });
     }
     return rows;
