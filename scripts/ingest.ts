@@ -17,8 +17,10 @@ import { FIELD_NAMES, type FieldName, type IngestFormat, type IngestProgress, ty
 
 const USAGE = `usage: npm run ingest -- --well NAME [--format auto|jsonl|csv|combo] [--date YYYY-MM-DD]
        [--description TEXT] [--sensitive] [--map col=field[,col=field...]] [--report FILE]
-       [--index-dir DIR] [--part-records N] [--max-segments N] [--merge] [--no-catalogue] FILE...
+       [--index-dir DIR] [--part-records N] [--max-segments N] [--merge] [--no-catalogue] FILE|DIR...
        npm run ingest -- --merge [--index-dir DIR]    (merge every segment into one)
+FILE: plain, gzip, xz, bzip2 or zstd, or a zip or tar archive (recognised by content; docs/ingest-archives.md)
+DIR: every file below it, in name order, dot files left out
 --max-segments N: merge after the ingest when the index has more than N segments (default 8, 0: never)
 --merge: after the ingest (or alone), merge every segment into one
 fields: ${FIELD_NAMES.join(', ')}`;
