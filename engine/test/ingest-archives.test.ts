@@ -143,7 +143,7 @@ test('npm run ingest exits non-zero on a truncated archive and says which and wh
   assert.ok(!existsSync(join(index, 'MANIFEST')));
 });
 
-test('bombs are stopped by the caps: a deflate bomb in a zip, overlapping zip members, a declared size that lies, a gzip bomb', async () => {
+test('bombs are stopped by the caps: a deflate bomb in a zip, overlapping zip members, a declared size that lies, a gzip bomb, the absolute cap', async () => {
   const d = join(dir, 'bombs');
   const zeros = Buffer.alloc(64 << 20);
   writeFileSync(join(dir, 'bomb.zip'), makeZip([{ name: 'zeros.txt', data: zeros }]));
@@ -160,6 +160,9 @@ test('bombs are stopped by the caps: a deflate bomb in a zip, overlapping zip me
   for (const [name, message] of cases) {
     await assert.rejects(ingestFiles(d, { well: 'Bomb', files: [join(dir, name)] }), message, name);
   }
+  // The absolute cap, under the ratio: 4 MiB of records from a 50 KB gzip, capped at 1 MiB.
+  writeFileSync(join(dir, 'big.txt.gz'), gzipSync(Array.from({ length: 200000 }, (_, i) => `u${i}@cap.example:pw`).join('\n')));
+  await assert.rejects(ingestFiles(d, { well: 'Bomb', files: [join(dir, 'big.txt.gz')], maxExpandedBytes: 1 << 20 }), /big\.txt\.gz: expansion cap exceeded \(10\d{5} bytes/);
   assert.ok(!existsSync(join(d, 'MANIFEST')), 'nothing published');
 });
 
