@@ -143,7 +143,7 @@ test('npm run ingest exits non-zero on a truncated archive and says which and wh
   assert.ok(!existsSync(join(index, 'MANIFEST')));
 });
 
-test('bombs are stopped by the caps: a deflate bomb in a zip, overlapping zip members, a declared size that lies, a gzip bomb, the absolute cap', async () => {
+test('bombs are stopped by the caps: a deflate bomb in a zip, overlapping zip members, a declared size that lies, a gzip bomb, a huge zip directory, the absolute cap', async () => {
   const d = join(dir, 'bombs');
   const zeros = Buffer.alloc(64 << 20);
   writeFileSync(join(dir, 'bomb.zip'), makeZip([{ name: 'zeros.txt', data: zeros }]));
@@ -151,11 +151,16 @@ test('bombs are stopped by the caps: a deflate bomb in a zip, overlapping zip me
   writeFileSync(join(dir, 'overlap.zip'), makeZip([{ name: 'z.txt', data: Buffer.alloc(8 << 20) }], 100));
   writeFileSync(join(dir, 'liar.zip'), makeZip([{ name: 'l.txt', data: 'a@liar.example:pw\n'.repeat(100), declaredSize: 18 }]));
   writeFileSync(join(dir, 'bomb.txt.gz'), gzipSync(zeros));
+  // A central directory claimed too large to read into memory.
+  const huge = makeZip([{ name: 'h.txt', data: 'h@huge.example:pw\n' }]);
+  huge.writeUInt32LE(0x07000000, huge.length - 22 + 12);
+  writeFileSync(join(dir, 'huge-dir.zip'), huge);
   const cases: [string, RegExp][] = [
     ['bomb.zip', /bomb\.zip!zeros\.txt: .*expansion cap exceeded \(\d+ bytes from \d+ compressed; ratio cap 200\)/],
     ['overlap.zip', /overlap\.zip!copy\d+\.txt: .*expansion cap exceeded \(\d+ bytes decoded from a file of \d+ bytes/],
     ['liar.zip', /liar\.zip!l\.txt: .*longer than its declared 18 bytes/],
     ['bomb.txt.gz', /bomb\.txt\.gz: .*expansion cap exceeded/],
+    ['huge-dir.zip', /huge-dir\.zip: zip central directory of 117440512 bytes is over the 67108864 byte cap/],
   ];
   for (const [name, message] of cases) {
     await assert.rejects(ingestFiles(d, { well: 'Bomb', files: [join(dir, name)] }), message, name);

@@ -62,6 +62,9 @@ const TAR_MAX_PAX: u64 = 1 << 20;
 const SLACK: u64 = 16 << 20;
 /// Directory depth walked below a directory given on the command line.
 const MAX_DEPTH: usize = 64;
+/// Largest zip central directory read (into memory, a few times its size): room for the
+/// 65,535 members one ingest can hold with long names.
+const MAX_ZIP_DIRECTORY: u64 = 64 << 20;
 
 pub(crate) fn sniff(head: &[u8]) -> Kind {
     const BZ_BLOCK: [u8; 6] = [0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
@@ -172,6 +175,35 @@ fn clean_name(name: &str) -> String {
 
 fn member_label(path: &Path, name: &str) -> PathBuf {
     PathBuf::from(format!("{}!{}", path.display(), clean_name(name)))
+}
+
+/// The size of a zip's central directory as its end records say (zip64 included), or None
+/// when they cannot be found (the zip crate then says what is wrong).
+fn zip_directory_size(f: &mut File) -> io::Result<Option<u64>> {
+    let len = f.metadata()?.len();
+    let tail_len = len.min(22 + 65535);
+    if tail_len < 22 {
+        return Ok(None);
+    }
+    f.seek(SeekFrom::Start(len - tail_len))?;
+    let mut tail = vec![0u8; tail_len as usize];
+    f.read_exact(&mut tail)?;
+    let Some(pos) = (0..=tail.len() - 22).rev().find(|&i| tail[i..i + 4] == [0x50, 0x4b, 0x05, 0x06]) else { return Ok(None) };
+    let size = u32::from_le_bytes([tail[pos + 12], tail[pos + 13], tail[pos + 14], tail[pos + 15]]);
+    if size != u32::MAX {
+        return Ok(Some(size as u64));
+    }
+    // Zip64: a locator just before the end record points at the zip64 end record.
+    if pos < 20 || tail[pos - 20..pos - 16] != [0x50, 0x4b, 0x06, 0x07] {
+        return Ok(None);
+    }
+    let at = u64::from_le_bytes(tail[pos - 12..pos - 4].try_into().unwrap_or([0; 8]));
+    let mut end64 = [0u8; 56];
+    f.seek(SeekFrom::Start(at))?;
+    if read_full(f, &mut end64)? < 56 || end64[..4] != [0x50, 0x4b, 0x06, 0x06] {
+        return Ok(None);
+    }
+    Ok(Some(u64::from_le_bytes(end64[40..48].try_into().unwrap_or([0; 8]))))
 }
 
 fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
@@ -548,7 +580,12 @@ impl<'a> Ingest<'a> {
     /// declared size and CRC-32, then streamed. Encrypted members and unknown methods are
     /// left out with a report line.
     fn zip(&mut self, path: &Path, budget: &Rc<Budget>, base_read: u64) -> Result<()> {
-        let f = File::open(path)?;
+        let mut f = File::open(path)?;
+        if let Some(n) = zip_directory_size(&mut f).map_err(|e| fail(path, e))? {
+            if n > MAX_ZIP_DIRECTORY {
+                return Err(fail(path, format!("zip central directory of {} bytes is over the {} byte cap", n, MAX_ZIP_DIRECTORY)));
+            }
+        }
         let mut za = zip::ZipArchive::new(f).map_err(|e| fail(path, format!("zip: {} (truncated or corrupt)", e)))?;
         let mut raw = File::open(path)?;
         for i in 0..za.len() {
