@@ -1,5 +1,5 @@
-//! Ingestion: read operator files (JSON lines, CSV/TSV with a header, combolists; plain or
-//! gzip), turn lines into records, write them into a new segment built in a temporary
+//! Ingestion: read operator files (JSON lines, CSV/TSV with a header, combolists; plain,
+//! compressed or in archives, see `archive`), turn lines into records, write them into a new segment built in a temporary
 //! directory, then publish it (`publish`: one atomic manifest swap) and, past
 //! `maxSegments` segments, merge (`merge`).
 //!
