@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { makeTar, makeZip } from '../../scripts/lib/archives';
-import { ingestFiles, openEngine } from '../index';
+import { type IngestProgress, ingestFiles, openEngine } from '../index';
 import { tempDir } from './helpers';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -60,7 +60,9 @@ test('every container, recognised by content: zip members each detected, tar, ta
   copyFileSync(join(fixtures, 'users.jsonl.xz'), join(dir, 'noext-1'));
   copyFileSync(join(fixtures, 'combo.txt.zst'), join(dir, 'noext-2.txt'));
   const files = [join(dir, 'dump.zip'), join(dir, 'dump.tgz'), join(dir, 'plain.tar'), join(dir, 'noext-1'), join(dir, 'noext-2.txt'), ...['users.csv.bz2', 'dump.tar.xz', 'dump.tar.bz2', 'dump.tar.zst'].map((f) => join(fixtures, f))];
-  const r = await ingestFiles(d, { well: 'Archives', files });
+  let last: IngestProgress | undefined;
+  const r = await ingestFiles(d, { well: 'Archives', files }, (p) => (last = p));
+  assert.equal(last?.bytesRead, last?.bytesTotal, 'progress counts every on-disk byte of archives too');
   const by = Object.fromEntries(r.files.map((f) => [f.path.replace(dir, '').replace(fixtures, '').replace(/^\//, ''), f]));
   assert.deepEqual(Object.keys(by), [
     'dump.zip!users.csv', 'dump.zip!more/combo.txt', 'dump.zip!lines.jsonl.gz', 'dump.zip!../../outside.txt', 'dump.zip!__MACOSX/._users.csv', 'dump.zip!inner.zip',
@@ -90,6 +92,16 @@ test('an encrypted zip member is left out with a report line; the others are ing
   assert.deepEqual(r.files.map((f) => [f.path.split('/').pop(), f.format, f.records]), [['encrypted.zip!secret.txt', 'skipped', 0], ['encrypted.zip!open.txt', 'combo', 1]]);
   assert.match(readFileSync(r.reportPath ?? '', 'utf8'), /encrypted\.zip!secret\.txt:0: encrypted zip member; skipped/);
   assert.equal(await count(d, 'email:olga@open.example'), 1);
+});
+
+test('an archive over the compressed-size cap is left out with a report line', async () => {
+  const d = join(dir, 'over-cap');
+  writeFileSync(join(dir, 'cap.zip'), makeZip([{ name: 'c.txt', data: 'cap@zip.example:pw\n'.repeat(100) }]));
+  writeFileSync(join(dir, 'cap-ok.txt'), 'capok@zip.example:pw\n');
+  const r = await ingestFiles(d, { well: 'Cap', files: [join(dir, 'cap.zip'), join(dir, 'cap-ok.txt')], maxCompressedBytes: 100 });
+  assert.deepEqual(r.files.map((f) => [f.format, f.compression, f.records]), [['skipped', 'zip', 0], ['combo', undefined, 1]]);
+  assert.match(r.files[0]?.error ?? '', /compressed file of \d+ bytes is over the 100 byte cap; skipped/);
+  assert.equal(r.badLines, 1);
 });
 
 test('a truncated or corrupt input stops the run: nothing is published, the error names the file and the reason', async () => {

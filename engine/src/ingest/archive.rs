@@ -436,15 +436,13 @@ impl<'a> Ingest<'a> {
             let msg = format!("compressed file of {} bytes is over the {} byte cap; skipped", size, self.opts.max_compressed_bytes);
             self.bad(path, 0, &msg, b"")?;
             self.files.push(json!({ "path": path.display().to_string(), "format": "skipped", "gzip": kind == Kind::Gzip, "compression": kind.name(), "records": 0, "badLines": 1, "error": msg }));
+            self.progress.bytes_read.store(base_read + size, Ordering::Relaxed);
             return Ok(());
         }
         match kind {
             Kind::Zip => {
                 drop(reader);
-                self.zip(path, &budget, base_read)?;
-                // Members are read where they lie; the central directory and gaps count too.
-                self.progress.bytes_read.store(base_read + size, Ordering::Relaxed);
-                Ok(())
+                self.zip(path, &budget, base_read)
             }
             Kind::Tar => self.tar(path, reader, Kind::Plain, &counter, base_read, &budget),
             Kind::Plain => self.watched(path, reader, Origin { compression: Kind::Plain, archive: None }, &counter, base_read),
@@ -457,7 +455,11 @@ impl<'a> Ingest<'a> {
                     inner => self.skipped(path, &format!("{} inside {}: nested archives are not opened; decompress the outer layer first", inner.name(), codec.name()), true),
                 }
             }
-        }
+        }?;
+        // The whole file is dealt with: progress past it, whatever was left unread (a zip's
+        // central directory, a tar's padding, a nested archive left out).
+        self.progress.bytes_read.store(base_read + size, Ordering::Relaxed);
+        Ok(())
     }
 
     /// Streams one decoded input and fails the run if reading it failed.
