@@ -537,7 +537,14 @@ export interface IngestResult {
   parts: number;
   bytesRead: number;
   elapsedMs: number;
-  files: { path: string; format: string; gzip: boolean; records: number; badLines: number; error?: string }[];
+  /** Where the time went: CPU of the reading (decoding, parsing) and indexing threads and of the part flushes; wall-clock marks from the start. */
+  timing: { readerCpuMs: number; indexerCpuMs: number; flushCpuMs: number; lastFlushWaitMs: number; indexedMs: number; durableMs: number; publishedMs: number };
+  /**
+   * One entry per input stream: a file, or an archive member (`path` is `archive!member`).
+   * `compression`: gzip, xz, bzip2 or zstd when decoded; `archive`: zip or tar for a member;
+   * `format` is `skipped` for what was left out (`reason` says why).
+   */
+  files: { path: string; format: string; gzip: boolean; compression?: string; archive?: string; records: number; badLines: number; error?: string; reason?: string }[];
   /** The automatic merge this ingest triggered (null: none); a failed merge leaves the ingest published. */
   merge?: (MergeResult & { error?: undefined }) | { error: string } | null;
 }

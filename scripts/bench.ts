@@ -40,6 +40,7 @@ import { type CorpusInfo, FREE_MAIL, generateCorpus } from './corpus';
 import { rng } from './lib/random';
 import { byCount, nearest, scanFlat } from './lib/corpus-stats';
 import { monitoringE2E } from './lib/monitoring-bench';
+import { compressedIngestRows } from './lib/archive-bench';
 
 const { values: args } = parseArgs({
   options: {
@@ -175,6 +176,8 @@ async function main(): Promise<void> {
   const est = await engine.stats();
   const layout = `${est.segments} segments, ${est.parts} parts after ${info.sources.length} ingests; ${merges} automatic merges took ${fmt(mergeMs)} of the ingest time`;
   log(`bench: engine ingest ${fmt(ingestMs)} (${Math.round(N / (ingestMs / 1000)).toLocaleString('en-US')} rec/s), index ${(indexBytes / 1e6).toFixed(0)} MB; ${layout}`);
+  // Before the queries, so that their figures are not disturbed.
+  const archiveRows = reuse ? [] : await compressedIngestRows(info.sources, dir, log);
 
   const build: Record<string, { ms: number; bytes?: number }> = { engine: { ms: ingestMs, bytes: indexBytes } };
   let pgc: pg.Client | undefined;
@@ -379,6 +382,7 @@ async function main(): Promise<void> {
   out.push('');
   out.push(`Engine index: ${layout} (ingest rate without them: ${Math.round(N / ((ingestMs - mergeMs) / 1000)).toLocaleString('en-US')} records/s).`);
   out.push('');
+  if (archiveRows.length) out.push(...archiveRows, '');
   out.push('Engine figures are the engine\'s own `tookMicros` (median of 20 warm runs, first page of 20, exact total, count cache off); "repeat" is the same query again with the count cache on (median of 10 after the run that fills it: what the next page or a repeat costs); peers are wall-clock medians of 3 warm runs of a count(*) (ripgrep: 2 runs over all raw files, `-c`). Ratio = peer / engine (count cache off).');
   out.push('');
   out.push('| query class | hits | engine | repeat | PostgreSQL | ratio | SQLite FTS5 | ratio | ripgrep | ratio |');

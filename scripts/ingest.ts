@@ -17,8 +17,10 @@ import { FIELD_NAMES, type FieldName, type IngestFormat, type IngestProgress, ty
 
 const USAGE = `usage: npm run ingest -- --well NAME [--format auto|jsonl|csv|combo] [--date YYYY-MM-DD]
        [--description TEXT] [--sensitive] [--map col=field[,col=field...]] [--report FILE]
-       [--index-dir DIR] [--part-records N] [--max-segments N] [--merge] [--no-catalogue] FILE...
+       [--index-dir DIR] [--part-records N] [--max-segments N] [--merge] [--no-catalogue] FILE|DIR...
        npm run ingest -- --merge [--index-dir DIR]    (merge every segment into one)
+FILE: plain, gzip, xz, bzip2 or zstd, or a zip or tar archive (recognised by content; docs/ingest-archives.md)
+DIR: every file below it, in name order, dot files left out
 --max-segments N: merge after the ingest when the index has more than N segments (default 8, 0: never)
 --merge: after the ingest (or alone), merge every segment into one
 fields: ${FIELD_NAMES.join(', ')}`;
@@ -230,7 +232,7 @@ async function main(): Promise<void> {
     `data types:  ${r.fields.join(', ') || '-'}`,
     `bad lines:   ${r.badLines}${r.reportPath ? ` (report: ${r.reportPath})` : ''}`,
     ...(r.merge ? [r.merge.error !== undefined ? `merge:       failed: ${r.merge.error}` : `merge:       ${r.merge.merged.length} segments into ${r.merge.segmentId} (${(r.merge.elapsedMs / 1000).toFixed(1)} s)`] : []),
-    ...r.files.map((f) => `  ${f.path}: ${f.format}${f.gzip ? ' (gzip)' : ''}, ${f.records} records, ${f.badLines} bad${f.error ? `; stopped: ${f.error}` : ''}`),
+    ...r.files.map((f) => `  ${f.path}: ${f.format}${f.compression ? ` (${f.compression})` : ''}${f.reason ? ` (${f.reason})` : ''}, ${f.records} records, ${f.badLines} bad${f.error ? `; stopped: ${f.error}` : ''}`),
   ];
   console.log(lines.join('\n'));
   if (r.records === 0) process.exit(1);

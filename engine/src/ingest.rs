@@ -1,11 +1,13 @@
-//! Ingestion: read operator files (JSON lines, CSV/TSV with a header, combolists; plain or
-//! gzip), turn lines into records, write them into a new segment built in a temporary
+//! Ingestion: read operator files (JSON lines, CSV/TSV with a header, combolists; plain,
+//! compressed or in archives, see `archive`), turn lines into records, write them into a new segment built in a temporary
 //! directory, then publish it (`publish`: one atomic manifest swap) and, past
 //! `maxSegments` segments, merge (`merge`).
 //!
 //! Memory is bounded whatever the input: lines longer than `max_line_bytes` are skipped
 //! without being buffered, compressed input has size and expansion-ratio caps, and the
 //! segment writer flushes a part every `part_docs` records.
+
+mod archive;
 
 use crate::error::{EngineError, Result};
 use crate::fields::{field_index, FIELDS, FIELD_COUNT};
@@ -87,44 +89,6 @@ pub struct Progress {
     pub bytes_total: AtomicU64,
     pub bad_lines: AtomicU64,
     pub files_done: AtomicU64,
-}
-
-/// Counts the compressed (on-disk) bytes consumed, for progress and the ratio cap.
-struct CountingReader<R> {
-    inner: R,
-    count: Arc<AtomicU64>,
-}
-
-impl<R: Read> Read for CountingReader<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.count.fetch_add(n as u64, Ordering::Relaxed);
-        Ok(n)
-    }
-}
-
-/// Stops a decompression that expands past the caps (a compression bomb).
-struct ExpansionGuard<R> {
-    inner: R,
-    compressed: Arc<AtomicU64>,
-    expanded: u64,
-    max_ratio: u64,
-    max_expanded: u64,
-}
-
-impl<R: Read> Read for ExpansionGuard<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.expanded += n as u64;
-        let c = self.compressed.load(Ordering::Relaxed);
-        if self.expanded > self.max_expanded || self.expanded > self.max_ratio.saturating_mul(c).saturating_add(16 << 20) {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::Other,
-                format!("expansion cap exceeded ({} bytes from {} compressed; ratio cap {})", self.expanded, c, self.max_ratio),
-            ));
-        }
-        Ok(n)
-    }
 }
 
 enum LineStatus {
@@ -369,39 +333,6 @@ impl<'a> Ingest<'a> {
         Ok((self.contexts.len() - 1) as u16)
     }
 
-    fn file(&mut self, path: &Path) -> Result<()> {
-        let mut f = File::open(path).map_err(|e| EngineError::Input(format!("{}: {}", path.display(), e)))?;
-        let size = f.metadata()?.len();
-        let mut magic = [0u8; 2];
-        let gz = f.read(&mut magic).unwrap_or(0) == 2 && magic == [0x1f, 0x8b];
-        drop(f);
-        let counter = Arc::new(AtomicU64::new(0));
-        let base_read = self.progress.bytes_read.load(Ordering::Relaxed);
-        let file = File::open(path)?;
-        let counting = CountingReader { inner: file, count: Arc::clone(&counter) };
-        let reader: Box<dyn Read> = if gz {
-            if size > self.opts.max_compressed_bytes {
-                let msg = format!("compressed file of {} bytes is over the {} byte cap; skipped", size, self.opts.max_compressed_bytes);
-                self.bad(path, 0, &msg, b"")?;
-                self.files.push(json!({ "path": path.display().to_string(), "format": "skipped", "gzip": true, "records": 0, "badLines": 1, "error": msg }));
-                return Ok(());
-            }
-            // The gzip trailer's size field cannot be trusted (it is mod 2^32 and garbage in
-            // a truncated file), so the ratio cap is enforced on every read instead: at
-            // most max_ratio x consumed + 16 MiB is ever expanded.
-            Box::new(ExpansionGuard {
-                inner: flate2::read::MultiGzDecoder::new(counting),
-                compressed: Arc::clone(&counter),
-                expanded: 0,
-                max_ratio: self.opts.max_ratio,
-                max_expanded: self.opts.max_expanded_bytes,
-            })
-        } else {
-            Box::new(counting)
-        };
-        self.stream(path, reader, gz, &counter, base_read)
-    }
-
     /// Parses one decompressed input stream (a file, or later one member of an archive)
     /// and records its summary line. `counter` counts the on-disk bytes consumed, for
     /// progress.
@@ -505,13 +436,10 @@ impl<'a> Ingest<'a> {
 pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
     let t0 = Instant::now();
     std::fs::create_dir_all(&opts.index_dir)?;
-    let total: u64 = opts.files.iter().map(|f| std::fs::metadata(f).map(|m| m.len()).unwrap_or(0)).sum();
+    // Directories stand for the files below them (see archive::expand_inputs).
+    let (inputs, left_out) = archive::expand_inputs(&opts.files)?;
+    let total: u64 = inputs.iter().map(|f| std::fs::metadata(f).map(|m| m.len()).unwrap_or(0)).sum();
     progress.bytes_total.store(total, Ordering::Relaxed);
-    for f in &opts.files {
-        if !f.is_file() {
-            return Err(EngineError::Input(format!("{}: not a readable file", f.display())));
-        }
-    }
     {
         let _lock = IndexLock::acquire(&opts.index_dir)?;
         let m = Manifest::read(&opts.index_dir)?;
@@ -538,6 +466,9 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
         files: Vec::new(),
         contexts: Vec::new(),
     };
+    for (p, reason) in left_out {
+        ing.files.push(json!({ "path": p.display().to_string(), "format": "skipped", "gzip": false, "records": 0, "badLines": 0, "reason": reason }));
+    }
     let mut reader_cpu_us = 0u64;
     let (read_res, index_res) = std::thread::scope(|s| {
         let indexer = s.spawn(|| -> Result<Indexer> {
@@ -562,7 +493,7 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
             Ok(ix)
         });
         let r = (|| -> Result<()> {
-            for f in &opts.files {
+            for f in &inputs {
                 ing.file(f)?;
             }
             ing.send()

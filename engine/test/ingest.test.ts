@@ -72,19 +72,16 @@ test('formats: combolists with : ; and tab, CSV/TSV aliases and --map, JSON line
   }
 });
 
-test('malformed inputs (regression: a truncated gzip is not taken for a bomb by its trailer): a 10 MB line, NUL bytes, invalid UTF-8, bad JSON, a truncated gzip, a gzip bomb, a header with no known column', async () => {
+test('malformed inputs: a 10 MB line, NUL bytes, invalid UTF-8, bad JSON, a header with no known column (truncated and bomb inputs: ingest-archives.test.ts)', async () => {
   const d = join(dir, 'malformed');
   const huge = 'x'.repeat(10 * 1024 * 1024);
   writeFileSync(join(dir, 'long.txt'), `ok1@x.com:pw\n${huge}:pw\nok2@x.com:pw\n`);
   writeFileSync(join(dir, 'nul.txt'), Buffer.concat([Buffer.from('ok3@x.com:pw\nbad\0line@x.com:pw\n'), Buffer.from([0x6f, 0x6b, 0x34, 0xff, 0xfe, 0x40, 0x78, 0x3a, 0x70, 0x0a])]));
   writeFileSync(join(dir, 'bad.jsonl'), '{"email":"ok5@x.com"}\n{"email":\n[1,2]\n{}\n');
-  const gz = gzipSync(Array.from({ length: 20000 }, (_, i) => `t${i}@trunc.com:pw`).join('\n') + '\n');
-  writeFileSync(join(dir, 'trunc.txt.gz'), gz.subarray(0, Math.floor(gz.length / 2)));
-  writeFileSync(join(dir, 'bomb.txt.gz'), gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x61)));
   writeFileSync(join(dir, 'nocols.csv'), 'foo,bar,baz\n1,2,3\n');
   const r = await ingestFiles(d, {
     well: 'Malformed',
-    files: ['long.txt', 'nul.txt', 'bad.jsonl', 'trunc.txt.gz', 'bomb.txt.gz', 'nocols.csv'].map((f) => join(dir, f)),
+    files: ['long.txt', 'nul.txt', 'bad.jsonl', 'nocols.csv'].map((f) => join(dir, f)),
   });
   const byName = Object.fromEntries(r.files.map((f) => [f.path.split('/').pop(), f]));
   assert.equal(byName['long.txt']?.records, 2);
@@ -93,16 +90,11 @@ test('malformed inputs (regression: a truncated gzip is not taken for a bomb by 
   assert.equal(byName['nul.txt']?.badLines, 1);
   assert.equal(byName['bad.jsonl']?.records, 1);
   assert.equal(byName['bad.jsonl']?.badLines, 3);
-  assert.ok((byName['trunc.txt.gz']?.records ?? 0) > 1000, 'records before the truncation are kept');
-  assert.match(byName['trunc.txt.gz']?.error ?? '', /truncated|corrupt|eof/i);
-  assert.equal(byName['bomb.txt.gz']?.records, 0, 'one 64 MB line: over the line cap, then stopped by the ratio cap');
-  assert.match(byName['bomb.txt.gz']?.error ?? '', /expansion cap/);
   assert.match(byName['nocols.csv']?.error ?? '', /--map/);
   const report = readFileSync(r.reportPath ?? '', 'utf8');
   assert.match(report, /long\.txt:2: line of 10485763 bytes is over/);
   assert.match(report, /nul\.txt:2: NUL byte/);
   assert.match(report, /bad\.jsonl:2: invalid JSON/);
-  assert.match(report, /bomb\.txt\.gz:\d+: input stops here: expansion cap exceeded/);
   const e = await openEngine(d);
   try {
     assert.equal((await e.search({ query: 'email:ok2@x.com' })).total, 1);
@@ -117,8 +109,7 @@ test('a gzip stream that expands past the ratio cap is stopped while streaming',
   const member = gzipSync(Buffer.from('a@b.com:' + 'p'.repeat(200) + '\n').toString().repeat(100000));
   const small = gzipSync('x@y.com:pw\n');
   writeFileSync(join(dir, 'multi.gz'), Buffer.concat([member, member, member, small]));
-  const r = await ingestFiles(d, { well: 'Ratio', files: [join(dir, 'multi.gz')], maxRatio: 5 });
-  assert.match(r.files[0]?.error ?? '', /expansion cap/);
+  await assert.rejects(ingestFiles(d, { well: 'Ratio', files: [join(dir, 'multi.gz')], maxRatio: 5 }), /multi\.gz: expansion cap exceeded .*nothing was published/);
 });
 
 function runIngestChild(index: string, file: string, killAfterMs?: number): Promise<number | null> {
