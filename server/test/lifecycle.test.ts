@@ -13,6 +13,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { packLogin } from '../src/common/obfuscation';
 import { TEST_PASSWORD } from './harness';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lw-lifecycle-'));
@@ -64,7 +65,7 @@ function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<number | nul
 }
 
 function admin(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
+  return spawnSync(process.execPath, [...cliArgs('admin'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
 }
 
 async function login(email: string) {
