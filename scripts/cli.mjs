@@ -2,9 +2,9 @@
 //
 // tsx compiles every TypeScript module at each start (about a second for the admin CLI and
 // the server code it imports). Here esbuild bundles the commands once into dist/cli/, and
-// each run costs a read of the build's stamp and a stat of the sources it was built from:
-// a source newer than the build (or a source gone, a changed install) rebuilds first, in
-// about a second. Plain Node, no dependency loaded unless a build is due.
+// each run costs a read of the build's stamp and a stat of the sources it was built from
+// and of their directories: a source newer than the build (or one gone or added, a changed
+// install) rebuilds first, in about a second. Plain Node, no dependency loaded unless a build is due.
 //
 // Each build goes to its own directory (dist/cli/b-…) and `dist/cli/current` is swapped to
 // it by a rename, so a command running from the previous build keeps its own chunks and
@@ -69,7 +69,10 @@ export function currentBuild() {
     return null;
   }
   if (stamp.root !== ROOT) return null; // the checkout moved: the bundles hold absolute source paths
-  for (const file of [...BUILD_INPUTS, ...stamp.inputs]) {
+  if (!Array.isArray(stamp.inputs) || !Array.isArray(stamp.directories)) return null;
+  // A directory changes when a file is added to it: a migration or a module a glob import
+  // would pick up.
+  for (const file of [...BUILD_INPUTS, ...stamp.inputs, ...stamp.directories]) {
     if (mtime(path.join(ROOT, file)) > stamp.startedAt) return null;
   }
   return stamp;
@@ -130,7 +133,8 @@ export async function build({ quiet = false } = {}) {
     plugins: [externals, sourceLocation(fs.promises)],
   });
   const inputs = Object.keys(result.metafile.inputs).filter((file) => !file.includes('node_modules/'));
-  fs.writeFileSync(path.join(dir, STAMP), JSON.stringify({ root: ROOT, startedAt, inputs }));
+  const directories = [...new Set(inputs.map((file) => path.dirname(file)))];
+  fs.writeFileSync(path.join(dir, STAMP), JSON.stringify({ root: ROOT, startedAt, inputs, directories }));
   // Swap `current` by renaming a new link over it: atomic for every reader.
   const link = path.join(OUT, `current-${process.pid}`);
   fs.rmSync(link, { force: true });
