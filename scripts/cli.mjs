@@ -38,6 +38,12 @@ export const COMMANDS = {
   'engine-build': 'engine/build.ts',
 };
 
+/**
+ * The server (`npm start`, the tests' server processes), compiled with its packages loaded
+ * from node_modules: Fastify's plugins and pino's transports find files next to their code.
+ */
+const SERVER = { server: 'server/src/server.ts' };
+
 /** Commands that need the engine addon built and current before they start. */
 const NEEDS_ENGINE = new Set(['ingest']);
 
@@ -115,24 +121,31 @@ export async function build({ quiet = false } = {}) {
   const { build: esbuild } = await import('esbuild');
   const dir = path.join(OUT, `b-${startedAt}-${process.pid}`);
   if (!quiet) process.stderr.write('Compiling the operator commands (esbuild)…\n');
-  const result = await esbuild({
+  const common = {
     absWorkingDir: ROOT,
-    entryPoints: Object.fromEntries(Object.entries(COMMANDS).map(([name, entry]) => [name, path.join(ROOT, entry)])),
     bundle: true,
     splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    outdir: dir,
     outExtension: { '.js': '.mjs' },
-    // Bundled CommonJS packages call require() for Node's built-ins.
-    banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'error',
-    plugins: [externals, sourceLocation(fs.promises)],
-  });
-  const inputs = Object.keys(result.metafile.inputs).filter((file) => !file.includes('node_modules/'));
+  };
+  const entries = (table) => Object.fromEntries(Object.entries(table).map(([name, entry]) => [name, path.join(ROOT, entry)]));
+  const results = await Promise.all([
+    esbuild({
+      ...common,
+      entryPoints: entries(COMMANDS),
+      outdir: dir,
+      // Bundled CommonJS packages call require() for Node's built-ins.
+      banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
+      plugins: [externals, sourceLocation(fs.promises)],
+    }),
+    esbuild({ ...common, entryPoints: entries(SERVER), outdir: path.join(dir, 'server'), packages: 'external', plugins: [sourceLocation(fs.promises)] }),
+  ]);
+  const inputs = [...new Set(results.flatMap((result) => Object.keys(result.metafile.inputs)))].filter((file) => !file.includes('node_modules/'));
   const directories = [...new Set(inputs.map((file) => path.dirname(file)))];
   fs.writeFileSync(path.join(dir, STAMP), JSON.stringify({ root: ROOT, startedAt, inputs, directories }));
   // Swap `current` by renaming a new link over it: atomic for every reader.
@@ -166,8 +179,9 @@ async function main(argv) {
     return;
   }
   const [name, ...args] = argv;
-  if (!name || !Object.hasOwn(COMMANDS, name)) {
-    process.stderr.write(`usage: node scripts/cli.mjs ${Object.keys(COMMANDS).join('|')} [args…] | --build [--force]\n`);
+  const known = [...Object.keys(COMMANDS), ...Object.keys(SERVER)];
+  if (!name || !known.includes(name)) {
+    process.stderr.write(`usage: node scripts/cli.mjs ${known.join('|')} [args…] | --build [--force]\n`);
     process.exit(2);
   }
   const dir = await ensureBuilt();
@@ -175,8 +189,9 @@ async function main(argv) {
     const { ensureEngineBuilt } = await import(pathToFileURL(path.join(dir, 'engine-build.mjs')).href);
     await ensureEngineBuilt();
   }
-  process.argv = [process.argv[0], path.join(ROOT, COMMANDS[name]), ...args];
-  await import(pathToFileURL(path.join(dir, `${name}.mjs`)).href);
+  const isServer = Object.hasOwn(SERVER, name);
+  process.argv = [process.argv[0], path.join(ROOT, isServer ? SERVER[name] : COMMANDS[name]), ...args];
+  await import(pathToFileURL(path.join(dir, isServer ? 'server' : '', `${name}.mjs`)).href);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
