@@ -173,10 +173,11 @@ export async function ensureBuilt(options = {}) {
   return build(options);
 }
 
-async function main(argv) {
+/** Builds and checks what command NAME needs; the URL of its compiled module (null: nothing to run). */
+async function prepare(argv) {
   if (argv[0] === '--build') {
     process.stdout.write(`${await ensureBuilt({ force: argv.includes('--force') })}\n`);
-    return;
+    return null;
   }
   const [name, ...args] = argv;
   const known = [...Object.keys(COMMANDS), ...Object.keys(SERVER)];
@@ -191,12 +192,14 @@ async function main(argv) {
   }
   const isServer = Object.hasOwn(SERVER, name);
   process.argv = [process.argv[0], path.join(ROOT, isServer ? SERVER[name] : COMMANDS[name]), ...args];
-  await import(pathToFileURL(path.join(dir, isServer ? 'server' : '', `${name}.mjs`)).href);
+  return pathToFileURL(path.join(dir, isServer ? 'server' : '', `${name}.mjs`)).href;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).catch((error) => {
+  const command = await prepare(process.argv.slice(2)).catch((error) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
+  // Outside the catch: the command's own uncaught errors reach Node as they do under tsx.
+  if (command) await import(command);
 }
