@@ -157,13 +157,17 @@ export async function build({ quiet = false } = {}) {
   return dir;
 }
 
-/** Removes builds other than `keep` older than an hour (a long ingest may still run from one). */
+/**
+ * Removes the builds other than `keep` made over ten minutes ago. A process started from one
+ * has loaded its modules by then: the only modules loaded later are the migrations and the
+ * admin commands' lazy parts, within seconds of the start.
+ */
 function prune(keep) {
-  const hourAgo = Date.now() - 3_600_000;
+  const tenMinutesAgo = Date.now() - 600_000;
   for (const entry of fs.readdirSync(OUT)) {
     if (!entry.startsWith('b-') || entry === keep) continue;
     const full = path.join(OUT, entry);
-    if (mtime(full) < hourAgo) fs.rmSync(full, { recursive: true, force: true });
+    if (mtime(full) < tenMinutesAgo) fs.rmSync(full, { recursive: true, force: true });
   }
 }
 
