@@ -10,7 +10,6 @@ import { applyGrant, findOpenUserByEmail, insertUser, type Grant } from '../serv
 import { createUserService } from '../server/src/users/user-service';
 import { extractLinks } from '../server/src/mail/mail-service';
 import { readOutbox } from '../server/src/mail/outbox-repository';
-import { createQueueSystem } from '../server/src/infra/queues';
 import { embeddedConnectionString } from '../server/src/infra/embedded-postgres';
 import { SIMULATED_STATUSES, simulateCryptoPayment, type SimulatedStatus } from '../server/src/payments/crypto/sandbox';
 import { isCryptoCurrency } from '../server/src/payments/crypto/crypto-provider';
@@ -30,6 +29,12 @@ import { BACKUP_COMMANDS } from './admin/backup';
 import { accountCommands } from './admin/accounts';
 import { auditCommands } from './admin/audit';
 import { TWO_FACTOR_COMMANDS } from './admin/two-factor';
+
+/**
+ * BullMQ and its Redis client make up most of the admin CLI's code: loaded by the commands
+ * that queue an event, not by every start.
+ */
+const loadQueues = () => import('../server/src/infra/queues');
 
 /** Commands kept in their own modules (scripts/admin/*.ts): add a module's table here. */
 const MODULE_COMMANDS: AdminCommands = {
@@ -284,7 +289,7 @@ async function main(argv: string[]): Promise<number> {
       if (!isCryptoCurrency(currency)) throw new UsageError('--currency takes btc, ltc, xmr, bch or eth');
       return withDatabase(async (db, config) => {
         // The server's queues: same backend, same namespace (runtime.ts's default is leakwell).
-        const queues = createQueueSystem({
+        const queues = (await loadQueues()).createQueueSystem({
           connectionString: config.DATABASE_URL ?? embeddedConnectionString(config.dataDir, config.EMBEDDED_PG_PORT),
           redisUrl: config.REDIS_URL,
           namespace: values.namespace ?? 'leakwell',
@@ -324,7 +329,7 @@ async function main(argv: string[]): Promise<number> {
       return withDatabase(async (db, config) => {
         if (config.CARD_PROVIDER !== 'sandbox') throw new UsageError(`${command} only simulates the sandbox card provider (CARD_PROVIDER=${config.CARD_PROVIDER})`);
         // The server's queues: same backend, same namespace (runtime.ts's default is leakwell).
-        const queues = createQueueSystem({
+        const queues = (await loadQueues()).createQueueSystem({
           connectionString: config.DATABASE_URL ?? embeddedConnectionString(config.dataDir, config.EMBEDDED_PG_PORT),
           redisUrl: config.REDIS_URL,
           namespace: values.namespace ?? 'leakwell',

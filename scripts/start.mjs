@@ -7,7 +7,8 @@ import { ROOT, ensureBuilt, ensureInstalled } from './bootstrap.mjs';
 
 ensureInstalled();
 ensureBuilt();
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'src', 'server.ts')], {
+// Compiled (scripts/cli.mjs): rebuilt first when a source changed.
+const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'cli.mjs'), 'server'], {
   cwd: ROOT,
   stdio: 'inherit',
 });

@@ -5,9 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { ROOT, ensureInstalled, run } from './bootstrap.mjs';
+import { ensureBuilt as ensureCliBuilt } from './cli.mjs';
 
 ensureInstalled();
 run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'prepare.ts'), 'engine']);
+// The suites spawn the operator commands compiled (scripts/lib/cli-command.ts): built once here.
+await ensureCliBuilt();
 
 function findTests(dir) {
   if (!fs.existsSync(dir)) return [];

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { createTestDatabase, stopTestDatabaseServer } from '../../server/test/harness';
 import { openEngine } from '../index';
 import { tempDir } from './helpers';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
@@ -30,7 +31,7 @@ after(async () => {
 
 function ingest(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/ingest.ts'), '--index-dir', join(dir, 'index'), ...args], {
+    const child = spawn(process.execPath, [...cliArgs('ingest'), '--index-dir', join(dir, 'index'), ...args], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: db.url },
     });

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { EngineTimeoutError, ingestFiles, openEngine } from '../index';
 import { tempDir } from './helpers';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
@@ -114,7 +115,7 @@ test('a gzip stream that expands past the ratio cap is stopped while streaming',
 
 function runIngestChild(index: string, file: string, killAfterMs?: number): Promise<number | null> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/ingest.ts'), '--well', 'Crash', '--no-catalogue', '--index-dir', index, '--part-records', '40000', file], {
+    const child = spawn(process.execPath, [...cliArgs('ingest'), '--well', 'Crash', '--no-catalogue', '--index-dir', index, '--part-records', '40000', file], {
       cwd: root,
       stdio: 'ignore',
     });
@@ -161,7 +162,7 @@ test('crash safety: SIGKILL at any moment never exposes a half-built segment; a 
 
 function runMergeChild(index: string, killAfterMs?: number): Promise<number | null> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/ingest.ts'), '--merge', '--no-catalogue', '--index-dir', index], { cwd: root, stdio: 'ignore' });
+    const child = spawn(process.execPath, [...cliArgs('ingest'), '--merge', '--no-catalogue', '--index-dir', index], { cwd: root, stdio: 'ignore' });
     let timer: NodeJS.Timeout | undefined;
     if (killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.on('exit', (code) => {

@@ -10,7 +10,6 @@
  */
 import { withDatabase } from '../../server/src/db/cli-database';
 import { findOpenUserByEmail } from '../../server/src/users/user-repository';
-import { resetTwoFactor } from '../../server/src/auth/two-factor';
 import { insertNotification } from '../../server/src/monitoring/notifications-repository';
 import { recordAudit } from '../../server/src/audit/audit-repository';
 import { UsageError } from '../lib/cli';
@@ -32,6 +31,8 @@ export const TWO_FACTOR_COMMANDS: AdminCommands = {
           process.stderr.write(`No open account for ${email}\n`);
           return 1;
         }
+        // The WebAuthn and QR code libraries behind it: loaded for this command only.
+        const { resetTwoFactor } = await import('../../server/src/auth/two-factor');
         const removed = await db.transaction().execute(async (trx) => {
           const result = await resetTwoFactor(trx, user.id);
           await insertNotification(trx, {

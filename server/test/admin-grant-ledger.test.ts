@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createTestDatabase, TEST_PASSWORD } from './harness';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let database: { url: string; drop(): Promise<void> };
@@ -28,7 +29,7 @@ after(async () => {
 
 function admin(...args: string[]) {
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', DATA_DIR: dataDir, DATABASE_URL: database.url };
-  return spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
+  return spawnSync(process.execPath, [...cliArgs('admin'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
 }
 
 test('user:create and user:grant credit through the ledger: its rows sum to the balances', { timeout: 120_000 }, async () => {

@@ -14,12 +14,13 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createTestDatabase, startTestServer, type TestServer } from './harness';
 import { callV2, type Reply } from './helpers';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 function admin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), ...args], {
+    const child = spawn(process.execPath, [...cliArgs('admin'), ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     });

@@ -14,6 +14,7 @@ import { startTestServer, type TestServer } from './harness';
 import { call } from './helpers';
 import { parseBannerMarkup, safeHref, sanitiseBannerMarkup, type BannerNode } from '../src/common/banner-markup';
 import { bannerMarkupProblem } from '../src/marketing/banner-service';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -131,7 +132,7 @@ describe('GET /marketing/banner and the operator commands', () => {
   /** The operator CLI against the test server's database. */
   function admin(...args: string[]) {
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', DATA_DIR: cliDataDir, DATABASE_URL: server.runtime.config.DATABASE_URL! };
-    return spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
+    return spawnSync(process.execPath, [...cliArgs('admin'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
   }
   const banner = (headers: Record<string, string> = {}) => call(server.url, 'GET', '/marketing/banner', { headers });
 

@@ -24,6 +24,7 @@ import { startTestDnsServer, type TestDnsServer } from './dns-server';
 import { createDomainVerifier } from '../src/monitoring/domain-verifier';
 import { CHECK_BUCKET, MAIL_BUCKET, markDomainVerified } from '../src/monitoring/domain-verification-service';
 import { grantPurchase } from '../src/payments/grants';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
@@ -192,7 +193,7 @@ describe('an unverified domain task holds no record values', () => {
   test('after the operator verifies the domain (npm run admin -- domain:verify), the same report shows the values', { timeout: 60_000 }, async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lw-domain-admin-'));
     try {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), 'domain:verify', '--email', owner.email, '--domain', 'GMAIL.com'], {
+      const { stdout } = await run(process.execPath, [...cliArgs('admin'), 'domain:verify', '--email', owner.email, '--domain', 'GMAIL.com'], {
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: server.runtime.config.DATABASE_URL, DATA_DIR: dataDir },
       });

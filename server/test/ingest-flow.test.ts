@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { eventually, startTestServer, type TestServer } from './harness';
 import { call } from './helpers';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let server: TestServer;
@@ -27,7 +28,7 @@ test('a CLI ingest is served by the running server without a restart', { timeout
     fs.writeFileSync(csv, 'mail,user,pass\nnew.person@example.net,newperson,Sup3r\n=HYPERLINK("x"),evil,pw\n');
     const result = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'scripts/ingest.ts'), '--well', 'Fresh Dump', '--date', '2026-11-01', '--description', 'A test dump', '--sensitive', csv],
+      [...cliArgs('ingest'), '--well', 'Fresh Dump', '--date', '2026-11-01', '--description', 'A test dump', '--sensitive', csv],
       {
         cwd: ROOT,
         encoding: 'utf8',

@@ -13,6 +13,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { packLogin } from '../src/common/obfuscation';
 import { TEST_PASSWORD } from './harness';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lw-lifecycle-'));
@@ -38,7 +39,7 @@ const env = {
 };
 
 function startServer(): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/server.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, cliArgs('server'), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -64,7 +65,7 @@ function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<number | nul
 }
 
 function admin(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
+  return spawnSync(process.execPath, [...cliArgs('admin'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
 }
 
 async function login(email: string) {

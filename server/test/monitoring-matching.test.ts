@@ -21,6 +21,7 @@ import { matchValue, type TaskKind } from '../src/common/monitoring-rules';
 import { ingestFiles } from '../../engine/index';
 import { upsertDataWell } from '../src/datawells/datawells-repository';
 import { markDomainVerified } from '../src/monitoring/domain-verification-service';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
@@ -32,7 +33,7 @@ async function cliIngest(server: TestServer, well: string, records: object[]): P
   try {
     const file = path.join(dir, 'dump.jsonl');
     fs.writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/ingest.ts'), '--well', well, '--max-segments', '0', file], {
+    const { stdout } = await run(process.execPath, [...cliArgs('ingest'), '--well', well, '--max-segments', '0', file], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: server.runtime.config.DATABASE_URL, INDEX_DIR: server.runtime.config.indexDir, DATA_DIR: dir },
     });

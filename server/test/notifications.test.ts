@@ -14,6 +14,7 @@ import { startTestServer, type TestServer } from './harness';
 import { call } from './helpers';
 import { insertNotification } from '../src/monitoring/notifications-repository';
 import { dayKey, writeDailyNotices } from '../src/monitoring/daily-notices';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
@@ -172,7 +173,7 @@ describe('notify:global', () => {
     await server.runtime.db.updateTable('users').set({ closed_at: new Date() }).where('id', '=', closed.id).execute();
     const env = { ...process.env, DATABASE_URL: server.runtime.config.DATABASE_URL, DATA_DIR: server.runtime.config.dataDir };
     const message = 'Scheduled maintenance <b>tonight</b> & tomorrow';
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), 'notify:global', '--message', message], { cwd: ROOT, env });
+    const { stdout } = await run(process.execPath, [...cliArgs('admin'), 'notify:global', '--message', message], { cwd: ROOT, env });
     assert.match(stdout, /^Posted to \d+ accounts?\.\n$/);
     const rows = await server.runtime.db.selectFrom('notifications').select(['user_id', 'global', 'type', 'data']).where('type', '=', 'global').execute();
     const open = await server.runtime.db.selectFrom('users').select('id').where('closed_at', 'is', null).execute();
@@ -193,7 +194,7 @@ describe('notify:global', () => {
     await call(server.url, 'POST', '/notifications/delete', { token: a.token, body: { ids: [notice.id] } });
     assert.equal((await inbox(b.token, 1, 20)).body.notifications.filter((n: { type: string }) => n.type === 'global').length, 1);
 
-    const refused = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), 'notify:global'], { cwd: ROOT, env }).catch((e: { code: number; stderr: string }) => e);
+    const refused = await run(process.execPath, [...cliArgs('admin'), 'notify:global'], { cwd: ROOT, env }).catch((e: { code: number; stderr: string }) => e);
     assert.equal((refused as { code: number }).code, 2);
     assert.match((refused as { stderr: string }).stderr, /--message/);
   });

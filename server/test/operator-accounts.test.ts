@@ -27,6 +27,7 @@ import { eventually, sql, startTestServer, TEST_PASSWORD, type TestServer } from
 import { call, callV2, connectWebSocket, freshIp } from './helpers';
 import { matchValue } from '../src/common/monitoring-rules';
 import { packLogin } from '../src/common/obfuscation';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
@@ -44,7 +45,7 @@ interface CliResult {
 /** `npm run admin -- ARGS` against the test servers' database; never throws. */
 async function admin(...args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...cliArgs('admin'), ...args], {
       cwd: ROOT,
       // A small pool: the CLI needs a connection or two, and the test machine's PostgreSQL is shared.
       env: { ...process.env, DATABASE_URL: server.runtime.config.DATABASE_URL, DATA_DIR: dataDir, DB_POOL_SIZE: '2' },

@@ -21,6 +21,7 @@ import { paddleSignature } from '../src/payments/card/paddle-format';
 import { cardProviderFor, type AnyCardProvider } from '../src/payments/card/card-provider';
 import type { SandboxCardProvider } from '../src/payments/card/sandbox-provider';
 import { createQueueSystem, type QueueSystem } from '../src/infra/queues';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
@@ -44,7 +45,7 @@ async function deliver(server: TestServer, provider: string, event: object, opti
 
 function runAdmin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), ...args], {
+    const child = spawn(process.execPath, [...cliArgs('admin'), ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

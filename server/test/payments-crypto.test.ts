@@ -17,6 +17,7 @@ import { call, connectWebSocket as connect, type SocketClient as Client } from '
 import { createQueueSystem, type QueueSystem } from '../src/infra/queues';
 import { simulateCryptoPayment, signSandboxBody, type SimulatedStatus } from '../src/payments/crypto/sandbox';
 import { nowpaymentsSignature } from '../src/payments/crypto/nowpayments';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = (name: string) => fs.readFileSync(path.join(ROOT, 'server/test/fixtures', name), 'utf8');
@@ -124,7 +125,7 @@ describe('sandbox provider', () => {
     const config = server.runtime.config;
     const result = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), 'payment:simulate', '--invoice', created.id, '--namespace', server.namespace],
+      [...cliArgs('admin'), 'payment:simulate', '--invoice', created.id, '--namespace', server.namespace],
       {
         cwd: ROOT,
         encoding: 'utf8',
@@ -142,7 +143,7 @@ describe('sandbox provider', () => {
     assert.deepEqual((await owner.client.next(20_000)).data, { status: 'complete' });
     const user = await server.runtime.db.selectFrom('users').select('whois_credits').where('id', '=', owner.id).executeTakeFirstOrThrow();
     assert.equal(user.whois_credits, 50);
-    const unknown = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/admin.ts'), 'payment:simulate', '--invoice', randomUUID()], {
+    const unknown = spawnSync(process.execPath, [...cliArgs('admin'), 'payment:simulate', '--invoice', randomUUID()], {
       cwd: ROOT,
       encoding: 'utf8',
       env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: config.DATABASE_URL, DATA_DIR: config.dataDir },

@@ -39,6 +39,7 @@ import { sharedBatchReserve } from '../src/search/search-meter';
 import { TEST_PASSWORD, createTestDatabase, eventually, findLeaks, oneTimeTokens, startServerProcess, type ServerProcess } from './harness';
 import { call, connectWebSocket, freshIp, type Reply } from './helpers';
 import { startPrivateRedis } from './fault-tools';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const VISIBLE_WITHIN_MS = 5000;
@@ -78,7 +79,7 @@ describe('two server processes sharing PostgreSQL, Redis and one index directory
   async function operatorIngest(well: string, records: object[]): Promise<void> {
     const file = path.join(scratch, `${well}.jsonl`);
     fs.writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/ingest.ts'), '--well', well, '--index-dir', indexDir, file], {
+    const child = spawn(process.execPath, [...cliArgs('ingest'), '--well', well, '--index-dir', indexDir, file], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', DATABASE_URL: env.DATABASE_URL!, DATA_DIR: scratch },
       stdio: ['ignore', 'pipe', 'pipe'],

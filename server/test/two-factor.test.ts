@@ -12,6 +12,7 @@ import { packLogin } from '../src/common/obfuscation';
 import { relyingParty } from '../src/auth/two-factor';
 import { findLeaks, startTestServer, TEST_PASSWORD, type TestServer } from './harness';
 import { call, callV2, freshIp } from './helpers';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const run = promisify(execFile);
 let server: TestServer;
@@ -291,7 +292,7 @@ describe('user:reset-2fa', () => {
     const user = await withTotp();
     const { stdout } = await run(
       process.execPath,
-      ['--import', 'tsx', 'scripts/admin.ts', 'user:reset-2fa', '--email', user.email, '--reason', 'ticket 42, identity checked', '--operator', 'support-ann'],
+      [...cliArgs('admin'), 'user:reset-2fa', '--email', user.email, '--reason', 'ticket 42, identity checked', '--operator', 'support-ann'],
       { env: { ...process.env, DATABASE_URL: server.runtime.config.DATABASE_URL!, DATA_DIR: server.runtime.config.dataDir, LOG_LEVEL: 'warn' } },
     );
     assert.match(stdout, new RegExp(`^Two-factor reset for ${user.email.replace(/[.]/g, '\\.')}: TOTP turned off, 0 passkey\\(s\\) and 10 recovery code\\(s\\) removed\\.$`, 'm'));

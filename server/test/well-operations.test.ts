@@ -29,6 +29,7 @@ import { packLogin, packSearch } from '../src/common/obfuscation';
 import { openEngine } from '../../engine/index';
 import { TEST_PASSWORD, createTestDatabase, startServerProcess, type ServerProcess } from './harness';
 import { call, freshIp } from './helpers';
+import { cliArgs, type CliCommand } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const VISIBLE_WITHIN_MS = 5000;
@@ -57,8 +58,8 @@ describe('data well operations against two running servers', { timeout: 300_000 
   let apiKeyHeader: string;
   let tokens: string[];
 
-  function run(script: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script), ...args], {
+  function run(command: CliCommand, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+    const child = spawn(process.execPath, cliArgs(command, args), {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', DATABASE_URL: env.DATABASE_URL!, DATA_DIR: scratch, INDEX_DIR: indexDir },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -73,12 +74,12 @@ describe('data well operations against two running servers', { timeout: 300_000 
   async function ingest(well: string, records: object[], extra: string[] = []): Promise<void> {
     const file = path.join(scratch, `${well.replace(/\W/g, '-')}.jsonl`);
     fs.writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-    const r = await run('scripts/ingest.ts', ['--well', well, '--index-dir', indexDir, '--max-segments', '0', ...extra, file]);
+    const r = await run('ingest', ['--well', well, '--index-dir', indexDir, '--max-segments', '0', ...extra, file]);
     assert.equal(r.code, 0, `ingest of ${well}: ${r.err.slice(-2000)}`);
   }
 
   async function admin(...args: string[]) {
-    const r = await run('scripts/admin.ts', [...args, '--operator', 'wells-test']);
+    const r = await run('admin', [...args, '--operator', 'wells-test']);
     assert.equal(r.code, 0, `admin ${args[0]}: ${r.err.slice(-2000)}`);
     return r.out;
   }
@@ -124,7 +125,7 @@ describe('data well operations against two running servers', { timeout: 300_000 
     await ingest(GONE, GONE_RECORDS, ['--description', 'A fake breach', '--date', '2021-03-04', '--sensitive']);
     await ingest(KEPT, KEPT_RECORDS, ['--description', 'The real one']);
     await ingest(THIRD, THIRD_RECORDS);
-    const merged = await run('scripts/ingest.ts', ['--merge', '--index-dir', indexDir]);
+    const merged = await run('ingest', ['--merge', '--index-dir', indexDir]);
     assert.equal(merged.code, 0, merged.err);
     assert.match(merged.out, /merged 3 segments/);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(database.url, { max: 2 }) }) });
@@ -224,7 +225,7 @@ describe('data well operations against two running servers', { timeout: 300_000 
     assert.equal(audit.length, 1);
     assert.deepEqual([audit[0]!.operator, audit[0]!.target, audit[0]!.reason], ['wells-test', GONE, 'legal takedown 31-1']);
     // A second takedown of the same name is refused clearly, and nothing changes.
-    const again = await run('scripts/admin.ts', ['well:delete', '--well', GONE]);
+    const again = await run('admin', ['well:delete', '--well', GONE]);
     assert.equal(again.code, 1);
     assert.match(again.err, /no data well named "Takedown Well"/);
   });
@@ -258,10 +259,10 @@ describe('data well operations against two running servers', { timeout: 300_000 
       [THIRD, '', false],
     ]);
     // Bad input: a clear error, nothing changed.
-    const bad = await run('scripts/admin.ts', ['well:update', '--well', THIRD, '--date', '2019-02-30']);
+    const bad = await run('admin', ['well:update', '--well', THIRD, '--date', '2019-02-30']);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--date must be a real day/);
-    const taken = await run('scripts/admin.ts', ['well:update', '--well', THIRD, '--rename', 'Later Well']);
+    const taken = await run('admin', ['well:update', '--well', THIRD, '--rename', 'Later Well']);
     assert.equal(taken.code, 1);
     assert.match(taken.err, /already exists/);
     assert.equal((await db.selectFrom('audit_log').select('id').where('action', '=', 'well:update').execute()).length, 1);

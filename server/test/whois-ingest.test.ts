@@ -15,6 +15,7 @@ import pg from 'pg';
 import { migrateToLatest } from '../src/infra/database';
 import { ingestSamples, ingestWhoisFiles, SAMPLE_FILES, SAMPLES_DIR, type WhoisIngestResult } from '../../scripts/lib/whois-ingest/index';
 import { createTestDatabase } from './harness';
+import { cliArgs } from '../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let database: { url: string; drop(): Promise<void> };
@@ -513,7 +514,7 @@ describe('a merge that fails in the database while later batches wait', () => {
 describe('the command', () => {
   function run(args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'whois-ingest.ts'), ...args], {
+      const child = spawn(process.execPath, [...cliArgs('whois-ingest'), ...args], {
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: database.url },
         stdio: ['pipe', 'pipe', 'pipe'],

@@ -17,9 +17,9 @@ import { pipeline } from 'node:stream/promises';
 import { promises as fsp } from 'node:fs';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import { FileMigrationProvider, Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import type { Config } from '../config';
-import { MIGRATIONS_DIR, createPool } from '../infra/database';
+import { MIGRATIONS_DIR, createPool, migrationProvider } from '../infra/database';
 import { embeddedConnectionString, startEmbeddedPostgres } from '../infra/embedded-postgres';
 import { recordAudit } from '../audit/audit-repository';
 import type { Database } from '../db/schema';
@@ -368,7 +368,7 @@ export async function restoreBackup(config: Config, options: RestoreOptions): Pr
     if (rows[0]!.n > 0) throw new Error('the database is not empty: restore into an empty database');
 
     // The schema of the backup's time, then its rows, then any later migrations.
-    const migrator = new Migrator({ db, provider: new FileMigrationProvider({ fs: fsp, path, migrationFolder: MIGRATIONS_DIR }) });
+    const migrator = new Migrator({ db, provider: migrationProvider });
     const last = manifest.migrations.at(-1);
     if (last) {
       const { error } = await migrator.migrateTo(last);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promises as fs } from 'node:fs';
 import pg from 'pg';
-import { FileMigrationProvider, Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Config } from '../config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
@@ -11,6 +11,23 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgre
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../migrations');
+
+/**
+ * The migrations of MIGRATIONS_DIR by file name, as Kysely's FileMigrationProvider finds
+ * them, but imported through a path that names the folder literally: a bundler (the
+ * compiled operator commands, scripts/cli.mjs) then includes every migration.
+ */
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    const migrations: Record<string, Migration> = {};
+    for (const file of (await fs.readdir(MIGRATIONS_DIR)).sort()) {
+      if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
+      const module = (await import(`../../../migrations/${file}`)) as Migration & { default?: Migration };
+      migrations[file.slice(0, -'.ts'.length)] = typeof module.default?.up === 'function' ? module.default : module;
+    }
+    return migrations;
+  },
+};
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -87,7 +104,7 @@ export function createPool(
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS_DIR }),
+    provider: migrationProvider,
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
