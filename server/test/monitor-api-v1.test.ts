@@ -179,6 +179,10 @@ describe('tasks, domains and notification methods', () => {
       [{ create_type: 'domain_task', value: 'example.com' }, MONITORING_MESSAGES.maxDomainTasks],
       [{ create_type: 'something', key: 'email', value: 'a@b.com' }, /Invalid or missing field/],
     ];
+    // A bad task_status is said in plain words, never the schema validator's.
+    const status = await v1(user, 'update', { id: '1', update_type: 'task', task_status: 'stop' });
+    assert.equal(status.status, 302);
+    assert.match(status.body.error, /task_status must be one of: pause, resume, delete/);
     for (const [body, message] of cases) {
       const reply = await v1(user, 'create', body);
       assert.equal(reply.status, 302, `${JSON.stringify(body)}: ${JSON.stringify(reply.body)}`);
