@@ -164,7 +164,7 @@ pub fn normalize(field: usize, value: &str) -> Option<String> {
 }
 
 /// Whether a value found in a password column is a recognisable password hash: bcrypt
-/// (`$2a$`, `$2b$`, `$2x$`, `$2y$`), phpass (`$P$`, `$H$`), crypt (`$1$`, `$5$`, `$6$`),
+/// (`$2a$`, `$2b$`, `$2x$`, `$2y$`; WordPress's `$wp$2y$`), phpass (`$P$`, `$H$`), crypt (`$1$`, `$5$`, `$6$`),
 /// argon2 (`$argon2i$`, `$argon2d$`, `$argon2id$`), Django (`pbkdf2_sha256$`, `pbkdf2_sha1$`,
 /// `argon2$`, `bcrypt_sha256$`), or hex of 32, 40, 64 or 128 digits (MD5, SHA-1, SHA-256,
 /// SHA-512). A plaintext password of that shape is possible but rarer than the hash.
@@ -177,6 +177,10 @@ pub fn looks_hashed(v: &str) -> bool {
     let tail_ok = |prefix: usize, min: usize| b.len() >= prefix + min && !v.contains(char::is_whitespace);
     if v.starts_with("$2a$") || v.starts_with("$2b$") || v.starts_with("$2x$") || v.starts_with("$2y$") {
         return b.len() == 60 && !v.contains(char::is_whitespace);
+    }
+    // WordPress 6.8: bcrypt of the password's HMAC-SHA384, `$wp` before bcrypt's own prefix.
+    if v.starts_with("$wp$2y$") {
+        return b.len() == 63 && !v.contains(char::is_whitespace);
     }
     if v.starts_with("$P$") || v.starts_with("$H$") {
         return b.len() == 34 && !v.contains(char::is_whitespace);
