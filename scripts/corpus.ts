@@ -244,6 +244,7 @@ export type IngestFormatName = (typeof INGEST_FORMATS)[number];
 
 /** `s` as a MySQL string literal (mysqldump's escaping). */
 function mysqlString(s: string): string {
+  // eslint-disable-next-line no-control-regex -- mysqldump escapes NUL and ^Z
   return `'${s.replace(/[\\'"\0\n\r\x1a]/g, (c) => ({ '\\': '\\\\', "'": "\\'", '"': '\\"', '\0': '\\0', '\n': '\\n', '\r': '\\r', '\x1a': '\\Z' })[c] as string)}'`;
 }
 

@@ -56,8 +56,10 @@ export interface IngestCliOptions {
   /** Merge every segment after the ingest; with no well and no file, only merge. */
   merge: boolean;
   catalogue: boolean;
-  dryRun: boolean;
-  tables: string[];
+  /** Parse and print what would be ingested; publish nothing. */
+  dryRun?: boolean;
+  /** SQL dumps: only these tables. */
+  tables?: string[];
 }
 
 export function parseIngestArgs(argv: string[]): IngestCliOptions {

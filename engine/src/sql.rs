@@ -915,6 +915,24 @@ impl<R: Read> SqlReader<R> {
         let mut raw_null = true;
         let mut field_len = 0usize;
         loop {
+            // Plain bytes up to the next tab, backslash or newline, copied as one run.
+            if self.fill() {
+                let avail = &self.buf[self.pos..self.end];
+                let p = memchr::memchr3(b'\t', b'\\', b'\n', avail).unwrap_or(avail.len());
+                if p > 0 {
+                    let run = &avail[..p];
+                    let run = if run.last() == Some(&b'\r') && avail.get(p) == Some(&b'\n') { &run[..run.len() - 1] } else { run };
+                    if self.vals.len() + run.len() <= self.max_row {
+                        self.vals.extend_from_slice(run);
+                    } else {
+                        self.too_long = true;
+                    }
+                    raw_null = false;
+                    field_len += p;
+                    self.pos += p;
+                    continue;
+                }
+            }
             let c = match self.bump() {
                 None | Some(b'\n') => {
                     self.end_copy_field(start, raw_null, field_len);
