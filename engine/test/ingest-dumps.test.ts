@@ -179,3 +179,20 @@ test('--table chooses tables; --map overrides a column', async () => {
   assert.deepEqual(e.username, ['custom_handle']);
   assert.equal((await engine.search({ query: 'email:other@example.com' })).total, 0);
 });
+
+test('a SQL row and the same values as a JSON line are one record (same dedup key)', async () => {
+  // Two columns of one field out of name order, a hash, escapes, NULL: the record made
+  // from the row at ingest must be the one its stored line parses into.
+  writeFileSync(join(dir, 'twice.sql'), "CREATE TABLE people (surname text, firstname text, email text, pw text, note text);\nINSERT INTO people VALUES ('Zed','Ann','twice@example.com','5f4dcc3b5aa765d61d8327deb882cf99','a\\\\b \\'q\\''),('Yu','Bo','twice2@example.com','plain',NULL);\n");
+  writeFileSync(join(dir, 'twice.jsonl'), '{"note":"a\\\\b \'q\'","pw":"5f4dcc3b5aa765d61d8327deb882cf99","email":"twice@example.com","firstname":"Ann","surname":"Zed"}\n{"email":"twice2@example.com","firstname":"Bo","note":null,"pw":"plain","surname":"Yu"}\n');
+  const r = await ingest(['--well', 'Twice', '--max-segments', '0', join(dir, 'twice.sql'), join(dir, 'twice.jsonl')]);
+  assert.equal(r.code, 0, r.err + r.out);
+  await engine.refresh();
+  for (const q of ['email:twice@example.com', 'email:twice2@example.com']) {
+    assert.equal((await engine.search({ query: q, dedup: false })).total, 2, q);
+    assert.equal((await engine.search({ query: q })).total, 1, `${q}: dedup keeps one`);
+  }
+  const e = await one('email:twice@example.com');
+  assert.deepEqual(e.name, ['Ann', 'Zed']);
+  assert.deepEqual(e.hashed_password, ['5f4dcc3b5aa765d61d8327deb882cf99']);
+});
