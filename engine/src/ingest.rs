@@ -334,7 +334,14 @@ struct Ingest<'a> {
     samples: HashMap<u16, Vec<Value>>,
     /// The current file's first bad lines (number and reason), for its summary.
     bad_lines: Vec<Value>,
+    /// JSON keys of the current file's first records, with their field, for its summary.
+    keys: std::collections::BTreeMap<String, Option<usize>>,
+    keyed_records: u32,
 }
+
+/// JSON records whose keys are listed in a file's summary, and most keys listed.
+const KEYED_RECORDS: u32 = 1000;
+const MAX_KEYS: usize = 256;
 
 /// Records shown per file or table by a dry run.
 const SAMPLES: usize = 10;
@@ -463,6 +470,8 @@ impl<'a> Ingest<'a> {
     /// progress.
     fn stream(&mut self, path: &Path, reader: Box<dyn Read>, gz: bool, counter: &Arc<AtomicU64>, base_read: u64) -> Result<()> {
         self.bad_lines.clear();
+        self.keys.clear();
+        self.keyed_records = 0;
         let mut br = BufReader::with_capacity(256 << 10, reader);
         // The shape of the input, from its first bytes (an error shows again below).
         let head = br.fill_buf().map(|b| b.to_vec()).unwrap_or_default();
@@ -553,7 +562,12 @@ impl<'a> Ingest<'a> {
             let ci = ctx.unwrap();
             let line = if format == Format::Jsonl { text.trim() } else { &text[..] };
             match self.contexts[ci as usize].parse_with(line, false) {
-                Ok(rec) => self.add(rec, ci, line)?,
+                Ok(rec) => {
+                    if format == Format::Jsonl {
+                        self.note_keys(ci, line);
+                    }
+                    self.add(rec, ci, line)?
+                }
                 Err(reason) => self.bad(path, line_no, &reason, line.as_bytes())?,
             }
         }
@@ -580,8 +594,29 @@ impl<'a> Ingest<'a> {
         Ok(())
     }
 
+    /// Notes the keys of one of a JSON file's first records (for the summary's mapping).
+    fn note_keys(&mut self, ctx: u16, line: &str) {
+        if self.keyed_records >= KEYED_RECORDS {
+            return;
+        }
+        self.keyed_records += 1;
+        if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(line) {
+            for k in o.keys() {
+                if self.keys.len() < MAX_KEYS && !self.keys.contains_key(k) {
+                    let f = self.contexts[ctx as usize].key(k);
+                    self.keys.insert(k.clone(), f);
+                }
+            }
+        }
+    }
+
     /// Records a file's summary (with its first bad lines) and its progress.
     fn finish_file(&mut self, mut info: Value, error: Option<String>, counter: &Arc<AtomicU64>, base_read: u64) {
+        if !self.keys.is_empty() {
+            let keys = std::mem::take(&mut self.keys);
+            info["columns"] = json!(keys.iter().map(|(k, f)| json!({ "column": k, "field": f.map(|f| FIELDS[f]) })).collect::<Vec<_>>());
+            info["unmapped"] = json!(keys.iter().filter(|(_, f)| f.is_none()).map(|(k, _)| k).collect::<Vec<_>>());
+        }
         let consumed = counter.load(Ordering::Relaxed);
         self.progress.bytes_read.store(base_read + consumed, Ordering::Relaxed);
         self.progress.files_done.fetch_add(1, Ordering::Relaxed);
@@ -916,7 +951,10 @@ impl<'a> Ingest<'a> {
                 }
             };
             match self.contexts[ctx as usize].parse_with(&compact, false) {
-                Ok(rec) => self.add(rec, ctx, &compact)?,
+                Ok(rec) => {
+                    self.note_keys(ctx, &compact);
+                    self.add(rec, ctx, &compact)?
+                }
                 Err(reason) => self.bad(path, line, &reason, compact.as_bytes())?,
             }
         }
@@ -943,6 +981,8 @@ fn dry_run(opts: &IngestOptions, progress: &Progress, t0: Instant) -> Result<Val
         contexts: Vec::new(),
         samples: HashMap::new(),
         bad_lines: Vec::new(),
+        keys: Default::default(),
+        keyed_records: 0,
     };
     for f in &opts.files {
         ing.file(f)?;
@@ -1007,6 +1047,8 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
         contexts: Vec::new(),
         samples: HashMap::new(),
         bad_lines: Vec::new(),
+        keys: Default::default(),
+        keyed_records: 0,
     };
     let mut reader_cpu_us = 0u64;
     let (read_res, index_res) = std::thread::scope(|s| {

@@ -166,6 +166,7 @@ test('--dry-run prints formats, mappings and records, names skipped tables and b
   assert.match(r.out, /"email":\["quill@example.com"\]/);
   assert.match(r.out, /members\.json: json-array: 3 records, 1 bad/);
   assert.match(r.out, /bad line 4: not a JSON object/);
+  assert.match(r.out, /columns: contraseña -> password, courriel -> email, customer_email -> email, displayName -> name, emailAddress -> email, lastLoginIp -> ip_address, mot_de_passe -> password, nested -> -, senha -> password/);
   assert.equal(existsSync(index) && readdirSync(index).length > 0, false, 'the index is not touched');
 });
 
