@@ -322,7 +322,7 @@ impl<R: Read> SqlReader<R> {
             if quote == 0 {
                 let avail = &self.buf[self.pos..self.end];
                 // Jump to the next byte that matters.
-                match avail.iter().position(|&c| matches!(c, b';' | b'\'' | b'"' | b'`' | b'\n')) {
+                match avail.iter().position(|&c| matches!(c, b';' | b'\'' | b'"' | b'`' | b'\n' | b'$')) {
                     None => {
                         self.pos = self.end;
                         continue;
@@ -332,6 +332,30 @@ impl<R: Read> SqlReader<R> {
                 match self.bump() {
                     Some(b';') => return true,
                     Some(q @ (b'\'' | b'"' | b'`')) => quote = q,
+                    // PostgreSQL's dollar quotes ($$…$$, $tag$…$tag$): function bodies hold `;`.
+                    Some(b'$') if !self.backslash => {
+                        let mut tag = vec![b'$'];
+                        loop {
+                            match self.peek() {
+                                Some(c) if (c.is_ascii_alphanumeric() || c == b'_') && tag.len() < 64 => {
+                                    tag.push(c);
+                                    self.bump();
+                                }
+                                Some(b'$') => {
+                                    self.bump();
+                                    tag.push(b'$');
+                                    break;
+                                }
+                                _ => {
+                                    tag.clear();
+                                    break;
+                                }
+                            }
+                        }
+                        if !tag.is_empty() && !self.skip_past(&tag) {
+                            return false;
+                        }
+                    }
                     _ => {}
                 }
             } else {
@@ -345,6 +369,23 @@ impl<R: Read> SqlReader<R> {
             }
         }
         quote == 0
+    }
+
+    /// Skips past the next occurrence of `tag` (a dollar quote's closing tag; its only `$`
+    /// are its first and last bytes). False at the end of the input.
+    fn skip_past(&mut self, tag: &[u8]) -> bool {
+        let mut matched = 0usize;
+        while let Some(c) = self.bump() {
+            if c == tag[matched] {
+                matched += 1;
+                if matched == tag.len() {
+                    return true;
+                }
+            } else {
+                matched = usize::from(c == tag[0]);
+            }
+        }
+        false
     }
 
     fn keyword_is(w: &str, k: &str) -> bool {
@@ -1121,6 +1162,14 @@ mod tests {
         let (t, c, v) = r[2].clone().unwrap();
         assert_eq!((t.as_str(), c.len()), ("users", 3));
         assert_eq!(v, vec![s("3"), s("c@x.org"), s("a\\b")]);
+    }
+
+    #[test]
+    fn pg_function_bodies_are_skipped_whole() {
+        let dump = b"-- PostgreSQL database dump\nSET standard_conforming_strings = on;\nCREATE FUNCTION public.f() RETURNS trigger LANGUAGE plpgsql AS $_$\nBEGIN\n  INSERT INTO audit VALUES ('x'); RETURN NEW;\nEND;\n$_$;\nCREATE FUNCTION public.g() RETURNS int AS $$ SELECT 1; $$ LANGUAGE sql;\nCOPY public.t (a) FROM stdin;\nonly\n\\.\n";
+        let r = rows(dump, 1 << 20);
+        assert_eq!(r.len(), 1, "{:?}", r);
+        assert_eq!(r[0].as_ref().unwrap().2, vec![s("only")]);
     }
 
     #[test]
