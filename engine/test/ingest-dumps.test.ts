@@ -197,3 +197,15 @@ test('a SQL row and the same values as a JSON line are one record (same dedup ke
   assert.deepEqual(e.name, ['Ann', 'Zed']);
   assert.deepEqual(e.hashed_password, ['5f4dcc3b5aa765d61d8327deb882cf99']);
 });
+
+test('an extended INSERT far over the line cap is read row by row', async () => {
+  // One line of about 2.6 MB (the line cap is 1 MiB) holding 30,000 rows.
+  const rows = Array.from({ length: 30_000 }, (_, i) => `(${i},'bulk${i}@example.com','pw${i}','${'x'.repeat(40)}')`);
+  writeFileSync(join(dir, 'bulk.sql'), `CREATE TABLE \`bulk\` (\`id\` int, \`email\` varchar(80), \`password\` varchar(80), \`bio\` text);\nINSERT INTO \`bulk\` VALUES ${rows.join(',')};\n`);
+  const r = await ingest(['--well', 'Bulk', '--max-segments', '0', join(dir, 'bulk.sql')]);
+  assert.equal(r.code, 0, r.err + r.out);
+  assert.match(r.out, /records: +30,000 /);
+  assert.match(r.out, /bad lines: +0/);
+  await engine.refresh();
+  assert.deepEqual((await one('email:bulk29999@example.com')).password, ['pw29999']);
+});
