@@ -476,7 +476,7 @@ export async function openEngine(indexDir: string, options: EngineThreadOptions 
   }
 }
 
-export type IngestFormat = 'auto' | 'jsonl' | 'csv' | 'combo';
+export type IngestFormat = 'auto' | 'jsonl' | 'json-array' | 'csv' | 'combo' | 'sql';
 
 export interface IngestOptions {
   well: string;
@@ -494,6 +494,55 @@ export interface IngestOptions {
   catalogue?: { date: string | null; description: string; sensitive: boolean };
   /** After publishing, merge segments when there are more than this many (default 8; 0: never). */
   maxSegments?: number;
+  /** Parse and summarise (formats, mappings, ten records per file or table); publish nothing. */
+  dryRun?: boolean;
+  /** SQL dumps: ingest only these tables (default: every table whose columns map to a field). */
+  tables?: string[];
+}
+
+/** A column of a CSV file or a SQL table, and the field it maps to (null: none). */
+export interface IngestColumn {
+  column: string;
+  field: FieldName | null;
+}
+
+/** One table of a SQL dump, as the ingest saw it. */
+export interface IngestTable {
+  name: string;
+  rows: number;
+  records: number;
+  badLines: number;
+  /** Why its rows were not ingested (no mapped column, not chosen with `tables`, …). */
+  skipped?: string;
+  /** The mapping; a skipped table lists only its column names. */
+  columns: (IngestColumn | string)[];
+  unmapped?: string[];
+  /** Dry run: the first parsed records. */
+  samples?: Partial<Record<FieldName, string[]>>[];
+}
+
+export interface IngestFileSummary {
+  /** A file, or an archive member (`archive!member`). */
+  path: string;
+  /** jsonl, json-array, csv, combo, sql, empty, or skipped (what was left out: `reason` says why). */
+  format: string;
+  gzip: boolean;
+  /** gzip, xz, bzip2 or zstd when decoded. */
+  compression?: string;
+  /** zip or tar for an archive member. */
+  archive?: string;
+  reason?: string;
+  records: number;
+  badLines: number;
+  /** The first bad lines (all of them are in the report). */
+  badLineNumbers?: { line: number; reason: string }[];
+  error?: string;
+  delimiter?: string;
+  columns?: IngestColumn[];
+  unmapped?: string[];
+  tables?: IngestTable[];
+  skippedTables?: { name: string; reason: string }[];
+  samples?: Partial<Record<FieldName, string[]>>[];
 }
 
 export interface MergeOptions {
@@ -539,12 +588,10 @@ export interface IngestResult {
   elapsedMs: number;
   /** Where the time went: CPU of the reading (decoding, parsing) and indexing threads and of the part flushes; wall-clock marks from the start. */
   timing: { readerCpuMs: number; indexerCpuMs: number; flushCpuMs: number; lastFlushWaitMs: number; indexedMs: number; durableMs: number; publishedMs: number };
-  /**
-   * One entry per input stream: a file, or an archive member (`path` is `archive!member`).
-   * `compression`: gzip, xz, bzip2 or zstd when decoded; `archive`: zip or tar for a member;
-   * `format` is `skipped` for what was left out (`reason` says why).
-   */
-  files: { path: string; format: string; gzip: boolean; compression?: string; archive?: string; records: number; badLines: number; error?: string; reason?: string }[];
+  /** One entry per input stream: a file, or an archive member (`path` is `archive!member`). */
+  files: IngestFileSummary[];
+  /** A dry run: nothing was published. */
+  dryRun?: boolean;
   /** The automatic merge this ingest triggered (null: none); a failed merge leaves the ingest published. */
   merge?: (MergeResult & { error?: undefined }) | { error: string } | null;
 }

@@ -36,7 +36,7 @@ import http from 'node:http';
 import pg from 'pg';
 import pgCopy from 'pg-copy-streams';
 import { type Engine, ingestFiles, openEngine, type SearchMode, type WatchInput } from '../engine/index';
-import { type CorpusInfo, FREE_MAIL, generateCorpus } from './corpus';
+import { type CorpusInfo, FREE_MAIL, generateCorpus, generateFormatFiles } from './corpus';
 import { rng } from './lib/random';
 import { byCount, nearest, scanFlat } from './lib/corpus-stats';
 import { monitoringE2E } from './lib/monitoring-bench';
@@ -57,6 +57,7 @@ const { values: args } = parseArgs({
     tasks: { type: 'string', default: '100000' },
     users: { type: 'string', default: '1000' },
     rounds: { type: 'string', default: '2' },
+    'ingest-formats': { type: 'boolean', default: false },
   },
 });
 const N = Number(args.records);
@@ -140,7 +141,38 @@ interface QueryCase {
   rg?: string[]; // ripgrep arguments before the path
 }
 
+/**
+ * Ingest speed per input format (issue 28): the same records (at most 1,000,000) written
+ * as JSON lines, a JSON array, CSV, a combolist, a stealer log, a mysqldump and a pg_dump,
+ * each ingested alone into a fresh index (no merge); records/s of the best of 2 runs.
+ */
+async function ingestByFormat(): Promise<string[]> {
+  const n = Math.min(N, 1_000_000);
+  const fdir = join(dir, 'formats');
+  const files = await generateFormatFiles(n, Number(args.seed), fdir);
+  const rows: string[] = ['### Ingest per format', '', `${n.toLocaleString('en-US')} records (a WordPress-like users table: id, login, email, password or phpass hash, name, IP), the same in every file; best of 2 runs, one file into an empty index, no merge.`, '', '| format | file | records/s | MB/s |', '|---|---|---|---|'];
+  for (const f of files) {
+    let best = Infinity;
+    for (let k = 0; k < 2; k++) {
+      const index = join(fdir, 'index');
+      rmSync(index, { recursive: true, force: true });
+      const [ms, r] = await time(() => ingestFiles(index, { well: `Format ${f.format}`, files: [f.file], maxSegments: 0 }));
+      if (r.records !== n) throw new Error(`${f.format}: ingested ${r.records} of ${n} records (${r.badLines} bad)`);
+      best = Math.min(best, ms);
+    }
+    rmSync(join(fdir, 'index'), { recursive: true, force: true });
+    log(`bench: ingest ${f.format}: ${Math.round(n / (best / 1000)).toLocaleString('en-US')} rec/s`);
+    rows.push(`| ${f.format} | ${(f.bytes / 1e6).toFixed(0)} MB | ${Math.round(n / (best / 1000)).toLocaleString('en-US')} | ${(f.bytes / 1e6 / (best / 1000)).toFixed(0)} |`);
+  }
+  rows.push('');
+  return rows;
+}
+
 async function main(): Promise<void> {
+  if (args['ingest-formats']) {
+    console.log((await ingestByFormat()).join('\n'));
+    return;
+  }
   log(`bench: ${N.toLocaleString('en-US')} records, seed ${args.seed}, dir ${dir}`);
   const calibration = await calibrate();
   if (args.fresh) rmSync(dir, { recursive: true, force: true });
@@ -369,6 +401,7 @@ async function main(): Promise<void> {
   db?.close();
 
   const ratio = (peer?: number, mine?: number) => (peer === undefined || mine === undefined ? '' : `${(peer / mine).toFixed(1)}×`);
+  const formatRows = reuse ? [] : await ingestByFormat();
   const out: string[] = [];
   out.push(`## Run: ${N.toLocaleString('en-US')} records, seed ${args.seed}, ${new Date().toISOString().slice(0, 10)}`);
   out.push('');
@@ -382,6 +415,7 @@ async function main(): Promise<void> {
   out.push('');
   out.push(`Engine index: ${layout} (ingest rate without them: ${Math.round(N / ((ingestMs - mergeMs) / 1000)).toLocaleString('en-US')} records/s).`);
   out.push('');
+  out.push(...formatRows);
   if (archiveRows.length) out.push(...archiveRows, '');
   out.push('Engine figures are the engine\'s own `tookMicros` (median of 20 warm runs, first page of 20, exact total, count cache off); "repeat" is the same query again with the count cache on (median of 10 after the run that fills it: what the next page or a repeat costs); peers are wall-clock medians of 3 warm runs of a count(*) (ripgrep: 2 runs over all raw files, `-c`). Ratio = peer / engine (count cache off).');
   out.push('');

@@ -2,6 +2,8 @@
 //
 //   npm run corpus -- --records N --seed S --out DIR
 //
+//   npm run corpus -- --formats --records N --out DIR   (one file per ingest format, below)
+//
 // Writes 42 sources of different shapes (combolists, CSV/TSV with headers, JSON lines)
 // under DIR/sources, ~7% exact duplicates across sources of the same shape, and
 // DIR/corpus.json (sources, counts). Word lists come from @faker-js/faker (offline);
@@ -236,16 +238,99 @@ export async function generateCorpus(records: number, seed: number, out: string,
   return info;
 }
 
+/** The shapes of `generateFormatFiles`: one file each, the same records in every one. */
+export const INGEST_FORMATS = ['jsonl', 'json-array', 'csv', 'combo', 'stealer', 'mysql', 'pg'] as const;
+export type IngestFormatName = (typeof INGEST_FORMATS)[number];
+
+/** `s` as a MySQL string literal (mysqldump's escaping). */
+function mysqlString(s: string): string {
+  // eslint-disable-next-line no-control-regex -- mysqldump escapes NUL and ^Z
+  return `'${s.replace(/[\\'"\0\n\r\x1a]/g, (c) => ({ '\\': '\\\\', "'": "\\'", '"': '\\"', '\0': '\\0', '\n': '\\n', '\r': '\\r', '\x1a': '\\Z' })[c] as string)}'`;
+}
+
+/**
+ * The same `records` synthetic user rows written once per ingest format (INGEST_FORMATS)
+ * under OUT: JSON lines, one JSON array, CSV, a combolist, a stealer log, a mysqldump with
+ * extended INSERTs of 1,000 rows (a WordPress-like users table, phpass hashes for 1 row in
+ * 4) and a pg_dump COPY block: what the benchmark's per-format ingest rows read.
+ */
+export async function generateFormatFiles(records: number, seed: number, out: string): Promise<{ format: IngestFormatName; file: string; records: number; bytes: number }[]> {
+  const r = rng(seed ^ 0x2c1b3c6d);
+  faker.seed(seed);
+  const words = [...new Set(faker.definitions.lorem.word as string[])].filter((w) => /^[a-z]+$/.test(w));
+  const pick = (xs: readonly string[]) => xs[Math.floor(r() * xs.length)] as string;
+  const itoa64 = './0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  const rows = (i: number) => {
+    const user = `${pick(words)}${pick(words)}${i % 997}`;
+    const hashed = i % 4 === 0;
+    return {
+      id: String(i + 1),
+      user_login: user,
+      user_email: `${user}@${pick(FREE_MAIL)}`,
+      user_pass: hashed ? `$P$B${Array.from({ length: 30 }, () => itoa64[Math.floor(r() * 64)]).join('')}` : `${pick(words)}${Math.floor(r() * 10000)}`,
+      display_name: `${pick(words)} ${pick(words)}`,
+      user_ip: `${10 + Math.floor(r() * 200)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}`,
+    };
+  };
+  mkdirSync(out, { recursive: true });
+  const cols = ['id', 'user_login', 'user_email', 'user_pass', 'display_name', 'user_ip'] as const;
+  const files = INGEST_FORMATS.map((format) => {
+    const ext = { jsonl: 'jsonl', 'json-array': 'json', csv: 'csv', combo: 'txt', stealer: 'log', mysql: 'sql', pg: 'sql' }[format];
+    return { format, file: join(out, `users-${format}.${ext}`), stream: createWriteStream(join(out, `users-${format}.${ext}`)), buf: [] as string[], bytes: 0 };
+  });
+  const put = async (f: (typeof files)[number], text: string, force = false) => {
+    f.buf.push(text);
+    if (f.buf.length >= 2000 || force) {
+      const chunk = f.buf.join('');
+      f.buf = [];
+      f.bytes += Buffer.byteLength(chunk);
+      if (!f.stream.write(chunk)) await new Promise<void>((res) => f.stream.once('drain', () => res()));
+    }
+  };
+  const [jsonl, jarr, csv, combo, stealer, mysql, pgf] = files as [(typeof files)[number], (typeof files)[number], (typeof files)[number], (typeof files)[number], (typeof files)[number], (typeof files)[number], (typeof files)[number]];
+  await put(jarr, '[\n');
+  await put(csv, `${cols.join(',')}\n`);
+  await put(mysql, `-- MySQL dump 10.13\n/*!40101 SET NAMES utf8mb4 */;\nDROP TABLE IF EXISTS \`wp_users\`;\nCREATE TABLE \`wp_users\` (\n${cols.map((c) => `  \`${c}\` varchar(255) NOT NULL DEFAULT ''`).join(',\n')},\n  PRIMARY KEY (\`id\`)\n) ENGINE=InnoDB;\nLOCK TABLES \`wp_users\` WRITE;\n`);
+  await put(pgf, `--\n-- PostgreSQL database dump\n--\nSET standard_conforming_strings = on;\nCREATE TABLE public.wp_users (\n${cols.map((c) => `    ${c} text`).join(',\n')}\n);\nCOPY public.wp_users (${cols.join(', ')}) FROM stdin;\n`);
+  for (let i = 0; i < records; i++) {
+    const row = rows(i);
+    const vals = cols.map((c) => row[c]);
+    const json = JSON.stringify(row);
+    await put(jsonl, `${json}\n`);
+    await put(jarr, `${i > 0 ? ',\n' : ''}${json}`);
+    await put(csv, `${vals.map((v) => csvCell(v, ',')).join(',')}\n`);
+    await put(combo, `${row.user_email}:${row.user_pass}\n`);
+    await put(stealer, `https://${pick(words)}.example.com:8443/login:${row.user_login}:${row.user_pass}\n`);
+    await put(mysql, `${i % 1000 === 0 ? `${i > 0 ? ';\n' : ''}INSERT INTO \`wp_users\` VALUES ` : ','}(${vals.map((v, k) => (k === 0 ? v : mysqlString(v))).join(',')})`);
+    await put(pgf, `${vals.join('\t')}\n`);
+  }
+  await put(jarr, '\n]\n', true);
+  await put(mysql, `${records > 0 ? ';\n' : ''}UNLOCK TABLES;\n`, true);
+  await put(pgf, '\\.\n', true);
+  for (const f of [jsonl, csv, combo, stealer]) await put(f, '', true);
+  await Promise.all(files.map((f) => new Promise((res) => f.stream.end(res))));
+  return files.map((f) => ({ format: f.format, file: f.file, records, bytes: f.bytes }));
+}
+
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (isMain) {
   const { values } = parseArgs({
-    options: { records: { type: 'string', default: '1000000' }, seed: { type: 'string', default: '1' }, out: { type: 'string', default: './data/corpus' } },
+    options: { records: { type: 'string', default: '1000000' }, seed: { type: 'string', default: '1' }, out: { type: 'string', default: './data/corpus' }, formats: { type: 'boolean', default: false } },
   });
   const t0 = Date.now();
-  generateCorpus(Number(values.records), Number(values.seed), values.out as string)
-    .then((info) => console.log(`corpus: ${info.records.toLocaleString('en-US')} records, ${info.sources.length} sources, ${(info.bytes / 1e6).toFixed(1)} MB, ${info.duplicates} duplicates, in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${values.out}`))
-    .catch((e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    });
+  if (values.formats) {
+    generateFormatFiles(Number(values.records), Number(values.seed), values.out as string)
+      .then((fs) => console.log(fs.map((f) => `${f.format}: ${f.file} (${(f.bytes / 1e6).toFixed(1)} MB)`).join('\n')))
+      .catch((e: unknown) => {
+        console.error(e);
+        process.exit(1);
+      });
+  } else {
+    generateCorpus(Number(values.records), Number(values.seed), values.out as string)
+      .then((info) => console.log(`corpus: ${info.records.toLocaleString('en-US')} records, ${info.sources.length} sources, ${(info.bytes / 1e6).toFixed(1)} MB, ${info.duplicates} duplicates, in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${values.out}`))
+      .catch((e: unknown) => {
+        console.error(e);
+        process.exit(1);
+      });
+  }
 }

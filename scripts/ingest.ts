@@ -1,9 +1,13 @@
 // Operator CLI: ingest breach files into the search index as one new segment (a data well
 // ingest), then record it in the catalogue (PostgreSQL).
 //
-//   npm run ingest -- --well NAME [--format auto|jsonl|csv|combo] [--date YYYY-MM-DD]
-//        [--description TEXT] [--sensitive] [--map col=field[,col=field…]] [--report FILE]
-//        [--index-dir DIR] [--no-catalogue] FILE...
+//   npm run ingest -- --well NAME [--format auto|jsonl|json-array|csv|combo|sql] [--date YYYY-MM-DD]
+//        [--description TEXT] [--sensitive] [--map col=field[,col=field…]] [--table NAME]…
+//        [--dry-run] [--report FILE] [--index-dir DIR] [--no-catalogue] FILE...
+//
+// The formats are detected from the content (docs/ingest.md). `--dry-run` prints what
+// would be ingested (formats, column mappings, ten records per file or table) and
+// publishes nothing.
 //
 // Works whether or not the server runs: the segment is published by an atomic manifest
 // swap, and a running server picks it up within a second.
@@ -13,14 +17,28 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { UsageError, duration, humanBytes, progressWriter } from './lib/cli';
-import { FIELD_NAMES, type FieldName, type IngestFormat, type IngestProgress, type IngestResult, ingestFiles, mergeIndex, readWellEdits } from '../engine/index';
+import {
+  FIELD_NAMES,
+  type FieldName,
+  type IngestColumn,
+  type IngestFileSummary,
+  type IngestFormat,
+  type IngestProgress,
+  type IngestResult,
+  ingestFiles,
+  mergeIndex,
+  readWellEdits,
+} from '../engine/index';
 
-const USAGE = `usage: npm run ingest -- --well NAME [--format auto|jsonl|csv|combo] [--date YYYY-MM-DD]
-       [--description TEXT] [--sensitive] [--map col=field[,col=field...]] [--report FILE]
-       [--index-dir DIR] [--part-records N] [--max-segments N] [--merge] [--no-catalogue] FILE|DIR...
+const USAGE = `usage: npm run ingest -- --well NAME [--format auto|jsonl|json-array|csv|combo|sql] [--date YYYY-MM-DD]
+       [--description TEXT] [--sensitive] [--map col=field[,col=field...]] [--table NAME]...
+       [--dry-run] [--report FILE] [--index-dir DIR] [--part-records N] [--max-segments N] [--merge]
+       [--no-catalogue] FILE|DIR...
        npm run ingest -- --merge [--index-dir DIR]    (merge every segment into one)
 FILE: plain, gzip, xz, bzip2 or zstd, or a zip or tar archive (recognised by content; docs/ingest-archives.md)
 DIR: every file below it, in name order, dot files left out
+--dry-run: print each file's (and SQL table's) format, column mapping and ten records; publish nothing
+--table NAME: SQL dumps: ingest only this table (repeatable; default: every table with a mapped column)
 --max-segments N: merge after the ingest when the index has more than N segments (default 8, 0: never)
 --merge: after the ingest (or alone), merge every segment into one
 fields: ${FIELD_NAMES.join(', ')}`;
@@ -40,6 +58,10 @@ export interface IngestCliOptions {
   /** Merge every segment after the ingest; with no well and no file, only merge. */
   merge: boolean;
   catalogue: boolean;
+  /** Parse and print what would be ingested; publish nothing. */
+  dryRun?: boolean;
+  /** SQL dumps: only these tables. */
+  tables?: string[];
 }
 
 export function parseIngestArgs(argv: string[]): IngestCliOptions {
@@ -59,6 +81,8 @@ export function parseIngestArgs(argv: string[]): IngestCliOptions {
       'max-segments': { type: 'string' },
       merge: { type: 'boolean', default: false },
       'no-catalogue': { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      table: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -66,12 +90,12 @@ export function parseIngestArgs(argv: string[]): IngestCliOptions {
   const maxSegments = values['max-segments'] !== undefined ? Number(values['max-segments']) : undefined;
   if (maxSegments !== undefined && !(Number.isInteger(maxSegments) && maxSegments >= 0)) throw new UsageError('--max-segments must be a whole number');
   if (values.merge && !values.well && positionals.length === 0) {
-    return { well: '', files: [], format: 'auto', date: null, description: '', sensitive: false, map: {}, indexDir: values['index-dir'], merge: true, catalogue: !values['no-catalogue'] };
+    return { well: '', files: [], format: 'auto', date: null, description: '', sensitive: false, map: {}, indexDir: values['index-dir'], merge: true, catalogue: !values['no-catalogue'], dryRun: false, tables: [] };
   }
   if (!values.well?.trim()) throw new UsageError('--well NAME is required');
   if (positionals.length === 0) throw new UsageError('no input FILE given');
   const format = values.format as IngestFormat;
-  if (!['auto', 'jsonl', 'csv', 'combo'].includes(format)) throw new UsageError(`--format must be auto, jsonl, csv or combo`);
+  if (!['auto', 'jsonl', 'json-array', 'csv', 'combo', 'sql'].includes(format)) throw new UsageError(`--format must be auto, jsonl, json-array, csv, combo or sql`);
   if (values.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.date)) throw new UsageError('--date must be YYYY-MM-DD');
   const map: Record<string, FieldName> = {};
   for (const item of (values.map ?? []).flatMap((m) => m.split(','))) {
@@ -94,6 +118,8 @@ export function parseIngestArgs(argv: string[]): IngestCliOptions {
     maxSegments,
     merge: values.merge ?? false,
     catalogue: !values['no-catalogue'],
+    dryRun: values['dry-run'] ?? false,
+    tables: (values.table ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== ''),
   };
 }
 
@@ -188,9 +214,12 @@ export async function runIngest(o: IngestCliOptions, onProgress?: (p: IngestProg
       partRecords: o.partRecords,
       maxSegments: o.maxSegments,
       catalogue: { date: o.date, description: o.description, sensitive: o.sensitive },
+      dryRun: o.dryRun,
+      tables: o.tables,
     },
     onProgress,
   );
+  if (o.dryRun) return result;
   if (o.merge) result.merge = await mergeIndex(indexDir, { all: true });
   if (o.catalogue) {
     try {
@@ -205,6 +234,35 @@ export async function runIngest(o: IngestCliOptions, onProgress?: (p: IngestProg
     }
   }
   return result;
+}
+
+function mapping(columns: (IngestColumn | string)[]): string {
+  return columns.map((c) => (typeof c === 'string' ? c : `${c.column} -> ${c.field ?? '-'}`)).join(', ');
+}
+
+/** The dry run's report: per file (and SQL table) the format, the mapping and the samples. */
+export function formatDryRun(r: IngestResult): string {
+  const out: string[] = [`dry run: nothing published; ${r.records.toLocaleString('en-US')} records would be ingested, ${r.badLines} bad lines`];
+  const samples = (list: IngestFileSummary['samples'], indent: string) => {
+    for (const s of list ?? []) out.push(`${indent}${JSON.stringify(s)}`);
+  };
+  for (const f of r.files) {
+    out.push('', `${f.path}: ${f.format}${f.gzip ? ' (gzip)' : ''}${f.delimiter ? `, delimiter ${JSON.stringify(f.delimiter)}` : ''}: ${f.records} records, ${f.badLines} bad${f.error ? `; stopped: ${f.error}` : ''}`);
+    if (f.columns) out.push(`  columns: ${mapping(f.columns)}`);
+    if (f.unmapped?.length) out.push(`  unmapped columns: ${f.unmapped.join(', ')}`);
+    samples(f.samples, '  ');
+    for (const t of f.tables ?? []) {
+      if (t.skipped) {
+        out.push(`  table ${t.name}: skipped, ${t.skipped} (${t.rows} rows; columns: ${mapping(t.columns)})`);
+        continue;
+      }
+      out.push(`  table ${t.name}: ${t.records} records of ${t.rows} rows, ${t.badLines} bad`, `    columns: ${mapping(t.columns)}`);
+      if (t.unmapped?.length) out.push(`    unmapped columns: ${t.unmapped.join(', ')}`);
+      samples(t.samples, '    ');
+    }
+    for (const b of f.badLineNumbers ?? []) out.push(`  bad line ${b.line}: ${b.reason}`);
+  }
+  return out.join('\n');
 }
 
 async function main(): Promise<void> {
@@ -225,6 +283,10 @@ async function main(): Promise<void> {
     return;
   }
   const r = await runIngest(opts, progressReporter());
+  if (opts.dryRun) {
+    console.log(formatDryRun(r));
+    return;
+  }
   const lines = [
     `well:        ${r.well}`,
     `segment:     ${r.segmentId ?? '(none: no record ingested)'}`,
@@ -232,7 +294,13 @@ async function main(): Promise<void> {
     `data types:  ${r.fields.join(', ') || '-'}`,
     `bad lines:   ${r.badLines}${r.reportPath ? ` (report: ${r.reportPath})` : ''}`,
     ...(r.merge ? [r.merge.error !== undefined ? `merge:       failed: ${r.merge.error}` : `merge:       ${r.merge.merged.length} segments into ${r.merge.segmentId} (${(r.merge.elapsedMs / 1000).toFixed(1)} s)`] : []),
-    ...r.files.map((f) => `  ${f.path}: ${f.format}${f.compression ? ` (${f.compression})` : ''}${f.reason ? ` (${f.reason})` : ''}, ${f.records} records, ${f.badLines} bad${f.error ? `; stopped: ${f.error}` : ''}`),
+    ...r.files.flatMap((f) => [
+      `  ${f.path}: ${f.format}${f.compression ? ` (${f.compression})` : ''}${f.reason ? ` (${f.reason})` : ''}, ${f.records} records, ${f.badLines} bad${f.error ? `; stopped: ${f.error}` : ''}`,
+      ...(f.tables ?? []).filter((t) => !t.skipped).map((t) => `    table ${t.name}: ${t.records} records, ${t.badLines} bad`),
+      ...(f.skippedTables?.length ? [`    skipped tables: ${f.skippedTables.map((t) => `${t.name} (${t.reason})`).join(', ')}`] : []),
+      ...(f.unmapped?.length ? [`    unmapped columns: ${f.unmapped.join(', ')}`] : []),
+      ...(f.badLineNumbers?.length ? [`    bad lines: ${f.badLineNumbers.map((b) => `${b.line} (${b.reason})`).join('; ')}${f.badLines > f.badLineNumbers.length ? '; …' : ''}`] : []),
+    ]),
   ];
   console.log(lines.join('\n'));
   if (r.records === 0) process.exit(1);

@@ -61,6 +61,7 @@ pub const NAME: usize = 5;
 pub const ADDRESS: usize = 9;
 pub const PHONE: usize = 10;
 pub const COMPANY: usize = 11;
+pub const URL: usize = 12;
 pub const CRYPTO: usize = 14;
 pub const DOMAIN: usize = 15;
 
@@ -162,6 +163,42 @@ pub fn normalize(field: usize, value: &str) -> Option<String> {
     }
 }
 
+/// Whether a value found in a password column is a recognisable password hash: bcrypt
+/// (`$2a$`, `$2b$`, `$2x$`, `$2y$`; WordPress's `$wp$2y$`), phpass (`$P$`, `$H$`), crypt (`$1$`, `$5$`, `$6$`),
+/// argon2 (`$argon2i$`, `$argon2d$`, `$argon2id$`), Django (`pbkdf2_sha256$`, `pbkdf2_sha1$`,
+/// `argon2$`, `bcrypt_sha256$`), or hex of 32, 40, 64 or 128 digits (MD5, SHA-1, SHA-256,
+/// SHA-512). A plaintext password of that shape is possible but rarer than the hash.
+pub fn looks_hashed(v: &str) -> bool {
+    let v = v.trim();
+    let b = v.as_bytes();
+    if matches!(b.len(), 32 | 40 | 64 | 128) && is_hex(v) {
+        return true;
+    }
+    let tail_ok = |prefix: usize, min: usize| b.len() >= prefix + min && !v.contains(char::is_whitespace);
+    if v.starts_with("$2a$") || v.starts_with("$2b$") || v.starts_with("$2x$") || v.starts_with("$2y$") {
+        return b.len() == 60 && !v.contains(char::is_whitespace);
+    }
+    // WordPress 6.8: bcrypt of the password's HMAC-SHA384, `$wp` before bcrypt's own prefix.
+    if v.starts_with("$wp$2y$") {
+        return b.len() == 63 && !v.contains(char::is_whitespace);
+    }
+    if v.starts_with("$P$") || v.starts_with("$H$") {
+        return b.len() == 34 && !v.contains(char::is_whitespace);
+    }
+    if v.starts_with("$1$") || v.starts_with("$5$") || v.starts_with("$6$") {
+        return tail_ok(3, 20) && v[3..].contains('$');
+    }
+    if v.starts_with("$argon2i$") || v.starts_with("$argon2d$") || v.starts_with("$argon2id$") {
+        return tail_ok(9, 20);
+    }
+    for p in ["pbkdf2_sha256$", "pbkdf2_sha1$", "argon2$", "bcrypt_sha256$"] {
+        if v.starts_with(p) {
+            return tail_ok(p.len(), 20) && v[p.len()..].contains('$');
+        }
+    }
+    false
+}
+
 /// Normalise a wildcard pattern the way `normalize` treats values, keeping `*` and `?`.
 pub fn normalize_pattern(field: usize, pattern: &str) -> String {
     let v = clean(pattern);
@@ -214,5 +251,26 @@ mod tests {
         assert_eq!(email_local(b"@x.org"), b"");
         assert_eq!(normalize(HASHED_PASSWORD, "ABCDEF01").unwrap(), "abcdef01");
         assert_eq!(normalize(PASSWORD, "PassWord").unwrap(), "PassWord");
+    }
+
+    #[test]
+    fn hashes_are_recognised() {
+        let bcrypt = format!("$2y$10${}", "N9qo8uLOickgx2ZMRZoMye".repeat(3)[..53].to_string());
+        for h in [
+            bcrypt.as_str(),
+            "$P$984478476IagS59wHZvyQMArzfx58u.",
+            "$6$saltsalt$0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH",
+            "$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo",
+            "pbkdf2_sha256$260000$salt$aGFzaGhhc2hoYXNoaGFzaA==",
+            "5f4dcc3b5aa765d61d8327deb882cf99",
+            "5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8",
+            &"ab".repeat(32),
+            &"cd".repeat(64),
+        ] {
+            assert!(looks_hashed(h), "{}", h);
+        }
+        for p in ["password", "hunter2", "$2y$short", "5f4dcc3b5aa765d61d8327deb882cf9", "zz4dcc3b5aa765d61d8327deb882cf99", "$1$nodollar"] {
+            assert!(!looks_hashed(p), "{}", p);
+        }
     }
 }

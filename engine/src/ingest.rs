@@ -1,5 +1,7 @@
-//! Ingestion: read operator files (JSON lines, CSV/TSV with a header, combolists; plain,
-//! compressed or in archives, see `archive`), turn lines into records, write them into a new segment built in a temporary
+//! Ingestion: read operator files (JSON lines, JSON arrays, CSV/TSV with a header,
+//! combolists and stealer logs, SQL dumps through `sql.rs`; plain, compressed or in
+//! archives, see `archive`), turn lines and rows into records, write them into a new
+//! segment built in a temporary
 //! directory, then publish it (`publish`: one atomic manifest swap) and, past
 //! `maxSegments` segments, merge (`merge`).
 //!
@@ -15,7 +17,8 @@ use crate::manifest::{IndexLock, Manifest, ManifestEntry};
 use crate::publish::{self, make_durable, make_visible, new_segment_id, recover};
 use crate::dedup::record_key;
 use crate::segment::{PartWriter, SegmentMeta, FORMAT_VERSION};
-use crate::source::{detect_delimiter, norm_col, split_delimited, Format, LineContext, SourceRecord};
+use crate::source::{detect_delimiter, move_hashes, norm_col, push_json_str, split_delimited, Format, LineContext, SourceRecord};
+use crate::sql::{Event, SqlReader};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::fs::File;
@@ -42,6 +45,10 @@ pub struct IngestOptions {
     pub catalogue: Value,
     /// After publishing, merge when the index has more segments than this (0: never).
     pub max_segments: usize,
+    /// Parse and summarise (formats, mappings, sample records) without publishing.
+    pub dry_run: bool,
+    /// SQL dumps: only these tables (lower case); empty: every table that maps a field.
+    pub tables: Vec<String>,
 }
 
 impl IngestOptions {
@@ -49,7 +56,7 @@ impl IngestOptions {
         let s = |k: &str| v[k].as_str().map(|x| x.to_string());
         let well = s("well").filter(|w| !w.trim().is_empty()).ok_or_else(|| EngineError::InvalidArgument("well is required".into()))?;
         let f = v["format"].as_str().unwrap_or("auto");
-        let format = Format::parse(f).ok_or_else(|| EngineError::InvalidArgument(format!("unknown format {:?} (auto, jsonl, csv, combo)", f)))?;
+        let format = Format::parse(f).ok_or_else(|| EngineError::InvalidArgument(format!("unknown format {:?} (auto, jsonl, json-array, csv, combo, sql)", f)))?;
         let files: Vec<PathBuf> = v["files"].as_array().map(|a| a.iter().filter_map(|x| x.as_str()).map(PathBuf::from).collect()).unwrap_or_default();
         if files.is_empty() {
             return Err(EngineError::InvalidArgument("no input files".into()));
@@ -77,6 +84,8 @@ impl IngestOptions {
             max_expanded_bytes: n("maxExpandedBytes", 1 << 40),
             catalogue: v["catalogue"].clone(),
             max_segments: n("maxSegments", crate::merge::DEFAULT_MAX_SEGMENTS as u64) as usize,
+            dry_run: v["dryRun"].as_bool().unwrap_or(false),
+            tables: v["tables"].as_array().map(|a| a.iter().filter_map(|x| x.as_str()).map(|t| t.trim().to_lowercase()).collect()).unwrap_or_default(),
         })
     }
 }
@@ -143,6 +152,8 @@ impl<R: BufRead> LineReader<R> {
 }
 
 struct Report {
+    /// Off for a dry run without `--report`: it writes nothing into the index.
+    enabled: bool,
     path: PathBuf,
     file: Option<std::io::BufWriter<File>>,
     written: u64,
@@ -152,7 +163,7 @@ const MAX_REPORT_ENTRIES: u64 = 100_000;
 
 impl Report {
     fn add(&mut self, file: &Path, line: u64, reason: &str, content: &[u8]) -> Result<()> {
-        if self.written >= MAX_REPORT_ENTRIES {
+        if !self.enabled || self.written >= MAX_REPORT_ENTRIES {
             return Ok(());
         }
         if self.file.is_none() {
@@ -221,6 +232,8 @@ impl Batch {
     }
 }
 const BATCH: usize = 1024;
+/// Tables (each distinct column list of one) kept per SQL file.
+const MAX_SQL_TABLES: usize = 10_000;
 
 impl Indexer {
     fn add_flat(&mut self, bytes: &[u8], vals: &[(u8, u32, u32)], key: u64, ctx: u16, line: &str) -> Result<()> {
@@ -282,16 +295,67 @@ struct Ingest<'a> {
     bad: u64,
     files: Vec<Value>,
     contexts: Vec<LineContext>,
+    /// Dry run: up to `SAMPLES` parsed records of each context.
+    samples: HashMap<u16, Vec<Value>>,
+    /// The current file's first bad lines (number and reason), for its summary.
+    bad_lines: Vec<Value>,
+    /// JSON keys of the current file's first records, with their field, for its summary.
+    keys: std::collections::BTreeMap<String, Option<usize>>,
+    keyed_records: u32,
+}
+
+/// JSON records whose keys are listed in a file's summary, and most keys listed.
+const KEYED_RECORDS: u32 = 1000;
+const MAX_KEYS: usize = 256;
+
+/// Records shown per file or table by a dry run.
+const SAMPLES: usize = 10;
+/// Bad lines named (with their numbers) in each file's summary; the report has them all.
+const BAD_IN_SUMMARY: usize = 20;
+
+/// The mapping of a file's or a table's columns, for its summary.
+fn column_summary(c: &LineContext) -> (Value, Value) {
+    let cols: Vec<Value> = c.header.iter().zip(c.columns()).map(|(h, f)| json!({ "column": h, "field": f.map(|f| FIELDS[f]) })).collect();
+    let unmapped: Vec<&String> = c.header.iter().zip(c.columns()).filter(|(_, f)| f.is_none()).map(|(h, _)| h).collect();
+    (json!(cols), json!(unmapped))
+}
+
+/// One table of a SQL dump, as the ingest of that file sees it.
+struct SqlTable {
+    name: String,
+    columns: Vec<String>,
+    ctx: Option<u16>,
+    skipped: Option<String>,
+    /// Column indexes in the order a parsed JSON object has its keys (sorted; of equal
+    /// names, the last), each with its name as a JSON string: the stored line is built in
+    /// that order so that the record made here is the one its line parses into.
+    order: Vec<(usize, String)>,
+    rows: u64,
+    records: u64,
+    bad: u64,
 }
 
 impl<'a> Ingest<'a> {
     fn bad(&mut self, file: &Path, line: u64, reason: &str, content: &[u8]) -> Result<()> {
+        if self.bad_lines.len() < BAD_IN_SUMMARY {
+            self.bad_lines.push(json!({ "line": line, "reason": reason }));
+        }
         self.bad += 1;
         self.progress.bad_lines.fetch_add(1, Ordering::Relaxed);
         self.report.add(file, line, reason, content)
     }
 
     fn add(&mut self, rec: SourceRecord, ctx: u16, line: &str) -> Result<()> {
+        if self.opts.dry_run {
+            self.records += 1;
+            self.progress.records.fetch_add(1, Ordering::Relaxed);
+            let s = self.samples.entry(ctx).or_default();
+            if s.len() < SAMPLES {
+                let fields: serde_json::Map<String, Value> = rec.fields.iter().enumerate().filter(|(_, v)| !v.is_empty()).map(|(f, v)| (FIELDS[f].to_string(), json!(v))).collect();
+                s.push(Value::Object(fields));
+            }
+            return Ok(());
+        }
         // Normalising here balances the two threads (the indexer is the busier one).
         let (norm, key) = record_key(&rec);
         self.batch.push(&norm, key, ctx, line);
@@ -337,8 +401,29 @@ impl<'a> Ingest<'a> {
     /// and records its summary line. `counter` counts the on-disk bytes consumed, for
     /// progress.
     fn stream(&mut self, path: &Path, reader: Box<dyn Read>, gz: bool, counter: &Arc<AtomicU64>, base_read: u64) -> Result<()> {
-        let mut lines = LineReader { r: BufReader::with_capacity(256 << 10, reader), max: self.opts.max_line_bytes };
-        let mut format = self.opts.format;
+        self.bad_lines.clear();
+        self.keys.clear();
+        self.keyed_records = 0;
+        let mut br = BufReader::with_capacity(256 << 10, reader);
+        // The shape of the input, from its first bytes (an error shows again below).
+        let head = br.fill_buf().map(|b| b.to_vec()).unwrap_or_default();
+        let name = path.to_string_lossy().to_lowercase();
+        let format = match self.opts.format {
+            Format::Auto if name.ends_with(".sql") || name.ends_with(".sql.gz") || crate::sql::looks_like_sql(&head) => Format::Sql,
+            Format::Auto if head.strip_prefix(&[0xef, 0xbb, 0xbf]).unwrap_or(&head).iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') => Format::JsonArray,
+            f => f,
+        };
+        match format {
+            Format::Sql => self.stream_sql(path, br, gz, counter, base_read),
+            Format::JsonArray => self.stream_json_array(path, br, gz, counter, base_read),
+            f => self.stream_lines(path, br, f, gz, counter, base_read),
+        }
+    }
+
+    /// A file of lines: JSON lines, CSV/TSV with a header, combolists and stealer logs.
+    fn stream_lines(&mut self, path: &Path, br: BufReader<Box<dyn Read>>, format: Format, gz: bool, counter: &Arc<AtomicU64>, base_read: u64) -> Result<()> {
+        let mut lines = LineReader { r: br, max: self.opts.max_line_bytes };
+        let mut format = format;
         let mut ctx: Option<u16> = None;
         let mut buf = Vec::new();
         let mut line_no = 0u64;
@@ -409,37 +494,464 @@ impl<'a> Ingest<'a> {
             let ci = ctx.unwrap();
             let line = if format == Format::Jsonl { text.trim() } else { &text[..] };
             match self.contexts[ci as usize].parse_with(line, false) {
-                Ok(rec) => self.add(rec, ci, line)?,
+                Ok(rec) => {
+                    if format == Format::Jsonl {
+                        self.note_keys(ci, line);
+                    }
+                    self.add(rec, ci, line)?
+                }
                 Err(reason) => self.bad(path, line_no, &reason, line.as_bytes())?,
             }
         }
-        let consumed = counter.load(Ordering::Relaxed);
-        self.progress.bytes_read.store(base_read + consumed, Ordering::Relaxed);
-        self.progress.files_done.fetch_add(1, Ordering::Relaxed);
         let mut info = json!({
             "path": path.display().to_string(),
-            "format": match format { Format::Jsonl => "jsonl", Format::Csv => "csv", Format::Combo => "combo", Format::Auto => "empty" },
+            "format": if format == Format::Auto { "empty" } else { format.name() },
             "gzip": gz,
             "records": self.records - rec0,
             "badLines": self.bad - bad0,
         });
+        if let Some(ci) = ctx {
+            let c = &self.contexts[ci as usize];
+            if c.format == Format::Csv {
+                let (cols, unmapped) = column_summary(c);
+                info["delimiter"] = json!(c.delim.to_string());
+                info["columns"] = cols;
+                info["unmapped"] = unmapped;
+            }
+            if self.opts.dry_run {
+                info["samples"] = json!(self.samples.remove(&ci).unwrap_or_default());
+            }
+        }
+        self.finish_file(info, error, counter, base_read);
+        Ok(())
+    }
+
+    /// Notes the keys of one of a JSON file's first records (for the summary's mapping).
+    fn note_keys(&mut self, ctx: u16, line: &str) {
+        if self.keyed_records >= KEYED_RECORDS {
+            return;
+        }
+        self.keyed_records += 1;
+        if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(line) {
+            for k in o.keys() {
+                if self.keys.len() < MAX_KEYS && !self.keys.contains_key(k) {
+                    let f = self.contexts[ctx as usize].key(k);
+                    self.keys.insert(k.clone(), f);
+                }
+            }
+        }
+    }
+
+    /// Records a file's summary (with its first bad lines) and its progress.
+    fn finish_file(&mut self, mut info: Value, error: Option<String>, counter: &Arc<AtomicU64>, base_read: u64) {
+        if !self.keys.is_empty() {
+            let keys = std::mem::take(&mut self.keys);
+            info["columns"] = json!(keys.iter().map(|(k, f)| json!({ "column": k, "field": f.map(|f| FIELDS[f]) })).collect::<Vec<_>>());
+            info["unmapped"] = json!(keys.iter().filter(|(_, f)| f.is_none()).map(|(k, _)| k).collect::<Vec<_>>());
+        }
+        let consumed = counter.load(Ordering::Relaxed);
+        self.progress.bytes_read.store(base_read + consumed, Ordering::Relaxed);
+        self.progress.files_done.fetch_add(1, Ordering::Relaxed);
+        if !self.bad_lines.is_empty() {
+            info["badLineNumbers"] = json!(std::mem::take(&mut self.bad_lines));
+        }
         if let Some(e) = error {
             info["error"] = json!(e);
         }
         self.files.push(info);
+    }
+
+    /// The table of the SQL reader's current statement (found or added to `tables`).
+    fn sql_table<R: Read>(&mut self, sql: &SqlReader<R>, tables: &mut Vec<SqlTable>, index: &mut HashMap<(String, Vec<String>), usize>) -> Result<Option<usize>> {
+        let key = (sql.table().to_string(), sql.columns().to_vec());
+        if let Some(&i) = index.get(&key) {
+            return Ok(Some(i));
+        }
+        if tables.len() >= MAX_SQL_TABLES {
+            return Ok(None);
+        }
+        let (name, columns) = key.clone();
+        let mut t = SqlTable { name: name.clone(), columns: columns.clone(), ctx: None, skipped: None, order: Vec::new(), rows: 0, records: 0, bad: 0 };
+        let chosen = self.opts.tables.is_empty() || self.opts.tables.iter().any(|x| *x == name.to_lowercase());
+        if columns.is_empty() {
+            t.skipped = Some("no column names (no column list in its INSERTs and no CREATE TABLE before them)".into());
+        } else if !chosen {
+            t.skipped = Some("not chosen with --table".into());
+        } else {
+            let c = LineContext::new(Format::Sql, columns.clone(), ',', self.opts.map.clone());
+            if !c.maps_any_column() {
+                t.skipped = Some("no column maps to a field (use --map column=field)".into());
+            } else {
+                let mut order: Vec<usize> = (0..columns.len()).collect();
+                order.sort_by(|a, b| columns[*a].cmp(&columns[*b]).then(a.cmp(b)));
+                // Of equal names a parsed object keeps the last value.
+                let mut kept: Vec<(usize, String)> = Vec::with_capacity(order.len());
+                for (k, &i) in order.iter().enumerate() {
+                    if order.get(k + 1).map(|&n| columns[n] == columns[i]).unwrap_or(false) {
+                        continue;
+                    }
+                    let mut key = String::new();
+                    push_json_str(&mut key, &columns[i]);
+                    kept.push((i, key));
+                }
+                t.order = kept;
+                t.ctx = Some(self.context(c)?);
+            }
+        }
+        tables.push(t);
+        index.insert(key, tables.len() - 1);
+        Ok(Some(tables.len() - 1))
+    }
+
+    /// A SQL dump: rows of the tables whose columns map to fields, each stored as a JSON
+    /// object of its columns (NULL as null), parsed back with its table's context.
+    fn stream_sql(&mut self, path: &Path, br: BufReader<Box<dyn Read>>, gz: bool, counter: &Arc<AtomicU64>, base_read: u64) -> Result<()> {
+        let (rec0, bad0) = (self.records, self.bad);
+        let mut sql = SqlReader::new(br, self.opts.max_line_bytes);
+        let mut tables: Vec<SqlTable> = Vec::new();
+        let mut index = HashMap::new();
+        let mut cur: Option<usize> = None;
+        let mut stmt = 0u64;
+        let mut line = String::new();
+        let mut n = 0u64;
+        loop {
+            let ev = sql.next();
+            n += 1;
+            if n & 1023 == 0 {
+                self.progress.bytes_read.store(base_read + counter.load(Ordering::Relaxed), Ordering::Relaxed);
+            }
+            match ev {
+                Event::End => break,
+                Event::Bad(why, at) => self.bad(path, at, &why, b"")?,
+                Event::TooLong(_) | Event::Row => {
+                    if sql.statement() != stmt {
+                        stmt = sql.statement();
+                        cur = self.sql_table(&sql, &mut tables, &mut index)?;
+                    }
+                    let Some(ti) = cur else {
+                        self.bad(path, sql.line(), &format!("more than {} tables in one file", MAX_SQL_TABLES), b"")?;
+                        continue;
+                    };
+                    let t = &mut tables[ti];
+                    t.rows += 1;
+                    let Some(ctx) = t.ctx else { continue };
+                    if let Event::TooLong(_) = ev {
+                        t.bad += 1;
+                        let msg = format!("row over the {} byte cap", self.opts.max_line_bytes);
+                        self.bad(path, sql.line(), &msg, b"")?;
+                        continue;
+                    }
+                    if sql.len() != t.columns.len() {
+                        t.bad += 1;
+                        let msg = format!("{} values where table {} has {} columns", sql.len(), t.name, t.columns.len());
+                        self.bad(path, sql.line(), &msg, b"")?;
+                        continue;
+                    }
+                    let colmap = self.contexts[ctx as usize].columns();
+                    let mut rec = SourceRecord::default();
+                    line.clear();
+                    line.push('{');
+                    for (k, (i, key)) in t.order.iter().enumerate() {
+                        if k > 0 {
+                            line.push(',');
+                        }
+                        line.push_str(key);
+                        line.push(':');
+                        match sql.value(*i) {
+                            None => line.push_str("null"),
+                            Some(b) => {
+                                let v = String::from_utf8_lossy(b);
+                                push_json_str(&mut line, &v);
+                                if let Some(f) = colmap[*i] {
+                                    if !v.trim().is_empty() {
+                                        rec.fields[f].push(v.into_owned());
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    line.push('}');
+                    if rec.fields.iter().all(|v| v.is_empty()) {
+                        t.bad += 1;
+                        self.bad(path, sql.line(), "no value for any field", line.as_bytes())?;
+                        continue;
+                    }
+                    move_hashes(&mut rec);
+                    t.records += 1;
+                    self.add(rec, ctx, &line)?;
+                }
+            }
+        }
+        let mut error = None;
+        if let Some(e) = sql.take_io_error() {
+            let msg = format!("input stops here: {} (truncated or corrupt compressed data?)", e);
+            self.bad(path, sql.line(), &msg, b"")?;
+            error = Some(msg);
+        }
+        let mut listed = Vec::new();
+        let mut skipped = Vec::new();
+        for t in &tables {
+            let mut v = json!({ "name": t.name, "rows": t.rows, "records": t.records, "badLines": t.bad });
+            match (&t.skipped, t.ctx) {
+                (Some(why), _) => {
+                    v["skipped"] = json!(why);
+                    v["columns"] = json!(t.columns);
+                    skipped.push(json!({ "name": t.name, "reason": why }));
+                }
+                (None, Some(ctx)) => {
+                    let (cols, unmapped) = column_summary(&self.contexts[ctx as usize]);
+                    v["columns"] = cols;
+                    v["unmapped"] = unmapped;
+                    if self.opts.dry_run {
+                        v["samples"] = json!(self.samples.remove(&ctx).unwrap_or_default());
+                    }
+                }
+                (None, None) => {}
+            }
+            listed.push(v);
+        }
+        let info = json!({
+            "path": path.display().to_string(),
+            "format": "sql",
+            "gzip": gz,
+            "records": self.records - rec0,
+            "badLines": self.bad - bad0,
+            "tables": listed,
+            "skippedTables": skipped,
+        });
+        self.finish_file(info, error, counter, base_read);
+        Ok(())
+    }
+
+    /// A file that is one JSON array of objects, read element by element: each object is
+    /// stored as its compact JSON text (one line) and parsed like a JSON line. An element
+    /// over `max_line_bytes` is reported and skipped without being held.
+    fn stream_json_array(&mut self, path: &Path, mut br: BufReader<Box<dyn Read>>, gz: bool, counter: &Arc<AtomicU64>, base_read: u64) -> Result<()> {
+        let (rec0, bad0) = (self.records, self.bad);
+        let ctx = self.context(LineContext::new(Format::JsonArray, vec![], ',', self.opts.map.clone()))?;
+        let max = self.opts.max_line_bytes;
+        let mut elem: Vec<u8> = Vec::new();
+        let (mut started, mut done, mut depth, mut in_str, mut esc, mut too_long, mut scalar) = (false, false, 0u32, false, false, false, false);
+        let (mut line_no, mut elem_line, mut elem_len) = (1u64, 1u64, 0u64);
+        let mut error = None;
+        let mut chunks = 0u64;
+        'read: loop {
+            let buf = match br.fill_buf() {
+                Ok(b) if b.is_empty() => break,
+                Ok(b) => b,
+                Err(e) => {
+                    let msg = format!("input stops here: {} (truncated or corrupt compressed data?)", e);
+                    self.bad(path, line_no, &msg, b"")?;
+                    error = Some(msg);
+                    break;
+                }
+            };
+            let n = buf.len();
+            let mut stop = false;
+            let mut finished: Vec<(u64, bool, Vec<u8>, u64)> = Vec::new();
+            for &c in buf.iter() {
+                if c == b'\n' {
+                    line_no += 1;
+                }
+                if done {
+                    if !c.is_ascii_whitespace() {
+                        finished.push((line_no, false, b"text after the end of the JSON array".to_vec(), 0));
+                        stop = true;
+                        break;
+                    }
+                    continue;
+                }
+                if !started {
+                    if c == b'[' {
+                        started = true;
+                    } else if !(c.is_ascii_whitespace() || c == 0xef || c == 0xbb || c == 0xbf) {
+                        finished.push((line_no, false, b"not a JSON array".to_vec(), 0));
+                        stop = true;
+                        break;
+                    }
+                    continue;
+                }
+                if depth == 0 && !scalar {
+                    match c {
+                        b',' => continue,
+                        c if c.is_ascii_whitespace() => continue,
+                        b']' => {
+                            done = true;
+                            continue;
+                        }
+                        _ => {
+                            elem.clear();
+                            elem_line = line_no;
+                            too_long = false;
+                            if c == b'{' || c == b'[' {
+                                depth = 1;
+                            } else {
+                                scalar = true;
+                                in_str = c == b'"';
+                            }
+                            elem.push(c);
+                            elem_len = 1;
+                            continue;
+                        }
+                    }
+                }
+                if scalar && !in_str && (c == b',' || c == b']') {
+                    scalar = false;
+                    finished.push((elem_line, false, b"not a JSON object".to_vec(), 0));
+                    if c == b']' {
+                        done = true;
+                    }
+                    continue;
+                }
+                elem_len += 1;
+                if !too_long {
+                    if elem.len() < max {
+                        elem.push(c);
+                    } else {
+                        too_long = true;
+                        elem.clear();
+                    }
+                }
+                if in_str {
+                    if esc {
+                        esc = false;
+                    } else if c == b'\\' {
+                        esc = true;
+                    } else if c == b'"' {
+                        in_str = false;
+                    }
+                    continue;
+                }
+                if scalar {
+                    continue;
+                }
+                match c {
+                    b'"' => in_str = true,
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            finished.push((elem_line, !too_long, std::mem::take(&mut elem), elem_len));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            br.consume(n);
+            self.json_elements(path, ctx, finished)?;
+            if stop {
+                break 'read;
+            }
+            chunks += 1;
+            if chunks & 15 == 0 {
+                self.progress.bytes_read.store(base_read + counter.load(Ordering::Relaxed), Ordering::Relaxed);
+            }
+        }
+        if error.is_none() && !self.bad_lines.iter().any(|b| b["reason"] == "not a JSON array") && (!done || depth > 0 || scalar) {
+            let msg = if started { "the input ends inside the JSON array (truncated?)" } else { "empty input" };
+            self.bad(path, line_no, msg, b"")?;
+        }
+        let mut info = json!({ "path": path.display().to_string(), "format": "json-array", "gzip": gz, "records": self.records - rec0, "badLines": self.bad - bad0 });
+        if self.opts.dry_run {
+            info["samples"] = json!(self.samples.remove(&ctx).unwrap_or_default());
+        }
+        self.finish_file(info, error, counter, base_read);
+        Ok(())
+    }
+
+    /// The elements a chunk of a JSON array completed: (line, whole, bytes or the reason
+    /// it is bad, length).
+    fn json_elements(&mut self, path: &Path, ctx: u16, elems: Vec<(u64, bool, Vec<u8>, u64)>) -> Result<()> {
+        for (line, ok, bytes, len) in elems {
+            if !ok {
+                if len > 0 {
+                    self.bad(path, line, &format!("element of {} bytes is over the {} byte cap", len, self.opts.max_line_bytes), b"")?;
+                } else {
+                    self.bad(path, line, &String::from_utf8_lossy(&bytes), b"")?;
+                }
+                continue;
+            }
+            let compact = match serde_json::from_slice::<Value>(&bytes) {
+                Ok(v @ Value::Object(_)) => v.to_string(),
+                Ok(_) => {
+                    self.bad(path, line, "not a JSON object", &bytes)?;
+                    continue;
+                }
+                Err(e) => {
+                    self.bad(path, line, &format!("invalid JSON ({})", e), &bytes)?;
+                    continue;
+                }
+            };
+            match self.contexts[ctx as usize].parse_with(&compact, false) {
+                Ok(rec) => {
+                    self.note_keys(ctx, &compact);
+                    self.add(rec, ctx, &compact)?
+                }
+                Err(reason) => self.bad(path, line, &reason, compact.as_bytes())?,
+            }
+        }
         Ok(())
     }
 
 }
 
+/// A dry run: every file parsed as an ingest would, nothing indexed or published, the index
+/// untouched (the bad-line report only with an explicit `reportPath`). The summary has, per
+/// file and table, the detected format, the column mapping and the first parsed records.
+fn dry_run(opts: &IngestOptions, inputs: &[PathBuf], left_out: &[(PathBuf, &'static str)], progress: &Progress, t0: Instant) -> Result<Value> {
+    let report_path = opts.report_path.clone();
+    let mut ing = Ingest {
+        opts,
+        progress,
+        report: Report { enabled: report_path.is_some(), path: report_path.clone().unwrap_or_default(), file: None, written: 0 },
+        tx: None,
+        back: None,
+        batch: Batch::default(),
+        records: 0,
+        bad: 0,
+        files: Vec::new(),
+        contexts: Vec::new(),
+        samples: HashMap::new(),
+        bad_lines: Vec::new(),
+        keys: Default::default(),
+        keyed_records: 0,
+    };
+    for (p, reason) in left_out {
+        ing.files.push(json!({ "path": p.display().to_string(), "format": "skipped", "gzip": false, "records": 0, "badLines": 0, "reason": reason }));
+    }
+    for f in inputs {
+        ing.file(f)?;
+    }
+    if let Some(mut w) = ing.report.file.take() {
+        w.flush()?;
+    }
+    Ok(json!({
+        "dryRun": true,
+        "segmentId": Value::Null,
+        "well": opts.well,
+        "records": ing.records,
+        "badLines": ing.bad,
+        "reportPath": if ing.bad > 0 { report_path.map(|p| json!(p.display().to_string())).unwrap_or(Value::Null) } else { Value::Null },
+        "fields": [],
+        "parts": 0,
+        "bytesRead": progress.bytes_read.load(Ordering::Relaxed),
+        "elapsedMs": t0.elapsed().as_millis() as u64,
+        "files": ing.files,
+        "merge": Value::Null,
+    }))
+}
+
 /// Run one ingest; returns the summary the CLI prints and stores.
 pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
     let t0 = Instant::now();
-    std::fs::create_dir_all(&opts.index_dir)?;
     // Directories stand for the files below them (see archive::expand_inputs).
     let (inputs, left_out) = archive::expand_inputs(&opts.files)?;
     let total: u64 = inputs.iter().map(|f| std::fs::metadata(f).map(|m| m.len()).unwrap_or(0)).sum();
     progress.bytes_total.store(total, Ordering::Relaxed);
+    if opts.dry_run {
+        return dry_run(opts, &inputs, &left_out, progress, t0);
+    }
+    std::fs::create_dir_all(&opts.index_dir)?;
     {
         let _lock = IndexLock::acquire(&opts.index_dir)?;
         let m = Manifest::read(&opts.index_dir)?;
@@ -457,7 +969,7 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
     let mut ing = Ingest {
         opts,
         progress,
-        report: Report { path: report_path.clone(), file: None, written: 0 },
+        report: Report { enabled: true, path: report_path.clone(), file: None, written: 0 },
         tx: Some(tx),
         back: Some(back_rx),
         batch: Batch::default(),
@@ -465,6 +977,10 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
         bad: 0,
         files: Vec::new(),
         contexts: Vec::new(),
+        samples: HashMap::new(),
+        bad_lines: Vec::new(),
+        keys: Default::default(),
+        keyed_records: 0,
     };
     for (p, reason) in left_out {
         ing.files.push(json!({ "path": p.display().to_string(), "format": "skipped", "gzip": false, "records": 0, "badLines": 0, "reason": reason }));

@@ -21,6 +21,7 @@ pub mod render;
 pub mod request;
 pub mod segment;
 pub mod source;
+pub mod sql;
 pub mod store;
 pub mod termdict;
 pub mod trigram;

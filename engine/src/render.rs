@@ -8,9 +8,9 @@
 //! `Value` (sorted), the same escaping (serde_json's). Tests hold them to it.
 
 use crate::error::Result;
-use crate::fields::{FIELDS, FIELD_COUNT};
+use crate::fields::{looks_hashed, EMAIL, FIELDS, FIELD_COUNT, HASHED_PASSWORD, PASSWORD, URL, USERNAME};
 use crate::segment::{ContextPlan, Segment};
-use crate::source::{Format, LineContext, SourceRecord};
+use crate::source::{combo_parts, is_email, Format, LineContext, SourceRecord};
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -177,15 +177,20 @@ impl EntryWriter {
             Err(_) => return self.write_parsed(out, seg, part, doc, ctx, &String::from_utf8_lossy(line), raw),
         };
         let plan = seg.plans.get(ctx as usize);
+        let rules = seg.meta.contexts.get(ctx as usize).map(|c| c.rules).unwrap_or(1);
         let fast = match plan {
+            Some(p) if p.format == Format::Combo && rules >= 2 => self.split_combo2(text),
             Some(p) if p.format == Format::Combo => self.split_combo(text),
             Some(p) if p.format == Format::Csv && !text.contains('"') => self.split_csv(p, text),
-            Some(p) if p.format == Format::Jsonl => match seg.meta.contexts.get(ctx as usize) {
+            Some(p) if matches!(p.format, Format::Jsonl | Format::Sql | Format::JsonArray) => match seg.meta.contexts.get(ctx as usize) {
                 Some(c) => self.split_json(c, text),
                 None => false,
             },
             _ => false,
         };
+        // A hash in a password column is shown as `hashed_password` (rules 2): the general
+        // way moves it.
+        let fast = fast && !(rules >= 2 && plan.map(|p| p.format != Format::Combo).unwrap_or(false) && self.vals.iter().any(|&(f, s, e)| f as usize == PASSWORD && looks_hashed(&text[s as usize..e as usize])));
         if !fast {
             return self.write_parsed(out, seg, part, doc, ctx, text, raw);
         }
@@ -216,6 +221,20 @@ impl EntryWriter {
         let f = if left.contains('@') { 0 } else { 1 };
         self.vals.push((f, ls as u32, (ls + left.len()) as u32));
         self.vals.push((2, (p + 1) as u32, text.len() as u32));
+        true
+    }
+
+    /// `LineContext::parse` of a combo or stealer-log line under rules 2, as slices.
+    fn split_combo2(&mut self, text: &str) -> bool {
+        self.vals.clear();
+        let Some(c) = combo_parts(text) else { return false };
+        if let Some((s, e)) = c.url {
+            self.vals.push((URL as u8, s as u32, e as u32));
+        }
+        let login = &text[c.login.0..c.login.1];
+        self.vals.push((if is_email(login) { EMAIL } else { USERNAME } as u8, c.login.0 as u32, c.login.1 as u32));
+        let pass = if looks_hashed(&text[c.pass.0..c.pass.1]) { HASHED_PASSWORD } else { PASSWORD };
+        self.vals.push((pass as u8, c.pass.0 as u32, c.pass.1 as u32));
         true
     }
 
@@ -408,7 +427,7 @@ impl EntryWriter {
                             // Built from JSON strings: UTF-8.
                             put_str(out, std::str::from_utf8(&self.raw).unwrap_or_default());
                         }
-                        (Vals::Slices(_), Some(p)) if p.format == Format::Jsonl => put_str(out, text.trim()),
+                        (Vals::Slices(_), Some(p)) if matches!(p.format, Format::Jsonl | Format::Sql | Format::JsonArray) => put_str(out, text.trim()),
                         (Vals::Slices(_), _) => put_str(out, text),
                     }
                     if raw == RawRecord::LawEnforcement {

@@ -2,8 +2,15 @@
 //! kept in segment.json for every input file, and the store keeps only the original line:
 //! fields and the raw record are parsed from it again when a record is displayed, so the
 //! values are not stored twice.
+//!
+//! A context has a `rules` version, kept with it: the rules a line is parsed with must stay
+//! those it was ingested with (its dedup key is computed again from it). Version 1 is the
+//! original behaviour; version 2 (every new context) adds the wider column alias table
+//! (`alias`), password values that are recognisable hashes stored as `hashed_password`
+//! (`fields::looks_hashed`), stealer-log URLs, `|` separators and a stricter email test in
+//! combolists (`combo_parts`).
 
-use crate::fields::{field_index, normalize, FIELDS, FIELD_COUNT};
+use crate::fields::{field_index, looks_hashed, normalize, EMAIL, FIELDS, FIELD_COUNT, HASHED_PASSWORD, PASSWORD, URL, USERNAME};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
@@ -13,6 +20,10 @@ pub enum Format {
     Jsonl,
     Csv,
     Combo,
+    /// Rows of a SQL dump, each stored as a JSON object of its table's columns.
+    Sql,
+    /// The objects of a file that is one JSON array, each stored as a compact JSON object.
+    JsonArray,
 }
 
 impl Format {
@@ -22,6 +33,8 @@ impl Format {
             Format::Jsonl => "jsonl",
             Format::Csv => "csv",
             Format::Combo => "combo",
+            Format::Sql => "sql",
+            Format::JsonArray => "json-array",
         }
     }
     pub fn parse(s: &str) -> Option<Format> {
@@ -30,6 +43,8 @@ impl Format {
             "jsonl" | "json" => Format::Jsonl,
             "csv" | "tsv" => Format::Csv,
             "combo" => Format::Combo,
+            "sql" => Format::Sql,
+            "json-array" => Format::JsonArray,
             _ => return None,
         })
     }
@@ -58,8 +73,25 @@ pub fn norm_col(c: &str) -> String {
     c.trim().trim_matches('"').trim().to_lowercase().replace([' ', '-', '.'], "_")
 }
 
-/// Column or JSON key name -> field, for the common spellings found in dumps.
+/// The rules version of new contexts (see the module comment).
+pub const RULES: u8 = 2;
+
+/// Column or JSON key name -> field, with the rules of new contexts.
 pub fn alias(col: &str) -> Option<usize> {
+    alias_with(col, RULES)
+}
+
+/// Column or JSON key name -> field under rules `rules`.
+pub fn alias_with(col: &str, rules: u8) -> Option<usize> {
+    if rules < 2 {
+        alias_v1(col)
+    } else {
+        alias_v2(col)
+    }
+}
+
+/// The alias table of version 1 contexts, unchanged.
+fn alias_v1(col: &str) -> Option<usize> {
     let c = norm_col(col);
     if let Some(i) = field_index(&c) {
         return Some(i);
@@ -84,6 +116,191 @@ pub fn alias(col: &str) -> Option<usize> {
         _ => return None,
     };
     field_index(f)
+}
+
+/// A column name reduced for the alias table: camelCase split (`emailAddress` ->
+/// `email_address`), lower case, common accents dropped (`contraseña` -> `contrasena`,
+/// `Straße` -> `strasse`), every run of other characters (spaces, `-`, `.`, quotes) one `_`.
+pub fn alias_key(col: &str) -> String {
+    let mut out = String::with_capacity(col.len() + 4);
+    let mut prev_lower = false;
+    for c in col.trim().chars() {
+        if c.is_uppercase() && prev_lower {
+            out.push('_');
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        for l in c.to_lowercase() {
+            let folded = match l {
+                'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => "a",
+                'ç' => "c",
+                'è' | 'é' | 'ê' | 'ë' => "e",
+                'ì' | 'í' | 'î' | 'ï' => "i",
+                'ñ' => "n",
+                'ò' | 'ó' | 'ô' | 'õ' | 'ö' => "o",
+                'ù' | 'ú' | 'û' | 'ü' => "u",
+                'ß' => "ss",
+                'ё' => "е",
+                _ => {
+                    if l.is_alphanumeric() {
+                        out.push(l);
+                    } else if !out.is_empty() && !out.ends_with('_') {
+                        out.push('_');
+                    }
+                    continue;
+                }
+            };
+            out.push_str(folded);
+        }
+    }
+    while out.ends_with('_') {
+        out.pop();
+    }
+    out
+}
+
+/// Prefixes that platforms put before a column's own name (`user_pass`, `member_ip`,
+/// `customer_email`, `members_display_name`), tried off when the whole name is unknown.
+const COLUMN_PREFIXES: [&str; 15] = ["user_", "users_", "member_", "members_", "customer_", "customers_", "client_", "account_", "contact_", "usr_", "u_", "cust_", "billing_", "profile_", "author_"];
+
+/// The one alias table: column and key names as dumps spell them (platform tables, people's
+/// spreadsheets, several languages), after `alias_key`.
+fn alias_v2(col: &str) -> Option<usize> {
+    let k = alias_key(col);
+    if let Some(f) = alias_name(&k) {
+        return Some(f);
+    }
+    for p in COLUMN_PREFIXES {
+        if let Some(rest) = k.strip_prefix(p) {
+            if let Some(f) = alias_name(rest) {
+                return Some(f);
+            }
+        }
+    }
+    None
+}
+
+fn alias_name(k: &str) -> Option<usize> {
+    if let Some(i) = field_index(k) {
+        return Some(i);
+    }
+    let f = match k {
+        // English and platform columns (wp_users, phpBB, vBulletin, SMF, MyBB, Invision,
+        // XenForo, Joomla, Drupal, Magento, PrestaShop, OpenCart).
+        "mail" | "e_mail" | "email_address" | "emailaddress" | "mail_address" | "email_addr" | "init"
+        // German, French, Spanish, Portuguese, Italian, Russian
+        | "email_adresse" | "emailadresse" | "mailadresse" | "courriel" | "adresse_email" | "adresse_mail" | "adresse_e_mail" | "correo" | "correo_electronico"
+        | "correio_eletronico" | "endereco_email" | "endereco_de_email" | "posta_elettronica" | "indirizzo_email" | "indirizzo_e_mail" | "почта" | "эл_почта"
+        | "электронная_почта" | "емейл" | "емэйл" | "имейл" | "мейл" => "email",
+        "user" | "user_name" | "login" | "nick" | "nickname" | "screen_name" | "handle" | "uname" | "account" | "nicename" | "username_clean" | "login_name"
+        | "loginname" | "member_name" | "membername" | "benutzername" | "benutzer" | "nutzername" | "nom_utilisateur" | "nom_d_utilisateur" | "identifiant"
+        | "pseudo" | "usuario" | "nombre_usuario" | "nombre_de_usuario" | "utilizador" | "nome_usuario" | "nome_de_usuario" | "nome_utente" | "utente"
+        | "логин" | "ник" | "никнейм" | "пользователь" | "имя_пользователя" => "username",
+        "pass" | "passwd" | "pwd" | "plaintext" | "plain_password" | "password_plain" | "pw" | "passwort" | "kennwort" | "mot_de_passe" | "motdepasse" | "mdp"
+        | "contrasena" | "clave" | "senha" | "palavra_passe" | "palavra_chave" | "parola_chiave" | "parola_d_ordine" | "пароль" => "password",
+        "hash" | "password_hash" | "passwordhash" | "pass_hash" | "passhash" | "hashed" | "md5" | "sha1" | "sha256" | "sha512" | "bcrypt" | "pwd_hash"
+        | "hash_password" | "password_digest" | "crypted_password" | "encrypted_password" | "passwort_hash" | "хеш" | "хэш" | "хеш_пароля" => "hashed_password",
+        "ip" | "ipaddress" | "ip_addr" | "last_ip" | "reg_ip" | "regip" | "lastip" | "ipv4" | "ipv6" | "ip2" | "registration_ip" | "register_ip" | "signup_ip"
+        | "login_ip" | "last_login_ip" | "ip_adresse" | "adresse_ip" | "direccion_ip" | "endereco_ip" | "indirizzo_ip" | "ip_адрес" | "айпи" => "ip_address",
+        "full_name" | "fullname" | "first_name" | "last_name" | "firstname" | "lastname" | "surname" | "display_name" | "displayname" | "real_name"
+        | "realname" | "middlename" | "middle_name" | "given_name" | "family_name" | "vorname" | "nachname" | "nom" | "prenom" | "nom_complet" | "nombre"
+        | "apellido" | "apellidos" | "nome" | "sobrenome" | "nome_completo" | "cognome" | "имя" | "фамилия" | "отчество" | "фио" => "name",
+        "birthdate" | "birth_date" | "date_of_birth" | "birthday" | "dateofbirth" | "bday" | "geburtsdatum" | "geburtstag" | "date_de_naissance"
+        | "date_naissance" | "fecha_nacimiento" | "fecha_de_nacimiento" | "data_nascimento" | "data_de_nascimento" | "data_di_nascita" | "дата_рождения"
+        | "день_рождения" => "dob",
+        "plate" | "licence_plate" | "licenseplate" | "registration" | "kennzeichen" | "immatriculation" | "matricula" | "targa" => "license_plate",
+        "vin_number" | "vehicle_vin" => "vin",
+        "street" | "street_address" | "addr" | "address1" | "address2" | "address_1" | "address_2" | "address_line" | "city" | "zip" | "zipcode" | "postcode"
+        | "postal_code" | "adresse" | "strasse" | "ort" | "stadt" | "plz" | "rue" | "ville" | "code_postal" | "direccion" | "calle" | "ciudad" | "codigo_postal"
+        | "endereco" | "rua" | "cidade" | "cep" | "indirizzo" | "citta" | "адрес" | "город" | "улица" => "address",
+        "phone_number" | "phonenumber" | "mobile" | "tel" | "telephone" | "cell" | "cellphone" | "msisdn" | "mobile_phone" | "telefon" | "telefonnummer"
+        | "handy" | "mobil" | "portable" | "telefono" | "celular" | "movil" | "telefone" | "cellulare" | "телефон" | "мобильный" | "тел" => "phone",
+        "organization" | "organisation" | "employer" | "company_name" | "firma" | "unternehmen" | "societe" | "entreprise" | "empresa" | "azienda" | "компания"
+        | "организация" => "company",
+        "website" | "site" | "link" | "homepage" | "website_url" | "webseite" | "site_web" | "sitio_web" | "sitio" | "sito" | "сайт" => "url",
+        "facebook" | "twitter" | "linkedin" | "instagram" | "social_media" => "social",
+        "wallet" | "btc" | "btc_address" | "eth_address" | "crypto" | "crypto_address" | "bitcoin" => "cryptocurrency_address",
+        "hostname" | "host" => "domain",
+        _ => return None,
+    };
+    field_index(f)
+}
+
+/// Whether `s` looks like an email address: one `@` with something before it, a dotted
+/// domain after it, no spaces (`@handle` and `user@host` are usernames).
+pub fn is_email(s: &str) -> bool {
+    let s = s.trim();
+    match s.rfind('@') {
+        Some(at) if at > 0 => {
+            let d = &s[at + 1..];
+            !s[..at].contains('@') && d.len() >= 3 && d.contains('.') && !d.starts_with('.') && !d.ends_with('.') && !s.contains(char::is_whitespace)
+        }
+        _ => false,
+    }
+}
+
+/// Byte ranges of a combolist or stealer-log line under rules 2: the URL (when the line
+/// starts with `scheme://`), the login and the password.
+pub struct ComboParts {
+    pub url: Option<(usize, usize)>,
+    pub login: (usize, usize),
+    pub pass: (usize, usize),
+}
+
+const COMBO_SEPS: [u8; 4] = [b':', b';', b'|', b'\t'];
+
+/// Splits `URL:login:password` (the URL may hold colons: a port, `android://…@app/`) and
+/// `login<sep>password` (`:`, `;`, `|` or a tab: the first one found).
+pub fn combo_parts(text: &str) -> Option<ComboParts> {
+    let b = text.as_bytes();
+    let mut url = None;
+    let mut rest = 0usize;
+    if let Some(end) = url_end(b) {
+        url = Some((0, end));
+        rest = end + 1;
+    }
+    let p = rest + b[rest..].iter().position(|c| COMBO_SEPS.contains(c))?;
+    let (mut ls, mut le) = (rest, p);
+    while ls < le && b[ls].is_ascii_whitespace() {
+        ls += 1;
+    }
+    while le > ls && b[le - 1].is_ascii_whitespace() {
+        le -= 1;
+    }
+    if ls == le || p + 1 >= b.len() || text[p + 1..].trim().is_empty() {
+        return None;
+    }
+    Some(ComboParts { url, login: (ls, le), pass: (p + 1, b.len()) })
+}
+
+/// Where the URL at the start of a stealer-log line ends (the separator after it), or None
+/// when the line does not start with `scheme://`. A colon followed by digits inside the
+/// authority is a port, not the separator, when a login and password still follow it.
+fn url_end(b: &[u8]) -> Option<usize> {
+    let scheme = b.iter().take(32).position(|&c| c == b':')?;
+    if scheme == 0 || !b[0].is_ascii_alphabetic() || !b[..scheme].iter().all(|c| c.is_ascii_alphanumeric() || b"+.-".contains(c)) || !b[scheme..].starts_with(b"://") {
+        return None;
+    }
+    let mut i = scheme + 3;
+    let mut in_authority = true;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'/' {
+            in_authority = false;
+        } else if COMBO_SEPS.contains(&c) {
+            if c == b':' && in_authority {
+                let digits = b[i + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
+                let after = i + 1 + digits;
+                let port = digits > 0 && digits <= 5 && (b.get(after) == Some(&b'/') || (b.get(after) == Some(&b':') && b[after + 1..].iter().any(|c| COMBO_SEPS.contains(c))));
+                if port {
+                    i = after;
+                    continue;
+                }
+            }
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
 }
 
 pub fn split_delimited(line: &str, delim: char) -> std::result::Result<Vec<String>, &'static str> {
@@ -127,6 +344,43 @@ pub fn detect_delimiter(header: &str) -> char {
     *cands.iter().max_by_key(|d| header.matches(**d).count()).unwrap()
 }
 
+/// Password values that are recognisable hashes become `hashed_password` values (after
+/// the record's own hashes, in their order): a hash is never shown or checked as a password.
+pub fn move_hashes(rec: &mut SourceRecord) {
+    if rec.fields[PASSWORD].iter().any(|v| looks_hashed(v)) {
+        let (hashes, plain): (Vec<String>, Vec<String>) = std::mem::take(&mut rec.fields[PASSWORD]).into_iter().partition(|v| looks_hashed(v));
+        rec.fields[PASSWORD] = plain;
+        rec.fields[HASHED_PASSWORD].extend(hashes);
+    }
+}
+
+/// Appends `s` as a JSON string (what serde_json reads back as `s`).
+pub fn push_json_str(out: &mut String, s: &str) {
+    out.push('"');
+    let mut start = 0;
+    // The bytes to escape are ASCII: never inside another char's UTF-8 bytes.
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        let esc = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if esc.is_empty() {
+            out.push_str(&format!("\\u{:04x}", b));
+        } else {
+            out.push_str(esc);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
 fn json_scalar(v: &Value) -> Option<String> {
     match v {
         Value::String(s) => Some(s.clone()),
@@ -143,13 +397,19 @@ pub struct LineContext {
     pub delim: char,
     /// The operator's `--map` (normalised column name -> field).
     pub map: HashMap<String, usize>,
+    /// The parsing rules the context's lines were ingested with (module comment).
+    pub rules: u8,
     colmap: Vec<Option<usize>>,
 }
 
 impl LineContext {
     pub fn new(format: Format, header: Vec<String>, delim: char, map: HashMap<String, usize>) -> LineContext {
-        let colmap = header.iter().map(|h| map.get(&norm_col(h)).copied().or_else(|| alias(h))).collect();
-        LineContext { format, header, delim, map, colmap }
+        Self::with_rules(format, header, delim, map, RULES)
+    }
+
+    pub fn with_rules(format: Format, header: Vec<String>, delim: char, map: HashMap<String, usize>, rules: u8) -> LineContext {
+        let colmap = header.iter().map(|h| map.get(&norm_col(h)).copied().or_else(|| alias_with(h, rules))).collect();
+        LineContext { format, header, delim, map, rules, colmap }
     }
 
     /// The field of each CSV column (`--map` first, then the header aliases), or None.
@@ -163,12 +423,16 @@ impl LineContext {
 
     /// The field of a JSON key (`--map` first, then the aliases), or None.
     pub fn key(&self, k: &str) -> Option<usize> {
-        self.map.get(&norm_col(k)).copied().or_else(|| alias(k))
+        self.map.get(&norm_col(k)).copied().or_else(|| alias_with(k, self.rules))
     }
 
     pub fn to_json(&self) -> Value {
         let map: Map<String, Value> = self.map.iter().map(|(k, v)| (k.clone(), json!(FIELDS[*v]))).collect();
-        json!({ "format": self.format.name(), "header": self.header, "delimiter": self.delim.to_string(), "map": map })
+        let mut v = json!({ "format": self.format.name(), "header": self.header, "delimiter": self.delim.to_string(), "map": map });
+        if self.rules >= 2 {
+            v["rules"] = json!(self.rules);
+        }
+        v
     }
 
     pub fn from_json(v: &Value) -> Option<LineContext> {
@@ -179,7 +443,9 @@ impl LineContext {
         for (k, f) in v["map"].as_object()? {
             map.insert(k.clone(), field_index(f.as_str()?)?);
         }
-        Some(LineContext::new(format, header, delim, map))
+        // A context written before rules existed keeps the rules of version 1.
+        let rules = v["rules"].as_u64().map(|r| r.min(RULES as u64) as u8).unwrap_or(1);
+        Some(LineContext::with_rules(format, header, delim, map, rules))
     }
 
     /// The record of one line (fields + raw record), or why the line is bad.
@@ -191,7 +457,7 @@ impl LineContext {
     pub fn parse_with(&self, text: &str, with_raw: bool) -> std::result::Result<SourceRecord, String> {
         let mut rec = SourceRecord::default();
         match self.format {
-            Format::Jsonl => {
+            Format::Jsonl | Format::Sql | Format::JsonArray => {
                 let v: Value = serde_json::from_str(text.trim()).map_err(|e| format!("invalid JSON ({})", e))?;
                 let obj = v.as_object().ok_or("not a JSON object")?;
                 for (k, val) in obj {
@@ -204,6 +470,18 @@ impl LineContext {
                 }
                 if with_raw {
                     rec.raw = text.trim().to_string();
+                }
+            }
+            Format::Combo if self.rules >= 2 => {
+                let c = combo_parts(text).ok_or("no ':', ';', '|' or tab separator between a login and a password")?;
+                if let Some((s, e)) = c.url {
+                    rec.fields[URL].push(text[s..e].to_string());
+                }
+                let login = &text[c.login.0..c.login.1];
+                rec.fields[if is_email(login) { EMAIL } else { USERNAME }].push(login.to_string());
+                rec.fields[PASSWORD].push(text[c.pass.0..c.pass.1].to_string());
+                if with_raw {
+                    rec.raw = text.to_string();
                 }
             }
             Format::Combo => {
@@ -243,6 +521,9 @@ impl LineContext {
         }
         for vals in rec.fields.iter_mut() {
             vals.retain(|v| !v.trim().is_empty());
+        }
+        if self.rules >= 2 {
+            move_hashes(&mut rec);
         }
         if rec.fields.iter().all(|v| v.is_empty()) {
             return Err("no value for any field".into());

@@ -80,6 +80,6 @@ test('npm run ingest publishes a segment and records the data well in the catalo
 test('npm run ingest refuses bad arguments with the usage text', async () => {
   const r = await ingest(['--format', 'xml', '--well', 'X', join(dir, 'combo.txt')]);
   assert.equal(r.code, 2);
-  assert.match(r.err, /--format must be auto, jsonl, csv or combo/);
+  assert.match(r.err, /--format must be auto, jsonl, json-array, csv, combo or sql/);
   assert.match(r.err, /usage: npm run ingest/);
 });
