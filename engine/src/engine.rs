@@ -8,6 +8,7 @@ use crate::fields::{HASHED_PASSWORD, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::keys::{short_key, IntHasher, KeySet, Removed};
 use crate::manifest::{append_tombstone, append_well_edits, read_tombstones, read_well_edits, Manifest, WellEdits, MANIFEST, TOMBSTONES, WELLS_LOG};
 use crate::planner::{self, Plan};
+use crate::query::ParsedQuery;
 use crate::render::{self, RawRecord};
 use crate::request::{check_paging, GetManyRequest, MatchWatchesRequest, PasswordRequest, SearchRequest, DEFAULT_BUDGET_MS};
 use crate::segment::{segment_dir, Part, Segment};
@@ -162,13 +163,35 @@ impl Engine {
         render::search_text(total, t0, out)
     }
 
-    /// The search's total and its page's hits (segment, part, document), in document order.
-    fn run_search(&self, req: &SearchRequest) -> Result<(u64, Vec<(usize, usize, u32)>, Instant, Arc<Snapshot>)> {
-        let t0 = Instant::now();
+    /// The whole body of a public API search reply, `{"balance","entries","took","total"}`,
+    /// as the bytes sent: the entries written once, nothing parsed or copied again on the
+    /// way out. `prepared` is `prepare`'s answer for `req` (the query parsed once per
+    /// search); `t0` is when the search started, for `took`; `helpers`: threads a large
+    /// page may be written on besides this one (`write_entries`).
+    pub fn search_reply(&self, req: &SearchRequest, prepared: (ParsedQuery, Plan), balance: i64, t0: Instant, helpers: Option<usize>) -> Result<Vec<u8>> {
+        let (total, hits, _, snap) = self.run_planned(req, prepared.0, prepared.1, t0)?;
+        let out = write_entries(snap, hits, req.raw_record, helpers.unwrap_or_else(helper_threads))?;
+        Ok(render::reply_bytes(balance, out, t0.elapsed().as_micros() as u64, total))
+    }
+
+    /// A search's checks in the order a search makes them (engine open, paging, query),
+    /// and its query parsed and planned.
+    pub fn prepare(&self, req: &SearchRequest) -> Result<(ParsedQuery, Plan)> {
         self.check_open()?;
         check_paging(req.page, req.size, req.max_window)?;
         let parsed = req.parsed()?;
         let plan = planner::plan(&parsed)?;
+        Ok((parsed, plan))
+    }
+
+    /// The search's total and its page's hits (segment, part, document), in document order.
+    fn run_search(&self, req: &SearchRequest) -> Result<(u64, Vec<(usize, usize, u32)>, Instant, Arc<Snapshot>)> {
+        let t0 = Instant::now();
+        let (parsed, plan) = self.prepare(req)?;
+        self.run_planned(req, parsed, plan, t0)
+    }
+
+    fn run_planned(&self, req: &SearchRequest, parsed: ParsedQuery, plan: Plan, t0: Instant) -> Result<(u64, Vec<(usize, usize, u32)>, Instant, Arc<Snapshot>)> {
         let _ = self.refresh(false);
         let snap = self.snapshot();
         let budget = Budget {

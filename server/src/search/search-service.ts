@@ -194,10 +194,13 @@ export function createSearchService(deps: {
     return admitThen(userId, request, options, (access) => engine.search({ ...request, oneTerm: !access.subscribed, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }));
   }
 
-  /** `admitAndRun` for the public API: entries shaped for it and left as JSON text (see Engine.searchApiText). */
+  /**
+   * `admitAndRun` for the public API: the result is the reply's whole body, written by the
+   * engine (Engine.searchApiReply), with the balance the admission left.
+   */
   function admitAndRunApi(userId: string, request: SearchRequest, options: AdmitOptions = {}) {
     return admitThen(userId, request, options, (access) =>
-      engine.searchApiText({ ...request, oneTerm: !access.subscribed, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }, access.lawEnforcement),
+      engine.searchApiReply({ ...request, oneTerm: !access.subscribed, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }, access.lawEnforcement, access.credits),
     );
   }
 
