@@ -391,8 +391,11 @@ async function main(): Promise<void> {
   type PageRow = { cls: string; queries: string; entries: number; cold: number; warm: number; pg?: number; duck?: number; perEntry: number };
   const pageRows: PageRow[] = [];
   const totalOf = (body: Buffer) => Number(/"total":(\d+)\}$/.exec(body.subarray(Math.max(0, body.length - 40)).toString('latin1'))?.[1] ?? NaN);
+  // Each side measured on its own (the engine's classes, then PostgreSQL's, then DuckDB's):
+  // DuckDB's worker threads, busy after its queries, would otherwise share the cores with
+  // the engine's next run.
   for (const c of pageCases) {
-    const cold: number[] = [], warm: number[] = [], pgT: number[] = [], duckT: number[] = [];
+    const cold: number[] = [], warm: number[] = [];
     let entries = 0;
     for (const q of c.queries) {
       const req = { query: q.query, mode: q.mode, size: 10_000, countCache: false, timeBudgetMs: 30_000 };
@@ -400,22 +403,21 @@ async function main(): Promise<void> {
       cold.push(coldMs);
       for (let i = 0; i < 10; i++) warm.push((await time(() => engine.searchApiReply(req, false, 0)))[0]);
       entries += Math.min(totalOf(first), 10_000);
-      if (pgc) {
-        await pgc.query(q.sql, q.params);
-        for (let i = 0; i < 3; i++) pgT.push((await time(() => pgc!.query(q.sql, q.params)))[0]);
-      }
-      if (duck) {
-        await duck.rows(q.sql, q.params);
-        for (let i = 0; i < 3; i++) duckT.push((await time(() => duck!.rows(q.sql, q.params)))[0]);
-      }
     }
     const perQuery = entries / c.queries.length;
-    const row: PageRow = { cls: c.cls, queries: c.queries.map((q) => q.query).join(', '), entries: Math.round(perQuery), cold: median(cold), warm: median(warm), perEntry: (median(warm) * 1000) / Math.max(1, perQuery) };
-    if (pgT.length) row.pg = median(pgT);
-    if (duckT.length) row.duck = median(duckT);
-    pageRows.push(row);
-    log(`bench: side by side, ${c.cls}: engine cold ${fmt(row.cold)}, warm ${fmt(row.warm)} (${row.perEntry.toFixed(2)} µs an entry), PostgreSQL ${fmt(row.pg ?? NaN)}, DuckDB ${fmt(row.duck ?? NaN)} (${row.entries} entries a page)`);
+    pageRows.push({ cls: c.cls, queries: c.queries.map((q) => q.query).join(', '), entries: Math.round(perQuery), cold: median(cold), warm: median(warm), perEntry: (median(warm) * 1000) / Math.max(1, perQuery) });
   }
+  const peerMedian = async (run: (q: PageQuery) => Promise<unknown>, c: (typeof pageCases)[number]) => {
+    const t: number[] = [];
+    for (const q of c.queries) {
+      await run(q);
+      for (let i = 0; i < 3; i++) t.push((await time(() => run(q)))[0]);
+    }
+    return median(t);
+  };
+  if (pgc) for (const [i, c] of pageCases.entries()) pageRows[i]!.pg = await peerMedian((q) => pgc!.query(q.sql, q.params), c);
+  if (duck) for (const [i, c] of pageCases.entries()) pageRows[i]!.duck = await peerMedian((q) => duck!.rows(q.sql, q.params), c);
+  for (const row of pageRows) log(`bench: side by side, ${row.cls}: engine cold ${fmt(row.cold)}, warm ${fmt(row.warm)} (${row.perEntry.toFixed(2)} µs an entry), PostgreSQL ${fmt(row.pg ?? NaN)}, DuckDB ${fmt(row.duck ?? NaN)} (${row.entries} entries a page)`);
 
   // HTTP-free in-process throughput of an exact query (the engine's share of /v2/search).
   const [tputMs] = await time(async () => {
