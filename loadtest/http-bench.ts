@@ -120,7 +120,10 @@ function drive(job: DriverJob): Promise<DriverReport> {
 /** The single sequential client (sequential.ts) in a child process, against this server. */
 async function sequentialClient(): Promise<{ lines: string[]; met: boolean }> {
   const { key } = await customer(true);
-  const job: SequentialJob = { url, header: config.apiKeyHeader, key, body: searchBody, expect: emailOf(4242 % recordCount), pairs: 2000, pacedPairs: 100, paceHz: 10 };
+  // The large page: every record of one email domain (emailOf spreads them over 50).
+  const pageEntries = Math.min(10_000, Math.ceil((recordCount - 7) / 50));
+  const page = { body: JSON.stringify({ query: 'domain:example7.com', size: 10_000 }), entries: pageEntries };
+  const job: SequentialJob = { url, header: config.apiKeyHeader, key, body: searchBody, expect: emailOf(4242 % recordCount), pairs: 2000, pacedPairs: 100, paceHz: 10, page };
   const report = await new Promise<SequentialReport>((resolve, reject) => {
     const child = fork(path.join(HERE, 'sequential.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let answer: SequentialReport | undefined;

@@ -69,8 +69,22 @@ async function run(job: SequentialJob): Promise<SequentialReport> {
   await phase(200, 0);
   const backToBack = await phase(job.pairs, 0);
   const paced = await phase(job.pacedPairs, job.paceHz);
+  let page: SequentialReport['page'];
+  if (job.page) {
+    const floor: number[] = [];
+    const pages: number[] = [];
+    let failures = 0;
+    for (let i = 0; i < 60; i++) {
+      floor.push((await request(agent, url, 'GET', '/livez', {})).ms);
+      const answer = await request(agent, url, 'POST', '/v2/search', headers, job.page.body);
+      // The first runs warm the path; every answer is checked.
+      if (answer.status !== 200 || (JSON.parse(answer.text) as { entries: unknown[] }).entries.length !== job.page.entries) failures++;
+      if (i >= 10) pages.push(answer.ms);
+    }
+    page = { entries: job.page.entries, floorP50: percentile(floor.slice(10), 0.5), pageP50: percentile(pages, 0.5), failures };
+  }
   agent.destroy();
-  return { backToBack, paced };
+  return { backToBack, paced, page };
 }
 
 process.once('message', (job: SequentialJob) => {
