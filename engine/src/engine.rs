@@ -120,6 +120,12 @@ impl Engine {
         }
     }
 
+    /// Whether the next search checks the manifest and tombstones again (the 1 s throttle of
+    /// `refresh` has passed): loading a new index generation is not work for the JS thread.
+    pub fn refresh_due(&self) -> bool {
+        self.last_check.lock().unwrap_or_else(|e| e.into_inner()).elapsed() >= Duration::from_secs(1)
+    }
+
     /// Reload when the manifest or the tombstones changed. `force` skips the 1 s throttle.
     pub fn refresh(&self, force: bool) -> Result<bool> {
         self.check_open()?;

@@ -597,7 +597,8 @@ fn plan_exact(p: &Plan) -> bool {
 /// it on the heavy lane); a refused query is answered at once; a plan that scans goes to
 /// the heavy lane, any other to the quick lane. A lone exact lookup (no other engine call
 /// of this environment in flight, the quick lane idle, a page of at most
-/// INLINE_MAX_ENTRIES, a count without hashing: `Engine::counts_without_hashing`) runs here
+/// INLINE_MAX_ENTRIES, a count without hashing: `Engine::counts_without_hashing`, no
+/// check for a new index generation due: `Engine::refresh_due`) runs here
 /// on the JS thread: a few to tens of microseconds, less than the two thread wake-ups (a
 /// worker's, then the event loop's) it would otherwise wait for on an idle machine. Under
 /// load calls are in flight and every search goes to the pool, so the event loop keeps its
@@ -621,7 +622,7 @@ unsafe fn search_reply(env: napi_env, engine: Arc<Engine>, arg: &str) -> NapiRes
         Err(e) => return settled(env, Err(e)),
     };
     let lane = if plan_scans(&prepared.1) { pool::Lane::Heavy } else { pool::Lane::Quick };
-    let cheap = req.size <= INLINE_MAX_ENTRIES && plan_exact(&prepared.1) && engine.counts_without_hashing(&req, &prepared.0);
+    let cheap = req.size <= INLINE_MAX_ENTRIES && plan_exact(&prepared.1) && engine.counts_without_hashing(&req, &prepared.0) && !engine.refresh_due();
     if lane == pool::Lane::Quick && cheap && lone_call(env)? && pool::lane_idle(pool::Lane::Quick) {
         return settled(env, engine.search_reply(&req, prepared, balance, t0, Some(0)));
     }
