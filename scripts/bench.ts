@@ -496,9 +496,11 @@ async function main(): Promise<void> {
   out.push('');
   out.push('| target | measured | verdict |');
   out.push('|---|---|---|');
-  if (floor) for (const line of floor.sequential) out.push(`| one-hit /v2/search ≤ 0.15 ms over /livez at p50, one sequential keep-alive client | ${line.replace(/: (met|missed)$/, '')} | ${line.endsWith(': met') ? 'met' : 'missed'} |`);
+  // The sequential client's lines: two phases of one-hit searches, then a large page over HTTP.
+  const targetOf = (line: string) => (line.startsWith('sequential page') ? 'entries ≤ 0.5 µs each end to end over HTTP (a page of the loadtest index, one client)' : 'one-hit /v2/search ≤ 0.15 ms over /livez at p50, one sequential keep-alive client');
+  if (floor?.sequential.length) for (const line of floor.sequential) out.push(`| ${targetOf(line)} | ${line.replace(/: (met|missed)$/, '')} | ${line.endsWith(': met') ? 'met' : 'missed'} |`);
   else out.push('| one-hit /v2/search ≤ 0.15 ms over /livez at p50, one sequential keep-alive client | not run (add `--http`, or `npm run loadtest -- --scenario sequential`) | not measured |');
-  out.push(`| entries ≤ 0.5 µs each end to end, pages of 1,000–10,000 | worst class ${Number.isNaN(worstEntry) ? '-' : `${worstEntry.toFixed(2)} µs`} (${bigPages.map((r) => `${r.cls}: ${r.perEntry.toFixed(2)} µs × ${r.entries.toLocaleString('en-US')}`).join('; ') || 'no page of 1,000 or more'}) | ${verdict(bigPages.length ? worstEntry <= 0.5 : undefined)} |`);
+  out.push(`| entries ≤ 0.5 µs each, pages of 1,000–10,000 of this corpus (the reply's bytes in this process) | worst class ${Number.isNaN(worstEntry) ? '-' : `${worstEntry.toFixed(2)} µs`} (${bigPages.map((r) => `${r.cls}: ${r.perEntry.toFixed(2)} µs × ${r.entries.toLocaleString('en-US')}`).join('; ') || 'no page of 1,000 or more'}) | ${verdict(bigPages.length ? worstEntry <= 0.5 : undefined)} |`);
   for (const r of pageRows) {
     const peersMet = [r.pg, r.duck].filter((x) => x !== undefined) as number[];
     out.push(`| ${r.cls}: at least as fast as PostgreSQL and DuckDB (same rows) | engine ${fmt(r.warm)}, PostgreSQL ${fmt(r.pg ?? NaN)} (${ratio(r.pg, r.warm) || '-'}), DuckDB ${fmt(r.duck ?? NaN)} (${ratio(r.duck, r.warm) || '-'}) | ${verdict(peersMet.length ? peersMet.every((x) => x >= r.warm) : undefined)} |`);
