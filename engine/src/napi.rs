@@ -26,7 +26,7 @@ use serde_json::{json, Value};
 use std::os::raw::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 type NapiResult<T> = std::result::Result<T, String>;
@@ -562,6 +562,20 @@ unsafe extern "C" fn js_call(env: napi_env, info: napi_callback_info) -> napi_va
 
 /// Entries a page may hold for `searchReply` to run it on the JS thread (`search_reply`).
 const INLINE_MAX_ENTRIES: u64 = 100;
+/// Least time since the previous `searchReply` for the next to run on the JS thread: a
+/// client waiting for each answer leaves a round trip between its searches, a loaded server
+/// (thousands a second) does not, and its event loop is what limits it.
+const INLINE_MIN_GAP_MICROS: u64 = 250;
+
+/// When the previous `searchReply` was called (µs since `EPOCH`; set on the JS thread).
+static LAST_SEARCH_REPLY: AtomicU64 = AtomicU64::new(0);
+static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// Whether the previous `searchReply` came at least INLINE_MIN_GAP_MICROS ago; notes this one.
+fn spaced_call() -> bool {
+    let now = EPOCH.get_or_init(std::time::Instant::now).elapsed().as_micros() as u64 + INLINE_MIN_GAP_MICROS;
+    now - LAST_SEARCH_REPLY.swap(now, Ordering::Relaxed) >= INLINE_MIN_GAP_MICROS
+}
 
 /// A settled Promise: the answer of a call made on the JS thread.
 unsafe fn settled(env: napi_env, r: std::result::Result<Vec<u8>, EngineError>) -> NapiResult<napi_value> {
@@ -598,13 +612,15 @@ fn plan_exact(p: &Plan) -> bool {
 /// the heavy lane, any other to the quick lane. A lone exact lookup (no other engine call
 /// of this environment in flight, the quick lane idle, a page of at most
 /// INLINE_MAX_ENTRIES, a count without hashing: `Engine::counts_without_hashing`, no
-/// check for a new index generation due: `Engine::refresh_due`) runs here
-/// on the JS thread: a few to tens of microseconds, less than the two thread wake-ups (a
-/// worker's, then the event loop's) it would otherwise wait for on an idle machine. Under
-/// load calls are in flight and every search goes to the pool, so the event loop keeps its
-/// time for requests.
+/// check for a new index generation due: `Engine::refresh_due`, the previous `searchReply`
+/// at least INLINE_MIN_GAP_MICROS ago) runs here on the JS thread: a few to tens of
+/// microseconds, less than the two thread wake-ups (a worker's, then the event loop's) it
+/// would otherwise wait for on an idle machine. Under load searches come closer together
+/// (and calls are in flight), so they go to the pool and the event loop keeps its time for
+/// requests.
 unsafe fn search_reply(env: napi_env, engine: Arc<Engine>, arg: &str) -> NapiResult<napi_value> {
     let t0 = std::time::Instant::now();
+    let spaced = spaced_call();
     let read = json_arg(arg).and_then(|v| Ok((SearchRequest::from_json(&v)?, v["balance"].as_i64().unwrap_or(0))));
     let (req, balance) = match read {
         Ok(r) => r,
@@ -623,7 +639,7 @@ unsafe fn search_reply(env: napi_env, engine: Arc<Engine>, arg: &str) -> NapiRes
     };
     let lane = if plan_scans(&prepared.1) { pool::Lane::Heavy } else { pool::Lane::Quick };
     let cheap = req.size <= INLINE_MAX_ENTRIES && plan_exact(&prepared.1) && engine.counts_without_hashing(&req, &prepared.0) && !engine.refresh_due();
-    if lane == pool::Lane::Quick && cheap && lone_call(env)? && pool::lane_idle(pool::Lane::Quick) {
+    if lane == pool::Lane::Quick && cheap && spaced && lone_call(env)? && pool::lane_idle(pool::Lane::Quick) {
         return settled(env, engine.search_reply(&req, prepared, balance, t0, Some(0)));
     }
     let task: Task = Box::new(move || engine.search_reply(&req, prepared, balance, t0, None).map(Output::Bytes));

@@ -230,7 +230,9 @@ test('searchApiText: public API entries as JSON text, raw_record only for law en
 test('searchApiReply: the whole public API reply as a Buffer, the same entries wherever the search runs', async () => {
   for (const le of [false, true]) {
     const text = await engine.searchApiText({ query: 'jsmith', size: 5 }, le);
-    // Alone (run on the calling thread) and behind another call (run on the engine's threads).
+    // Alone, a while after the last (run on the calling thread), and behind another call
+    // (run on the engine's threads).
+    await new Promise((resolve) => setTimeout(resolve, 2));
     const alone = await engine.searchApiReply({ query: 'jsmith', size: 5 }, le, 41.9);
     const behind = await Promise.all([engine.search({ query: 'jane@example.com' }), engine.searchApiReply({ query: 'jsmith', size: 5 }, le, 41.9)]);
     for (const body of [alone, behind[1]]) {
