@@ -85,13 +85,19 @@ unsafe extern "C" fn finalize_bytes(_env: napi_env, _data: *mut c_void, hint: *m
     let _ = catch_unwind(|| render::give_back(*Box::from_raw(hint as *mut Vec<u8>)));
 }
 
-/// A Buffer over `bytes` without copying them (freed, or kept for a later page, when the
-/// Buffer is collected); a copy where the runtime refuses external buffers.
+/// Replies below this size are copied into a plain Buffer: cheaper than an external one
+/// (a finalizer registered, then run after collection), and a one-hit reply is a few
+/// hundred bytes.
+const EXTERNAL_BUFFER_MIN: usize = 64 << 10;
+
+/// A Buffer over `bytes` without copying them when they are large (freed, or kept for a
+/// later page, when the Buffer is collected); a copy when they are small, or where the
+/// runtime refuses external buffers.
 unsafe fn make_buffer(env: napi_env, bytes: Vec<u8>) -> NapiResult<napi_value> {
     let mut v = ptr::null_mut();
-    if bytes.is_empty() {
+    if bytes.len() < EXTERNAL_BUFFER_MIN {
         let mut data = ptr::null_mut();
-        check!(napi_create_buffer_copy(env, 0, ptr::null(), &mut data, &mut v));
+        check!(napi_create_buffer_copy(env, bytes.len(), bytes.as_ptr() as *const c_void, &mut data, &mut v));
         return Ok(v);
     }
     let len = bytes.len();
