@@ -293,6 +293,25 @@ export class Engine {
   }
 
   /**
+   * The search answered as the whole body of a public API reply,
+   * `{"balance","entries","took","total"}`, in a Buffer: the engine writes the bytes sent
+   * once (entries shaped as `searchApiText` shapes them; `took` from the engine's own clock)
+   * and the server sends them as they are. `balance` is the caller's credits after this
+   * search, known before it runs.
+   */
+  async searchApiReply(req: SearchRequest, lawEnforcement: boolean, balance: number): Promise<Buffer> {
+    const h = this.#handle;
+    if (!h) throw new EngineError('closed', 'the engine is closed');
+    const body = searchBody(req, lawEnforcement ? 'le' : 'omit');
+    try {
+      // The JSON object of searchBody, with the balance as its last key.
+      return (await this.#native.call(h, 'searchReply', `${body.slice(0, -1)},"balance":${Math.trunc(balance)}}`)) as unknown as Buffer;
+    } catch (e) {
+      throw translate(e);
+    }
+  }
+
+  /**
    * Password check: the records (dedup on, removed ones left out) holding this hash (hex,
    * any case) as a stored `hashed_password` or as the SHA-256 or SHA-1 of their plaintext
    * `password` (derived at ingest, format 3); a record found both ways counts once.

@@ -11,6 +11,10 @@
  *        [--customers 200] [--records 100000] [--tool autocannon|wrk]
  *        requests/s of /v2/search against a bare Fastify server's (the floor) under load,
  *        then the latency of each on one connection; met or missed for both targets
+ *   npm run loadtest -- --scenario sequential [--records 100000]
+ *        one client waiting for each answer on one keep-alive connection: GET /livez and a
+ *        one-hit POST /v2/search in turn, back to back then paced at 10 a second; the
+ *        search's p50 less the bare route's (also printed at the end of --scenario floor)
  *   npm run loadtest -- --scenario serve [--port 3000] [--fixtures /tmp/lw-k6/fixtures.json]
  *        starts the same server with the same accounts and keys, writes them for the k6
  *        scripts (*.k6.js), prints the k6 commands and serves until interrupted
@@ -36,7 +40,7 @@ import { hashPassword } from '../server/src/auth/passwords';
 import { applyGrant, insertUser } from '../server/src/users/user-repository';
 import { createUserService } from '../server/src/users/user-service';
 import { ingestRecords } from '../scripts/lib/ingest-records';
-import { SCENARIOS, judge, floorVerdict, runNamespace, formatTally, type DriverJob, type DriverReport, type FloorRound, type ScenarioName, type Tally } from './scenarios';
+import { SCENARIOS, judge, floorVerdict, sequentialVerdict, type SequentialJob, type SequentialReport, runNamespace, formatTally, type DriverJob, type DriverReport, type FloorRound, type ScenarioName, type Tally } from './scenarios';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -68,13 +72,14 @@ function count(name: string, text: string, min: number, max: number): number {
 
 const floorRun = values.scenario === 'floor';
 const serveRun = values.scenario === 'serve';
-const scenarios: ScenarioName[] = values.scenario === 'all' ? [...SCENARIOS] : floorRun || serveRun ? [] : [values.scenario as ScenarioName];
+const sequentialRun = values.scenario === 'sequential';
+const scenarios: ScenarioName[] = values.scenario === 'all' ? [...SCENARIOS] : floorRun || serveRun || sequentialRun ? [] : [values.scenario as ScenarioName];
 if (!scenarios.every((s) => (SCENARIOS as readonly string[]).includes(s))) {
-  process.stderr.write(`--scenario must be one of ${[...SCENARIOS, 'all', 'floor', 'serve'].join(', ')}\n`);
+  process.stderr.write(`--scenario must be one of ${[...SCENARIOS, 'all', 'floor', 'sequential', 'serve'].join(', ')}\n`);
   process.exit(2);
 }
 const seconds = count('seconds', values.seconds ?? (floorRun ? '10' : '15'), 2, 600);
-const recordCount = count('records', values.records ?? (floorRun ? '100000' : '20000'), 1000, 100_000_000);
+const recordCount = count('records', values.records ?? (floorRun || values.scenario === 'sequential' ? '100000' : '20000'), 1000, 100_000_000);
 const keyCount = count('keys', values.keys, 1, 1000);
 const userCount = count('users', values.users, 1, 1000);
 const clientCount = count('clients', values.clients, 1, 1000);
@@ -112,6 +117,26 @@ function drive(job: DriverJob): Promise<DriverReport> {
   });
 }
 
+/** The single sequential client (sequential.ts) in a child process, against this server. */
+async function sequentialClient(): Promise<{ lines: string[]; met: boolean }> {
+  const { key } = await customer(true);
+  // The large page: every record of one email domain (emailOf spreads them over 50).
+  const pageEntries = Math.min(10_000, Math.ceil((recordCount - 7) / 50));
+  const page = { body: JSON.stringify({ query: 'domain:example7.com', size: 10_000 }), entries: pageEntries };
+  const job: SequentialJob = { url, header: config.apiKeyHeader, key, body: searchBody, expect: emailOf(4242 % recordCount), pairs: 2000, pacedPairs: 100, paceHz: 10, page };
+  const report = await new Promise<SequentialReport>((resolve, reject) => {
+    const child = fork(path.join(HERE, 'sequential.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let answer: SequentialReport | undefined;
+    child.once('message', (message) => (answer = message as SequentialReport));
+    child.once('error', reject);
+    child.once('exit', (code) => (answer ? resolve(answer) : reject(new Error(`sequential client exited with ${code}`))));
+    child.send(job);
+  });
+  const verdict = sequentialVerdict(report);
+  if (report.backToBack.failures || report.paced.failures) failed = true;
+  return verdict;
+}
+
 /** Runs wrk as a child process (the floor comparison with --tool wrk). */
 async function wrk(url: string, env: Record<string, string> = {}): Promise<number> {
   const args = ['-t2', `-c${connections}`, `-d${seconds}s`, '-s', path.join(HERE, 'v2-search.lua'), url];
@@ -142,8 +167,9 @@ const config = loadConfig({
   TRUSTED_PROXIES: '127.0.0.1',
   // The daily search limit is not what is measured.
   SEARCH_DAILY_LIMIT: '10000000',
-  // The floor comparison measures throughput, not the limits.
-  ...(floorRun ? { API_RATE_PER_SECOND: '10000', API_RATE_BURST: '100000' } : {}),
+  // The floor comparison measures throughput, not the limits (the sequential client's
+  // back-to-back phase goes past 10 req/s too; the limiter runs all the same).
+  ...(floorRun || sequentialRun ? { API_RATE_PER_SECOND: '10000', API_RATE_BURST: '100000' } : {}),
 });
 const bucket = { ratePerSecond: config.API_RATE_PER_SECOND, burst: config.API_RATE_BURST };
 // Its own namespace: rate-limit keys and queues in a shared Redis are this run's alone
@@ -267,6 +293,9 @@ async function floorComparison() {
         ...verdict.lines,
       ].join('\n'),
     );
+    // One client waiting for each answer, beside the loaded figures: its floor is the same
+    // server's bare route, measured in the same run.
+    for (const line of (await sequentialClient()).lines) out(line);
   } finally {
     floor.kill();
   }
@@ -356,7 +385,10 @@ try {
   const records = Array.from({ length: recordCount }, (_, i) => ({ email: emailOf(i), username: `person${i}`, password: `pw${i % 1000}` }));
   await ingestRecords({ indexDir: config.indexDir, scratchDir: dataDir, db: runtime.db, engine: runtime.engine }, 'Load Test', records);
   if (floorRun) await floorComparison();
-  else if (serveRun) await serveForK6();
+  else if (sequentialRun) {
+    out(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${recordCount} records; ${config.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}${config.REDIS_URL ? ', REDIS_URL (limits in Redis)' : ', limits in memory'}`);
+    for (const line of (await sequentialClient()).lines) out(line);
+  } else if (serveRun) await serveForK6();
   else {
     out(
       `machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load average ${os.loadavg()[0]!.toFixed(1)}; ` +

@@ -151,6 +151,77 @@ export const FLOOR_TARGETS = {
   addedP50Ms: 0.5,
 };
 
+/** The single sequential client (sequential.ts): one keep-alive connection, a bare route and a one-hit search in turn. */
+export interface SequentialJob {
+  url: string;
+  header: string;
+  key: string;
+  body: string;
+  /** Text every search answer holds (the record searched for). */
+  expect: string;
+  /** Back-to-back pairs, then paced pairs at `paceHz` pairs a second. */
+  pairs: number;
+  pacedPairs: number;
+  paceHz: number;
+  /** A search answering a large page (`size` 10,000), and the entries it holds: the cost of an entry end to end. */
+  page?: { body: string; entries: number };
+}
+
+/** p50 and p99 round trips (ms) of each kind, and the search's p50 less the bare route's. */
+export interface SequentialPhase {
+  pairs: number;
+  paceHz: number;
+  floorP50: number;
+  searchP50: number;
+  floorP99: number;
+  searchP99: number;
+  addedP50: number;
+  /** Search answers other than a 200 holding the record searched for. */
+  failures: number;
+}
+
+export interface SequentialReport {
+  backToBack: SequentialPhase;
+  paced: SequentialPhase;
+  /** The large page's p50 less the bare route's, back to back; `failures`: answers without every entry. */
+  page?: { entries: number; floorP50: number; pageP50: number; failures: number };
+}
+
+/** A one-hit /v2/search at p50 less a bare route's, one client waiting for each answer (issue 30, item 1), in ms. */
+export const SEQUENTIAL_TARGET_MS = 0.15;
+
+/** An entry of a large /v2/search page end to end (the client's round trip less the bare route's), in µs. */
+export const ENTRY_TARGET_US = 0.5;
+
+/** One line per phase, met or missed on each phase's added p50. */
+export function sequentialVerdict(report: SequentialReport): { lines: string[]; met: boolean } {
+  const ms = (n: number) => `${n.toFixed(3)} ms`;
+  const line = (name: string, p: SequentialPhase) => {
+    const met = p.addedP50 <= SEQUENTIAL_TARGET_MS && p.failures === 0;
+    return {
+      met,
+      text:
+        `sequential ${name}: /livez p50 ${ms(p.floorP50)} p99 ${ms(p.floorP99)}, /v2/search p50 ${ms(p.searchP50)} p99 ${ms(p.searchP99)}, ` +
+        `added p50 ${ms(p.addedP50)} (${p.pairs} pairs${p.failures ? `, ${p.failures} failed answers` : ''}; target ≤ ${ms(SEQUENTIAL_TARGET_MS)}): ${met ? 'met' : 'missed'}`,
+    };
+  };
+  const a = line('back to back', report.backToBack);
+  const b = line(`paced at ${report.paced.paceHz} req/s`, report.paced);
+  const lines = [a.text, b.text];
+  let met = a.met && b.met;
+  if (report.page) {
+    const p = report.page;
+    const perEntry = ((p.pageP50 - p.floorP50) * 1000) / p.entries;
+    const ok = perEntry <= ENTRY_TARGET_US && p.failures === 0;
+    met &&= ok;
+    lines.push(
+      `sequential page of ${p.entries.toLocaleString('en-US')} entries: /v2/search p50 ${ms(p.pageP50)} less /livez p50 ${ms(p.floorP50)}: ${perEntry.toFixed(3)} µs an entry end to end` +
+        `${p.failures ? ` (${p.failures} incomplete answers)` : ''} (target ≤ ${ENTRY_TARGET_US} µs): ${ok ? 'met' : 'missed'}`,
+    );
+  }
+  return { lines, met };
+}
+
 /** One side-by-side round of the floor comparison: throughput under load, then latency on one connection. */
 export interface FloorRound {
   floorRps: number;

@@ -1,9 +1,9 @@
-// Search benchmark: builds a corpus, ingests it into the
-// engine and into the peers (PostgreSQL + pg_trgm, SQLite FTS5 trigram, ripgrep over the
-// raw files), runs every query class and prints each figure beside its peers', with
-// ratios and the machine's calibration figures.
+// Search benchmark (method: docs/benchmark-method.md; figures: engine/BENCHMARKS.md): builds a corpus, ingests it into the
+// engine and into the peers (PostgreSQL + pg_trgm, SQLite FTS5 trigram, DuckDB over the
+// same rows, ripgrep over the raw files), runs every query class and prints each figure
+// beside its peers', with ratios and the machine's calibration figures.
 //
-//   npm run bench -- [--records 1000000] [--seed 1] [--dir ./data/bench] [--peers pg,sqlite,rg]
+//   npm run bench -- [--records 1000000] [--seed 1] [--dir ./data/bench] [--peers pg,sqlite,duckdb,rg]
 //        [--pg-url postgres://postgres@127.0.0.1:5432/postgres] [--fresh] [--reuse] [--http]
 //
 // `--reuse` keeps the engine index and the PostgreSQL table of an earlier run of the same
@@ -12,8 +12,15 @@
 // Issue 14 rows: pages of 10,000 entries (the /v2/search `size: 10000` path, `searchApiText`)
 // beside PostgreSQL returning the same rows, then a "Targets" table of every issue-14 target.
 // `--http` also runs the HTTP floor (`npm run loadtest -- --scenario floor --rounds 3`, with
-// REDIS_URL, default redis://127.0.0.1:6379) after the queries, so that one run prints every
-// target with its figure; without it the HTTP row points at the loadtest.
+// REDIS_URL, default redis://127.0.0.1:6379) after the queries, whose last lines are the
+// single sequential client's (one keep-alive connection: a bare route and a one-hit
+// /v2/search in turn, back to back and paced at 10 a second), so that one run prints every
+// target with its figure; without it the HTTP rows point at the loadtest.
+//
+// Issue 30 rows: every class side by side returning the same rows (pages of up to 10,000:
+// the engine's whole /v2/search reply body as a Buffer, `searchApiReply`; PostgreSQL and
+// DuckDB `select * … limit 10000`, rows materialised in this process), the cost of an
+// entry, and met or missed for each target.
 //
 // `--monitoring` runs the monitoring benchmark instead (see `monitoringBench`): the corpus
 // ingested as one segment, then matchWatches of that segment with 0, 10,000 and 100,000
@@ -47,7 +54,7 @@ const { values: args } = parseArgs({
     records: { type: 'string', default: '1000000' },
     seed: { type: 'string', default: '1' },
     dir: { type: 'string', default: './data/bench' },
-    peers: { type: 'string', default: 'pg,sqlite,rg' },
+    peers: { type: 'string', default: 'pg,sqlite,duckdb,rg' },
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     fresh: { type: 'boolean', default: false },
     reuse: { type: 'boolean', default: false },
@@ -168,6 +175,18 @@ async function ingestByFormat(): Promise<string[]> {
   return rows;
 }
 
+/** The DuckDB peer: a statement's rows read into this process. */
+interface Duck {
+  count(sql: string, params: unknown[]): Promise<unknown[]>;
+  rows(sql: string, params: unknown[]): Promise<unknown[]>;
+  close(): void;
+}
+
+/** A PostgreSQL statement of a case as DuckDB reads it: `~` (a match anywhere) is regexp_matches, ctid is rowid. */
+function duckSql(sql: string): string {
+  return sql.replace(/(\w+) ~ (\$\d+|'[^']*')/g, 'regexp_matches($1, $2)').replace(/\bctid\b/g, 'rowid');
+}
+
 async function main(): Promise<void> {
   if (args['ingest-formats']) {
     console.log((await ingestByFormat()).join('\n'));
@@ -269,6 +288,32 @@ async function main(): Promise<void> {
       db = undefined;
     }
   }
+  // DuckDB over the same rows (the flat file the PostgreSQL table is loaded from), in its
+  // own in-memory table: vectorised, every core, no index (what leak tools that keep dumps
+  // as Parquet query with DuckDB).
+  let duck: Duck | undefined;
+  if (peers.has('duckdb')) {
+    try {
+      const { DuckDBInstance } = await import('@duckdb/node-api');
+      const instance = await DuckDBInstance.create(':memory:');
+      const connection = await instance.connect();
+      const [ms] = await time(() =>
+        connection.run(
+          `create table bench_records as select * from read_csv('${join(dir, 'flat.tsv').replace(/'/g, "''")}', delim = '\t', header = false, quote = '', escape = '', nullstr = '', ` +
+            `columns = {'source': 'INTEGER', 'email': 'VARCHAR', 'username': 'VARCHAR', 'password': 'VARCHAR', 'hashed_password': 'VARCHAR', 'ip_address': 'VARCHAR', 'name': 'VARCHAR', 'phone': 'VARCHAR'})`,
+        ),
+      );
+      build.duckdb = { ms };
+      log(`bench: DuckDB load ${fmt(ms)}`);
+      duck = {
+        count: async (sql, params) => (await connection.runAndReadAll(duckSql(sql), params as never)).getRows(),
+        rows: async (sql, params) => (await connection.runAndReadAll(duckSql(sql), params as never)).getRowObjects(),
+        close: () => connection.closeSync(),
+      };
+    } catch (e) {
+      log(`bench: DuckDB peer skipped (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); npm install to enable it`);
+    }
+  }
   const hasRg = peers.has('rg') && spawnSync('rg', ['--version']).status === 0;
   if (peers.has('rg') && !hasRg) log('bench: ripgrep peer skipped (no rg on the PATH); apt-get install ripgrep to enable it');
 
@@ -312,7 +357,7 @@ async function main(): Promise<void> {
     { cls: `page 499 (size 20): password:"${popular[0]}"`, engine: { query: `password:"${popular[0]}"`, mode: 'exact', page: 499, size: 20 }, pg: { sql: 'select * from bench_records where password = $1 order by ctid offset 9960 limit 20', params: [popular[0]] } },
   ];
 
-  type Row = { cls: string; total: number; engine: number; repeat: number; pg?: number; sqlite?: number; rg?: number };
+  type Row = { cls: string; total: number; engine: number; repeat: number; pg?: number; sqlite?: number; duck?: number; rg?: number };
   const rows: Row[] = [];
   for (const c of cases) {
     const runs: number[] = [];
@@ -339,6 +384,11 @@ async function main(): Promise<void> {
       for (let i = 0; i < 4; i++) t.push((await time(() => pgc!.query(c.pg!.sql, c.pg!.params)))[0]);
       row.pg = median(t.slice(1));
     }
+    if (duck && c.pg) {
+      const t: number[] = [];
+      for (let i = 0; i < 4; i++) t.push((await time(() => duck!.count(c.pg!.sql, c.pg!.params)))[0]);
+      row.duck = median(t.slice(1));
+    }
     if (db && c.sqlite) {
       const st = db.prepare(c.sqlite.sql);
       const t: number[] = [];
@@ -353,42 +403,56 @@ async function main(): Promise<void> {
     rows.push(row);
     log(`bench: ${c.cls}: engine ${fmt(row.engine)}, repeat ${fmt(row.repeat)} (total ${total})`);
   }
-  // Issue 14: pages of 10,000 entries as /v2/search serves them (`searchApiText`, no raw
-  // record), beside PostgreSQL returning the same query's rows. "cold": the first run of
-  // each query in this process (no block of its page in the block cache); "warm": median
-  // of the 10 next runs. Wall-clock: in this process, the call and its JSON text (engine)
-  // or the rows as objects (PostgreSQL, `select *`).
+  // Pages of up to 10,000 entries as /v2/search serves them, class by class, beside
+  // PostgreSQL and DuckDB returning the same query's rows. Engine: `searchApiReply`, the
+  // reply's whole body as the Buffer the server sends (no raw record, count cache off);
+  // "cold": the first run of each query in this process (no block of its page in the block
+  // cache), "warm": the median of the 10 next. Peers: `select * … limit 10000`, the rows
+  // read into this process (objects), median of 3 warm runs. Wall-clock in this process.
   const top = (m: Map<string, number>, n: number, min: number) => byCount(m).filter((e) => e[1] >= min).slice(0, n);
-  const pageCases: { cls: string; queries: { query: string; mode: SearchMode; pg: { sql: string; params: unknown[] } }[] }[] = [
-    { cls: 'exact password', queries: top(stats.passwords, 5, 1).map(([p]) => ({ query: `password:"${p}"`, mode: 'exact' as SearchMode, pg: { sql: 'select * from bench_records where password = $1 limit 10000', params: [p] } })) },
-    { cls: 'domain (email:*@…)', queries: top(stats.domains, 5, 1).map(([d]) => ({ query: `email:*@${d}`, mode: 'wildcard' as SearchMode, pg: { sql: 'select * from bench_records where reverse(email) like $1 limit 10000', params: [`${d.split('').reverse().join('')}@%`] } })) },
-    { cls: 'prefix username:xxxx*', queries: top(stats.userPrefixes, 5, 1).map(([u]) => ({ query: `username:${u}*`, mode: 'wildcard' as SearchMode, pg: { sql: 'select * from bench_records where username like $1 limit 10000', params: [`${u}%`] } })) },
+  type PageQuery = { query: string; mode: SearchMode; sql: string; params: unknown[] };
+  const pageCases: { cls: string; queries: PageQuery[] }[] = [
+    { cls: 'exact email', queries: [0, 7, 21].map((i) => stats.emails[i] ?? email1).map((e) => ({ query: `email:"${e}"`, mode: 'exact' as SearchMode, sql: 'select * from bench_records where email = $1 limit 10000', params: [e] })) },
+    { cls: 'exact 40-hex hash', queries: [{ query: `hashed_password:${hashOne[0]}`, mode: 'exact', sql: 'select * from bench_records where hashed_password = $1 limit 10000', params: [hashOne[0]] }] },
+    { cls: 'exact password (~100 hits)', queries: [{ query: `password:"${pw100[0]}"`, mode: 'exact', sql: 'select * from bench_records where password = $1 limit 10000', params: [pw100[0]] }] },
+    { cls: 'exact password (most common)', queries: top(stats.passwords, 5, 1).map(([p]) => ({ query: `password:"${p}"`, mode: 'exact' as SearchMode, sql: 'select * from bench_records where password = $1 limit 10000', params: [p] })) },
+    { cls: `domain:${dom10k[0]} (exact)`, queries: [{ query: `domain:${dom10k[0]}`, mode: 'exact', sql: 'select * from bench_records where reverse(email) like $1 limit 10000', params: [`${dom10k[0].split('').reverse().join('')}@%`] }] },
+    { cls: 'email:*@domain (largest)', queries: top(stats.domains, 5, 1).map(([d]) => ({ query: `email:*@${d}`, mode: 'wildcard' as SearchMode, sql: 'select * from bench_records where reverse(email) like $1 limit 10000', params: [`${d.split('').reverse().join('')}@%`] })) },
+    { cls: 'prefix username:xxxx*', queries: top(stats.userPrefixes, 5, 1).map(([u]) => ({ query: `username:${u}*`, mode: 'wildcard' as SearchMode, sql: 'select * from bench_records where username like $1 limit 10000', params: [`${u}%`] })) },
+    { cls: `infix email:*${ln}*`, queries: [{ query: `email:*${ln}*`, mode: 'wildcard', sql: 'select * from bench_records where email like $1 limit 10000', params: [`%${ln}%`] }] },
+    { cls: `regex username:/${ln}_[a-z]+[0-9]+/`, queries: [{ query: `username:/${ln}_[a-z]+[0-9]+/`, mode: 'regex', sql: 'select * from bench_records where username ~ $1 limit 10000', params: [`${ln}_[a-z]+[0-9]+`] }] },
+    { cls: 'source filter email:john*&database_name=…', queries: [{ query: `email:john*&database_name="${well}"`, mode: 'wildcard', sql: "select * from bench_records where email like 'john%' and source = $1 limit 10000", params: [wellIdx] }] },
   ];
-  type PageRow = { cls: string; queries: string; entries: number; cold: number; warm: number; wall: number; pg?: number; perEntry: number };
+  type PageRow = { cls: string; queries: string; entries: number; cold: number; warm: number; pg?: number; duck?: number; perEntry: number };
   const pageRows: PageRow[] = [];
+  const totalOf = (body: Buffer) => Number(/"total":(\d+)\}$/.exec(body.subarray(Math.max(0, body.length - 40)).toString('latin1'))?.[1] ?? NaN);
+  // Each side measured on its own (the engine's classes, then PostgreSQL's, then DuckDB's):
+  // DuckDB's worker threads, busy after its queries, would otherwise share the cores with
+  // the engine's next run.
   for (const c of pageCases) {
-    const cold: number[] = [], warm: number[] = [], wall: number[] = [], pgT: number[] = [];
+    const cold: number[] = [], warm: number[] = [];
     let entries = 0;
     for (const q of c.queries) {
-      const req = { query: q.query, mode: q.mode, size: 10_000, countCache: false };
-      const first = await engine.searchApiText(req, false);
-      cold.push(first.tookMicros / 1000);
-      for (let i = 0; i < 10; i++) {
-        const [ms, r] = await time(() => engine.searchApiText(req, false));
-        warm.push(r.tookMicros / 1000);
-        wall.push(ms);
-      }
-      entries += Math.min(first.total, 10_000);
-      if (pgc) {
-        await pgc.query(q.pg.sql, q.pg.params);
-        for (let i = 0; i < 3; i++) pgT.push((await time(() => pgc!.query(q.pg.sql, q.pg.params)))[0]);
-      }
+      const req = { query: q.query, mode: q.mode, size: 10_000, countCache: false, timeBudgetMs: 30_000 };
+      const [coldMs, first] = await time(() => engine.searchApiReply(req, false, 0));
+      cold.push(coldMs);
+      for (let i = 0; i < 10; i++) warm.push((await time(() => engine.searchApiReply(req, false, 0)))[0]);
+      entries += Math.min(totalOf(first), 10_000);
     }
-    const row: PageRow = { cls: c.cls, queries: c.queries.map((q) => q.query).join(', '), entries: Math.round(entries / c.queries.length), cold: median(cold), warm: median(warm), wall: median(wall), perEntry: (median(cold) * 1000) / Math.max(1, entries / c.queries.length) };
-    if (pgT.length) row.pg = median(pgT);
-    pageRows.push(row);
-    log(`bench: page of 10,000, ${c.cls}: cold ${fmt(row.cold)}, warm ${fmt(row.warm)}, wall ${fmt(row.wall)}, PostgreSQL ${fmt(row.pg ?? NaN)} (${row.entries} entries a page)`);
+    const perQuery = entries / c.queries.length;
+    pageRows.push({ cls: c.cls, queries: c.queries.map((q) => q.query).join(', '), entries: Math.round(perQuery), cold: median(cold), warm: median(warm), perEntry: (median(warm) * 1000) / Math.max(1, perQuery) });
   }
+  const peerMedian = async (run: (q: PageQuery) => Promise<unknown>, c: (typeof pageCases)[number]) => {
+    const t: number[] = [];
+    for (const q of c.queries) {
+      await run(q);
+      for (let i = 0; i < 3; i++) t.push((await time(() => run(q)))[0]);
+    }
+    return median(t);
+  };
+  if (pgc) for (const [i, c] of pageCases.entries()) pageRows[i]!.pg = await peerMedian((q) => pgc!.query(q.sql, q.params), c);
+  if (duck) for (const [i, c] of pageCases.entries()) pageRows[i]!.duck = await peerMedian((q) => duck!.rows(q.sql, q.params), c);
+  for (const row of pageRows) log(`bench: side by side, ${row.cls}: engine cold ${fmt(row.cold)}, warm ${fmt(row.warm)} (${row.perEntry.toFixed(2)} µs an entry), PostgreSQL ${fmt(row.pg ?? NaN)}, DuckDB ${fmt(row.duck ?? NaN)} (${row.entries} entries a page)`);
 
   // HTTP-free in-process throughput of an exact query (the engine's share of /v2/search).
   const [tputMs] = await time(async () => {
@@ -399,6 +463,7 @@ async function main(): Promise<void> {
   await engine.close();
   await pgc?.end();
   db?.close();
+  duck?.close();
 
   const ratio = (peer?: number, mine?: number) => (peer === undefined || mine === undefined ? '' : `${(peer / mine).toFixed(1)}×`);
   const formatRows = reuse ? [] : await ingestByFormat();
@@ -419,25 +484,28 @@ async function main(): Promise<void> {
   if (archiveRows.length) out.push(...archiveRows, '');
   out.push('Engine figures are the engine\'s own `tookMicros` (median of 20 warm runs, first page of 20, exact total, count cache off); "repeat" is the same query again with the count cache on (median of 10 after the run that fills it: what the next page or a repeat costs); peers are wall-clock medians of 3 warm runs of a count(*) (ripgrep: 2 runs over all raw files, `-c`). Ratio = peer / engine (count cache off).');
   out.push('');
-  out.push('| query class | hits | engine | repeat | PostgreSQL | ratio | SQLite FTS5 | ratio | ripgrep | ratio |');
-  out.push('|---|---|---|---|---|---|---|---|---|---|');
-  for (const r of rows) out.push(`| ${r.cls} | ${r.total.toLocaleString('en-US')} | ${fmt(r.engine)} | ${fmt(r.repeat)} | ${fmt(r.pg ?? NaN)} | ${ratio(r.pg, r.engine)} | ${fmt(r.sqlite ?? NaN)} | ${ratio(r.sqlite, r.engine)} | ${fmt(r.rg ?? NaN)} | ${ratio(r.rg, r.engine)} |`);
+  out.push('| query class | hits | engine | repeat | PostgreSQL | ratio | DuckDB | ratio | SQLite FTS5 | ratio | ripgrep | ratio |');
+  out.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) out.push(`| ${r.cls} | ${r.total.toLocaleString('en-US')} | ${fmt(r.engine)} | ${fmt(r.repeat)} | ${fmt(r.pg ?? NaN)} | ${ratio(r.pg, r.engine)} | ${fmt(r.duck ?? NaN)} | ${ratio(r.duck, r.engine)} | ${fmt(r.sqlite ?? NaN)} | ${ratio(r.sqlite, r.engine)} | ${fmt(r.rg ?? NaN)} | ${ratio(r.rg, r.engine)} |`);
   out.push('');
   const byCls = (p: string) => rows.find((r) => r.cls.startsWith(p));
   const p1 = byCls('exact popular'), p499 = byCls('page 499'), doff = byCls('dedup off'), filt = byCls('source filter'), pre = byCls('prefix');
   out.push(`Derived: page 499 / page 1 = ${((p499?.engine ?? NaN) / (p1?.engine ?? NaN)).toFixed(2)}; dedup on / off = ${((p1?.engine ?? NaN) / (doff?.engine ?? NaN)).toFixed(2)}; source filter / unfiltered prefix = ${((filt?.engine ?? NaN) / (pre?.engine ?? NaN)).toFixed(2)}; in-process exact-query throughput (8 concurrent, JSON included) = ${Math.round(4000 / (tputMs / 1000)).toLocaleString('en-US')} searches/s.`);
   out.push('');
-  out.push(`Pages of 10,000 entries as /v2/search serves them (\`searchApiText\`, size 10000, no raw record, count cache off), 5 queries per class (${pageRows.map((r) => r.queries).join('; ')}). Engine: its own \`tookMicros\` on the first run of each query in the process ("cold": none of its blocks in the block cache, ${process.env.LEAKWELL_STORE_CACHE_MB ?? 64} MB) and the median of the 10 next ("warm"); "wall": the call in this process, JSON text included. PostgreSQL: wall-clock median of 3 warm runs of \`select * … limit 10000\` (the rows as objects in this process).`);
+  out.push(`Side by side, the same rows: pages of up to 10,000 entries as /v2/search serves them (\`searchApiReply\`: the reply's whole body as the Buffer sent, size 10000, no raw record, count cache off; queries: ${pageRows.map((r) => r.queries).join('; ')}). Engine: wall-clock in this process, the first run of each query ("cold": none of its blocks in the block cache, ${process.env.LEAKWELL_STORE_CACHE_MB ?? 64} MB) and the median of the 10 next ("warm"); per entry = warm / entries. PostgreSQL and DuckDB: wall-clock median of 3 warm runs of \`select * … limit 10000\` (the rows as objects in this process). Ratio = peer / engine warm.`);
   out.push('');
-  out.push('| page of 10,000 | entries a page | engine cold | per entry | engine warm | engine wall | PostgreSQL | PostgreSQL / engine wall |');
-  out.push('|---|---|---|---|---|---|---|---|');
-  for (const r of pageRows) out.push(`| ${r.cls} | ${r.entries.toLocaleString('en-US')} | ${fmt(r.cold)} | ${r.perEntry.toFixed(2)} µs | ${fmt(r.warm)} | ${fmt(r.wall)} | ${fmt(r.pg ?? NaN)} | ${ratio(r.pg, r.wall)} |`);
+  out.push('| class | entries a page | engine cold | engine warm | per entry | PostgreSQL | ratio | DuckDB | ratio |');
+  out.push('|---|---|---|---|---|---|---|---|---|');
+  for (const r of pageRows) out.push(`| ${r.cls} | ${r.entries.toLocaleString('en-US')} | ${fmt(r.cold)} | ${fmt(r.warm)} | ${r.perEntry.toFixed(2)} µs | ${fmt(r.pg ?? NaN)} | ${ratio(r.pg, r.warm)} | ${fmt(r.duck ?? NaN)} | ${ratio(r.duck, r.warm)} |`);
   out.push('');
   // Issue 14's targets, each with its figure from this run.
   const verdict = (ok: boolean | undefined) => (ok === undefined ? 'not measured' : ok ? 'met' : 'missed');
   const worstCold = Math.max(...pageRows.map((r) => r.cold));
   const worstWarm = Math.max(...pageRows.map((r) => r.warm));
-  const pgRatios = pageRows.filter((r) => r.pg !== undefined).map((r) => (r.pg as number) / r.wall);
+  const pgRatios = pageRows.filter((r) => r.pg !== undefined).map((r) => (r.pg as number) / r.warm);
+  const duckRatios = pageRows.filter((r) => r.duck !== undefined).map((r) => (r.duck as number) / r.warm);
+  const bigPages = pageRows.filter((r) => r.entries >= 1000);
+  const worstEntry = bigPages.length ? Math.max(...bigPages.map((r) => r.perEntry)) : NaN;
   const rate = N / (ingestMs / 1000);
   const floor = args.http ? httpFloor() : undefined;
   const dedupRatio = (p1?.engine ?? NaN) / (doff?.engine ?? NaN);
@@ -446,7 +514,7 @@ async function main(): Promise<void> {
   out.push('| target | measured | verdict |');
   out.push('|---|---|---|');
   out.push(`| page of 10,000 entries in the engine ≤ 10 ms | worst class ${fmt(worstCold)} cold, ${fmt(worstWarm)} warm | ${verdict(worstCold <= 10)} (cold), ${verdict(worstWarm <= 10)} (warm) |`);
-  out.push(`| /v2/search size 10000 at least as fast as PostgreSQL returning the same rows | PostgreSQL / engine wall: ${pgRatios.length ? pgRatios.map((x) => `${x.toFixed(2)}×`).join(', ') : '-'} | ${verdict(pgRatios.length ? Math.min(...pgRatios) >= 1 : undefined)} |`);
+  out.push(`| /v2/search size 10000 at least as fast as PostgreSQL returning the same rows | PostgreSQL / engine warm: ${pgRatios.length ? pgRatios.map((x) => `${x.toFixed(2)}×`).join(', ') : '-'} | ${verdict(pgRatios.length ? Math.min(...pgRatios) >= 1 : undefined)} |`);
   out.push(`| ingest ≥ 150,000 records/s, merges included | ${reuse ? 'not measured (--reuse)' : `${Math.round(rate).toLocaleString('en-US')} records/s (${merges} merges, ${fmt(mergeMs)})`} | ${verdict(reuse ? undefined : rate >= 150_000)} |`);
   out.push(`| index ≤ 1.5× the raw input | ${(indexBytes / info.bytes).toFixed(2)}× (${(indexBytes / 1e6).toFixed(0)} MB; store ${(storeBytes / N).toFixed(1)} bytes/record) | ${verdict(indexBytes / info.bytes <= 1.5)} |`);
   out.push(`| dedup on ≤ 1.1× dedup off | ${dedupRatio.toFixed(2)}× (popular password, first page) | ${verdict(dedupRatio <= 1.1)} |`);
@@ -460,6 +528,22 @@ async function main(): Promise<void> {
   } else {
     out.push('| /v2/search ≥ 50% of the Fastify floor in req/s, one-hit exact ≤ 0.5 ms over the floor at p50 | not run (add `--http`, or `npm run loadtest -- --scenario floor`) | not measured |');
   }
+  // Issue 30's targets.
+  out.push('');
+  out.push('### Targets (issue 30)');
+  out.push('');
+  out.push('| target | measured | verdict |');
+  out.push('|---|---|---|');
+  // The sequential client's lines: two phases of one-hit searches, then a large page over HTTP.
+  const targetOf = (line: string) => (line.startsWith('sequential page') ? 'entries ≤ 0.5 µs each end to end over HTTP (a page of the loadtest index, one client)' : 'one-hit /v2/search ≤ 0.15 ms over /livez at p50, one sequential keep-alive client');
+  if (floor?.sequential.length) for (const line of floor.sequential) out.push(`| ${targetOf(line)} | ${line.replace(/: (met|missed)$/, '')} | ${line.endsWith(': met') ? 'met' : 'missed'} |`);
+  else out.push('| one-hit /v2/search ≤ 0.15 ms over /livez at p50, one sequential keep-alive client | not run (add `--http`, or `npm run loadtest -- --scenario sequential`) | not measured |');
+  out.push(`| entries ≤ 0.5 µs each, pages of 1,000–10,000 of this corpus (the reply's bytes in this process) | worst class ${Number.isNaN(worstEntry) ? '-' : `${worstEntry.toFixed(2)} µs`} (${bigPages.map((r) => `${r.cls}: ${r.perEntry.toFixed(2)} µs × ${r.entries.toLocaleString('en-US')}`).join('; ') || 'no page of 1,000 or more'}) | ${verdict(bigPages.length ? worstEntry <= 0.5 : undefined)} |`);
+  for (const r of pageRows) {
+    const peersMet = [r.pg, r.duck].filter((x) => x !== undefined) as number[];
+    out.push(`| ${r.cls}: at least as fast as PostgreSQL and DuckDB (same rows) | engine ${fmt(r.warm)}, PostgreSQL ${fmt(r.pg ?? NaN)} (${ratio(r.pg, r.warm) || '-'}), DuckDB ${fmt(r.duck ?? NaN)} (${ratio(r.duck, r.warm) || '-'}) | ${verdict(peersMet.length ? peersMet.every((x) => x >= r.warm) : undefined)} |`);
+  }
+  out.push(`| DuckDB in the run | ${duckRatios.length ? `${duckRatios.length} classes side by side` : 'skipped'} | ${verdict(duckRatios.length ? true : undefined)} |`);
   const text = out.join('\n');
   console.log(text);
   writeFileSync(join(dir, 'results.md'), text + '\n');
@@ -469,7 +553,7 @@ async function main(): Promise<void> {
  * The HTTP targets: the loadtest's floor scenario in a child process (its own server, its own
  * 100,000-record index), its verdict lines read back from its output.
  */
-function httpFloor(): { throughput: string; latency: string; rounds: string[]; throughputMet: boolean; latencyMet: boolean } {
+function httpFloor(): { throughput: string; latency: string; rounds: string[]; sequential: string[]; throughputMet: boolean; latencyMet: boolean } {
   log('bench: HTTP floor (loadtest --scenario floor --rounds 3)…');
   const root = resolve(import.meta.dirname, '..');
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'loadtest/http-bench.ts', '--scenario', 'floor', '--rounds', '3'], {
@@ -484,13 +568,14 @@ function httpFloor(): { throughput: string; latency: string; rounds: string[]; t
   const latency = find('latency:');
   if (!throughput || !latency) {
     log(`bench: the HTTP floor run failed (exit ${run.status}):\n${(run.stderr ?? '').slice(-2000)}`);
-    return { throughput: `failed (exit ${run.status})`, latency: `failed (exit ${run.status})`, rounds: [], throughputMet: false, latencyMet: false };
+    return { throughput: `failed (exit ${run.status})`, latency: `failed (exit ${run.status})`, rounds: [], sequential: [], throughputMet: false, latencyMet: false };
   }
   const cpu = find('server CPU per request');
   return {
     throughput: throughput.replace(/^throughput: /, '').replace(/: (met|missed)$/, ''),
     latency: latency.replace(/^latency: /, '').replace(/: (met|missed)$/, ''),
     rounds: [...lines.filter((l) => /^\s+round \d+:/.test(l)), ...(cpu ? [cpu] : [])],
+    sequential: lines.filter((l) => l.startsWith('sequential ')),
     throughputMet: throughput.endsWith(': met'),
     latencyMet: latency.endsWith(': met'),
   };

@@ -8,6 +8,7 @@ use crate::fields::{HASHED_PASSWORD, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::keys::{short_key, IntHasher, KeySet, Removed};
 use crate::manifest::{append_tombstone, append_well_edits, read_tombstones, read_well_edits, Manifest, WellEdits, MANIFEST, TOMBSTONES, WELLS_LOG};
 use crate::planner::{self, Plan};
+use crate::query::ParsedQuery;
 use crate::render::{self, RawRecord};
 use crate::request::{check_paging, GetManyRequest, MatchWatchesRequest, PasswordRequest, SearchRequest, DEFAULT_BUDGET_MS};
 use crate::segment::{segment_dir, Part, Segment};
@@ -119,6 +120,12 @@ impl Engine {
         }
     }
 
+    /// Whether the next search checks the manifest and tombstones again (the 1 s throttle of
+    /// `refresh` has passed): loading a new index generation is not work for the JS thread.
+    pub fn refresh_due(&self) -> bool {
+        self.last_check.lock().unwrap_or_else(|e| e.into_inner()).elapsed() >= Duration::from_secs(1)
+    }
+
     /// Reload when the manifest or the tombstones changed. `force` skips the 1 s throttle.
     pub fn refresh(&self, force: bool) -> Result<bool> {
         self.check_open()?;
@@ -162,13 +169,43 @@ impl Engine {
         render::search_text(total, t0, out)
     }
 
-    /// The search's total and its page's hits (segment, part, document), in document order.
-    fn run_search(&self, req: &SearchRequest) -> Result<(u64, Vec<(usize, usize, u32)>, Instant, Arc<Snapshot>)> {
-        let t0 = Instant::now();
+    /// The whole body of a public API search reply, `{"balance","entries","took","total"}`,
+    /// as the bytes sent: the entries written once, nothing parsed or copied again on the
+    /// way out. `prepared` is `prepare`'s answer for `req` (the query parsed once per
+    /// search); `t0` is when the search started, for `took`; `helpers`: threads a large
+    /// page may be written on besides this one (`write_entries`).
+    pub fn search_reply(&self, req: &SearchRequest, prepared: (ParsedQuery, Plan), balance: i64, t0: Instant, helpers: Option<usize>) -> Result<Vec<u8>> {
+        let (total, hits, _, snap) = self.run_planned(req, prepared.0, prepared.1, t0)?;
+        let out = write_entries(snap, hits, req.raw_record, helpers.unwrap_or_else(helper_threads))?;
+        Ok(render::reply_bytes(balance, out, t0.elapsed().as_micros() as u64, total))
+    }
+
+    /// Whether the search counts its hits without hashing them: no source filter, and no
+    /// dedup or dedup by first-occurrence bits. Its count is then a walk of its terms'
+    /// postings (an exact value's: a few µs per 10,000 hits), work bounded enough for the
+    /// caller's own thread (napi `searchReply`).
+    pub fn counts_without_hashing(&self, req: &SearchRequest, parsed: &ParsedQuery) -> bool {
+        parsed.sources.is_empty() && (!req.dedup || dedup_by_bits(&self.snapshot()))
+    }
+
+    /// A search's checks in the order a search makes them (engine open, paging, query),
+    /// and its query parsed and planned.
+    pub fn prepare(&self, req: &SearchRequest) -> Result<(ParsedQuery, Plan)> {
         self.check_open()?;
         check_paging(req.page, req.size, req.max_window)?;
         let parsed = req.parsed()?;
         let plan = planner::plan(&parsed)?;
+        Ok((parsed, plan))
+    }
+
+    /// The search's total and its page's hits (segment, part, document), in document order.
+    fn run_search(&self, req: &SearchRequest) -> Result<(u64, Vec<(usize, usize, u32)>, Instant, Arc<Snapshot>)> {
+        let t0 = Instant::now();
+        let (parsed, plan) = self.prepare(req)?;
+        self.run_planned(req, parsed, plan, t0)
+    }
+
+    fn run_planned(&self, req: &SearchRequest, parsed: ParsedQuery, plan: Plan, t0: Instant) -> Result<(u64, Vec<(usize, usize, u32)>, Instant, Arc<Snapshot>)> {
         let _ = self.refresh(false);
         let snap = self.snapshot();
         let budget = Budget {
@@ -183,10 +220,7 @@ impl Engine {
         // dedup without hashing every hit; a source filter needs the hash set.
         // After a takedown the bits are not enough: a record's first occurrence may be a
         // taken-down one (hidden, or purged), so dedup hashes the hits (see `purge`).
-        let use_bits = req.dedup
-            && parsed.sources.is_empty()
-            && snap.edits.deleted.is_empty()
-            && snap.segments.iter().all(|s| s.parts.iter().all(|p| p.has_first_bits()));
+        let use_bits = req.dedup && parsed.sources.is_empty() && dedup_by_bits(&snap);
         // A part's count of this query is remembered when it does not depend on the other
         // parts (dedup by first-occurrence bits, or no dedup) and took a while to compute:
         // the next page, or the same query again, then only evaluates the parts holding the
@@ -710,6 +744,12 @@ fn count_docs<'a>(part: &'a Part, at: (usize, usize), docs: Vec<u32>, use_bits: 
 }
 
 /// The (field, normalised value) of a query that is one exact term of one field.
+/// Dedup by the global first-occurrence bits is exact: no takedown since (a record's first
+/// occurrence may be a taken-down one) and every part has them.
+fn dedup_by_bits(snap: &Snapshot) -> bool {
+    snap.edits.deleted.is_empty() && snap.segments.iter().all(|s| s.parts.iter().all(|p| p.has_first_bits()))
+}
+
 fn single_exact(plan: &Plan) -> Option<(usize, &[u8])> {
     match plan {
         Plan::Term(planner::TermPlan::Exact(list)) if list.len() == 1 => Some((list[0].0, &list[0].1)),

@@ -127,4 +127,19 @@ extern "C" {
         result: *mut napi_ref,
     ) -> napi_status;
     pub fn napi_delete_reference(env: napi_env, reference: napi_ref) -> napi_status;
+    pub fn napi_create_external_buffer(
+        env: napi_env,
+        length: usize,
+        data: *mut c_void,
+        finalize_cb: napi_finalize,
+        finalize_hint: *mut c_void,
+        result: *mut napi_value,
+    ) -> napi_status;
+    pub fn napi_create_buffer_copy(
+        env: napi_env,
+        length: usize,
+        data: *const c_void,
+        result_data: *mut *mut c_void,
+        result: *mut napi_value,
+    ) -> napi_status;
 }

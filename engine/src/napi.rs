@@ -26,7 +26,7 @@ use serde_json::{json, Value};
 use std::os::raw::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 type NapiResult<T> = std::result::Result<T, String>;
@@ -81,6 +81,37 @@ unsafe fn make_string(env: napi_env, s: &str) -> NapiResult<napi_value> {
     Ok(v)
 }
 
+unsafe extern "C" fn finalize_bytes(_env: napi_env, _data: *mut c_void, hint: *mut c_void) {
+    let _ = catch_unwind(|| render::give_back(*Box::from_raw(hint as *mut Vec<u8>)));
+}
+
+/// Replies below this size are copied into a plain Buffer: cheaper than an external one
+/// (a finalizer registered, then run after collection), and a one-hit reply is a few
+/// hundred bytes.
+const EXTERNAL_BUFFER_MIN: usize = 64 << 10;
+
+/// A Buffer over `bytes` without copying them when they are large (freed, or kept for a
+/// later page, when the Buffer is collected); a copy when they are small, or where the
+/// runtime refuses external buffers.
+unsafe fn make_buffer(env: napi_env, bytes: Vec<u8>) -> NapiResult<napi_value> {
+    let mut v = ptr::null_mut();
+    if bytes.len() < EXTERNAL_BUFFER_MIN {
+        let mut data = ptr::null_mut();
+        check!(napi_create_buffer_copy(env, bytes.len(), bytes.as_ptr() as *const c_void, &mut data, &mut v));
+        return Ok(v);
+    }
+    let len = bytes.len();
+    let boxed = Box::into_raw(Box::new(bytes));
+    let data = (*boxed).as_mut_ptr() as *mut c_void;
+    if napi_create_external_buffer(env, len, data, finalize_bytes, boxed as *mut c_void, &mut v) == NAPI_OK {
+        return Ok(v);
+    }
+    let bytes = Box::from_raw(boxed);
+    let mut copy = ptr::null_mut();
+    check!(napi_create_buffer_copy(env, len, bytes.as_ptr() as *const c_void, &mut copy, &mut v));
+    Ok(v)
+}
+
 unsafe fn make_error(env: napi_env, e: &EngineError) -> NapiResult<napi_value> {
     let code = make_string(env, e.code())?;
     let msg = make_string(env, &e.message())?;
@@ -97,6 +128,8 @@ unsafe fn throw(env: napi_env, msg: &str) {
 
 enum Output {
     Json(String),
+    /// Bytes handed to JS as a Buffer over this very memory (no copy).
+    Bytes(Vec<u8>),
     Engine(Arc<Engine>),
 }
 
@@ -231,6 +264,10 @@ unsafe fn settle(env: napi_env, call: &mut AsyncCall) -> NapiResult<()> {
             let v = make_string(env, &s)?;
             // A large page's buffer serves the next one (copied into the JS string above).
             render::give_back(s.into_bytes());
+            check!(napi_resolve_deferred(env, call.deferred, v));
+        }
+        Ok(Output::Bytes(b)) => {
+            let v = make_buffer(env, b)?;
             check!(napi_resolve_deferred(env, call.deferred, v));
         }
         Ok(Output::Engine(e)) => {
@@ -521,9 +558,105 @@ unsafe extern "C" fn js_call(env: napi_env, info: napi_callback_info) -> napi_va
         let engine = Arc::clone(&*(raw as *const Arc<Engine>));
         let op = string_arg(env, a[1])?;
         let arg = string_arg(env, a[2])?;
+        if op == "searchReply" {
+            return search_reply(env, engine, &arg);
+        }
         let (lane, route) = lane_of(&op, &arg);
         queue(env, lane, Box::new(move || run_op(&engine, &op, &arg).map(Output::Json)), route, None)
     })
+}
+
+/// Entries a page may hold for `searchReply` to run it on the JS thread (`search_reply`).
+const INLINE_MAX_ENTRIES: u64 = 100;
+/// Least time since the previous `searchReply` for the next to run on the JS thread: a
+/// client waiting for each answer leaves a round trip between its searches, a loaded server
+/// (thousands a second) does not, and its event loop is what limits it.
+const INLINE_MIN_GAP_MICROS: u64 = 250;
+
+/// When the previous `searchReply` was called (µs since `EPOCH`; set on the JS thread).
+static LAST_SEARCH_REPLY: AtomicU64 = AtomicU64::new(0);
+static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// Whether the previous `searchReply` came at least INLINE_MIN_GAP_MICROS ago; notes this one.
+fn spaced_call() -> bool {
+    let now = EPOCH.get_or_init(std::time::Instant::now).elapsed().as_micros() as u64 + INLINE_MIN_GAP_MICROS;
+    now - LAST_SEARCH_REPLY.swap(now, Ordering::Relaxed) >= INLINE_MIN_GAP_MICROS
+}
+
+/// A settled Promise: the answer of a call made on the JS thread.
+unsafe fn settled(env: napi_env, r: std::result::Result<Vec<u8>, EngineError>) -> NapiResult<napi_value> {
+    let mut deferred = ptr::null_mut();
+    let mut promise = ptr::null_mut();
+    check!(napi_create_promise(env, &mut deferred, &mut promise));
+    match r {
+        Ok(b) => {
+            let v = make_buffer(env, b)?;
+            check!(napi_resolve_deferred(env, deferred, v));
+        }
+        Err(e) => {
+            let v = make_error(env, &e)?;
+            check!(napi_reject_deferred(env, deferred, v));
+        }
+    }
+    Ok(promise)
+}
+
+/// Every term of the plan is exact values: the lookups are dictionary probes, bounded by
+/// the page and the count (no term walk, no scan).
+fn plan_exact(p: &Plan) -> bool {
+    match p {
+        Plan::Term(TermPlan::Exact(_)) => true,
+        Plan::Term(_) => false,
+        Plan::And(v) | Plan::Or(v) => v.iter().all(plan_exact),
+    }
+}
+
+/// `searchReply`: a search answered as the whole body of the public API's reply, as a
+/// Buffer (`Engine::search_reply`; the argument is `search`'s plus `balance`). The request
+/// and its query are parsed once, here, except a regex (compiling one is heavy work: all of
+/// it on the heavy lane); a refused query is answered at once; a plan that scans goes to
+/// the heavy lane, any other to the quick lane. A lone exact lookup (no other engine call
+/// of this environment in flight, the quick lane idle, a page of at most
+/// INLINE_MAX_ENTRIES, a count without hashing: `Engine::counts_without_hashing`, no
+/// check for a new index generation due: `Engine::refresh_due`, the previous `searchReply`
+/// at least INLINE_MIN_GAP_MICROS ago) runs here on the JS thread: a few to tens of
+/// microseconds, less than the two thread wake-ups (a worker's, then the event loop's) it
+/// would otherwise wait for on an idle machine. Under load searches come closer together
+/// (and calls are in flight), so they go to the pool and the event loop keeps its time for
+/// requests.
+unsafe fn search_reply(env: napi_env, engine: Arc<Engine>, arg: &str) -> NapiResult<napi_value> {
+    let t0 = std::time::Instant::now();
+    let spaced = spaced_call();
+    let read = json_arg(arg).and_then(|v| Ok((SearchRequest::from_json(&v)?, v["balance"].as_i64().unwrap_or(0))));
+    let (req, balance) = match read {
+        Ok(r) => r,
+        Err(e) => return settled(env, Err(e)),
+    };
+    if query::effective_mode(&req.query, req.mode) == query::Mode::Regex {
+        let task: Task = Box::new(move || {
+            let prepared = engine.prepare(&req)?;
+            engine.search_reply(&req, prepared, balance, t0, None).map(Output::Bytes)
+        });
+        return queue(env, pool::Lane::Heavy, task, None, None);
+    }
+    let prepared = match engine.prepare(&req) {
+        Ok(p) => p,
+        Err(e) => return settled(env, Err(e)),
+    };
+    let lane = if plan_scans(&prepared.1) { pool::Lane::Heavy } else { pool::Lane::Quick };
+    let cheap = req.size <= INLINE_MAX_ENTRIES && plan_exact(&prepared.1) && engine.counts_without_hashing(&req, &prepared.0) && !engine.refresh_due();
+    if lane == pool::Lane::Quick && cheap && spaced && lone_call(env)? && pool::lane_idle(pool::Lane::Quick) {
+        return settled(env, engine.search_reply(&req, prepared, balance, t0, Some(0)));
+    }
+    let task: Task = Box::new(move || engine.search_reply(&req, prepared, balance, t0, None).map(Output::Bytes));
+    queue(env, lane, task, None, None)
+}
+
+/// No engine call of this environment is in flight.
+unsafe fn lone_call(env: napi_env) -> NapiResult<bool> {
+    let mut data = ptr::null_mut();
+    check!(napi_get_instance_data(env, &mut data));
+    Ok(!data.is_null() && (&*(data as *const Arc<Sink>)).pending.load(Ordering::Relaxed) == 0)
 }
 
 /// Validate a query without an index: the same parser and checks as a search.

@@ -191,6 +191,15 @@ pub fn submit(lane: Lane, job: Job) -> std::result::Result<(), String> {
     Ok(())
 }
 
+/// Whether no thread of `lane` is running a job right now (true before the pool starts).
+/// One atomic load: the JS thread asks it before running a lone cheap call itself.
+pub fn lane_idle(lane: Lane) -> bool {
+    match POOL.get() {
+        Some(Ok(p)) => p.queues[lane as usize].busy.load(Ordering::Relaxed) == 0,
+        _ => true,
+    }
+}
+
 /// Threads, running and queued jobs per lane (empty before the pool starts).
 pub fn stats() -> Vec<LaneStats> {
     match POOL.get() {

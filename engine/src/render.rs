@@ -576,9 +576,55 @@ pub fn search_text(total: u64, t0: Instant, entries: Vec<u8>) -> Result<String> 
     String::from_utf8(out).map_err(|e| crate::error::EngineError::Internal(e.to_string()))
 }
 
+/// `took` as API clients expect it: "179µs", "12ms", "1.25s" (whole microseconds under a
+/// millisecond, whole milliseconds under a second, else seconds to two places).
+pub fn format_took(micros: u64) -> String {
+    if micros < 1000 {
+        format!("{}µs", micros)
+    } else if micros < 1_000_000 {
+        format!("{}ms", (micros + 500) / 1000)
+    } else {
+        let centis = (micros + 5000) / 10_000;
+        format!("{}.{:02}s", centis / 100, centis % 100)
+    }
+}
+
+/// The body of a public API search reply around its entries' JSON array (`entries`, written
+/// by `EntryWriter`): `{"balance":…,"entries":[…],"took":"…","total":…}`, the key order
+/// of the documented reply. The head is moved in front of the entries within their own
+/// buffer (written with room to spare), as `search_text` does.
+pub fn reply_bytes(balance: i64, entries: Vec<u8>, took_micros: u64, total: u64) -> Vec<u8> {
+    let mut head = Vec::with_capacity(48);
+    head.extend_from_slice(b"{\"balance\":");
+    head.extend_from_slice(balance.to_string().as_bytes());
+    head.extend_from_slice(b",\"entries\":");
+    let mut out = entries;
+    let len = out.len();
+    out.resize(len + head.len(), 0);
+    out.copy_within(0..len, head.len());
+    out[..head.len()].copy_from_slice(&head);
+    out.extend_from_slice(b",\"took\":\"");
+    out.extend_from_slice(format_took(took_micros).as_bytes());
+    out.extend_from_slice(b"\",\"total\":");
+    put_u64(&mut out, total);
+    out.push(b'}');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reply_is_the_documented_object_around_its_entries() {
+        let body = reply_bytes(-3, b"[{\"id\":\"a\"}]".to_vec(), 1_234, 7);
+        assert_eq!(std::str::from_utf8(&body).unwrap(), r#"{"balance":-3,"entries":[{"id":"a"}],"took":"1ms","total":7}"#);
+        let v: serde_json::Value = serde_json::from_slice(&reply_bytes(12, b"[]".to_vec(), 0, 0)).unwrap();
+        assert_eq!(v, serde_json::json!({ "balance": 12, "entries": [], "took": "0µs", "total": 0 }));
+        for (micros, took) in [(0, "0µs"), (999, "999µs"), (1_000, "1ms"), (1_499, "1ms"), (1_500, "2ms"), (999_499, "999ms"), (999_500, "1000ms"), (1_000_000, "1.00s"), (1_254_999, "1.25s"), (1_255_000, "1.26s"), (61_000_000, "61.00s")] {
+            assert_eq!(format_took(micros), took, "{}", micros);
+        }
+    }
 
     #[test]
     fn strings_and_numbers_are_written_as_serde_json_writes_them() {

@@ -226,3 +226,32 @@ test('searchApiText: public API entries as JSON text, raw_record only for law en
     }
   }
 });
+
+test('searchApiReply: the whole public API reply as a Buffer, the same entries wherever the search runs', async () => {
+  for (const le of [false, true]) {
+    const text = await engine.searchApiText({ query: 'jsmith', size: 5 }, le);
+    // Alone, a while after the last (run on the calling thread), and behind another call
+    // (run on the engine's threads).
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const alone = await engine.searchApiReply({ query: 'jsmith', size: 5 }, le, 41.9);
+    const behind = await Promise.all([engine.search({ query: 'jane@example.com' }), engine.searchApiReply({ query: 'jsmith', size: 5 }, le, 41.9)]);
+    for (const body of [alone, behind[1]]) {
+      assert.ok(Buffer.isBuffer(body));
+      const reply = JSON.parse(body.toString('utf8')) as { balance: number; entries: unknown[]; took: string; total: number };
+      assert.deepEqual(Object.keys(reply), ['balance', 'entries', 'took', 'total']);
+      assert.equal(reply.balance, 41);
+      assert.equal(reply.total, text.total);
+      assert.deepEqual(reply.entries, JSON.parse(text.entriesJson));
+      assert.match(reply.took, /^\d+(µs|ms)$/);
+    }
+  }
+  // Wildcards (quick lane), regexes (heavy lane) and refusals answer as a search does.
+  const wild = JSON.parse((await engine.searchApiReply({ query: 'username:jsm*', mode: 'wildcard', size: 10 }, false, 0)).toString()) as { total: number };
+  assert.equal(wild.total, (await engine.search({ query: 'username:jsm*', mode: 'wildcard' })).total);
+  const regex = JSON.parse((await engine.searchApiReply({ query: 'username:/jsm.th/', mode: 'regex', size: 10 }, false, 0)).toString()) as { total: number };
+  assert.equal(regex.total, (await engine.search({ query: 'username:/jsm.th/', mode: 'regex' })).total);
+  assert.ok(regex.total > 0);
+  await assert.rejects(engine.searchApiReply({ query: 'abc', size: 5 }, false, 0), (e: unknown) => e instanceof EngineQueryError && e.code === 'too_short');
+  await assert.rejects(engine.searchApiReply({ query: 'username:/(/', mode: 'regex', size: 5 }, false, 0), EngineQueryError);
+  await assert.rejects(engine.searchApiReply({ query: 'jsmith', page: 50_000, size: 10_000 }, false, 0), EngineQueryError);
+});

@@ -8,7 +8,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Errors } from '../infra/errors';
 import { dropUnknownBodyProperties } from '../infra/unknown-properties';
 import { FIELD_NAMES } from '../../../engine/index';
-import { formatTook, searchMode, type SearchService } from '../search/search-service';
+import { searchMode, type SearchService } from '../search/search-service';
 import { registerMonitoringV2Routes } from './monitoring-v2-routes';
 import type { ReportsService } from '../monitoring/reports-service';
 import { registerReportsV2Routes } from './reports-v2-routes';
@@ -119,13 +119,12 @@ export async function v2Api(app: FastifyInstance, options: V2Options) {
       // Every refusal (query, paging, access, credits) happens before a credit moves.
       return search
         .admitAndRunApi(request.apiKeyUserId, { query, type: 'all', mode, page, size, dedup: de_dupe, maxWindow: options.maxDepth }, { charge: 'v2-search', requireSubscription: true })
-        .then(({ access, result }) => {
-          // The engine shapes the entries for this reply (empty fields left out, raw_record only
-          // for law enforcement) and hands them over as JSON text: they are embedded as they
-          // are, not parsed and serialised again. A string reply with a JSON type is sent as is.
-          const body = `{"balance":${Math.trunc(access.credits)},"entries":${result.entriesJson},"took":${JSON.stringify(formatTook(result.tookMicros))},"total":${Math.trunc(result.total)}}`;
-          // (The route's typed reply only knows the schema's object; this one is already text.)
-          void (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
+        .then(({ result }) => {
+          // The engine writes the whole reply (the balance the admission left, the entries
+          // shaped for it: empty fields left out, raw_record only for law enforcement) as the
+          // bytes sent; a Buffer with a JSON type is sent as it is, not parsed or copied again.
+          // (The route's typed reply only knows the schema's object; this one is already bytes.)
+          void (reply as FastifyReply).type('application/json; charset=utf-8').send(result);
         });
     },
   );

@@ -159,6 +159,8 @@ export function createMetrics(sources: { queues: QueueSystem; engine?: Engine; i
       const wrapped: Partial<Engine> = {
         search: (req) => timed(classOf(req.mode), () => target.search(req)),
         searchApiText: (req, le) => timed(classOf(req.mode), () => target.searchApiText(req, le)),
+        // The reply's bytes carry no figure to read back: the call's own time is observed.
+        searchApiReply: (req, le, balance) => timed(classOf(req.mode), () => target.searchApiReply(req, le, balance) as Promise<Buffer & { tookMicros?: number }>),
         passwordCount: (hash) => timed('password_check', () => target.passwordCount(hash)),
         passwordRange: (prefix) => timed('password_range', () => target.passwordRange(prefix) as Promise<Awaited<ReturnType<Engine['passwordRange']>> & { tookMicros?: number }>),
       };

@@ -34,13 +34,6 @@ export function searchMode(regex: boolean, wildcard: boolean): SearchMode {
   return regex ? 'regex' : wildcard ? 'wildcard' : 'exact';
 }
 
-/** "179µs", "12ms", "1.25s": the `took` string API clients expect. */
-export function formatTook(micros: number): string {
-  if (micros < 1000) return `${Math.max(0, Math.round(micros))}µs`;
-  if (micros < 1_000_000) return `${Math.round(micros / 1000)}ms`;
-  return `${(micros / 1_000_000).toFixed(2)}s`;
-}
-
 /** The headline field of a record: the searched field when it has values, else the first present. */
 export function primaryField(entry: Entry, type: FieldName | 'all'): string {
   if (type !== 'all' && entry[type]?.length) return type;
@@ -194,10 +187,13 @@ export function createSearchService(deps: {
     return admitThen(userId, request, options, (access) => engine.search({ ...request, oneTerm: !access.subscribed, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }));
   }
 
-  /** `admitAndRun` for the public API: entries shaped for it and left as JSON text (see Engine.searchApiText). */
+  /**
+   * `admitAndRun` for the public API: the result is the reply's whole body, written by the
+   * engine (Engine.searchApiReply), with the balance the admission left.
+   */
   function admitAndRunApi(userId: string, request: SearchRequest, options: AdmitOptions = {}) {
     return admitThen(userId, request, options, (access) =>
-      engine.searchApiText({ ...request, oneTerm: !access.subscribed, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }, access.lawEnforcement),
+      engine.searchApiReply({ ...request, oneTerm: !access.subscribed, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }, access.lawEnforcement, access.credits),
     );
   }
 
