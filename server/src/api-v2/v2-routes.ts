@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Errors } from '../infra/errors';
+import { ErrorBody, Errors } from '../infra/errors';
 import { dropUnknownBodyProperties } from '../infra/unknown-properties';
 import { FIELD_NAMES } from '../../../engine/index';
 import { formatTook, searchMode, type SearchService } from '../search/search-service';
@@ -21,7 +21,6 @@ declare module 'fastify' {
   }
 }
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const Values = Type.Array(Type.String());
 
 /** One entry of a /v2/search reply, as documented (the engine shapes the entries; a test holds the two together). */

@@ -7,8 +7,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TwoFactorService } from './two-factor';
+import { ErrorBody } from '../infra/errors';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const Success = Type.Object({ success: Type.Boolean() });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 

@@ -17,6 +17,7 @@ import { registerChannelsRoutes } from './channels-routes';
 import { createChannelConfirmations } from './channels-confirmation';
 import type { MailService } from '../mail/mail-service';
 import type { Config } from '../config';
+import { ErrorBody } from '../infra/errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,7 +26,6 @@ declare module 'fastify' {
   }
 }
 
-export const ErrorBody = Type.Object({ error: Type.String() });
 export const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 /** Ids are strings (bigint); a JSON number is read as one too. */
 export const Id = Type.Union([Type.String({ maxLength: 64 }), Type.Integer()]);

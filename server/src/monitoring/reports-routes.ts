@@ -7,8 +7,8 @@ import { SearchRecord } from '../search/search-routes';
 import type { Report, ReportRecord as ReportRecordWire, ReportSummary as ReportSummaryWire } from '../common/monitoring-wire';
 import type { DashboardReportEntry, ReportsService } from './reports-service';
 import { wireSchema } from './wire-schema';
+import { ErrorBody } from '../infra/errors';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const TaskKind = Type.Unsafe<TaskKindName>({ type: 'string', enum: [...TASK_KINDS] });
 
 const ReportSummary = wireSchema<ReportSummaryWire>()(

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ObfuscationError, unpackSearch, type SearchFields } from '../common/obfuscation';
-import { Errors } from '../infra/errors';
+import { ErrorBody, Errors } from '../infra/errors';
 import { FIELD_NAMES } from '../../../engine/index';
 import { RECORDS_BY_ID_MAX, type SearchService } from './search-service';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const Values = Type.Array(Type.String());
 
 export const SearchRecord = Type.Object({

@@ -4,8 +4,8 @@ import type { AuthService } from '../auth/auth-service';
 import { StepUpFields, emptyBodyAsObject } from '../auth/two-factor-routes';
 import type { UserService } from './user-service';
 import { NOTIFICATION_SETTINGS, type NotificationSetting } from './user-repository';
+import { ErrorBody } from '../infra/errors';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const Success = Type.Object({ success: Type.Boolean() });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
 

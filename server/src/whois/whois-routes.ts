@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ObfuscationError, unpackWhois, type WhoisFields } from '../common/obfuscation';
-import { Errors } from '../infra/errors';
+import { ErrorBody, Errors } from '../infra/errors';
 import { WHOIS_MESSAGES, WHOIS_TOOLS, checkWhoisQuery, type WhoisTool } from '../common/whois-rules';
 import type { WhoisService } from './whois-service';
 
@@ -16,7 +16,6 @@ declare module 'fastify' {
   }
 }
 
-export const ErrorBody = Type.Object({ error: Type.String() });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
 /** The answer of `POST /whois` and `POST /v2/whois/search` (WhoisResponse in common/whois-rules.ts). */
