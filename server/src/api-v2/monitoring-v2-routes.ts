@@ -10,7 +10,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { awaitingConfirmation } from '../monitoring/channels-service';
 import { ErrorBody, Errors } from '../infra/errors';
 import { API_TASKS_PAGE_SIZE, STANDARD_TASK_KINDS, TASK_KINDS, channelKind, type TaskKind } from '../common/monitoring-rules';
-import { Id, Success, Value } from '../monitoring/monitoring-routes';
+import { Id, Success, Value } from '../monitoring/monitoring-schemas';
 import type { TaskRow } from '../monitoring/monitoring-repository';
 
 export const API_TASK_TYPE_MESSAGE = 'type must be one of email, username, phone, name';

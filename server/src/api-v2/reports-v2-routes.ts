@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ReportsService } from '../monitoring/reports-service';
-import { ApiEntry } from './v2-routes';
+import { ApiEntry } from './v2-schemas';
 import { ErrorBody } from '../infra/errors';
 
 /** Reports per page of get-reports (as tasks: 100). */

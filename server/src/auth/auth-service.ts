@@ -14,7 +14,18 @@ import * as authRepo from './auth-repository';
 import * as userRepo from '../users/user-repository';
 import { hashPassword, isValidEmail, normalizeEmail, passwordProblem, verifyPassword } from './passwords';
 import { hashToken, hmac, newOpaqueToken } from './secrets';
-import { displayAddress, eraseEndedSessionDetails, eraseSignInDetails, LAST_USED_RESOLUTION_MS, recordSignIn, touchSession, type ClientInfo } from './sessions';
+import {
+  displayAddress,
+  eraseEndedSessionDetails,
+  eraseSignInDetails,
+  LAST_USED_RESOLUTION_MS,
+  recordSignIn,
+  touchSession,
+  type ClientInfo,
+  type SessionsEnded,
+} from './sessions';
+
+export type { SessionsEnded };
 import { createTwoFactorService, type SecondFactorMethod, type SecondFactorProof, type TwoFactorService } from './two-factor';
 
 export interface SessionTokens {
@@ -38,9 +49,6 @@ export interface SecondStepOutcome {
   ok: boolean;
   ip: string;
 }
-
-/** Sessions that just ended: one session, or every session of a user but maybe one. */
-export type SessionsEnded = { sessionId: string } | { userId: string; exceptSessionId?: string };
 
 export interface AuthDeps {
   db: Kysely<Database>;

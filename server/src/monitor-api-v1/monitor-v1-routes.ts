@@ -17,7 +17,7 @@ import { REPORTS_PAGE_SIZE, STANDARD_TASK_KINDS, type StandardTaskKind } from '.
 import type { ReportsService } from '../monitoring/reports-service';
 import type { TaskRow } from '../monitoring/monitoring-repository';
 import { awaitingConfirmation, channelActive } from '../monitoring/channels-service';
-import { ApiEntry } from '../api-v2/v2-routes';
+import { ApiEntry } from '../api-v2/v2-schemas';
 import { createMonitorV1Guard } from './monitor-v1-guard';
 
 declare module 'fastify' {

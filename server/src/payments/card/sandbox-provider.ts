@@ -18,7 +18,7 @@ import type { QueueSystem } from '../../infra/queues';
 import { AppError, Errors } from '../../infra/errors';
 import { loadOrCreateSecret } from '../../auth/secrets';
 import { PRODUCTS, productDef, productName } from '../../common/catalogue';
-import type { CardProvider } from './card-provider';
+import type { CardProvider } from './card-contract';
 import { PADDLE_INTERVAL, paddleApplier, paddleSignature, parsePaddleEvent, verifyPaddleSignature } from './paddle-format';
 
 /**
