@@ -10,7 +10,7 @@ import { packForgot, packLogin, packReset } from '../src/common/obfuscation';
 import { ConfigError, loadConfig } from '../src/config';
 import { createAuthService } from '../src/auth/auth-service';
 import { HASHING_LIMIT, hashingStats } from '../src/auth/passwords';
-import { newOpaqueToken } from '../src/auth/secrets';
+import { newOpaqueToken } from '../src/infra/secrets';
 import { createMemoryRateLimiter } from '../src/infra/rate-limiter';
 import type { QueueSystem } from '../src/infra/queues';
 import { createMailService, outboxRetentionMs } from '../src/mail/mail-service';

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkWebhookUrl, guardedAgent, PRIVATE_TARGET_MESSAGE, WEBHOOK_PORT_MESSAGE } from '../src/delivery/ssrf';
+import { checkWebhookUrl, guardedAgent, PRIVATE_TARGET_MESSAGE, WEBHOOK_PORT_MESSAGE } from '../src/infra/ssrf';
 import { sendWebhook } from '../src/delivery/webhook-sender';
 import type { QueueSystem } from '../src/infra/queues';
 import { startTestServer, type TestServer } from './harness';

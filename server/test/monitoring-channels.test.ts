@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from './harness';
 import { call, type Reply } from './helpers';
 import { grantPurchase } from '../src/payments/grants';
 import { MONITORING_MESSAGES } from '../src/common/monitoring-rules';
-import { PRIVATE_TARGET_MESSAGE } from '../src/delivery/ssrf';
+import { PRIVATE_TARGET_MESSAGE } from '../src/infra/ssrf';
 import { CHANNEL_KIND_FIXED_MESSAGE, DUPLICATE_CHANNEL_MESSAGE } from '../src/monitoring/channels-service';
 
 let server: TestServer;

@@ -14,7 +14,7 @@ import {
 import { ErrorBody, Errors } from '../infra/errors';
 import type { AuthService, SessionTokens } from './auth-service';
 import { storedUserAgent } from './user-agent';
-import { StepUpFields, WebAuthnResponse } from './two-factor-routes';
+import { StepUpFields, WebAuthnResponse } from './auth-schemas';
 
 export const REFRESH_COOKIE = 'refresh_token';
 const Encoded = Type.String({ maxLength: 4096 });

@@ -7,13 +7,12 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Config } from '../config';
 import type { RateLimiter } from '../infra/rate-limiter';
-import type { MailService } from '../mail/mail-service';
-import { MailTemplates } from '../mail/templates';
+import { type MailService, MailTemplates } from '../mail/mail-service';
 import { AppError, Errors } from '../infra/errors';
 import * as authRepo from './auth-repository';
 import * as userRepo from '../users/user-repository';
 import { hashPassword, isValidEmail, normalizeEmail, passwordProblem, verifyPassword } from './passwords';
-import { hashToken, hmac, newOpaqueToken } from './secrets';
+import { hashToken, hmac, newOpaqueToken } from '../infra/secrets';
 import {
   displayAddress,
   eraseEndedSessionDetails,

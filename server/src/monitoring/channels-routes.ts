@@ -7,7 +7,7 @@ import { channelView, type ChannelsService } from './channels-service';
 import { CONFIRM_CHANNEL_PATH, type ChannelConfirmations } from './channels-confirmation';
 import { Id, Ids, Success, Value, errors } from './monitoring-schemas';
 import { wireSchema } from './wire-schema';
-import { escapeHtml, linkPage } from '../web/link-page';
+import { escapeHtml, linkPage } from '../infra/link-page';
 
 const Channel = wireSchema<NotificationChannel>()(
   Type.Object({

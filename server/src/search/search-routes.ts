@@ -2,18 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ObfuscationError, unpackSearch, type SearchFields } from '../common/obfuscation';
 import { ErrorBody, Errors } from '../infra/errors';
-import { FIELD_NAMES } from '../../../engine/index';
 import { RECORDS_BY_ID_MAX, type SearchService } from './search-service';
-
-const Values = Type.Array(Type.String());
-
-export const SearchRecord = Type.Object({
-  id: Type.String(),
-  primary_field: Type.String(),
-  database_name: Type.String(),
-  ...Object.fromEntries(FIELD_NAMES.map((field) => [field, Type.Optional(Values)])),
-  raw_record: Type.Optional(Type.String({ description: 'Law-enforcement accounts only.' })),
-});
+import { SearchRecord } from './search-schemas';
 
 export function registerSearchRoutes(app: FastifyInstance, deps: { search: SearchService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

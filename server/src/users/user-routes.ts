@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuthService } from '../auth/auth-service';
-import { StepUpFields, emptyBodyAsObject } from '../auth/two-factor-routes';
+import { StepUpFields, emptyBodyAsObject } from '../auth/auth-schemas';
 import type { UserService } from './user-service';
 import { NOTIFICATION_SETTINGS, type NotificationSetting } from './user-repository';
 import { ErrorBody } from '../infra/errors';

@@ -14,8 +14,8 @@ import {
   V2_WHOIS_TYPES,
   WHOIS_MESSAGES,
   type V2WhoisType,
-} from '../../../../../server/src/common/whois-rules';
-import type { DocCall, FieldRow } from '../../monitoring-docs/lib/v2-calls';
+} from '@common/whois-rules';
+import type { DocCall, FieldRow } from '@/features/monitoring-docs';
 
 export const WHOIS_SEARCH_PATH = '/v2/whois/search';
 export const WHOIS_CREDITS_PATH = '/v2/whois/credits';

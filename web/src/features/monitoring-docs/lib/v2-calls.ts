@@ -5,7 +5,7 @@
  * answer. server/test/monitoring-docs-samples.test.ts runs the samples made from these
  * against a server and checks every answer has the documented shape. No React here.
  */
-import type { CallSpec } from '../../api-docs/lib/samples';
+import type { CallSpec } from '@/features/api-docs';
 
 /** One row of a fields table: name, type, required or default, description. */
 export type FieldRow = [name: string, type: string, presence: string, description: string];

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearch as useQueryString } from 'wouter';
 import { SearchIcon, StarIcon } from '@/components/icons';
 import { Paginator } from '@/components/paginator';
-import { useUser } from '@/features/user/api/use-user';
+import { useUser } from '@/features/user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { toastErrors } from '@/lib/toast-store';
 import { applyModeSuffix, isSearchType, validateSearch, type SearchType } from '@common/search-rules';

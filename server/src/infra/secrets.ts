@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { storeSecretOnce } from './auth-repository';
+import { storeSecretOnce } from './secrets-repository';
 
 /** A URL-safe random token with 256 bits of entropy. */
 export function newOpaqueToken(): string {
