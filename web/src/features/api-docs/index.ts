@@ -4,5 +4,3 @@ export { useApiKeyCheck } from './api/use-api-key-check';
 export { ApiChecklist } from './components/api-checklist';
 export { ApiKeyControl } from './components/api-key-control';
 export { CodeBlock, CodeTabs } from './components/code-tabs';
-export { callSample, KEY_PLACEHOLDER, SAMPLE_QUERY } from './lib/samples';
-export type { CallSpec, Language, SampleContext } from './lib/samples';

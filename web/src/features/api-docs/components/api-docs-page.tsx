@@ -13,7 +13,7 @@ import {
   SEARCH_RESPONSE_EXAMPLE,
   searchSample,
   type SampleContext,
-} from '../lib/samples';
+} from '@/lib/api-samples';
 import { ApiChecklist } from './api-checklist';
 import { ApiKeyControl } from './api-key-control';
 import { CodeBlock, CodeTabs } from './code-tabs';

@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import { HelpSection, type TocEntry } from '@/features/docs';
 import { CallDoc } from '@/features/monitoring-docs';
 import { HISTORY_COST } from '@common/whois-rules';
-import type { SampleContext } from '../lib/samples';
+import type { SampleContext } from '@/lib/api-samples';
 import { WHOIS_CALLS, WHOIS_CREDITS_CALL, WHOIS_ERRORS, WHOIS_SEARCH_PATH } from '../lib/whois-calls';
 
 /** The WHOIS API's table of contents (spec 3: Search, Credits). */

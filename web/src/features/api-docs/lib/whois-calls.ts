@@ -15,7 +15,7 @@ import {
   WHOIS_MESSAGES,
   type V2WhoisType,
 } from '@common/whois-rules';
-import type { DocCall, FieldRow } from '@/features/monitoring-docs';
+import type { DocCall, FieldRow } from '../../../lib/api-samples';
 
 export const WHOIS_SEARCH_PATH = '/v2/whois/search';
 export const WHOIS_CREDITS_PATH = '/v2/whois/credits';

@@ -4,7 +4,7 @@ import { ApiKeyControl } from '@/features/api-docs';
 import { CodeTabs } from '@/features/api-docs';
 import { fullApiKey } from '@/features/api-docs';
 import { useApiKeyCheck } from '@/features/api-docs';
-import { KEY_PLACEHOLDER, type SampleContext } from '@/features/api-docs';
+import { KEY_PLACEHOLDER, type SampleContext } from '@/lib/api-samples';
 import { useUser } from '@/features/user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { API_KEY_HEADER, BRAND } from '@/lib/brand';

@@ -5,7 +5,7 @@
  * server/test/quick-start-samples.test.ts runs the Node.js and Python ones against a test
  * server. No React or DOM here: the test imports this module.
  */
-import { SAMPLE_QUERY, type Language, type SampleContext } from '@/features/api-docs';
+import { SAMPLE_QUERY, type Language, type SampleContext } from '../../../lib/api-samples';
 
 /** A value as a JSON / JavaScript / Go / Python double-quoted string. */
 const dq = (value: string) => JSON.stringify(value);

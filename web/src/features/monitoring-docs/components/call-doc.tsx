@@ -1,5 +1,5 @@
 import { CodeBlock, CodeTabs } from '@/features/api-docs';
-import { callSample, type SampleContext } from '@/features/api-docs';
+import { callSample, type SampleContext } from '@/lib/api-samples';
 import { HelpSection } from '@/features/docs';
 import type { DocCall, FieldRow } from '../lib/v2-calls';
 

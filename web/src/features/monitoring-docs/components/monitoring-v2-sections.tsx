@@ -1,4 +1,4 @@
-import type { SampleContext } from '@/features/api-docs';
+import type { SampleContext } from '@/lib/api-samples';
 import { CodeBlock, CodeTabs } from '@/features/api-docs';
 import { HelpSection, type TocEntry } from '@/features/docs';
 import { V2_GROUPS, WEBHOOK_PAYLOAD, WEBHOOK_RETRY_SCHEDULE } from '../lib/v2-calls';

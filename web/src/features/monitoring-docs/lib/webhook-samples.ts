@@ -6,7 +6,7 @@
  * be tried before the first real report. server/test/monitoring-docs-samples.test.ts runs
  * them against each other and against a reference signer. No React here.
  */
-import type { Language } from '@/features/api-docs';
+import type { Language } from '../../../lib/api-samples';
 import { WEBHOOK_PAYLOAD } from './v2-calls';
 
 /** Seconds a delivery's timestamp may be off from the receiver's clock. */
