@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ObfuscationError, unpackSearch, type SearchFields } from '../common/obfuscation';
+import { DASHBOARD_MAX_PAGE } from '../common/search-rules';
 import { ErrorBody, Errors } from '../infra/errors';
 import { RECORDS_BY_ID_MAX, type SearchService } from './search-service';
 import { SearchRecord } from './search-schemas';
@@ -21,7 +22,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: { search: Searc
             r0: Type.String({ maxLength: 4096 }),
             r1: Type.String({ maxLength: 256 }),
             r2: Type.String({ maxLength: 64 }),
-            page: Type.Integer({ minimum: 1, maximum: 499 }),
+            page: Type.Integer({ minimum: 1, maximum: DASHBOARD_MAX_PAGE }),
             regex: Type.Boolean(),
             wildcard: Type.Boolean(),
             deduplicate: Type.Boolean(),

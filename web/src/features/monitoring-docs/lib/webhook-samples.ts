@@ -11,7 +11,6 @@ import { WEBHOOK_PAYLOAD } from './v2-calls';
 
 /** Seconds a delivery's timestamp may be off from the receiver's clock. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
-export const WEBHOOK_SECRET_PLACEHOLDER = 'whsec_YOUR_SIGNING_SECRET';
 
 export function webhookSample(language: Language): string {
   switch (language) {
