@@ -2,7 +2,7 @@
  * A real DNS server on loopback for the tests of the domain verification (dns2, UDP): it
  * answers TXT and A questions from the maps the test fills, by lower-case name, and nothing
  * else. The server under test reaches it through DNS_SERVERS=127.0.0.1:{port}. Used by
- * server/test/domain-verification.test.ts and web/e2e/domain-verification.test.ts.
+ * server/test/monitoring/domain-verification.test.ts and web/e2e/domain-verification.test.ts.
  */
 import dns2 from 'dns2';
 

@@ -2,7 +2,7 @@
  * The public API v2's WHOIS calls as documented on /documentation/api (spec 3 §7; contract:
  * server/src/whois/README.md "Calls"; answers are WhoisXML API's shapes, wrapped with the
  * source and the balance). Each call's body is the sample's body; each response is the
- * documented answer. server/test/whois-docs-samples.test.ts runs the samples made from these
+ * documented answer. server/test/dashboard/whois-docs-samples.test.ts runs the samples made from these
  * against a server and checks every answer against the documented one (it imports this file,
  * hence the rules by a relative path rather than @common). No React here.
  */

@@ -2,7 +2,7 @@
  * The public API v2's monitoring calls as documented on /documentation/api and
  * /monitoring/documentation-v2 (spec 3 §7; shapes: server/src/monitoring/README.md, after
  * DeHashed v2). Each call's body is the sample's body; each response is the documented
- * answer. server/test/monitoring-docs-samples.test.ts runs the samples made from these
+ * answer. server/test/dashboard/monitoring-docs-samples.test.ts runs the samples made from these
  * against a server and checks every answer has the documented shape. No React here.
  */
 import type { DocCall } from '../../../lib/api-samples';

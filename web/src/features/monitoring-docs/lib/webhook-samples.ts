@@ -3,7 +3,7 @@
  * server/src/monitoring/README.md "Delivery"). Python, Go and Node.js: a complete receiver
  * that verifies, answers 204 at once and ignores a webhook-id it has already handled; the
  * shell tab signs a test delivery with openssl and sends it with curl, so a receiver can
- * be tried before the first real report. server/test/monitoring-docs-samples.test.ts runs
+ * be tried before the first real report. server/test/dashboard/monitoring-docs-samples.test.ts runs
  * them against each other and against a reference signer. No React here.
  */
 import type { Language } from '../../../lib/api-samples';
