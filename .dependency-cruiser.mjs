@@ -34,8 +34,7 @@ const KNOWN = [
   ['server-feature-private', 'server/src/billing/event-code-service.ts', 'server/src/payments/grants.ts'],
   // Delivery holds back alerts to an email channel that is not confirmed yet.
   ['server-feature-private', 'server/src/delivery/deliver.ts', 'server/src/monitoring/channels-confirmation.ts'],
-  // The websocket hub reads the access token's claims and takes channel rules from payments.
-  ['server-feature-private', 'server/src/realtime/realtime-routes.ts', 'server/src/auth/authenticate.ts'],
+  // Payments declare who may join their websocket channels with the hub's own rule type.
   ['server-feature-private', 'server/src/payments/crypto-routes.ts', 'server/src/realtime/realtime-routes.ts'],
   // The dashboard frame shows the user's name and the unread count on every page.
   ['web-shared-not-features', 'web/src/components/layouts/dashboard-frame.tsx', 'web/src/features/notifications/api/use-unread-refresh.ts'],

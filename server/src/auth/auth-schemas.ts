@@ -1,4 +1,4 @@
-/** The TypeBox schemas (and the body hook) that auth's routes and other features' sensitive routes share. */
+/** What auth shares with other features: the step-up schemas (and body hook) of sensitive routes, and the access token's claims. */
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@fastify/type-provider-typebox';
 
@@ -15,4 +15,10 @@ export const StepUpFields = {
 /** For routes whose step-up body is optional: no body reads as `{}` (two-factor off needs none). */
 export async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
   if (request.body === undefined || request.body === null) request.body = {};
+}
+
+/** The claims of an access token: the account and the session it belongs to. */
+export interface AccessClaims {
+  sub: string;
+  sid: string;
 }
