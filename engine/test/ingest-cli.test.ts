@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createTestDatabase, stopTestDatabaseServer } from '../../server/test/harness';
+import { createTestDatabase, stopTestDatabaseServer } from '../../server/test/support/harness';
 import { openEngine } from '../index';
 import { tempDir } from './helpers';
 import { cliArgs } from '../../scripts/lib/cli-command';

@@ -14,7 +14,7 @@ import { assertNamespace, createQueueSystem } from './infra/queues';
 import { createMetrics } from './metrics/metrics';
 import { createFailSafeRateLimiter, createMemoryRateLimiter } from './infra/rate-limiter';
 import { createMailService, outboxRetentionMs } from './mail/mail-service';
-import { loadOrCreateSecret } from './auth/secrets';
+import { loadOrCreateSecret } from './infra/secrets';
 import { webhookRetryDelays } from './delivery/deliver';
 import { openEngine, type Engine } from '../../engine/index';
 import { sharedBatchReserve } from './search/search-meter';

@@ -6,6 +6,6 @@
  * inside a test cannot register a root hook itself: its hook would belong to that test.
  */
 import { after } from 'node:test';
-import { runCleanups } from './cleanups';
+import { runCleanups } from './support/cleanups';
 
 after(runCleanups);

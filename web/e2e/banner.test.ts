@@ -29,7 +29,7 @@ const HOSTILE =
 
 /**
  * Makes `markup` the current banner, written straight to the table: banner:set would refuse
- * hostile markup (server/test/banner.test.ts), and the dashboard must be safe regardless.
+ * hostile markup (server/test/marketing/banner.test.ts), and the dashboard must be safe regardless.
  */
 async function setBanner(markup: string): Promise<string> {
   const { db } = suite.server.runtime;

@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { eventually, launchBrowser, textOf } from './support/browser';
 import { addTaskByApi, screenshot, signInTo } from './support/monitoring';
 import { startServer, stopServer, type TestServer } from './support/server';
-import { startTestDnsServer, type TestDnsServer } from '../../server/test/dns-server';
+import { startTestDnsServer, type TestDnsServer } from '../../server/test/support/dns-server';
 
 let dnsServer: TestDnsServer;
 let server: TestServer;

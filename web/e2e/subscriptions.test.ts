@@ -9,7 +9,7 @@ import { eventually, logInThroughForm, openPage, textOf, toastAfter } from './su
 import { createEventCode, credits, facts, openSubscriptions } from './support/billing';
 import { uniqueEmail, type UserOptions } from './support/server';
 import { useServerAndBrowser } from './support/suite';
-import { payWithSandbox } from '../../server/test/harness';
+import { payWithSandbox } from '../../server/test/support/harness';
 
 const suite = useServerAndBrowser();
 

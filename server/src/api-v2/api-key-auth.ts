@@ -7,7 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Bucket, RateLimiter } from '../infra/rate-limiter';
 import { Errors } from '../infra/errors';
-import { hashToken } from '../auth/secrets';
+import { hashToken } from '../infra/secrets';
 import { API_KEY_PATTERN } from '../users/user-service';
 
 /** Keys remembered with their hashes (`recent` in createApiKeyGuard), at most. */

@@ -8,9 +8,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { awaitingConfirmation } from '../monitoring/channels-service';
-import { Errors } from '../infra/errors';
+import { ErrorBody, Errors } from '../infra/errors';
 import { API_TASKS_PAGE_SIZE, STANDARD_TASK_KINDS, TASK_KINDS, channelKind, type ChannelKind, type TaskKind } from '../common/monitoring-rules';
-import { Id, Success, Value } from '../monitoring/monitoring-routes';
+import { Id, Success, Value } from '../monitoring/monitoring-schemas';
 import type { TaskRow } from '../monitoring/monitoring-repository';
 
 export const API_TASK_TYPE_MESSAGE = 'type must be one of email, username, phone, name';
@@ -26,7 +26,6 @@ function apiChannelKind(type: unknown): (typeof API_CHANNEL_KINDS)[number] {
   return kind;
 }
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 const TaskType = Type.Unsafe<TaskKind>(Type.String({ enum: [...TASK_KINDS] }));
 const ApiTask = Type.Object({

@@ -6,14 +6,14 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ReportsService } from '../monitoring/reports-service';
-import { ApiEntry } from './v2-routes';
+import { ApiEntry } from './v2-schemas';
+import { ErrorBody } from '../infra/errors';
 
 /** Reports per page of get-reports (as tasks: 100). */
 export const API_REPORTS_PAGE_SIZE = 100;
 
 export function registerReportsV2Routes(app: FastifyInstance, deps: { reports: ReportsService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const ErrorBody = Type.Object({ error: Type.String() });
   const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
   const security = [{ apiKey: [] }];
 

@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Errors } from '../infra/errors';
+import { ErrorBody, Errors } from '../infra/errors';
 import { dropUnknownBodyProperties } from '../infra/unknown-properties';
-import { FIELD_NAMES } from '../../../engine/index';
+import { ApiEntry } from './v2-schemas';
 import { searchMode, type SearchService } from '../search/search-service';
 import { registerMonitoringV2Routes } from './monitoring-v2-routes';
 import type { ReportsService } from '../monitoring/reports-service';
@@ -20,19 +20,6 @@ declare module 'fastify' {
     apiKeyUserId: string;
   }
 }
-
-const ErrorBody = Type.Object({ error: Type.String() });
-const Values = Type.Array(Type.String());
-
-/** One entry of a /v2/search reply, as documented (the engine shapes the entries; a test holds the two together). */
-export const ApiEntry = Type.Object({
-  id: Type.String(),
-  database_name: Type.String(),
-  ...Object.fromEntries(FIELD_NAMES.map((field) => [field, Type.Optional(Values)])),
-  raw_record: Type.Optional(
-    Type.Object({ le_only: Type.Boolean(), unstructured: Type.String() }, { description: 'Law-enforcement accounts only.' }),
-  ),
-});
 
 const HEX_HASH = '^[0-9a-fA-F]{32,128}$';
 

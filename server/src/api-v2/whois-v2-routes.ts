@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Errors } from '../infra/errors';
+import { ErrorBody, Errors } from '../infra/errors';
 import {
   MAX_DOMAIN_LENGTH,
   V2_WHOIS_TYPES,
@@ -17,7 +17,7 @@ import {
   type V2WhoisType,
   type WhoisQuery,
 } from '../common/whois-rules';
-import { CreditsSchema, ErrorBody, WhoisResponseSchema } from '../whois/whois-routes';
+import { CreditsSchema, WhoisResponseSchema } from '../whois/whois-schemas';
 
 const VALUE_FIELDS = ['domain', 'ip_address', 'mx_address', 'ns_address'] as const;
 type ValueField = (typeof VALUE_FIELDS)[number];

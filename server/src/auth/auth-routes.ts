@@ -11,15 +11,14 @@ import {
   type RegisterFields,
   type ResetFields,
 } from '../common/obfuscation';
-import { Errors } from '../infra/errors';
+import { ErrorBody, Errors } from '../infra/errors';
 import type { AuthService, SessionTokens } from './auth-service';
 import { storedUserAgent } from './user-agent';
-import { StepUpFields, WebAuthnResponse } from './two-factor-routes';
+import { StepUpFields, WebAuthnResponse } from './auth-schemas';
 
 export const REFRESH_COOKIE = 'refresh_token';
 const Encoded = Type.String({ maxLength: 4096 });
 const Success = Type.Object({ success: Type.Boolean() });
-const ErrorBody = Type.Object({ error: Type.String() });
 const TokenBody = Type.Object({ auth_token: Type.String() });
 /** A right password with two-factor on: no session yet; POST /authentication/second-factor follows. */
 const SecondStepBody = Type.Object({

@@ -7,14 +7,24 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Config } from '../config';
 import type { RateLimiter } from '../infra/rate-limiter';
-import type { MailService } from '../mail/mail-service';
-import { MailTemplates } from '../mail/templates';
+import { type MailService, MailTemplates } from '../mail/mail-service';
 import { AppError, Errors } from '../infra/errors';
 import * as authRepo from './auth-repository';
 import * as userRepo from '../users/user-repository';
 import { hashPassword, isValidEmail, normalizeEmail, passwordProblem, verifyPassword } from './passwords';
-import { hashToken, hmac, newOpaqueToken } from './secrets';
-import { displayAddress, eraseEndedSessionDetails, eraseSignInDetails, LAST_USED_RESOLUTION_MS, recordSignIn, touchSession, type ClientInfo } from './sessions';
+import { hashToken, hmac, newOpaqueToken } from '../infra/secrets';
+import {
+  displayAddress,
+  eraseEndedSessionDetails,
+  eraseSignInDetails,
+  LAST_USED_RESOLUTION_MS,
+  recordSignIn,
+  touchSession,
+  type ClientInfo,
+  type SessionsEnded,
+} from './sessions';
+
+export type { SessionsEnded };
 import { createTwoFactorService, type SecondFactorMethod, type SecondFactorProof, type TwoFactorService } from './two-factor';
 
 export interface SessionTokens {
@@ -38,9 +48,6 @@ export interface SecondStepOutcome {
   ok: boolean;
   ip: string;
 }
-
-/** Sessions that just ended: one session, or every session of a user but maybe one. */
-export type SessionsEnded = { sessionId: string } | { userId: string; exceptSessionId?: string };
 
 export interface AuthDeps {
   db: Kysely<Database>;

@@ -7,11 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyJwt from '@fastify/jwt';
 import { Errors } from '../infra/errors';
 import type { AuthService } from './auth-service';
-
-export interface AccessClaims {
-  sub: string;
-  sid: string;
-}
+import type { AccessClaims } from './auth-schemas';
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {

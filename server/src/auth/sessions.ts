@@ -8,7 +8,6 @@ import net from 'node:net';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, SignInMethod } from '../db/schema';
 import { Errors } from '../infra/errors';
-import type { SessionsEnded } from './auth-service';
 import { describeDevice } from './user-agent';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -131,6 +130,9 @@ export async function eraseSignInDetails(db: Db, userId: string): Promise<void> 
   await db.deleteFrom('sign_in_history').where('user_id', '=', userId).execute();
   await db.updateTable('sessions').set({ ip: null, user_agent: null }).where('user_id', '=', userId).execute();
 }
+
+/** Sessions that just ended: one session, or every session of a user but maybe one. */
+export type SessionsEnded = { sessionId: string } | { userId: string; exceptSessionId?: string };
 
 export function createSessionsService(deps: { db: Kysely<Database>; onSessionsEnded?: (ended: SessionsEnded) => void }) {
   const { db } = deps;

@@ -4,28 +4,14 @@
  * `recovery_code` or `passkey`) when two-factor is on: 403 "Authentication code required"
  * without one, 403 "Invalid authentication code" (or recovery code, passkey) when wrong.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TwoFactorService } from './two-factor';
+import { ErrorBody } from '../infra/errors';
+import { StepUpFields, WebAuthnResponse, emptyBodyAsObject } from './auth-schemas';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const Success = Type.Object({ success: Type.Boolean() });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
-
-/** A WebAuthn response as @simplewebauthn/browser gives it (checked by the server library). */
-export const WebAuthnResponse = Type.Object({ id: Type.String({ maxLength: 1024 }) }, { additionalProperties: true });
-
-/** The second factor a sensitive change presents when two-factor is on (one of them). */
-export const StepUpFields = {
-  code: Type.Optional(Type.String({ maxLength: 16, description: 'A current 6-digit authentication code.' })),
-  recovery_code: Type.Optional(Type.String({ maxLength: 64, description: 'An unused recovery code (used up).' })),
-  passkey: Type.Optional({ ...WebAuthnResponse, description: 'A passkey assertion to options from POST /user/two-factor/passkey-options.' }),
-};
-
-/** For routes whose step-up body is optional: no body reads as `{}` (two-factor off needs none). */
-export async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
-  if (request.body === undefined || request.body === null) request.body = {};
-}
 
 const RecoveryCodes = Type.Object({ recovery_codes: Type.Array(Type.String()) });
 

@@ -26,7 +26,7 @@ import type { Database } from '../db/schema';
 import type { Config } from '../config';
 import type { RateLimiter } from '../infra/rate-limiter';
 import { AppError, Errors } from '../infra/errors';
-import { hashToken, hmac, loadOrCreateSecret, newOpaqueToken } from './secrets';
+import { hashToken, hmac, loadOrCreateSecret, newOpaqueToken } from '../infra/secrets';
 
 export const RECOVERY_CODE_COUNT = 10;
 const PERIOD = 30;

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HISTORY_MAX_PAGE, HISTORY_PAGE_SIZE, type BillingService } from './billing-service';
+import { ErrorBody } from '../infra/errors';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const errors = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody };
 const Success = Type.Object({ success: Type.Boolean() });
 

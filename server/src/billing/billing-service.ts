@@ -33,8 +33,6 @@ export interface InvoiceDetails {
   vat_id: string;
 }
 
-export const INVOICE_DETAIL_KEYS = ['name', 'company', 'address', 'vat_id'] as const;
-
 function normaliseInvoiceDetails(input: Partial<Record<string, unknown>>): InvoiceDetails {
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
   return { name: text(input.name), company: text(input.company), address: text(input.address), vat_id: text(input.vat_id) };

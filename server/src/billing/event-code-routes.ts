@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { EventCodeService } from './event-code-service';
+import { ErrorBody } from '../infra/errors';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 
 export function registerEventCodeRoutes(app: FastifyInstance, deps: { eventCodes: EventCodeService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -33,8 +33,6 @@ export function channelKind(value: unknown): ChannelKind | null {
 export const VALUE_MAX_LENGTH = 256;
 export const USERNAME_MIN_LENGTH = 4;
 export const USERNAME_MAX_LENGTH = 64;
-export const PHONE_MIN_DIGITS = 4;
-export const PHONE_MAX_DIGITS = 15;
 
 /** The refusal messages, word for word: clients match on them. */
 export const MONITORING_MESSAGES = {

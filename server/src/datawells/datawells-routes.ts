@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Errors } from '../infra/errors';
+import { ErrorBody, Errors } from '../infra/errors';
 import type { RateLimiter } from '../infra/rate-limiter';
 import { DATAWELL_SORTS, DEFAULT_DATAWELL_SORT, type DataWellSort } from '../common/datawells';
 import {
@@ -13,7 +13,6 @@ import {
   type PageSize,
 } from './datawells-service';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const errors = { 400: ErrorBody, 429: ErrorBody };
 
 /** Allow-list of what a client sees of a well. */

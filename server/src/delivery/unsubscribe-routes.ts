@@ -10,7 +10,7 @@ import type { Database } from '../db/schema';
 import { verifyUnsubscribeToken } from './signing';
 import { disableChannel, readChannel } from './delivery-repository';
 import { UNSUBSCRIBE_PATH } from './deliver';
-import { escapeHtml, linkPage } from '../web/link-page';
+import { escapeHtml, linkPage } from '../infra/link-page';
 
 export const UNSUBSCRIBED_REASON = 'Unsubscribed from the alert mail (List-Unsubscribe)';
 

@@ -3,7 +3,11 @@
  * with the documented status; 5xx answers are generic and the detail goes to the log.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { Type } from '@fastify/type-provider-typebox';
 import { plainValidationMessage } from './validation-messages';
+
+/** The body of every error answer, on every surface: one schema, so the OpenAPI documents agree. */
+export const ErrorBody = Type.Object({ error: Type.String() });
 
 export class AppError extends Error {
   constructor(

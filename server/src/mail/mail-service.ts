@@ -14,15 +14,11 @@ import type { Database } from '../db/schema';
 import type { Config } from '../config';
 import type { QueueSystem } from '../infra/queues';
 import * as outbox from './outbox-repository';
+import type { OutgoingMail } from './templates';
 
-export interface OutgoingMail {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  /** Extra headers (an alert's List-Unsubscribe and List-Unsubscribe-Post). */
-  headers?: Record<string, string>;
-}
+/** The messages other features send: part of mail's public entry, with the service that sends them. */
+export { MailTemplates } from './templates';
+export type { OutgoingMail };
 
 export interface MailService {
   send(mail: OutgoingMail): Promise<void>;

@@ -1,5 +1,13 @@
 /** The product's mails: plain text plus a minimal HTML part, every value escaped. */
-import type { OutgoingMail } from './mail-service';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Extra headers (an alert's List-Unsubscribe and List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
+}
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -8,7 +8,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Bucket, RateLimiter } from '../infra/rate-limiter';
 import { AppError } from '../infra/errors';
-import { hashToken } from '../auth/secrets';
+import { hashToken } from '../infra/secrets';
 import { API_KEY_PATTERN } from '../users/user-service';
 
 export const V1_TOO_MANY_REQUESTS = 'Too Many Requests.';

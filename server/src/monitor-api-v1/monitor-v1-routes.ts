@@ -9,7 +9,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AppError, Errors } from '../infra/errors';
+import { AppError, ErrorBody, Errors } from '../infra/errors';
 import { dropUnknownBodyProperties } from '../infra/unknown-properties';
 import { plainValidationMessage } from '../infra/validation-messages';
 import type { Bucket, RateLimiter } from '../infra/rate-limiter';
@@ -17,7 +17,7 @@ import { REPORTS_PAGE_SIZE, STANDARD_TASK_KINDS, type StandardTaskKind } from '.
 import type { ReportsService } from '../monitoring/reports-service';
 import type { TaskRow } from '../monitoring/monitoring-repository';
 import { awaitingConfirmation, channelActive } from '../monitoring/channels-service';
-import { ApiEntry } from '../api-v2/v2-routes';
+import { ApiEntry } from '../api-v2/v2-schemas';
 import { createMonitorV1Guard } from './monitor-v1-guard';
 
 declare module 'fastify' {
@@ -114,7 +114,6 @@ export async function monitorApiV1(app: FastifyInstance, options: MonitorV1Optio
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['monitor api v1'];
   const security = [{ bearer: [] }];
-  const ErrorBody = Type.Object({ error: Type.String() });
   const errors = { 302: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
   r.post(

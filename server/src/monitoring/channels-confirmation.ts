@@ -9,9 +9,8 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
-import type { MailService } from '../mail/mail-service';
-import { MailTemplates } from '../mail/templates';
-import { hashToken, newOpaqueToken } from '../auth/secrets';
+import { type MailService, MailTemplates } from '../mail/mail-service';
+import { hashToken, newOpaqueToken } from '../infra/secrets';
 import * as repo from './channels-repository';
 
 export const CONFIRM_CHANNEL_PATH = '/monitoring/confirm-channel';

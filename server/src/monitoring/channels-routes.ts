@@ -5,9 +5,9 @@ import { CHANNEL_KINDS, type ChannelKind } from '../common/monitoring-rules';
 import type { ChannelInfo, NotificationChannel } from '../common/monitoring-wire';
 import { channelView, type ChannelsService } from './channels-service';
 import { CONFIRM_CHANNEL_PATH, type ChannelConfirmations } from './channels-confirmation';
-import { Id, Ids, Success, Value, errors } from './monitoring-routes';
+import { Id, Ids, Success, Value, errors } from './monitoring-schemas';
 import { wireSchema } from './wire-schema';
-import { escapeHtml, linkPage } from '../web/link-page';
+import { escapeHtml, linkPage } from '../infra/link-page';
 
 const Channel = wireSchema<NotificationChannel>()(
   Type.Object({

@@ -14,7 +14,7 @@ import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
 import { MONITORING_MESSAGES, channelKind, channelValueProblem, type ChannelKind } from '../common/monitoring-rules';
 import type { ChannelsInfo, NotificationChannel } from '../common/monitoring-wire';
-import { checkWebhookUrl } from '../delivery/ssrf';
+import { checkWebhookUrl } from '../infra/ssrf';
 import * as repo from './channels-repository';
 import type { ChannelRow } from './channels-repository';
 import { readTier, readUsage, type TierState } from './tiers';

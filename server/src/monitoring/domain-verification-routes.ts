@@ -8,9 +8,9 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DOMAIN_ROLE_ADDRESSES } from '../common/monitoring-rules';
 import type { DomainCheckResult, DomainVerification } from '../common/monitoring-wire';
 import { DOMAIN_CONFIRM_PATH, type DomainVerificationService } from './domain-verification-service';
-import { ErrorBody } from './monitoring-routes';
 import { wireSchema } from './wire-schema';
-import { escapeHtml, linkPage } from '../web/link-page';
+import { escapeHtml, linkPage } from '../infra/link-page';
+import { ErrorBody } from '../infra/errors';
 
 const Verification = wireSchema<DomainVerification>()(
   Type.Object({

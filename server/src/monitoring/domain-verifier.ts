@@ -6,7 +6,7 @@
  */
 import { Resolver } from 'node:dns/promises';
 import { request } from 'undici';
-import { guardedAgent } from '../delivery/ssrf';
+import { guardedAgent } from '../infra/ssrf';
 
 /** Time one DNS question may take (per try), and tries. */
 const DNS_TIMEOUT_MS = 3000;

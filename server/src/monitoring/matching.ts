@@ -151,5 +151,3 @@ export function createMatcher(deps: { db: Kysely<Database>; engine: Engine; queu
 
   return { matchSegment };
 }
-
-export type Matcher = ReturnType<typeof createMatcher>;

@@ -17,6 +17,7 @@ import { registerChannelsRoutes } from './channels-routes';
 import { createChannelConfirmations } from './channels-confirmation';
 import type { MailService } from '../mail/mail-service';
 import type { Config } from '../config';
+import { Id, Ids, Success, Value, errors } from './monitoring-schemas';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,15 +25,6 @@ declare module 'fastify' {
     monitoring: { tasks: MonitoringService; channels: ChannelsService };
   }
 }
-
-export const ErrorBody = Type.Object({ error: Type.String() });
-export const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
-/** Ids are strings (bigint); a JSON number is read as one too. */
-export const Id = Type.Union([Type.String({ maxLength: 64 }), Type.Integer()]);
-export const Ids = Type.Array(Id, { maxItems: 10_000 });
-/** Values are checked by the service, so that each rule answers with its documented message. */
-export const Value = Type.String({ maxLength: 4096 });
-export const Success = Type.Object({ success: Type.Literal(true) });
 
 const TaskKindSchema = Type.Unsafe<TaskKind>(Type.String({ enum: [...TASK_KINDS] }));
 const Task = wireSchema<MonitorTask>()(

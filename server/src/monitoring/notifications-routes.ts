@@ -5,8 +5,8 @@ import { NOTIFICATION_PAGE_SIZES } from '../common/monitoring-rules';
 import type { InboxNotification } from '../common/monitoring-wire';
 import type { NotificationsService } from './notifications-service';
 import { wireSchema } from './wire-schema';
+import { ErrorBody } from '../infra/errors';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const Id = Type.String({ pattern: '^[0-9]{1,18}$' });
 
 const Notification = wireSchema<InboxNotification>()(

@@ -3,12 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import { REPORTS_PAGE_SIZE, TASK_KINDS, type TaskKind as TaskKindName } from '../common/monitoring-rules';
-import { SearchRecord } from '../search/search-routes';
+import { SearchRecord } from '../search/search-schemas';
 import type { Report, ReportRecord as ReportRecordWire, ReportSummary as ReportSummaryWire } from '../common/monitoring-wire';
 import type { DashboardReportEntry, ReportsService } from './reports-service';
 import { wireSchema } from './wire-schema';
+import { ErrorBody } from '../infra/errors';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const TaskKind = Type.Unsafe<TaskKindName>({ type: 'string', enum: [...TASK_KINDS] });
 
 const ReportSummary = wireSchema<ReportSummaryWire>()(

@@ -14,7 +14,7 @@ import type { Engine, Entry } from '../../../engine/index';
 import type { TaskKind } from '../common/monitoring-rules';
 import type { ReportsPage } from '../common/monitoring-wire';
 import { dashboardEntries } from '../search/search-service';
-import { searchActive } from '../subscriptions/plan-status';
+import { searchActive } from '../common/plan-status';
 import { TASK_FIELD } from './matching';
 import * as repo from './reports-repository';
 import { domainGate } from './domain-verification-service';

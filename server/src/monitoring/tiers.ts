@@ -8,7 +8,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { tierLimits, type MonitoringTier, type TierLimits } from '../common/monitoring-rules';
-import { enterpriseActive } from '../subscriptions/plan-status';
+import { enterpriseActive } from '../common/plan-status';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -10,8 +10,8 @@ import { sql } from 'kysely';
 import { cardProviderFor, type CardDeps } from './card/card-provider';
 import { createCardService } from './card/card-service';
 import { registerSandboxRoutes } from './sandbox-routes';
+import { ErrorBody } from '../infra/errors';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const Success = Type.Object({ success: Type.Boolean() });
 
 export function registerCheckoutRoutes(app: FastifyInstance, deps: CardDeps): void {

@@ -10,14 +10,13 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { RateLimiter } from '../infra/rate-limiter';
-import { AppError, Errors } from '../infra/errors';
+import { AppError, ErrorBody, Errors } from '../infra/errors';
 import { cryptoAllowed } from '../common/catalogue';
 import { openPayment } from './payments';
 import { CryptoProviderError, type CryptoProvider, type PaymentOption } from './crypto/crypto-provider';
 import { findOwnCryptoInvoice, saveInvoice } from './crypto/crypto-repository';
 import type { ChannelRule } from '../realtime/realtime-routes';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 
 const PaymentOptionBody = Type.Object({
   currency: Type.String({ description: 'btc, ltc, xmr, bch or eth' }),

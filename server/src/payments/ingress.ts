@@ -136,5 +136,3 @@ export function createPaymentIngress(deps: { db: Kysely<Database>; queues: Queue
 
   return { register, processEvent, receive, providers };
 }
-
-export type PaymentIngress = ReturnType<typeof createPaymentIngress>;

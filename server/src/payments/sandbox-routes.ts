@@ -21,6 +21,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { centsToUsd, productName } from '../common/catalogue';
 import type { SandboxCardProvider } from './card/sandbox-provider';
+import { ErrorBody } from '../infra/errors';
 
 /** The message type between the overlay page and checkout.js. */
 export const SANDBOX_MESSAGE_TYPE = 'sandbox-checkout';
@@ -175,7 +176,6 @@ const usd = (cents: number) => `$${centsToUsd(cents).toLocaleString('en-US', { m
 export function registerSandboxRoutes(app: FastifyInstance, deps: { db: Kysely<Database>; sandbox: SandboxCardProvider }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['payments'];
-  const ErrorBody = Type.Object({ error: Type.String() });
   const framable = async (_request: unknown, reply: FastifyReply, payload: unknown) => {
     reply.header('content-security-policy', PAGE_CSP);
     reply.header('x-frame-options', 'SAMEORIGIN');

@@ -19,7 +19,7 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
-import type { AccessClaims } from '../auth/authenticate';
+import type { AccessClaims } from '../auth/auth-schemas';
 import type { AuthService, SessionsEnded } from '../auth/auth-service';
 import { createInProcessBus, createRedisBus } from './realtime-bus';
 import { SESSION_SWEEP_MS } from './session-sweep';

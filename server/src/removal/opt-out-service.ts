@@ -20,12 +20,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Config } from '../config';
 import type { Engine } from '../../../engine/index';
-import type { MailService } from '../mail/mail-service';
+import { type MailService, MailTemplates } from '../mail/mail-service';
 import type { RateLimiter } from '../infra/rate-limiter';
 import { Errors } from '../infra/errors';
-import { hashToken, newOpaqueToken } from '../auth/secrets';
+import { hashToken, newOpaqueToken } from '../infra/secrets';
 import { isValidEmail } from '../common/credentials';
-import { MailTemplates } from '../mail/templates';
 import { consumeOptOutToken, deleteExpiredOptOutTokens, insertOptOutToken, peekOptOutToken } from './opt-out-repository';
 
 export const OPT_OUT_MAX_RECORDS = 10_000;

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { RemovalService } from './removal-service';
 import type { OptOutService } from './opt-out-service';
+import { ErrorBody } from '../infra/errors';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const Success = Type.Object({ success: Type.Boolean() });
 
 export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: RemovalService; optOut: OptOutService }) {

@@ -8,12 +8,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Config } from '../config';
 import type { Engine } from '../../../engine/index';
-import type { MailService } from '../mail/mail-service';
+import { type MailService, MailTemplates } from '../mail/mail-service';
 import type { RateLimiter } from '../infra/rate-limiter';
 import { Errors } from '../infra/errors';
 import { createOneTimeToken, consumeOneTimeToken } from '../auth/auth-repository';
-import { hashToken, newOpaqueToken } from '../auth/secrets';
-import { MailTemplates } from '../mail/templates';
+import { hashToken, newOpaqueToken } from '../infra/secrets';
 
 // Every request counts against its user and its client address (429 when spent); a request
 // that would mail also counts against the target address, and past that bucket the mail is

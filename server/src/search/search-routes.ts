@@ -1,20 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ObfuscationError, unpackSearch, type SearchFields } from '../common/obfuscation';
-import { Errors } from '../infra/errors';
-import { FIELD_NAMES } from '../../../engine/index';
+import { DASHBOARD_MAX_PAGE } from '../common/search-rules';
+import { ErrorBody, Errors } from '../infra/errors';
 import { RECORDS_BY_ID_MAX, type SearchService } from './search-service';
-
-const ErrorBody = Type.Object({ error: Type.String() });
-const Values = Type.Array(Type.String());
-
-export const SearchRecord = Type.Object({
-  id: Type.String(),
-  primary_field: Type.String(),
-  database_name: Type.String(),
-  ...Object.fromEntries(FIELD_NAMES.map((field) => [field, Type.Optional(Values)])),
-  raw_record: Type.Optional(Type.String({ description: 'Law-enforcement accounts only.' })),
-});
+import { SearchRecord } from './search-schemas';
 
 export function registerSearchRoutes(app: FastifyInstance, deps: { search: SearchService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -32,7 +22,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: { search: Searc
             r0: Type.String({ maxLength: 4096 }),
             r1: Type.String({ maxLength: 256 }),
             r2: Type.String({ maxLength: 64 }),
-            page: Type.Integer({ minimum: 1, maximum: 499 }),
+            page: Type.Integer({ minimum: 1, maximum: DASHBOARD_MAX_PAGE }),
             regex: Type.Boolean(),
             wildcard: Type.Boolean(),
             deduplicate: Type.Boolean(),

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
 import { maskApiKey } from '../users/user-service';
-import { enterpriseActive, searchActive, searchRecurring } from './plan-status';
+import { enterpriseActive, searchActive, searchRecurring } from '../common/plan-status';
 import * as subscriptionsRepo from './subscriptions-repository';
 import type { DomainSlot, SubscriptionsSummary } from '../common/subscriptions';
 

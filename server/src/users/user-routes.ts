@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuthService } from '../auth/auth-service';
-import { StepUpFields, emptyBodyAsObject } from '../auth/two-factor-routes';
+import { StepUpFields, emptyBodyAsObject } from '../auth/auth-schemas';
 import type { UserService } from './user-service';
 import { NOTIFICATION_SETTINGS, type NotificationSetting } from './user-repository';
+import { ErrorBody } from '../infra/errors';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const Success = Type.Object({ success: Type.Boolean() });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
 

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
-import { constantTimeEqual, hashToken } from '../auth/secrets';
+import { constantTimeEqual, hashToken } from '../infra/secrets';
 import * as userRepo from './user-repository';
-import { enterpriseActive, searchActive, searchRecurring } from '../subscriptions/plan-status';
+import { enterpriseActive, searchActive, searchRecurring } from '../common/plan-status';
 
 /**
  * API keys: 48 lower-case hex characters (192 bits), shown once when generated. Only

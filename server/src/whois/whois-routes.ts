@@ -5,9 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ObfuscationError, unpackWhois, type WhoisFields } from '../common/obfuscation';
-import { Errors } from '../infra/errors';
+import { ErrorBody, Errors } from '../infra/errors';
 import { WHOIS_MESSAGES, WHOIS_TOOLS, checkWhoisQuery, type WhoisTool } from '../common/whois-rules';
 import type { WhoisService } from './whois-service';
+import { CreditsSchema, WhoisResponseSchema } from './whois-schemas';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,18 +17,7 @@ declare module 'fastify' {
   }
 }
 
-export const ErrorBody = Type.Object({ error: Type.String() });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, 503: ErrorBody };
-
-/** The answer of `POST /whois` and `POST /v2/whois/search` (WhoisResponse in common/whois-rules.ts). */
-export const WhoisResponseSchema = Type.Object({
-  search_type: Type.String(),
-  data: Type.Unknown({ description: "The tool's answer in WhoisXML API's shapes: WHOIS record, history, reverse WHOIS, reverse IP/MX/NS page or subdomains." }),
-  source: Type.String({ description: 'live-rdap, live-whois, local, whoisxml, or none (no provider knew the domain).' }),
-  fetched_at: Type.String({ format: 'date-time' }),
-  remaining_credits: Type.Integer({ description: 'WHOIS credits left after this request.' }),
-});
-export const CreditsSchema = Type.Object({ whois_credits: Type.Integer() });
 
 export function registerWhois(app: FastifyInstance, deps: { whois: WhoisService }) {
   app.decorate('whois', deps.whois);

@@ -1,20 +1,20 @@
 /**
- * The real product for browser tests: the server tests' harness (server/test/harness.ts) starts
+ * The real product for browser tests: the server tests' harness (server/test/support/harness.ts) starts
  * the app with a fresh PostgreSQL database, mails kept in the outbox, and web/dist served.
  *
  * Its types are imported from it (so `tsc -p web` also checks the harness and the server
  * code it reaches); the module itself is loaded by URL when a test file starts a server.
  */
 import { fileURLToPath } from 'node:url';
-import type * as Harness from '../../../server/test/harness';
-import type { TestServer } from '../../../server/test/harness';
+import type * as Harness from '../../../server/test/support/harness';
+import type { TestServer } from '../../../server/test/support/harness';
 
 export type { TestServer };
 
 /** The harness's createUser options: operator grants plus an API key. */
 export type UserOptions = NonNullable<Parameters<TestServer['createUser']>[0]>;
 
-const HARNESS_URL = new URL('../../../server/test/harness.ts', import.meta.url).href;
+const HARNESS_URL = new URL('../../../server/test/support/harness.ts', import.meta.url).href;
 export const WEB_DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 
 async function harness(): Promise<typeof Harness> {

@@ -32,14 +32,10 @@ import { SearchPlansPage } from '@/features/subscriptions/components/search-plan
 import { SubscriptionsPage } from '@/features/subscriptions/components/subscriptions-page';
 import { useSession } from '@/lib/session';
 import { Open, Protected, PublicOnly, Splash } from './guards';
-import { ComingSoonPage } from './pages/coming-soon-page';
 import { HelpRedirect } from './pages/help-redirect';
 import { LogoutPage } from './pages/logout-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { TestPage } from './pages/test-page';
-
-/** Signed-in pages of later issues: framed placeholders until their feature lands. */
-const UPCOMING_PAGES: { path: string; title: string }[] = [];
 
 /** One pattern for every sign-in view, so switching views keeps the screen mounted. */
 const SIGN_IN_PATTERN = new RegExp(`^(?:${SIGN_IN_PATHS.join('|')})/?$`);
@@ -214,13 +210,6 @@ export function AppRouter() {
           <NotificationsPage />
         </Protected>
       </Route>
-      {UPCOMING_PAGES.map(({ path, title }) => (
-        <Route key={path} path={path}>
-          <Protected title={title}>
-            <ComingSoonPage title={title} />
-          </Protected>
-        </Route>
-      ))}
       {/* Anything else under /monitoring keeps the frame around the not-found content. */}
       <Route path="/monitoring/*?">
         <Protected title="Monitoring">

@@ -126,12 +126,6 @@ export const HomeIcon = icon(
     <path d="M5 9.5V21h14V9.5" />
   </>,
 );
-export const MailIcon = icon(
-  <>
-    <rect x="3" y="5" width="18" height="14" rx="2.5" />
-    <path d="m4 7 8 6 8-6" />
-  </>,
-);
 export const LockIcon = icon(
   <>
     <rect x="4.5" y="10.5" width="15" height="10" rx="2" />
@@ -145,9 +139,6 @@ export const ExternalIcon = icon(
     <path d="M14 4h6v6M20 4l-9 9" />
     <path d="M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
   </>,
-);
-export const WrenchIcon = icon(
-  <path d="M14.5 5.5a4.5 4.5 0 0 0 5.7 5.7L11 20.4a2.1 2.1 0 0 1-3-3l9.2-9.2M14.5 5.5 17 3" />,
 );
 export const SparkIcon = icon(<path d="M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5 18 18M6 18l2.5-2.5M15.5 8.5 18 6" />);
 export const StarIcon = icon(<path d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9Z" />);
@@ -178,4 +169,3 @@ export const KeyIcon = icon(
     <path d="m11.2 11.8 8.3-8.3M16.5 6.5l2.5 2.5M14 9l2 2" />
   </>,
 );
-export const CodeIcon = icon(<path d="m8.5 7-5 5 5 5M15.5 7l5 5-5 5" />);

@@ -1,7 +1,7 @@
 /**
  * Password digests for the search guide's hashing helper, computed in the browser: the
  * password never leaves the page. SHA-* come from WebCrypto; MD5 (which WebCrypto lacks)
- * is RFC 1321, checked against its test vectors in server/test/docs-examples.test.ts.
+ * is RFC 1321, checked against its test vectors in server/test/dashboard/docs-examples.test.ts.
  * No DOM types: the server's tests import this module too.
  */
 

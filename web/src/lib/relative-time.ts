@@ -5,7 +5,7 @@
  * expiry); 'N/A' past 2000 years either way or for a missing or invalid date.
  *
  * The one place the dashboard words a relative time; pure, so it is unit-tested from
- * server/test/relative-time.test.ts.
+ * server/test/dashboard/relative-time.test.ts.
  */
 
 const UNITS: [seconds: number, name: string][] = [

@@ -7,31 +7,11 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
 import type { Database } from '../../db/schema';
 import type { QueueSystem } from '../../infra/queues';
-import type { WebhookProvider } from '../ingress';
 import { createPaddleProvider } from './paddle-provider';
 import { createSandboxProvider, type SandboxCardProvider } from './sandbox-provider';
+import type { CardProvider } from './card-contract';
 
-/** What the dashboard needs to load and open the overlay (`GET /payments/card-config`). */
-export interface CardClientConfig {
-  provider: 'sandbox' | 'paddle';
-  script_url: string;
-  global_name: string;
-  /** The provider's client-side token (public by design). */
-  token: string;
-  environment: string;
-  /** The provider's price id for every SKU that can be bought by card. */
-  price_ids: Record<string, string>;
-}
-
-export interface CardProvider {
-  readonly name: 'sandbox' | 'paddle';
-  clientConfig(): CardClientConfig;
-  webhook: WebhookProvider;
-  /** Stops renewing at the end of the period; the provider's cancel event follows. */
-  cancel(providerSubscriptionId: string): Promise<void>;
-  /** True when the provider can take a payment now. */
-  health(): Promise<boolean>;
-}
+export type { CardClientConfig, CardProvider } from './card-contract';
 
 export type AnyCardProvider = SandboxCardProvider | (CardProvider & { name: 'paddle' });
 

@@ -68,5 +68,3 @@ export function createCardService(deps: { db: Kysely<Database>; card: AnyCardPro
     },
   };
 }
-
-export type CardService = ReturnType<typeof createCardService>;

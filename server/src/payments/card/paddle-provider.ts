@@ -5,7 +5,7 @@
  * travels in the Authorization header of our calls to Paddle: never logged, never in errors.
  */
 import type { Config } from '../../config';
-import type { CardProvider } from './card-provider';
+import type { CardProvider } from './card-contract';
 import { paddleApplier, parsePaddleEvent, verifyPaddleSignature } from './paddle-format';
 
 export const PADDLE_SCRIPT_URL = 'https://cdn.paddle.com/paddle/v2/paddle.js';

@@ -16,9 +16,9 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/schema';
 import type { QueueSystem } from '../../infra/queues';
 import { AppError, Errors } from '../../infra/errors';
-import { loadOrCreateSecret } from '../../auth/secrets';
+import { loadOrCreateSecret } from '../../infra/secrets';
 import { PRODUCTS, productDef, productName } from '../../common/catalogue';
-import type { CardProvider } from './card-provider';
+import type { CardProvider } from './card-contract';
 import { PADDLE_INTERVAL, paddleApplier, paddleSignature, parsePaddleEvent, verifyPaddleSignature } from './paddle-format';
 
 /**

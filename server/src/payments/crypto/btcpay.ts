@@ -11,7 +11,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Config } from '../../config';
-import { constantTimeEqual } from '../../auth/secrets';
+import { constantTimeEqual } from '../../infra/secrets';
 import { centsToUsd } from '../../common/catalogue';
 import { lockPayment } from '../payments';
 import { webhookRejected } from '../ingress';

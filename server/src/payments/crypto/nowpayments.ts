@@ -12,7 +12,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Config } from '../../config';
-import { constantTimeEqual } from '../../auth/secrets';
+import { constantTimeEqual } from '../../infra/secrets';
 import { centsToUsd } from '../../common/catalogue';
 import { webhookRejected } from '../ingress';
 import { CryptoProviderError, isCryptoCurrency, paymentUri, requireSettings, CRYPTO_CURRENCIES, type CryptoProvider, type PaymentOption } from './crypto-provider';

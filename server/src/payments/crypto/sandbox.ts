@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
 import type { Database } from '../../db/schema';
 import type { QueueSystem } from '../../infra/queues';
-import { constantTimeEqual, loadOrCreateSecret } from '../../auth/secrets';
+import { constantTimeEqual, loadOrCreateSecret } from '../../infra/secrets';
 import { createPaymentIngress, webhookRejected, type VerifiedEvent } from '../ingress';
 import { coinAmount, paymentUri, CRYPTO_CURRENCIES, type CryptoCurrency, type CryptoProvider, type PaymentOption } from './crypto-provider';
 import { applyOutcome, isPaymentId, lockCryptoPayment, type InvoiceOutcome, type Publish } from './settlement';

@@ -15,8 +15,8 @@
  * every answer is read up to `maxBytes`. Caching and snapshots are the service's.
  */
 import type { Agent } from 'undici';
-import type { Resolver } from '../../delivery/ssrf';
-import { guardedAgent } from '../../delivery/ssrf';
+import type { Resolver } from '../../infra/ssrf';
+import { guardedAgent } from '../../infra/ssrf';
 import type { WhoisRecord } from '../../common/whois-rules';
 import { ProviderError, type CallOptions, type ProviderAnswer, type WhoisProvider } from '../provider';
 import { RdapMapError, rdapToWhoisRecord } from '../rdap-map';

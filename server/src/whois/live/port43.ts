@@ -2,11 +2,11 @@
  * WHOIS over TCP (RFC 3912): send the query and CRLF, read until the server closes. The
  * server's host comes from untrusted text (an IANA or registry referral), so it is checked
  * and, unless private addresses are allowed, refused when it is or resolves to a private,
- * loopback or reserved address (delivery/ssrf.ts, on the address actually connected to).
+ * loopback or reserved address (infra/ssrf.ts, on the address actually connected to).
  * The answer is read up to a byte cap; the exchange ends with the caller's signal.
  */
 import net from 'node:net';
-import { guardedLookup, isPublicAddress, parseIpLiteral, type Resolver } from '../../delivery/ssrf';
+import { guardedLookup, isPublicAddress, parseIpLiteral, type Resolver } from '../../infra/ssrf';
 import { ProviderError } from '../provider';
 
 export interface Port43Options {

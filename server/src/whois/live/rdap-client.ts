@@ -1,6 +1,6 @@
 /**
  * RDAP over HTTP (RFC 7480): GET `{base}domain/{name}` asking for `application/rdap+json`.
- * Every connection goes through the SSRF guard (an undici Agent from delivery/ssrf.ts), so a
+ * Every connection goes through the SSRF guard (an undici Agent from infra/ssrf.ts), so a
  * bootstrap, redirect or `related` URL that reaches a private address is refused at connect.
  * Answers are read up to a byte cap; the exchange ends with the caller's signal.
  */

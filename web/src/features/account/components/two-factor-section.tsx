@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError } from '@/lib/api';
 import { toast } from '@/lib/toast-store';
-import { stepUpPasskey, twoFactorApi, type SecondFactorProof, type TwoFactorStatus } from '@/features/auth/api/two-factor-api';
+import { stepUpPasskey, twoFactorApi, type SecondFactorProof, type TwoFactorStatus } from '@/features/auth';
 
 /** 10 recovery codes, shown once, with copy and download. */
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {

@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { MonitoringV2Sections, V2_TOC } from '@/features/monitoring-docs/components/monitoring-v2-sections';
-import { useUser } from '@/features/user/api/use-user';
+import { MonitoringV2Sections, V2_TOC } from '@/features/monitoring-docs';
+import { useUser } from '@/features/user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { API_KEY_HEADER, BRAND } from '@/lib/brand';
 import { fullApiKey } from '../api/api-key-api';
@@ -13,12 +13,12 @@ import {
   SEARCH_RESPONSE_EXAMPLE,
   searchSample,
   type SampleContext,
-} from '../lib/samples';
+} from '@/lib/api-samples';
 import { ApiChecklist } from './api-checklist';
 import { ApiKeyControl } from './api-key-control';
 import { CodeBlock, CodeTabs } from './code-tabs';
 import { WHOIS_TOC, WhoisApiSections } from './whois-api-section';
-import './api-docs.css';
+import '@/styles/api-docs.css';
 
 const TOC: { id: string; title: string; children: { id: string; title: string }[] }[] = [
   {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { CopyIcon, KeyIcon } from '@/components/icons';
 import { Modal } from '@/components/modal';
-import { refreshUser, type User } from '@/features/user/api/use-user';
+import { refreshUser, type User } from '@/features/user';
 import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { ApiError } from '@/lib/api';
 import { toast } from '@/lib/toast-store';

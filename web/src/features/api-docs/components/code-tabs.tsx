@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { CopyIcon } from '@/components/icons';
 import { toast } from '@/lib/toast-store';
-import { LANGUAGES, type Language } from '../lib/samples';
+import { LANGUAGES, type Language } from '@/lib/api-samples';
 import { onTabListKeyDown, tabProps } from '@/components/tabs';
 
 /** One sample per language behind tabs; the code is plain text with a copy button. */

@@ -1,8 +1,8 @@
 import { Link } from 'wouter';
-import { HelpSection, type TocEntry } from '@/features/docs/components/help-layout';
-import { CallDoc } from '@/features/monitoring-docs/components/call-doc';
+import { HelpSection, type TocEntry } from '@/features/docs';
+import { CallDoc } from '@/features/monitoring-docs';
 import { HISTORY_COST } from '@common/whois-rules';
-import type { SampleContext } from '../lib/samples';
+import type { SampleContext } from '@/lib/api-samples';
 import { WHOIS_CALLS, WHOIS_CREDITS_CALL, WHOIS_ERRORS, WHOIS_SEARCH_PATH } from '../lib/whois-calls';
 
 /** The WHOIS API's table of contents (Search, Credits). */

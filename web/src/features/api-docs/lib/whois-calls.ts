@@ -2,7 +2,7 @@
  * The public API v2's WHOIS calls as documented on /documentation/api (contract:
  * docs/whois.md "Calls"; answers are WhoisXML API's shapes, wrapped with the
  * source and the balance). Each call's body is the sample's body; each response is the
- * documented answer. server/test/whois-docs-samples.test.ts runs the samples made from these
+ * documented answer. server/test/dashboard/whois-docs-samples.test.ts runs the samples made from these
  * against a server and checks every answer against the documented one (it imports this file,
  * hence the rules by a relative path rather than @common). No React here.
  */
@@ -16,8 +16,8 @@ import {
   v2WhoisData,
   type V2WhoisType,
   type WhoisRecord,
-} from '../../../../../server/src/common/whois-rules';
-import type { DocCall, FieldRow } from '../../monitoring-docs/lib/v2-calls';
+} from '@common/whois-rules';
+import type { DocCall, FieldRow } from '../../../lib/api-samples';
 
 export const WHOIS_SEARCH_PATH = '/v2/whois/search';
 export const WHOIS_CREDITS_PATH = '/v2/whois/credits';

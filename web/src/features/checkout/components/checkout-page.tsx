@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
-import { useProducts } from '@/features/subscriptions/api/use-products';
-import { cryptoAllowed } from '@/features/subscriptions/lib/catalogue';
+import { useProducts } from '@/features/subscriptions';
+import { cryptoAllowed } from '@/features/subscriptions';
 import { productDef, quantityProblem } from '@common/catalogue';
-import { useUser, type User } from '@/features/user/api/use-user';
+import { useUser, type User } from '@/features/user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { ApiError } from '@/lib/api';
 import { toast } from '@/lib/toast-store';

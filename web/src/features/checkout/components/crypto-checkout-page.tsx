@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { CopyIcon } from '@/components/icons';
-import { useProducts } from '@/features/subscriptions/api/use-products';
-import { cryptoAllowed } from '@/features/subscriptions/lib/catalogue';
+import { useProducts } from '@/features/subscriptions';
+import { cryptoAllowed } from '@/features/subscriptions';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { subscribeChannel } from '@/lib/realtime';
 import { toast } from '@/lib/toast-store';

@@ -1,4 +1,4 @@
-import { formatUnitPrice, formatUsd, productName, totalPrice, unitName } from '@/features/subscriptions/lib/catalogue';
+import { formatUnitPrice, formatUsd, productName, totalPrice, unitName } from '@/features/subscriptions';
 import type { PurchaseParams } from '../lib/purchase-params';
 
 /** Product, quantity and total of a checkout (the server prices the purchase itself). */

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { Link, useSearch } from 'wouter';
 import { CheckIcon } from '@/components/icons';
-import { parseSku, productName } from '@/features/subscriptions/lib/catalogue';
-import { refreshUser } from '@/features/user/api/use-user';
+import { parseSku, productName } from '@/features/subscriptions';
+import { refreshUser } from '@/features/user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import './checkout.css';
 

@@ -1,4 +1,4 @@
-import { parseSku, type ParsedSku } from '@/features/subscriptions/lib/catalogue';
+import { parseSku, type ParsedSku } from '@/features/subscriptions';
 
 export interface PurchaseParams {
   sku: string;

@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import '@/features/api-docs/components/api-docs.css';
+import '@/styles/api-docs.css';
 import './help.css';
 
 export interface TocEntry {

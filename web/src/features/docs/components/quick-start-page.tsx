@@ -1,11 +1,11 @@
 import { Link } from 'wouter';
-import { ApiChecklist } from '@/features/api-docs/components/api-checklist';
-import { ApiKeyControl } from '@/features/api-docs/components/api-key-control';
-import { CodeTabs } from '@/features/api-docs/components/code-tabs';
-import { fullApiKey } from '@/features/api-docs/api/api-key-api';
-import { useApiKeyCheck } from '@/features/api-docs/api/use-api-key-check';
-import { KEY_PLACEHOLDER, type SampleContext } from '@/features/api-docs/lib/samples';
-import { useUser } from '@/features/user/api/use-user';
+import { ApiChecklist } from '@/features/api-docs';
+import { ApiKeyControl } from '@/features/api-docs';
+import { CodeTabs } from '@/features/api-docs';
+import { fullApiKey } from '@/features/api-docs';
+import { useApiKeyCheck } from '@/features/api-docs';
+import { KEY_PLACEHOLDER, type SampleContext } from '@/lib/api-samples';
+import { useUser } from '@/features/user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { API_KEY_HEADER, BRAND } from '@/lib/brand';
 import { quickStartSample } from '../lib/quick-start-samples';

@@ -2,10 +2,10 @@
  * The Quick Start's first search, per language: complete programs that print the total
  * and the first entries. Each uses only its language's standard library (Python: urllib),
  * so it runs as pasted. The page fills in the user's key and its own origin;
- * server/test/quick-start-samples.test.ts runs the Node.js and Python ones against a test
+ * server/test/dashboard/quick-start-samples.test.ts runs the Node.js and Python ones against a test
  * server. No React or DOM here: the test imports this module.
  */
-import { SAMPLE_QUERY, type Language, type SampleContext } from '../../api-docs/lib/samples';
+import { SAMPLE_QUERY, type Language, type SampleContext } from '../../../lib/api-samples';
 
 /** A value as a JSON / JavaScript / Go / Python double-quoted string. */
 const dq = (value: string) => JSON.stringify(value);

@@ -1,6 +1,6 @@
 /**
  * The search guide's examples, in one place: the page renders them with their Live Example
- * links, and server/test/docs-examples.test.ts runs every query through the dashboard's
+ * links, and server/test/dashboard/docs-examples.test.ts runs every query through the dashboard's
  * rules and the engine's parser (and searches a fixture with each), so a guide example can
  * never teach a query the engine refuses. Plain data: no React, no DOM, no path aliases.
  */

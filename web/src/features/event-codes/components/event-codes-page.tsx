@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearch } from 'wouter';
 import { CheckIcon, SparkIcon } from '@/components/icons';
-import { productName } from '@/features/subscriptions/lib/catalogue';
-import { refreshUser } from '@/features/user/api/use-user';
+import { productName } from '@/features/subscriptions';
+import { refreshUser } from '@/features/user';
 import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { toast } from '@/lib/toast-store';

@@ -1,6 +1,6 @@
-import { CodeBlock, CodeTabs } from '@/features/api-docs/components/code-tabs';
-import { callSample, type SampleContext } from '@/features/api-docs/lib/samples';
-import { HelpSection } from '@/features/docs/components/help-layout';
+import { CodeBlock, CodeTabs } from '@/features/api-docs';
+import { callSample, type SampleContext } from '@/lib/api-samples';
+import { HelpSection } from '@/features/docs';
 import type { DocCall, FieldRow } from '../lib/v2-calls';
 
 export function FieldsTable({ rows }: { rows: FieldRow[] }) {

@@ -1,12 +1,12 @@
 import { Link } from 'wouter';
-import { ApiKeyControl } from '@/features/api-docs/components/api-key-control';
-import { useApiKeyCheck } from '@/features/api-docs/api/use-api-key-check';
-import { useUser } from '@/features/user/api/use-user';
+import { ApiKeyControl } from '@/features/api-docs';
+import { useApiKeyCheck } from '@/features/api-docs';
+import { useUser } from '@/features/user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { API_KEY_HEADER } from '@/lib/brand';
 import { V1_BASE } from '../lib/v1-calls';
 import { V2_MONITORING_BASE } from '../lib/v2-calls';
-import '@/features/api-docs/components/api-docs.css';
+import '@/styles/api-docs.css';
 import './monitoring-docs.css';
 
 /** /monitoring/api: the key, the two monitoring APIs' base URLs, their documentation. */

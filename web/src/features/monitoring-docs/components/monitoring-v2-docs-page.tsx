@@ -1,9 +1,9 @@
 import { Link } from 'wouter';
-import { ApiKeyControl } from '@/features/api-docs/components/api-key-control';
-import { CodeBlock } from '@/features/api-docs/components/code-tabs';
-import { useApiKeyCheck } from '@/features/api-docs/api/use-api-key-check';
-import { HelpLayout, HelpSection } from '@/features/docs/components/help-layout';
-import { useUser } from '@/features/user/api/use-user';
+import { ApiKeyControl } from '@/features/api-docs';
+import { CodeBlock } from '@/features/api-docs';
+import { useApiKeyCheck } from '@/features/api-docs';
+import { HelpLayout, HelpSection } from '@/features/docs';
+import { useUser } from '@/features/user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { API_KEY_HEADER } from '@/lib/brand';
 import { V2_MONITORING_BASE } from '../lib/v2-calls';

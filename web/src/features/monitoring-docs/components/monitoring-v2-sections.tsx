@@ -1,6 +1,6 @@
-import type { SampleContext } from '@/features/api-docs/lib/samples';
-import { CodeBlock, CodeTabs } from '@/features/api-docs/components/code-tabs';
-import { HelpSection, type TocEntry } from '@/features/docs/components/help-layout';
+import type { SampleContext } from '@/lib/api-samples';
+import { CodeBlock, CodeTabs } from '@/features/api-docs';
+import { HelpSection, type TocEntry } from '@/features/docs';
 import { V2_GROUPS, WEBHOOK_PAYLOAD, WEBHOOK_RETRY_SCHEDULE } from '../lib/v2-calls';
 import { WEBHOOK_TOLERANCE_SECONDS, webhookSample } from '../lib/webhook-samples';
 import { CallDoc } from './call-doc';

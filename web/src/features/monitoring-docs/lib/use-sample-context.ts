@@ -1,5 +1,5 @@
-import { fullApiKey } from '@/features/api-docs/api/api-key-api';
-import { KEY_PLACEHOLDER, type SampleContext } from '@/features/api-docs/lib/samples';
+import { fullApiKey } from '@/features/api-docs';
+import { KEY_PLACEHOLDER, type SampleContext } from '@/lib/api-samples';
 import { API_KEY_HEADER } from '@/lib/brand';
 
 /** The samples' context: this origin, and the user's whole key once it is known in this session. */

@@ -1,7 +1,7 @@
 /**
  * The Monitor API V1 as documented on /monitoring/documentation (docs/monitoring.md
  * "Monitor API V1"): all POST under /monitor-api/v1 with
- * the API key as a bearer token. server/test/monitoring-docs-samples.test.ts runs the
+ * the API key as a bearer token. server/test/dashboard/monitoring-docs-samples.test.ts runs the
  * samples made from these against a server. No React here.
  */
 import type { DocCall } from './v2-calls';

@@ -2,23 +2,12 @@
  * The public API v2's monitoring calls as documented on /documentation/api and
  * /monitoring/documentation-v2 (shapes: docs/monitoring.md, after
  * DeHashed v2). Each call's body is the sample's body; each response is the documented
- * answer. server/test/monitoring-docs-samples.test.ts runs the samples made from these
+ * answer. server/test/dashboard/monitoring-docs-samples.test.ts runs the samples made from these
  * against a server and checks every answer has the documented shape. No React here.
  */
-import type { CallSpec } from '../../api-docs/lib/samples';
+import type { DocCall } from '../../../lib/api-samples';
 
-/** One row of a fields table: name, type, required or default, description. */
-export type FieldRow = [name: string, type: string, presence: string, description: string];
-
-export interface DocCall extends CallSpec {
-  /** The in-page anchor. */
-  id: string;
-  title: string;
-  description: string;
-  fields?: FieldRow[];
-  /** The answer, as JSON. */
-  response: unknown;
-}
+export type { DocCall, FieldRow } from '../../../lib/api-samples';
 
 export interface DocGroup {
   id: string;

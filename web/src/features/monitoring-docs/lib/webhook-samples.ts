@@ -3,15 +3,14 @@
  * docs/monitoring.md "Delivery"). Python, Go and Node.js: a complete receiver
  * that verifies, answers 204 at once and ignores a webhook-id it has already handled; the
  * shell tab signs a test delivery with openssl and sends it with curl, so a receiver can
- * be tried before the first real report. server/test/monitoring-docs-samples.test.ts runs
+ * be tried before the first real report. server/test/dashboard/monitoring-docs-samples.test.ts runs
  * them against each other and against a reference signer. No React here.
  */
-import type { Language } from '../../api-docs/lib/samples';
+import type { Language } from '../../../lib/api-samples';
 import { WEBHOOK_PAYLOAD } from './v2-calls';
 
 /** Seconds a delivery's timestamp may be off from the receiver's clock. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
-export const WEBHOOK_SECRET_PLACEHOLDER = 'whsec_YOUR_SIGNING_SECRET';
 
 export function webhookSample(language: Language): string {
   switch (language) {

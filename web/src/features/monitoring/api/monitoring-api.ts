@@ -17,7 +17,7 @@ import type {
   TasksPage,
 } from '@common/monitoring-wire';
 import { api } from '@/lib/api';
-import type { SearchRecord } from '@/features/search/api/search-api';
+import type { SearchRecord } from '@/features/search';
 
 export type {
   ChannelInfo,

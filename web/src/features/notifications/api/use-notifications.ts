@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import { refreshUser } from '@/features/user/api/use-user';
+import { refreshUser } from '@/features/user';
 import { ApiError } from '@/lib/api';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast-store';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { refreshUser } from '@/features/user/api/use-user';
+import { refreshUser } from '@/features/user';
 
 /** How often the frame reads has_notifications again while a page stays open. */
 export const UNREAD_REFRESH_MS = 30_000;

@@ -1,15 +1,10 @@
 import { useCallback, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api';
 import { toast } from '@/lib/toast-store';
-import { DASHBOARD_PAGE_SIZE, dashboardPageCount } from '@common/search-rules';
+import { dashboardPageCount } from '@common/search-rules';
 import { runSearch, type SearchParams, type SearchRecord, type SearchResponse } from './search-api';
 
-export const PAGE_SIZE = DASHBOARD_PAGE_SIZE;
-
 export const SEARCH_FAILED = 'An error occurred while processing your seach. Please try again.';
-
-/** At most 499 pages, the deepest the server serves. */
-export const pageCount = dashboardPageCount;
 
 /** 400 (validation, query syntax), 403 (suspended) and 429 (locked) carry user-fit text. */
 function errorMessage(error: unknown): string {
@@ -78,7 +73,7 @@ export function useSearch() {
   const loadAll = useCallback(
     async (onProgress: (done: number, total: number) => void, signal: AbortSignal): Promise<SearchRecord[]> => {
       if (!state) return [];
-      const pages = pageCount(state.response.total_results);
+      const pages = dashboardPageCount(state.response.total_results);
       const loaded = new Map(state.loaded);
       let done = [...loaded.keys()].filter((page) => page <= pages).length;
       onProgress(done, pages);
@@ -99,7 +94,7 @@ export function useSearch() {
   );
 
   /** Pages of the last search, and how many of them are not loaded yet. */
-  const pagesToLoad = state ? pageCount(state.response.total_results) - [...state.loaded.keys()].filter((p) => p <= pageCount(state.response.total_results)).length : 0;
+  const pagesToLoad = state ? dashboardPageCount(state.response.total_results) - [...state.loaded.keys()].filter((p) => p <= dashboardPageCount(state.response.total_results)).length : 0;
 
   return { state, searching, search, removed, markRemoved, loadAll, pagesToLoad };
 }

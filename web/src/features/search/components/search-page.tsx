@@ -2,12 +2,13 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearch as useQueryString } from 'wouter';
 import { SearchIcon, StarIcon } from '@/components/icons';
 import { Paginator } from '@/components/paginator';
-import { useUser } from '@/features/user/api/use-user';
+import { useUser } from '@/features/user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { toastErrors } from '@/lib/toast-store';
 import { applyModeSuffix, isSearchType, validateSearch, type SearchType } from '@common/search-rules';
 import type { SearchRecord } from '../api/search-api';
-import { pageCount, useSearch } from '../api/use-search';
+import { dashboardPageCount } from '@common/search-rules';
+import { useSearch } from '../api/use-search';
 import { isFavouriteReference, rememberFavouriteRecords, useFavourites } from '../lib/favourites';
 import { fetchRecords } from '../api/search-api';
 import { RemoveEntryModal } from './remove-entry-modal';
@@ -95,7 +96,7 @@ export function SearchPage() {
 
   const response = state?.response ?? null;
   const page = state?.params.page ?? 1;
-  const pages = response ? pageCount(response.total_results) : 1;
+  const pages = response ? dashboardPageCount(response.total_results) : 1;
   const results = response?.results ?? [];
   const hidden = Boolean(response?.values_hidden) || (user !== undefined && !subscribed);
   const allLoaded = useMemo(

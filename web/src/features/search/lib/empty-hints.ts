@@ -1,7 +1,7 @@
 /**
  * What to tell a searcher whose search found nothing, from the query they ran: the forms
  * that commonly find nothing because they are written differently from how records are
- * stored or how the query language reads them. Pure, unit-tested in server/test/empty-hints.test.ts.
+ * stored or how the query language reads them. Pure, unit-tested in server/test/dashboard/empty-hints.test.ts.
  */
 export interface RunQuery {
   query: string;

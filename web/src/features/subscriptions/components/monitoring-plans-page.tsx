@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { PlanChannels } from '@/features/monitoring/components/plan-channels';
-import { useUser } from '@/features/user/api/use-user';
+import { PlanChannels } from '@/features/monitoring';
+import { useUser } from '@/features/user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { useProducts } from '../api/use-products';
 import { formatUsd, MAX_DOMAINS, planSku } from '../lib/catalogue';

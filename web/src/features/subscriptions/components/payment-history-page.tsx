@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { CardIcon, ChevronDownIcon, PrinterIcon } from '@/components/icons';
 import { Modal } from '@/components/modal';
 import { Paginator } from '@/components/paginator';
-import { useUser } from '@/features/user/api/use-user';
+import { useUser } from '@/features/user';
 import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { PAYMENT_HISTORY_PAGE_SIZE, type Invoice } from '../api/subscriptions-api';

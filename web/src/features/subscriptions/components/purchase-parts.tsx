@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { CheckIcon, CloseIcon } from '@/components/icons';
-import { purchaseQuery } from '@/features/checkout/lib/purchase-params';
+import { purchaseQuery } from '@/features/checkout';
 import { clampQuantityText } from '../lib/catalogue';
 
 /** Goes to the card checkout of `sku` × `quantity`. */

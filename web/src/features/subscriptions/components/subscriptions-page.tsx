@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import { ApiKeyControl } from '@/features/api-docs/components/api-key-control';
-import { useUser } from '@/features/user/api/use-user';
+import { ApiKeyControl } from '@/features/api-docs';
+import { useUser } from '@/features/user';
 import { usePageTitle } from '@/hooks/use-page-title';
 import type { SubscriptionsInfo } from '../api/subscriptions-api';
 import { useSubscriptions } from '../api/use-subscriptions';
