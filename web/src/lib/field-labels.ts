@@ -1,4 +1,4 @@
-import { capitalise } from '@/lib/capitalise';
+import { capitalise } from './capitalise';
 
 /** How a record field is named on screen (search results, data-well chips, exports): never the raw key. */
 const LABELS: Record<string, string> = {

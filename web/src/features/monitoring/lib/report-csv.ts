@@ -4,8 +4,8 @@
  * breach (report) id and a timestamp. Cells are cleaned by the search export's rules
  * (formulas neutralised), so the two exports share one implementation.
  */
-import { downloadCsv, toCsv } from '@/features/search';
-import type { SearchRecord } from '@/features/search';
+import { downloadCsv, toCsv } from '../../search';
+import type { SearchRecord } from '../../search';
 import type { Report } from '../api/monitoring-api';
 
 export function reportRows(report: Report): SearchRecord[] {

@@ -3,7 +3,7 @@
  * pick and reshape strings; components render them as text nodes.
  */
 import type { SearchRecord } from '../api/search-api';
-import { fieldLabel } from '@/lib/field-labels';
+import { fieldLabel } from '../../../lib/field-labels';
 
 /** The masked-record marker in the email field. */
 export const HIDDEN_EMAIL = 'hidden';
