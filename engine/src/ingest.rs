@@ -336,6 +336,38 @@ struct SqlTable {
 }
 
 impl<'a> Ingest<'a> {
+    /// A reader with nothing read yet; `left_out` (inputs a directory walk skipped) are listed
+    /// in the summary first. A dry run has no indexer (`tx`, `back`: None).
+    fn new(
+        opts: &'a IngestOptions,
+        progress: &'a Progress,
+        report: Report,
+        tx: Option<std::sync::mpsc::SyncSender<Batch>>,
+        back: Option<std::sync::mpsc::Receiver<Batch>>,
+        left_out: &[(PathBuf, &'static str)],
+    ) -> Ingest<'a> {
+        let files = left_out
+            .iter()
+            .map(|(p, reason)| json!({ "path": p.display().to_string(), "format": "skipped", "gzip": false, "records": 0, "badLines": 0, "reason": reason }))
+            .collect();
+        Ingest {
+            opts,
+            progress,
+            report,
+            tx,
+            back,
+            batch: Batch::default(),
+            records: 0,
+            bad: 0,
+            files,
+            contexts: Vec::new(),
+            samples: HashMap::new(),
+            bad_lines: Vec::new(),
+            keys: Default::default(),
+            keyed_records: 0,
+        }
+    }
+
     fn bad(&mut self, file: &Path, line: u64, reason: &str, content: &[u8]) -> Result<()> {
         if self.bad_lines.len() < BAD_IN_SUMMARY {
             self.bad_lines.push(json!({ "line": line, "reason": reason }));
@@ -900,25 +932,8 @@ impl<'a> Ingest<'a> {
 /// file and table, the detected format, the column mapping and the first parsed records.
 fn dry_run(opts: &IngestOptions, inputs: &[PathBuf], left_out: &[(PathBuf, &'static str)], progress: &Progress, t0: Instant) -> Result<Value> {
     let report_path = opts.report_path.clone();
-    let mut ing = Ingest {
-        opts,
-        progress,
-        report: Report { enabled: report_path.is_some(), path: report_path.clone().unwrap_or_default(), file: None, written: 0 },
-        tx: None,
-        back: None,
-        batch: Batch::default(),
-        records: 0,
-        bad: 0,
-        files: Vec::new(),
-        contexts: Vec::new(),
-        samples: HashMap::new(),
-        bad_lines: Vec::new(),
-        keys: Default::default(),
-        keyed_records: 0,
-    };
-    for (p, reason) in left_out {
-        ing.files.push(json!({ "path": p.display().to_string(), "format": "skipped", "gzip": false, "records": 0, "badLines": 0, "reason": reason }));
-    }
+    let report = Report { enabled: report_path.is_some(), path: report_path.clone().unwrap_or_default(), file: None, written: 0 };
+    let mut ing = Ingest::new(opts, progress, report, None, None, left_out);
     for f in inputs {
         ing.file(f)?;
     }
@@ -966,25 +981,8 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
     let (flush_cpu_us, indexer_cpu_us, tail_us) = (Arc::new(AtomicU64::new(0)), AtomicU64::new(0), AtomicU64::new(0));
     let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(8);
     let (back_tx, back_rx) = std::sync::mpsc::sync_channel::<Batch>(16);
-    let mut ing = Ingest {
-        opts,
-        progress,
-        report: Report { enabled: true, path: report_path.clone(), file: None, written: 0 },
-        tx: Some(tx),
-        back: Some(back_rx),
-        batch: Batch::default(),
-        records: 0,
-        bad: 0,
-        files: Vec::new(),
-        contexts: Vec::new(),
-        samples: HashMap::new(),
-        bad_lines: Vec::new(),
-        keys: Default::default(),
-        keyed_records: 0,
-    };
-    for (p, reason) in left_out {
-        ing.files.push(json!({ "path": p.display().to_string(), "format": "skipped", "gzip": false, "records": 0, "badLines": 0, "reason": reason }));
-    }
+    let report = Report { enabled: true, path: report_path.clone(), file: None, written: 0 };
+    let mut ing = Ingest::new(opts, progress, report, Some(tx), Some(back_rx), &left_out);
     let mut reader_cpu_us = 0u64;
     let (read_res, index_res) = std::thread::scope(|s| {
         let indexer = s.spawn(|| -> Result<Indexer> {
