@@ -37,10 +37,15 @@ test('a CLI ingest is served by the running server without a restart', { timeout
     );
     assert.equal(result.status, 0, result.stderr + result.stdout);
 
-    const user = await server.createUser({ searchDays: 30, searchCredits: 5, apiKey: true });
+    const user = await server.createUser({ searchDays: 30, searchCredits: 500, apiKey: true });
+    // The last reply is kept for the failure message: a refusal (429, 402) reads differently from a miss.
+    let last: unknown;
     const found = await eventually(async () => {
       const reply = await call(server.url, 'POST', '/v2/search', { body: { query: 'email:new.person@example.net' }, headers: { [server.runtime.config.apiKeyHeader]: user.apiKey! } });
+      last = { status: reply.status, body: reply.body };
       return reply.body.total === 1 ? reply.body : undefined;
+    }, 30_000).catch((e: Error) => {
+      throw new Error(`${e.message}; the last reply: ${JSON.stringify(last)}`);
     });
     assert.equal(found.entries[0].database_name, 'Fresh Dump');
     assert.deepEqual(found.entries[0].username, ['newperson']);
