@@ -16,7 +16,7 @@
 // times every query class `--runs` times with varied values after one warm-up pass and
 // prints median / p95 against the target. `--explain` prints each class's plan (EXPLAIN
 // ANALYZE of the provider's own statement); `--drop` drops the database at the end.
-// Figures: server/src/whois/BENCHMARKS.md.
+// Figures: docs/whois-benchmark.md.
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { cpus, totalmem } from 'node:os';

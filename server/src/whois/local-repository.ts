@@ -1,7 +1,7 @@
 /**
  * Queries of the local WHOIS store (migration 0006): snapshots, passive DNS, subdomains.
  * Every query is one index range or one trigram index scan, and every one is bounded
- * (server/src/whois/BENCHMARKS.md has the plans' figures on 10 M passive DNS rows and
+ * (docs/whois-benchmark.md has the plans' figures on 10 M passive DNS rows and
  * 1 M snapshots).
  */
 import { sql, type Kysely } from 'kysely';
