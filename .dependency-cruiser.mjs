@@ -36,9 +36,6 @@ const KNOWN = [
   ['server-feature-private', 'server/src/delivery/deliver.ts', 'server/src/monitoring/channels-confirmation.ts'],
   // Payments declare who may join their websocket channels with the hub's own rule type.
   ['server-feature-private', 'server/src/payments/crypto-routes.ts', 'server/src/realtime/realtime-routes.ts'],
-  // The dashboard frame shows the user's name and the unread count on every page.
-  ['web-shared-not-features', 'web/src/components/layouts/dashboard-frame.tsx', 'web/src/features/notifications/api/use-unread-refresh.ts'],
-  ['web-shared-not-features', 'web/src/components/layouts/dashboard-frame.tsx', 'web/src/features/user/api/use-user.ts'],
 ];
 
 export default {

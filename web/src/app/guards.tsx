@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
-import { DashboardFrame } from '@/components/layouts/dashboard-frame';
+import { DashboardFrame } from './dashboard-frame';
 import { loginPathFor, pathAfterSignIn } from '@/features/auth/redirect';
 import { useSession } from '@/lib/session';
 

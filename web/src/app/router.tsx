@@ -20,7 +20,7 @@ import { EventCodesPage } from '@/features/event-codes/components/event-codes-pa
 import { ManageSubpage } from '@/features/monitoring/components/manage-subpage';
 import { MonitoringManagePage } from '@/features/monitoring/components/monitoring-manage-page';
 import { ReportsPage } from '@/features/monitoring/components/reports-page';
-import { NotificationsPage } from '@/features/notifications/components/notifications-page';
+import { NotificationsPage } from '@/features/notifications';
 import { CreditsPage } from '@/features/subscriptions/components/credits-page';
 import { MonitoringPlansPage } from '@/features/subscriptions/components/monitoring-plans-page';
 import { ApiV1Redirect } from '@/features/monitoring-docs/components/api-v1-redirect';

@@ -1,17 +1,20 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { useUnreadRefresh } from '@/features/notifications/api/use-unread-refresh';
-import { useUser } from '@/features/user/api/use-user';
+import { useUnreadRefresh } from '@/features/notifications';
+import { useUser } from '@/features/user';
 import { SUPPORT_URL } from '@/lib/brand';
-import { Banner } from '../banner';
-import { BellIcon, CloseIcon, MenuIcon } from '../icons';
-import { Logo } from '../logo';
-import { useEscape } from '../use-escape';
-import { NavList } from './nav-list';
-import { accountLinks, PRODUCT_LINKS } from './navigation';
-import { ThemeSwitch } from './theme-switch';
+import { Banner } from '@/components/banner';
+import { BellIcon, CloseIcon, MenuIcon } from '@/components/icons';
+import { Logo } from '@/components/logo';
+import { useEscape } from '@/components/use-escape';
+import { NavList } from '@/components/layouts/nav-list';
+import { accountLinks, PRODUCT_LINKS } from '@/components/layouts/navigation';
+import { ThemeSwitch } from '@/components/layouts/theme-switch';
 
-/** Side and top navigation around every signed-in page. */
+/**
+ * Side and top navigation around every signed-in page. Part of the app shell: it shows what
+ * features own (the user's name, the unread dot kept current), which shared components may not import.
+ */
 export function DashboardFrame({ title, children }: { title: string; children: ReactNode }) {
   const { data: user } = useUser();
   const [location] = useLocation();
