@@ -29,7 +29,7 @@ const KNOWN = [
   ['server-feature-private', 'server/src/removal/removal-service.ts', 'server/src/auth/auth-repository.ts'],
   ['server-feature-private', 'server/src/auth/auth-service.ts', 'server/src/users/user-repository.ts'],
   // Search charges credits through credits' repository (credits has no service yet).
-  ['server-feature-private', 'server/src/search/search-service.ts', 'server/src/credits/credits-repository.ts'],
+  ['server-feature-private', 'server/src/search/admission.ts', 'server/src/credits/credits-repository.ts'],
   // Event codes grant plans with the payments' grant ledger.
   ['server-feature-private', 'server/src/billing/event-code-service.ts', 'server/src/payments/grants.ts'],
   // Delivery holds back alerts to an email channel that is not confirmed yet.
