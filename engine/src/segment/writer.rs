@@ -366,11 +366,10 @@ pub(super) fn write_hashed<const N: usize>(dir: &Path, field: usize, mut hashes:
     table.write(dir, &index_name(field))
 }
 
-/// A derived password table of a merged part from the sources' (format 4 or 5, `.pord`):
-/// each source's table and the merged ordinal of each of its passwords. A digest in several
-/// sources is one password, so one merged ordinal: kept once. Format 4 sources (hex terms)
-/// and format 5 ones (binary `.dig`) mix; the output is format 5. Returns without writing
-/// when no source has the table.
+/// A derived password table of a merged part from the sources' (`.dig` and `.pord`): each
+/// source's table and the merged ordinal of each of its passwords. A digest in several
+/// sources is one password, so one merged ordinal: kept once. Returns without writing when
+/// no source has the table.
 pub fn write_derived_merged(dir: &Path, field: usize, ins: &[(&FieldIndex, &[u32])]) -> Result<()> {
     let whole = if field == PASSWORD_SHA256 { 32 } else { 20 };
     // Every source entry: its digest's first `DIG_PREFIX` bytes and its merged ordinal.
