@@ -1,5 +1,5 @@
 //! Ingestion: read operator files (JSON lines, JSON arrays, CSV/TSV with a header,
-//! combolists and stealer logs, SQL dumps through `sql.rs`; plain, compressed or in
+//! combolists and stealer logs, SQL dumps through `sql`; plain, compressed or in
 //! archives, see `archive`), turn lines and rows into records, write them into a new
 //! segment built in a temporary
 //! directory, then publish it (`publish`: one atomic manifest swap) and, past
