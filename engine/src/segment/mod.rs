@@ -30,9 +30,8 @@ use std::sync::Arc;
 /// of up to 64 terms, each with its `.post` offset (`postings::PixBuilder`); 10 keeps a short
 /// dedup key per record and the whole key only of the records that are not the first with
 /// theirs (`dedup.rs`); 11 writes no `email_local` table but the local parts' trigrams
-/// beside the emails' (`email.ltri`, `trigram::write_local`). Formats 1 to 10 are read as
-/// they are (parts of 1 and 2 have no
-/// derived tables until a merge rewrites them).
+/// beside the emails' (`email.ltri`, `trigram::write_local`). Formats 6 to 10 are read as
+/// they are (`MIN_FORMAT_VERSION`).
 pub const FORMAT_VERSION: u64 = 11;
 /// The oldest format this engine reads: formats 6 to 10 are served as they are and
 /// rewritten in the current format by `merge::upgrade` (`npm run admin -- index:upgrade`);
