@@ -332,7 +332,8 @@ const CASES: Record<string, ((key: string) => Promise<void>) | null> = {
     assert.deepEqual(await query("select action, target, reason from audit_log where action = 'well:delete'"), [{ action: 'well:delete', target: 'Smoke Takedown', reason: 'smoke' }]);
   },
   'admin index:upgrade': async (key) => {
-    // The running server's index is current; a copy of a format 6 index is upgraded and audited.
+    // While the server serves: its index is current; a copy of a format 6 index is upgraded
+    // and audited.
     await smoke(key, ['run', 'admin', '--', 'index:upgrade'], { line: /^Every segment is in format 11 already: nothing to upgrade \(\d+ segments?\)\.$/m });
     const old = path.join(scratch, 'format6-index');
     fs.cpSync(path.join(ROOT, 'engine', 'test', 'fixtures', 'format6', 'index'), old, { recursive: true });
@@ -513,6 +514,7 @@ describe('documented commands, on the embedded default with nothing configured',
     'admin well:update',
     'admin well:delete',
     'admin backup',
+    'admin index:upgrade',
     'whois-ingest',
     'whois-ingest --samples',
     'bench',
