@@ -210,6 +210,7 @@ interface Native {
   parse(arg: string): Promise<string>;
   ingest(arg: string, progress: Float64Array): Promise<string>;
   merge(arg: string): Promise<string>;
+  upgrade(arg: string): Promise<string>;
 }
 
 let nativePromise: Promise<Native> | undefined;
@@ -622,6 +623,41 @@ export interface IngestResult {
 export async function mergeIndex(indexDir: string, opts: MergeOptions = {}): Promise<MergeResult> {
   const out = await native((n) => n.merge(JSON.stringify({ ...opts, indexDir })));
   return JSON.parse(out) as MergeResult;
+}
+
+/** One segment rewritten by `upgradeIndex`. */
+export interface UpgradedSegment {
+  /** The old segment, and the new one that replaced it at the same place. */
+  from: string;
+  to: string;
+  fromFormat: number;
+  toFormat: number;
+  /** Records before, and after (fewer when taken-down records were left out). */
+  records: number;
+  recordsAfter: number;
+}
+
+export interface UpgradeResult {
+  /** Empty when every segment was in the current format already. */
+  upgraded: UpgradedSegment[];
+  /** Segments wholly taken down, dropped on the way. */
+  dropped: string[];
+  /** Segments in the index afterwards. */
+  segments: number;
+  /** The current format, every segment's afterwards. */
+  format: number;
+  elapsedMs: number;
+}
+
+/**
+ * Rewrite every segment of `indexDir` older than the engine's format in the current one, each
+ * alone and published like a merge (safe while servers serve the index; they pick each new
+ * segment up on refresh). Refuses, before rewriting anything, an index holding a segment too
+ * old for this engine to read (`EngineError` code `unsupported_format`).
+ */
+export async function upgradeIndex(indexDir: string): Promise<UpgradeResult> {
+  const out = await native((n) => n.upgrade(JSON.stringify({ indexDir })));
+  return JSON.parse(out) as UpgradeResult;
 }
 
 /** Ingest files into a new segment of `indexDir`, published atomically when done. */

@@ -29,6 +29,7 @@ import { BACKUP_COMMANDS } from './admin/backup';
 import { accountCommands } from './admin/accounts';
 import { auditCommands } from './admin/audit';
 import { TWO_FACTOR_COMMANDS } from './admin/two-factor';
+import { INDEX_COMMANDS } from './admin/index-upgrade';
 
 /**
  * BullMQ and its Redis client make up most of the admin CLI's code: loaded by the commands
@@ -43,6 +44,7 @@ const MODULE_COMMANDS: AdminCommands = {
   ...accountCommands,
   ...auditCommands,
   ...TWO_FACTOR_COMMANDS,
+  ...INDEX_COMMANDS,
 };
 
 const USAGE = `Usage: npm run admin -- <command> [options]

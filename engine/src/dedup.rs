@@ -17,7 +17,7 @@ use crate::source::{normalize_record, LineContext, SourceRecord};
 use crate::store::{Block, StoreReader};
 use std::path::Path;
 
-/// Whole keys, u64 per document (formats 1-9; parts being built).
+/// Whole keys, u64 per document (formats 6-9; parts being built).
 pub const WHOLE: &str = "dedup.dat";
 /// Format 10: short keys, u32 per document.
 pub const TOP: &str = "dedup.top";
@@ -133,7 +133,7 @@ impl DedupKeys {
         out
     }
 
-    /// The whole key of `doc` when the part holds it: always in formats 1-9; in format 10,
+    /// The whole key of `doc` when the part holds it: always in formats 6-9; in format 10,
     /// for a record that is not the first with its key.
     #[inline]
     pub fn stored(&self, doc: u32) -> Option<u64> {

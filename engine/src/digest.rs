@@ -125,14 +125,6 @@ pub fn nibble(c: u8) -> Option<u8> {
     }
 }
 
-/// The bytes of lower-case hex of an even length (`None` for anything else).
-pub fn unhex(hex: &[u8]) -> Option<Vec<u8>> {
-    if hex.len() % 2 != 0 {
-        return None;
-    }
-    hex.chunks_exact(2).map(|p| Some(nibble(p[0])? << 4 | nibble(p[1])?)).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,9 +158,6 @@ mod tests {
         assert_eq!(h256(&a), "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
         assert_eq!(h1(&a), "291e9a6c66994949b57ba5e650361e98fc36b1ba");
         assert_eq!(h256(&a[..55]), "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
-        assert_eq!(unhex(b"00ff7a"), Some(vec![0, 255, 0x7a]));
-        assert_eq!(unhex(b"0f0"), None);
-        assert_eq!(unhex(b"0F"), None);
         assert_eq!(h256(&a[..56]), "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a");
     }
 }

@@ -490,7 +490,7 @@ impl Engine {
         let mut truncated = false;
         for seg in snap.segments.iter() {
             for (pi, part) in seg.parts.iter().enumerate() {
-                // Keyed by the hex term (the derived tables of format 5 hold binary digests,
+                // Keyed by the hex term (the derived tables hold binary digest prefixes,
                 // written out as hex; the others hold hex text).
                 let mut found: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
                 for f in PASSWORD_TABLES {

@@ -15,6 +15,9 @@ pub enum EngineError {
     Input(String),
     /// Files on disk are not what the format says.
     Corrupt(String),
+    /// An index or a segment in a format this engine does not read; the message says what
+    /// to do (`segment::check_version`).
+    Format(String),
     Io(String),
     Closed,
     /// A panic caught at the FFI boundary.
@@ -35,6 +38,7 @@ impl EngineError {
             EngineError::InvalidArgument(_) => "invalid_argument",
             EngineError::Input(_) => "input",
             EngineError::Corrupt(_) => "corrupt",
+            EngineError::Format(_) => "unsupported_format",
             EngineError::Io(_) => "io",
             EngineError::Closed => "closed",
             EngineError::Internal(_) => "internal",
@@ -51,6 +55,7 @@ impl EngineError {
             EngineError::InvalidArgument(m) => format!("invalid argument: {}", m),
             EngineError::Input(m) => m.clone(),
             EngineError::Corrupt(m) => format!("index is corrupt: {}", m),
+            EngineError::Format(m) => m.clone(),
             EngineError::Io(m) => format!("i/o error: {}", m),
             EngineError::Closed => "the engine is closed".to_string(),
             EngineError::Internal(m) => format!("internal engine error: {}", m),

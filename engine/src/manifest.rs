@@ -35,11 +35,9 @@ impl Manifest {
             Err(e) => return Err(e.into()),
         };
         let v: Value = serde_json::from_slice(&bytes).map_err(|e| EngineError::Corrupt(format!("MANIFEST: {}", e)))?;
-        if !crate::segment::readable_version(v["format_version"].as_u64()) {
-            return Err(EngineError::Corrupt(format!(
-                "MANIFEST has format version {}, this engine reads {} to {}",
-                v["format_version"], crate::segment::MIN_FORMAT_VERSION, FORMAT_VERSION
-            )));
+        match v["format_version"].as_u64() {
+            Some(version) => crate::segment::check_version(version, "the index (MANIFEST)")?,
+            None => return Err(EngineError::Corrupt(format!("MANIFEST has no format version ({})", v["format_version"]))),
         }
         let mut segments = Vec::new();
         for s in v["segments"].as_array().cloned().unwrap_or_default() {

@@ -228,15 +228,12 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
     each_on_two_threads(order, "merge field", |f| merge_field(dir, srcs, f, &remap))?;
     let mut pw_remap: Vec<Vec<u32>> = remap.into_inner().unwrap_or_else(|e| e.into_inner());
     pw_remap.resize(srcs.len(), Vec::new());
-    // The derived password tables: merged from the sources' (their password ordinals
-    // renumbered) when every source with passwords has them in format 4; else hashed again
-    // from the merged `password` table, so that parts of formats 1 to 3 gain them.
-    let derived = |s: &Src, f: usize| s.seg.parts[s.part].fields[f].as_ref().map(|fi| fi.password_ords().is_some()).unwrap_or(false);
-    let has_passwords = |s: &Src| s.seg.parts[s.part].fields[PASSWORD].is_some();
-    // Left-out records may leave passwords without documents (dropped from the merged
-    // table): their ordinals would not map, so the tables are hashed again then.
+    // The derived password tables (every part with passwords has them): merged from the
+    // sources' (their password ordinals renumbered). Left-out records may leave passwords
+    // without documents (dropped from the merged table): their ordinals would not map, so
+    // the tables are hashed again from the merged `password` table then.
     let dropping = srcs.iter().any(|s| !s.hidden.is_empty());
-    if !dropping && srcs.iter().all(|s| !has_passwords(s) || (derived(s, PASSWORD_SHA256) && derived(s, PASSWORD_SHA1))) {
+    if !dropping {
         for f in [PASSWORD_SHA256, PASSWORD_SHA1] {
             let ins: Vec<(&crate::segment::FieldIndex, &[u32])> =
                 srcs.iter().zip(&pw_remap).filter_map(|(s, remap)| s.seg.parts[s.part].fields[f].as_ref().map(|fi| (fi, &remap[..]))).collect();
@@ -436,6 +433,41 @@ pub fn purge(dir: &Path) -> Result<Value> {
         i += 1;
     }
     Ok(json!({ "dropped": dropped, "rewritten": rewritten, "segments": m.segments.len(), "elapsedMs": t0.elapsed().as_millis() as u64 }))
+}
+
+/// Rewrites every segment older than `FORMAT_VERSION` in the current format, each alone (a
+/// merge of one segment, published like any merge: searches go on, an ingest finishing
+/// meanwhile waits to publish), under the index lock for the whole run. Segments wholly
+/// taken down leave first, and a rewritten segment leaves out its taken-down records, as
+/// any merge does. A segment this engine cannot read (below `MIN_FORMAT_VERSION`) stops
+/// the run before anything is rewritten. `{upgraded: [{from, to, fromFormat, toFormat,
+/// records, recordsAfter}], dropped: [ids], segments, format, elapsedMs}`; nothing
+/// upgraded when every segment is current.
+pub fn upgrade(dir: &Path) -> Result<Value> {
+    let t0 = Instant::now();
+    let _lock = IndexLock::acquire(dir)?;
+    let mut m = Manifest::read(dir)?;
+    recover(dir, &m)?;
+    let mut versions = Vec::with_capacity(m.segments.len());
+    for e in &m.segments {
+        versions.push(SegmentMeta::read(&segment_dir(dir, &e.id))?.format_version);
+    }
+    let edits = read_well_edits(dir)?;
+    let dropped = if versions.iter().any(|&v| v < FORMAT_VERSION) { drop_deleted(dir, &mut m, &edits)? } else { Vec::new() };
+    let opts = MergeOptions { all: true, max_segments: DEFAULT_MAX_SEGMENTS, part_docs: DEFAULT_MERGE_PART_DOCS };
+    let mut upgraded = Vec::new();
+    for i in 0..m.segments.len() {
+        let from = m.segments[i].id.clone();
+        let version = SegmentMeta::read(&segment_dir(dir, &from))?.format_version;
+        if version >= FORMAT_VERSION {
+            continue;
+        }
+        let records = m.segments[i].records;
+        let r = merge_window(dir, &m, i..i + 1, &opts, &edits, Instant::now())?;
+        upgraded.push(json!({ "from": from, "to": r["segmentId"], "fromFormat": version, "toFormat": FORMAT_VERSION, "records": records, "recordsAfter": r["records"] }));
+        m = Manifest::read(dir)?;
+    }
+    Ok(json!({ "upgraded": upgraded, "dropped": dropped, "segments": m.segments.len(), "format": FORMAT_VERSION, "elapsedMs": t0.elapsed().as_millis() as u64 }))
 }
 
 /// Rewrites the run `window` of `m` into one segment (the caller holds the lock), leaving

@@ -11,7 +11,7 @@
 //! never takes a lock shared with the pool threads to start a call.
 //!
 //! Exports: `configure(threads)`, `poolStats()`, `open(dir)`, `call(handle, op, json)`,
-//! `parse(json)`, `ingest(json, progress: Float64Array)`, `merge(json)`, `version()`.
+//! `parse(json)`, `ingest(json, progress: Float64Array)`, `merge(json)`, `upgrade(json)`, `version()`.
 
 use crate::engine::Engine;
 use crate::error::EngineError;
@@ -760,6 +760,19 @@ unsafe extern "C" fn js_merge(env: napi_env, info: napi_callback_info) -> napi_v
     })
 }
 
+unsafe extern "C" fn js_upgrade(env: napi_env, info: napi_callback_info) -> napi_value {
+    guard(env, || {
+        let a = args(env, info, 1)?;
+        let arg = string_arg(env, a[0])?;
+        let task: Task = Box::new(move || {
+            let v = json_arg(&arg)?;
+            let dir = v["indexDir"].as_str().ok_or_else(|| EngineError::InvalidArgument("indexDir is required".into()))?.to_string();
+            crate::merge::upgrade(std::path::Path::new(&dir)).map(|v| Output::Json(v.to_string()))
+        });
+        queue(env, pool::Lane::Bulk, task, None, None)
+    })
+}
+
 unsafe extern "C" fn js_version(env: napi_env, _info: napi_callback_info) -> napi_value {
     guard(env, || {
         make_string(env, &json!({ "engine": env!("CARGO_PKG_VERSION"), "format": crate::segment::FORMAT_VERSION }).to_string())
@@ -785,6 +798,7 @@ pub unsafe extern "C" fn napi_register_module_v1(env: napi_env, exports: napi_va
         export(env, exports, "parse", js_parse)?;
         export(env, exports, "ingest", js_ingest)?;
         export(env, exports, "merge", js_merge)?;
+        export(env, exports, "upgrade", js_upgrade)?;
         export(env, exports, "version", js_version)?;
         Ok(exports)
     })

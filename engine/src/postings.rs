@@ -1,13 +1,13 @@
 //! Postings: the sorted document numbers of one term, delta-encoded as LEB128 varints
 //! (since format 7 a one-document term's document is packed into `.pix` instead).
 
-/// Terms per block of `.pix`, the postings index of format 2: u32 term count n; for each
-/// block of `PIX_STEP` terms (and one past the end) u32 offset of its first postings in
-/// `.post`; the same count of u32 offsets into the lengths area; the lengths area: every
-/// term's postings byte length as a LEB128 varint. About 1.5 bytes a term instead of the 4
-/// of format 1's `.poff` (u32 offset per term).
+/// Terms per block of `.pix`, the sampled postings index, before format 9: u32 term count n
+/// (with the flags below); for each block of `PIX_STEP` terms (and one past the end) u32
+/// offset of its first postings in `.post`; the same count of u32 offsets into the blocks
+/// area; the blocks. (Formats 2-5 had every term's length in a block and no flag; they are
+/// no longer read.)
 ///
-/// Format 6 (`PIX_SINGLES` set in the count): a block's lengths are a u16 bitmap of its
+/// Format 6 (`PIX_SINGLES` set in the count): a block is a u16 bitmap of its
 /// terms whose postings are one varint (one document: 92% of the terms of the 10M bench
 /// index), whose length is read from `.post` itself, then the varint lengths of the others
 /// only. About 0.7 bytes a term.
@@ -186,7 +186,6 @@ struct PixLayout {
     /// Where the blocks area starts, and the first entry of the array of its offsets.
     blocks: usize,
     array: usize,
-    singles: bool,
     width: u32,
     shift: u32,
     inline: bool,
@@ -221,7 +220,7 @@ impl PixLayout {
             (false, false) => (4, 0),
         };
         let (blocks, array) = if inline { (head + entries * 4, head) } else { (head + entries * 8, head + entries * 4) };
-        PixLayout { entries, head, blocks, array, singles: raw & PIX_SINGLES != 0, width, shift, inline }
+        PixLayout { entries, head, blocks, array, width, shift, inline }
     }
 
     /// Terms per block.
@@ -253,9 +252,6 @@ impl PixLayout {
         } else {
             self.post_off(pix, b)
         };
-        if !self.singles {
-            return BlockCursor { s, p, mask: 0, packed: p, j: 0, ones: 0 };
-        }
         let mask = u64_le(pix, p) & block_bits(self.step());
         let packed = p + self.step() / 8;
         // Format 6: the lengths follow the bitmap.
@@ -283,7 +279,7 @@ impl BlockCursor {
         if j == self.j {
             return;
         }
-        if l.singles && l.width == 0 {
+        if l.width == 0 {
             // Format 6: a one-document term's length is read from `.post`.
             while self.j < j {
                 self.next(l, pix, post);
@@ -428,7 +424,7 @@ pub fn varint_at(b: &[u8], p: &mut usize) -> usize {
 
 /// Term count of a `.pix` and whether its layout is consistent with `post_len`.
 pub fn pix_check(pix: &[u8], post_len: usize) -> Option<usize> {
-    if pix.len() < 8 {
+    if pix.len() < 8 || u32_at(pix, 0) & PIX_SINGLES == 0 {
         return None;
     }
     let l = PixLayout::of(pix);
@@ -488,7 +484,7 @@ pub fn pix_ranges_scattered(pix: &[u8], post: &[u8], ords: &[u32], out: &mut Vec
         let b = o as usize >> l.shift;
         if b != last {
             prefetch(pix, l.block_at(pix, b));
-            if l.singles && l.width == 0 {
+            if l.width == 0 {
                 // One-document terms' lengths are read from `.post`.
                 prefetch(post, l.post_off(pix, b));
             }
@@ -575,8 +571,7 @@ pub fn decode_into(bytes: &[u8], out: &mut Vec<u32>) {
 #[cfg(test)]
 mod tests {
     /// Lists of 0 to 299 documents (one-document ones among them), written and read back
-    /// by ordinal, in ascending and scattered runs; and, over the same lists, a format 2
-    /// `.pix` (a length for every term), a format 6 one (bitmaps of one-document terms,
+    /// by ordinal, in ascending and scattered runs; and, over the same lists, a format 6 one (bitmaps of one-document terms,
     /// which stay in `.post`) and a format 7 one (their documents packed in blocks of 16).
     /// Three times: fields of 90%, 80% and 60% one-document terms (blocks of 64, 32 and 16
     /// since format 9).
@@ -676,7 +671,9 @@ mod tests {
         area(&mut f7, &v7);
         assert!(pix.len() + post7.len() < f6.len() + post.len() && f6.len() < v2.len(), "{} {} {}", pix.len() + post7.len(), f6.len() + post.len(), v2.len());
         assert!(pix.len() < f7.len() || step == 16, "{} {}", pix.len(), f7.len());
-        for (pix, post, version) in [(&pix, &post7, 9), (&f7, &post7, 7), (&v2, &post, 2), (&f6, &post, 6)] {
+        // Format 2 (no flag) is no longer read.
+        assert_eq!(super::pix_check(&v2, post.len()), None);
+        for (pix, post, version) in [(&pix, &post7, 9), (&f7, &post7, 7), (&f6, &post, 6)] {
             assert_eq!(super::pix_check(pix, post.len()), Some(n), "format {}", version);
             assert_eq!(super::pix_check(pix, post.len() + 1), None);
             // Format 9 gives its blocks' length (a cut file is refused).

@@ -175,7 +175,7 @@ type OpenShorts = HashMap<u32, u32, BuildHasherDefault<IntHasher>>;
 /// the first, in global search order, with its dedup key; then the part's keys in the
 /// format 10 form (`dedup.rs`: short keys, and whole keys of the records that are not
 /// first), in place of the whole keys (`dedup.dat`) it was built with. Reads the short keys
-/// of the segments `before` it (their whole keys in formats 1-9); an earlier record whose
+/// of the segments `before` it (their whole keys in formats 6-9); an earlier record whose
 /// short key is a new record's is confirmed with its whole key, stored or (a first record
 /// of a format 10 part) computed again from its line.
 pub(crate) fn mark_first_occurrences(dir: &Path, before: &[ManifestEntry], tmp: &Path, parts: u32) -> Result<()> {

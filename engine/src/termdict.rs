@@ -5,7 +5,6 @@
 //!   in `.terms` of every step-th term (ordinals 0, 8, 16, …), then the length of
 //!   `.terms`; a term between two samples is found by skipping newlines (at most 7). The
 //!   step equals the trigram block size: a candidate block starts at a sample;
-//! - `<field>.toff` (format 1, still read): u32 LE start offset of every term, plus the end;
 //! - `<field>.tfc` (format 4, instead of `.terms`): the same terms front-coded in blocks of
 //!   `STEP`: a block's first term whole, then each next one as one byte (the length of the
 //!   prefix it shares with the term before it, at most 255), the rest of its bytes and
@@ -96,21 +95,20 @@ pub struct TermDict {
     blob: Bytes,
     /// Front-coded blocks of `step` terms (format 4 `.tfc`).
     front: bool,
-    /// `.tix` (sampled) or `.toff` (every term, format 1).
+    /// `.tix`: the sampled offsets.
     offs: Bytes,
-    sampled: bool,
     /// Terms per sample (`.tix`); the first sample is u32 number `head` of the file (in a
     /// digest table: the byte offset of the first digest in `.dig`, after its header).
     step: usize,
     head: usize,
     len: usize,
-    /// A digest table (format 5 `.dig`): `len` binary digests of this many bytes each,
-    /// sorted, after a u32 header (the width); 0 for a text table. Seen from outside as the
-    /// lower-case hex of each digest (`get`, `prefix_range`, `term_into`, `for_each`).
+    /// A digest table (`.dig`): `len` binary digest prefixes of this many bytes each,
+    /// sorted, after the header; 0 for a text table. Seen from outside as the lower-case hex
+    /// of each prefix (`prefix_range`, `term_into`, `for_each`).
     digest: usize,
-    /// Format 6 `.dig`: the entries are only the first `digest` bytes of digests of this
-    /// many bytes (32 or 20); 0 when they are whole (format 5). `FieldIndex::hash_terms`
-    /// confirms each candidate by hashing its password again.
+    /// The whole digests' width (32 or 20) in a digest table, of which it keeps the first
+    /// `digest` bytes: `FieldIndex::hash_terms` confirms each candidate by hashing its
+    /// password again. 0 for a text table.
     whole: usize,
 }
 
@@ -334,58 +332,55 @@ impl TermDict {
         if dig.exists() {
             return Self::open_digest(&dig).map(Some);
         }
-        let tix = dir.join(format!("{}.tix", field));
-        let p = if tix.exists() { tix } else { dir.join(format!("{}.toff", field)) };
+        let p = dir.join(format!("{}.tix", field));
         if !p.exists() {
             return Ok(None);
         }
-        let sampled = p.extension().map(|e| e == "tix").unwrap_or(false);
         let offs = Bytes::open(&p)?;
         let tfc = dir.join(format!("{}.tfc", field));
-        let front = sampled && tfc.exists();
+        let front = tfc.exists();
         let blob = Bytes::open(&if front { tfc } else { dir.join(format!("{}.terms", field)) })?;
         if offs.len() < 8 || offs.len() % 4 != 0 {
             return Err(EngineError::Corrupt(format!("{}: bad length", p.display())));
         }
-        let len = if sampled { offs.u32_at(0) as usize } else { offs.len() / 4 - 1 };
-        let (step, head) = if sampled { (offs.u32_at(1) as usize, 2) } else { (1, 0) };
+        let len = offs.u32_at(0) as usize;
+        let (step, head) = (offs.u32_at(1) as usize, 2);
         let last = offs.len() / 4 - 1;
-        if step == 0 || (sampled && last != head + (len + step - 1) / step) || offs.u32_at(last) as usize != blob.len() {
+        if step == 0 || last != head + (len + step - 1) / step || offs.u32_at(last) as usize != blob.len() {
             return Err(EngineError::Corrupt(format!("{}: term offsets do not match", p.display())));
         }
         if front && SAMPLE % step != 0 {
             return Err(EngineError::Corrupt(format!("{}: front-coded blocks of {} terms", p.display(), step)));
         }
-        let mut d = TermDict { samples: Vec::new(), blob, front, offs, sampled, step, head, len, digest: 0, whole: 0 };
+        let mut d = TermDict { samples: Vec::new(), blob, front, offs, step, head, len, digest: 0, whole: 0 };
         // Every sample is the first term of a block: whole in a front-coded table too.
         d.samples = (0..len).step_by(SAMPLE).map(|o| prefix8(d.block_first(o / step))).collect();
         Ok(Some(d))
     }
 
-    /// A `.dig` table: u32 width w (1 to 64), then binary digests of w bytes, ascending
-    /// (format 5); or u32 `DIG_PREFIXES | w`, u32 the whole digests' width, then the first
-    /// w bytes of each digest, ascending (format 6).
+    /// A `.dig` table (format 6): u32 `DIG_PREFIXES | w`, u32 the whole digests' width, then
+    /// the first w bytes of each digest, ascending. (Format 5's whole digests, without the
+    /// flag, are no longer read.)
     fn open_digest(p: &Path) -> Result<TermDict> {
         let blob = Bytes::open(p)?;
-        let raw = if blob.len() >= 4 { blob.u32_at(0) } else { 0 };
-        let prefixes = raw & DIG_PREFIXES != 0;
+        let raw = if blob.len() >= 8 { blob.u32_at(0) } else { 0 };
         let w = (raw & !DIG_PREFIXES) as usize;
-        let head = if prefixes { 8 } else { 4 };
-        let whole = if prefixes && blob.len() >= 8 { blob.u32_at(1) as usize } else { 0 };
-        let ok = (1..=64).contains(&w) && blob.len() >= head && (blob.len() - head) % w == 0 && (!prefixes || (w..=64).contains(&whole));
+        let head = 8;
+        let whole = if raw & DIG_PREFIXES != 0 { blob.u32_at(1) as usize } else { 0 };
+        let ok = (1..=64).contains(&w) && blob.len() >= head && (blob.len() - head) % w == 0 && (w..=64).contains(&whole);
         if !ok {
             return Err(EngineError::Corrupt(format!("{}: bad digest table length", p.display())));
         }
         let len = (blob.len() - head) / w;
-        Ok(TermDict { samples: Vec::new(), blob, front: false, offs: Bytes::Empty, sampled: true, step: 1, head, len, digest: w, whole })
+        Ok(TermDict { samples: Vec::new(), blob, front: false, offs: Bytes::Empty, step: 1, head, len, digest: w, whole })
     }
 
-    /// The whole digests' width of a format 6 table of digest prefixes (0 for any other).
+    /// The whole digests' width of a table of digest prefixes (0 for a text table).
     pub fn prefix_of(&self) -> usize {
         self.whole
     }
 
-    /// Candidates in a table of digest prefixes (format 6) for a lower-case hex digest or
+    /// Candidates in a table of digest prefixes for a lower-case hex digest or
     /// prefix of one: the entries whose prefix agrees with `hex` as far as either goes.
     pub fn digest_candidates(&self, hex: &[u8]) -> Range<u32> {
         self.digest_range(&hex[..hex.len().min(2 * self.digest)])
@@ -397,7 +392,7 @@ impl TermDict {
         &self.blob[self.head + ord * self.digest..self.head + (ord + 1) * self.digest]
     }
 
-    /// Whether this is a digest table (`.dig`, format 5).
+    /// Whether this is a digest table (`.dig`).
     pub fn is_digest(&self) -> bool {
         self.digest > 0
     }
@@ -411,13 +406,9 @@ impl TermDict {
         }
     }
 
-    /// The binary digest of term `ord`: a digest table's own bytes, or a text table's hex
-    /// decoded (`None` when the term is not lower-case hex of an even length).
-    pub fn term_digest(&self, ord: u32) -> Option<std::borrow::Cow<'_, [u8]>> {
-        if self.digest > 0 {
-            return Some(std::borrow::Cow::Borrowed(self.digest_at(ord as usize)));
-        }
-        crate::digest::unhex(self.term(ord)).map(std::borrow::Cow::Owned)
+    /// The binary digest prefix of term `ord` of a digest table (`None` in a text table).
+    pub fn term_digest(&self, ord: u32) -> Option<&[u8]> {
+        (self.digest > 0).then(|| self.digest_at(ord as usize))
     }
 
     /// A digest table's ordinals whose hex starts with `hex` (any length up to the width's;
@@ -451,11 +442,8 @@ impl TermDict {
 
     pub fn get(&self, term: &[u8]) -> Option<u32> {
         if self.digest > 0 {
-            if term.len() != 2 * self.digest || self.whole > 0 {
-                return None;
-            }
-            let r = self.digest_range(term);
-            return (r.start < r.end).then_some(r.start);
+            // Prefixes only: a lookup goes through `FieldIndex::hash_terms`.
+            return None;
         }
         match self.lower_bound(term) {
             (o, true) => Some(o),
@@ -513,9 +501,6 @@ impl TermDict {
     #[inline]
     fn start(&self, ord: u32) -> usize {
         let ord = ord as usize;
-        if !self.sampled {
-            return self.offs.u32_at(ord) as usize;
-        }
         if ord >= self.len {
             return self.blob.len();
         }
@@ -532,11 +517,6 @@ impl TermDict {
     pub fn term(&self, ord: u32) -> &[u8] {
         debug_assert!(!self.front, "term() of a front-coded table");
         assert!(self.digest == 0, "term() of a digest table (term_into)");
-        if !self.sampled {
-            let s = self.offs.u32_at(ord as usize) as usize;
-            let e = self.offs.u32_at(ord as usize + 1) as usize;
-            return &self.blob[s..e - 1];
-        }
         let s = self.start(ord);
         let e = memchr::memchr(b'\n', &self.blob[s..]).map(|p| s + p).unwrap_or(self.blob.len());
         &self.blob[s..e]
@@ -674,30 +654,18 @@ impl TermDict {
 
     /// Ordinal of the term containing byte `pos` of the blob.
     fn ord_at(&self, pos: usize) -> u32 {
-        if self.sampled {
-            // The sample at or before `pos`, then the newlines between.
-            let (mut lo, mut hi) = (0usize, (self.len + self.step - 1) / self.step);
-            while hi - lo > 1 {
-                let mid = (lo + hi) / 2;
-                if self.offs.u32_at(self.head + mid) as usize <= pos {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-            let s = self.offs.u32_at(self.head + lo) as usize;
-            return (lo * self.step + memchr::memchr_iter(b'\n', &self.blob[s..pos]).count()) as u32;
-        }
-        let (mut lo, mut hi) = (0usize, self.len);
+        // The sample at or before `pos`, then the newlines between.
+        let (mut lo, mut hi) = (0usize, (self.len + self.step - 1) / self.step);
         while hi - lo > 1 {
             let mid = (lo + hi) / 2;
-            if self.offs.u32_at(mid) as usize <= pos {
+            if self.offs.u32_at(self.head + mid) as usize <= pos {
                 lo = mid;
             } else {
                 hi = mid;
             }
         }
-        lo as u32
+        let s = self.offs.u32_at(self.head + lo) as usize;
+        (lo * self.step + memchr::memchr_iter(b'\n', &self.blob[s..pos]).count()) as u32
     }
 
     /// Ordinals in `range` and in the trigram candidate `blocks` (ascending, `grain`
@@ -719,10 +687,8 @@ impl TermDict {
         let finder = literal.filter(|l| !l.is_empty()).map(memchr::memmem::Finder::new);
         let first = blocks.partition_point(|&b| (b + 1) * grain <= range.start);
         // Candidate blocks are scattered over the table: fetch their sampled offsets ahead.
-        if self.sampled {
-            for &b in &blocks[first..] {
-                crate::postings::prefetch(&self.offs, (self.head + (b * grain) as usize / self.step) * 4);
-            }
+        for &b in &blocks[first..] {
+            crate::postings::prefetch(&self.offs, (self.head + (b * grain) as usize / self.step) * 4);
         }
         const AHEAD: usize = 8;
         let mut ahead = first;

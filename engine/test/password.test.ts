@@ -1,14 +1,13 @@
 // Password checks (issue 12): the engine derives the SHA-256 and SHA-1 of every plaintext
 // password at ingest (hidden tables `password_sha256` / `password_sha1`, format 3), and
 // `passwordCount` / `passwordRange` look a hash up in them and in the stored
-// `hashed_password` values. Removals hide records, merges keep (remake) the tables, old
-// parts (format 1 here) still open and gain the tables when merged, entries never show them.
+// `hashed_password` values. Removals hide records, merges keep (remake) the tables, entries
+// never show them. Parts of older formats: format6.test.ts and upgrade.test.ts.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { ingestFiles, openEngine } from '../index';
 import { tempDir } from './helpers';
 
@@ -99,88 +98,3 @@ test('plaintext passwords are found by their SHA-256 and SHA-1, with stored hash
     await engine.close();
   }
 });
-
-test('old-format parts open without derived hashes; a merge derives them', async () => {
-  const fixture = fileURLToPath(new URL('./fixtures/format1', import.meta.url));
-  const index = join(dir, 'old');
-  cpSync(join(fixture, 'index'), index, { recursive: true });
-  cpSync(join(fixture, 'tombstones.txt'), join(index, 'tombstones.log'));
-  const engine = await openEngine(index);
-  try {
-    const plain = (await engine.search({ query: 'password:123456' })).total;
-    assert.ok(plain > 0);
-    // Stored hashes are still answered; plaintexts of an old part have no derived hashes.
-    assert.equal((await engine.passwordCount(sha256('123456'))).total, 0);
-    await engine.merge();
-    assert.equal((await engine.search({ query: 'password:123456' })).total, plain);
-    assert.equal((await engine.passwordCount(sha256('123456'))).total, plain);
-    assert.equal((await engine.passwordCount(sha1('123456'))).total, plain);
-  } finally {
-    await engine.close();
-  }
-});
-
-// Format 4 derived tables (hex terms) and format 5 ones (whole binary digests) still answer,
-// and merge with format 6 ones (digest prefixes).
-for (const [name, isOld] of [
-  ['format4', (part: string) => readdirSync(part).includes('password_sha256.terms')],
-  ['format5', (part: string) => readFileSync(join(part, 'password_sha256.dig')).readUInt32LE(0) === 32],
-] as const) {
-  test(`${name} derived tables still answer, and merge with format 6 ones (digest prefixes)`, async () => {
-    const fixture = fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-    const index = join(dir, name);
-    cpSync(join(fixture, 'index'), index, { recursive: true });
-    const expected = JSON.parse(readFileSync(join(fixture, 'expected.json'), 'utf8')) as {
-      counts: Record<string, number>;
-      ranges: Record<string, { suffixes: { suffix: string; count: number }[]; truncated: boolean }>;
-    };
-    const seg0 = readdirSync(index).find((d) => d.startsWith('seg-'))!;
-    assert.ok(isOld(join(index, seg0, 'part-0')), `the fixture is ${name}`);
-    const engine = await openEngine(index);
-    try {
-      const answers = async () => {
-        const counts: Record<string, number> = {};
-        for (const h of Object.keys(expected.counts)) counts[h] = (await engine.passwordCount(h)).total;
-        const ranges: Record<string, { suffixes: { suffix: string; count: number }[]; truncated: boolean }> = {};
-        for (const p of Object.keys(expected.ranges)) {
-          const r = await engine.passwordRange(p.toUpperCase());
-          ranges[p] = { suffixes: r.suffixes, truncated: r.truncated };
-        }
-        return { counts, ranges };
-      };
-      assert.ok(Object.values(expected.counts).filter((c) => c > 1).length >= 5);
-      assert.deepEqual(await answers(), expected, `${name} parts answer as the engine that wrote them did`);
-
-      // A format 6 segment with the same passwords, then a merge of both.
-      const lines = readFileSync(join(fixture, 'a.jsonl'), 'utf8').trim().split('\n').slice(0, 20);
-      const again = jsonl(`${name}-again.jsonl`, lines.map((l) => ({ ...(JSON.parse(l) as Record<string, string>), email: 'again-' + (JSON.parse(l) as { email: string }).email })));
-      await ingestFiles(index, { well: 'Five', files: [again], format: 'jsonl' });
-      await engine.refresh();
-      const seg5 = readdirSync(index).find((d) => d.startsWith('seg-') && d !== seg0)!;
-      assert.deepEqual(readdirSync(join(index, seg5, 'part-0')).filter((f) => f.startsWith('password_sha')).sort(), [
-        'password_sha1.dig', 'password_sha1.pord', 'password_sha256.dig', 'password_sha256.pord',
-      ]);
-      const twice = await answers();
-      const extra = new Map<string, number>();
-      for (const l of lines) {
-        const r = JSON.parse(l) as { password?: string; hashed_password?: string };
-        const hs = new Set<string>();
-        if (r.password) hs.add(sha256(r.password)).add(sha1(r.password));
-        if (r.hashed_password) hs.add(r.hashed_password.toLowerCase());
-        for (const h of hs) extra.set(h, (extra.get(h) ?? 0) + 1);
-      }
-      for (const [h, c] of Object.entries(expected.counts)) assert.equal(twice.counts[h], c + (extra.get(h) ?? 0), h);
-      const m = await engine.merge();
-      assert.equal(m.merged.length, 2);
-      const merged = readdirSync(index).find((d) => d.startsWith('seg-'))!;
-      assert.deepEqual(readdirSync(join(index, merged, 'part-0')).filter((f) => f.startsWith('password_sha')).sort(), [
-        'password_sha1.dig', 'password_sha1.pord', 'password_sha256.dig', 'password_sha256.pord',
-      ]);
-      assert.equal(JSON.parse(readFileSync(join(index, merged, 'part-0', 'part.json'), 'utf8')).format_version, 11);
-      assert.equal(readFileSync(join(index, merged, 'part-0', 'password_sha256.dig')).readUInt32LE(0), 0x80000004, 'digest prefixes');
-      assert.deepEqual(await answers(), twice, 'the merged tables answer as before the merge');
-    } finally {
-      await engine.close();
-    }
-  });
-}

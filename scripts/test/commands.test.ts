@@ -331,6 +331,15 @@ const CASES: Record<string, ((key: string) => Promise<void>) | null> = {
     assert.deepEqual(await query('select name from data_wells order by name'), [{ name: 'Smoke' }]);
     assert.deepEqual(await query("select action, target, reason from audit_log where action = 'well:delete'"), [{ action: 'well:delete', target: 'Smoke Takedown', reason: 'smoke' }]);
   },
+  'admin index:upgrade': async (key) => {
+    // While the server serves: its index is current; a copy of a format 6 index is upgraded
+    // and audited.
+    await smoke(key, ['run', 'admin', '--', 'index:upgrade'], { line: /^Every segment is in format 11 already: nothing to upgrade \(\d+ segments?\)\.$/m });
+    const old = path.join(scratch, 'format6-index');
+    fs.cpSync(path.join(ROOT, 'engine', 'test', 'fixtures', 'format6', 'index'), old, { recursive: true });
+    await smoke(key, ['run', 'admin', '--', 'index:upgrade', '--index-dir', old], { line: /^0mwu9jz0hmaywz: format 6 -> 11 as \w+, 404 records$/m });
+    assert.deepEqual(await query("select action, target from audit_log where action = 'index:upgrade'"), [{ action: 'index:upgrade', target: old }]);
+  },
   'admin backup': async (key) => {
     // After the ingest: the running server's accounts and the Smoke well's records.
     const { out } = await smoke(key, ['run', 'admin', '--', 'backup', '--out', path.join(scratch, 'backup')], { line: /^Backup written to \S+: [1-9]\d* accounts, .* data wells; index [1-9]\d* segments, [1-9]\d* records, \d+ bytes$/m });
@@ -505,6 +514,7 @@ describe('documented commands, on the embedded default with nothing configured',
     'admin well:update',
     'admin well:delete',
     'admin backup',
+    'admin index:upgrade',
     'whois-ingest',
     'whois-ingest --samples',
     'bench',

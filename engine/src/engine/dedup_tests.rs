@@ -170,7 +170,7 @@ fn colliding_short_keys_answer_as_whole_keys() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Parts of formats 1-7 (whole keys, with and without first bits) are read beside
+/// Parts of formats 6-9 (whole keys, with and without first bits) are read beside
 /// format 10 ones, and a merge of all of them writes format 10 (the parts without first
 /// bits make it compute them at publish, from whole keys, the format 10 parts' first
 /// records' computed again).

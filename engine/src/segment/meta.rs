@@ -78,6 +78,10 @@ impl SegmentMeta {
     pub fn read(dir: &Path) -> Result<SegmentMeta> {
         let corrupt = |e: String| EngineError::Corrupt(format!("{}: {}", dir.display(), e));
         let v: Value = serde_json::from_slice(&std::fs::read(dir.join("segment.json"))?).map_err(|e| corrupt(e.to_string()))?;
+        if let Some(version) = v.get("format_version").and_then(Value::as_u64) {
+            let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            super::check_version(version, &format!("segment {}", name.trim_start_matches("seg-")))?;
+        }
         SegmentMeta::from_json(&v).map_err(corrupt)
     }
 

@@ -30,12 +30,13 @@ use std::sync::Arc;
 /// of up to 64 terms, each with its `.post` offset (`postings::PixBuilder`); 10 keeps a short
 /// dedup key per record and the whole key only of the records that are not the first with
 /// theirs (`dedup.rs`); 11 writes no `email_local` table but the local parts' trigrams
-/// beside the emails' (`email.ltri`, `trigram::write_local`). Formats 1 to 10 are read as
-/// they are (parts of 1 and 2 have no
-/// derived tables until a merge rewrites them).
+/// beside the emails' (`email.ltri`, `trigram::write_local`). Formats 6 to 10 are read as
+/// they are (`MIN_FORMAT_VERSION`).
 pub const FORMAT_VERSION: u64 = 11;
-/// The oldest format this engine reads.
-pub const MIN_FORMAT_VERSION: u64 = 1;
+/// The oldest format this engine reads: formats 6 to 10 are served as they are and
+/// rewritten in the current format by `merge::upgrade` (`npm run admin -- index:upgrade`);
+/// older ones are refused (`check_version`). docs/decisions/0018-index-upgrade-and-old-formats.md.
+pub const MIN_FORMAT_VERSION: u64 = 6;
 
 /// The directory of published segment `id` in index `index`.
 pub fn segment_dir(index: &Path, id: &str) -> PathBuf {
@@ -44,6 +45,23 @@ pub fn segment_dir(index: &Path, id: &str) -> PathBuf {
 
 pub fn readable_version(v: Option<u64>) -> bool {
     matches!(v, Some(x) if (MIN_FORMAT_VERSION..=FORMAT_VERSION).contains(&x))
+}
+
+/// Ok when this engine reads format `v` of `what` (the MANIFEST, a segment, a part); else
+/// the error that says what to do: an older format is re-ingested, or rewritten first by a
+/// release that still reads it; a newer one needs a newer release.
+pub fn check_version(v: u64, what: &str) -> Result<()> {
+    if v < MIN_FORMAT_VERSION {
+        return Err(EngineError::Format(format!(
+            "{what} is in index format {v}, which this engine no longer reads (it reads formats {MIN_FORMAT_VERSION} to {FORMAT_VERSION}): \
+             re-ingest its data, or rewrite the index with a release whose engine reads format {v} \
+             (`npm run ingest -- --merge`), then run `npm run admin -- index:upgrade`"
+        )));
+    }
+    if v > FORMAT_VERSION {
+        return Err(EngineError::Format(format!("{what} is in index format {v}, newer than this engine's {FORMAT_VERSION}: run a newer release")));
+    }
+    Ok(())
 }
 
 mod meta;

@@ -38,16 +38,15 @@ impl PordTable {
 
 pub struct FieldIndex {
     pub dict: TermDict,
-    /// Absent in format 1 parts and for fields without one (then infix queries scan).
+    /// Absent for fields without one (then infix queries scan).
     pub tri: Option<crate::trigram::TrigramIndex>,
     /// `email.ltri` (format 11): the local parts' trigrams that domains make common.
     pub ltri: Option<crate::trigram::TrigramIndex>,
     pub(super) post: Bytes,
-    /// `.pix` (format 2, sampled) or `.poff` (format 1, u32 per term).
+    /// `.pix`, the sampled postings index.
     pub(super) poff: Bytes,
-    pub(super) sampled: bool,
-    /// A derived password table of format 4 (`.pord`): u32 per term, the ordinal of the
-    /// password whose postings it has; `post` and `poff` are then the password table's.
+    /// A derived password table (`.pord`): u32 per term, the ordinal of the password whose
+    /// postings it has; `post` and `poff` are then the password table's.
     pub(super) via: Option<Bytes>,
 }
 
@@ -66,25 +65,22 @@ impl FieldIndex {
                 if !ok {
                     return Err(EngineError::Corrupt(format!("{}: {} password ordinals", dir.display(), f)));
                 }
-                Some(FieldIndex { dict, tri: None, ltri: None, post, poff, sampled: true, via: Some(via) })
+                Some(FieldIndex { dict, tri: None, ltri: None, post, poff, via: Some(via) })
             }
             Some(dict) => {
                 let post = Bytes::open(&dir.join(format!("{}.post", f)))?;
-                let pix = dir.join(format!("{}.pix", f));
-                let sampled = pix.exists();
-                let poff = Bytes::open(&if sampled { pix } else { dir.join(format!("{}.poff", f)) })?;
-                let ok = if sampled { postings::pix_check(&poff, post.len()) == Some(dict.len()) } else { poff.len() == (dict.len() + 1) * 4 };
-                if !ok {
+                let poff = Bytes::open(&dir.join(format!("{}.pix", f)))?;
+                if postings::pix_check(&poff, post.len()) != Some(dict.len()) {
                     return Err(EngineError::Corrupt(format!("{}: {} postings index length", dir.display(), f)));
                 }
                 let tri = crate::trigram::TrigramIndex::open(dir, f)?;
                 let ltri = crate::trigram::TrigramIndex::open_local(dir, f)?;
-                Some(FieldIndex { dict, tri, ltri, post, poff, sampled, via: None })
+                Some(FieldIndex { dict, tri, ltri, post, poff, via: None })
             }
         })
     }
 
-    /// A format 4 derived password table's `.pord` (u32 per term: its password's ordinal).
+    /// A derived password table's `.pord` (u32 per term: its password's ordinal).
     pub fn password_ords(&self) -> Option<&Bytes> {
         self.via.as_ref()
     }
@@ -142,9 +138,6 @@ impl FieldIndex {
         if let Some(via) = &self.via {
             return self.postings_sorted(ords.iter().map(|&o| via.u32_at(o as usize)), out);
         }
-        if !self.sampled {
-            return self.postings_sorted(ords.iter().copied(), out);
-        }
         let mut ranges = Vec::with_capacity(ords.len());
         postings::pix_ranges_scattered(&self.poff, &self.post, ords, &mut ranges);
         const AHEAD: usize = 16;
@@ -168,13 +161,7 @@ impl FieldIndex {
             // Password ordinals, in any order (`pix_ranges_sorted` restarts a block).
             return postings::pix_ranges_sorted(&self.poff, &self.post, ords.map(|o| via.u32_at(o as usize)), |r| r.decode(&self.post, out));
         }
-        if self.sampled {
-            postings::pix_ranges_sorted(&self.poff, &self.post, ords, |r| r.decode(&self.post, out));
-        } else {
-            for o in ords {
-                self.postings_into(o, out);
-            }
-        }
+        postings::pix_ranges_sorted(&self.poff, &self.post, ords, |r| r.decode(&self.post, out));
     }
 
     /// The postings of `ord` as stored: the delta varints in `.post`, or (format 7) the one
@@ -189,12 +176,7 @@ impl FieldIndex {
     /// Where the postings of `ord` are.
     pub(super) fn posting(&self, ord: u32) -> postings::Posting {
         let ord = self.via.as_ref().map(|v| v.u32_at(ord as usize)).unwrap_or(ord);
-        if self.sampled {
-            return postings::pix_range(&self.poff, &self.post, ord);
-        }
-        let s = self.poff.u32_at(ord as usize) as usize;
-        let e = self.poff.u32_at(ord as usize + 1) as usize;
-        postings::Posting::Bytes(s..e)
+        postings::pix_range(&self.poff, &self.post, ord)
     }
 
     pub fn postings_into(&self, ord: u32, out: &mut Vec<u32>) {
@@ -249,8 +231,9 @@ impl Part {
     pub fn open(dir: &Path, contexts: Arc<[LineContext]>) -> Result<Part> {
         let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("part.json"))?)
             .map_err(|e| EngineError::Corrupt(format!("{}: {}", dir.display(), e)))?;
-        if !readable_version(meta["format_version"].as_u64()) {
-            return Err(EngineError::Corrupt(format!("{}: unsupported format version", dir.display())));
+        match meta["format_version"].as_u64() {
+            Some(v) => super::check_version(v, &dir.display().to_string())?,
+            None => return Err(EngineError::Corrupt(format!("{}: no format version", dir.display()))),
         }
         let docs = meta["docs"].as_u64().unwrap_or(0) as u32;
         let mut fields = Vec::with_capacity(INDEXED_FIELDS);

@@ -3,7 +3,7 @@ use super::*;
 #[test]
 fn segment_json_roundtrips_and_is_checked() {
     let ingest = json!({
-        "format_version": 2, "id": "0mwrk27tmatkjs", "well": "Old A", "parts": 3, "records": 60,
+        "format_version": 6, "id": "0mwrk27tmatkjs", "well": "Old A", "parts": 3, "records": 60,
         "fields": ["email", "password"], "created": "2026-11-22T08:08:47Z", "badLines": 2, "catalogue": { "date": "2019-05-01" },
         "contexts": [{ "format": "csv", "header": ["Mail", "Pass"], "delimiter": ";", "map": { "customcol": "vin" } }],
     });

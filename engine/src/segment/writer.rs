@@ -330,11 +330,11 @@ pub(super) fn write_field(dir: &Path, i: usize, ft: FieldTerms) -> Result<()> {
     Ok(())
 }
 
-/// Format 3: the derived password tables of a part, from its written `password` table:
-/// `password_sha256` and `password_sha1`, the lower-case hex SHA-256 and SHA-1 of every
-/// distinct password term, each with that term's postings (copied as they are: the same
-/// documents). Called when an ingest flushes a part (on its flush thread) and after a merge
-/// wrote its `password` table, so merged parts have them whether or not their inputs did.
+/// The derived password tables of a part, from its written `password` table:
+/// `password_sha256` and `password_sha1`, the SHA-256 and SHA-1 prefixes of every distinct
+/// password term with its ordinal (`write_hashed`). Called when an ingest flushes a part (on
+/// its flush thread) and after a merge that left taken-down records out wrote its
+/// `password` table (other merges merge their inputs' tables: `write_derived_merged`).
 pub fn write_derived(dir: &Path) -> Result<()> {
     let Some(pw) = FieldIndex::open(dir, index_name(PASSWORD))? else { return Ok(()) };
     let n = pw.dict.len();
@@ -366,11 +366,10 @@ pub(super) fn write_hashed<const N: usize>(dir: &Path, field: usize, mut hashes:
     table.write(dir, &index_name(field))
 }
 
-/// A derived password table of a merged part from the sources' (format 4 or 5, `.pord`):
-/// each source's table and the merged ordinal of each of its passwords. A digest in several
-/// sources is one password, so one merged ordinal: kept once. Format 4 sources (hex terms)
-/// and format 5 ones (binary `.dig`) mix; the output is format 5. Returns without writing
-/// when no source has the table.
+/// A derived password table of a merged part from the sources' (`.dig` and `.pord`): each
+/// source's table and the merged ordinal of each of its passwords. A digest in several
+/// sources is one password, so one merged ordinal: kept once. Returns without writing when
+/// no source has the table.
 pub fn write_derived_merged(dir: &Path, field: usize, ins: &[(&FieldIndex, &[u32])]) -> Result<()> {
     let whole = if field == PASSWORD_SHA256 { 32 } else { 20 };
     // Every source entry: its digest's first `DIG_PREFIX` bytes and its merged ordinal.

@@ -7,13 +7,11 @@ pub struct Block {
     pub(super) data: Vec<u8>,
     pub(super) first: u32,
     pub(super) ctx_base: u16,
-    /// Format 4: where the ends and the lines start. Formats 1-3: (context, start, end)
-    /// of each record, found once when the block is loaded.
+    /// Where the ends and the lines start (formats 4-6), or the ends themselves (7).
     pub(super) layout: BlockLayout,
 }
 
 pub(super) enum BlockLayout {
-    V3(Vec<(u16, u32, u32)>),
     V4 { n: u32, ends: usize, lines: usize },
     /// Format 7: the contexts at 2 (one, or one a record), each record's end in the lines
     /// (decoded from the varints when the block is loaded), where the lines start.
@@ -21,25 +19,6 @@ pub(super) enum BlockLayout {
 }
 
 impl Block {
-    pub(super) fn v3(data: Vec<u8>, first: u32) -> Result<Block> {
-        let mut recs = Vec::with_capacity(V3_BLOCK_DOCS as usize);
-        let mut p = 0usize;
-        while p < data.len() {
-            if p + 6 > data.len() {
-                return Err(EngineError::Corrupt("store block truncated".into()));
-            }
-            let ctx = u16::from_le_bytes([data[p], data[p + 1]]);
-            let n = get_u32(&data, p + 2)? as usize;
-            p += 6;
-            if p + n > data.len() {
-                return Err(EngineError::Corrupt("store value truncated".into()));
-            }
-            recs.push((ctx, p as u32, (p + n) as u32));
-            p += n;
-        }
-        Ok(Block { data, first, ctx_base: 0, layout: BlockLayout::V3(recs) })
-    }
-
     pub(super) fn v4(data: Vec<u8>, first: u32, docs: u32, ctx_base: u16) -> Result<Block> {
         let bad = || EngineError::Corrupt("store block has a bad header".into());
         let head = u16::from_le_bytes([*data.first().ok_or_else(bad)?, *data.get(1).ok_or_else(bad)?]);
@@ -90,7 +69,6 @@ impl Block {
 
     pub fn len(&self) -> u32 {
         match &self.layout {
-            BlockLayout::V3(r) => r.len() as u32,
             BlockLayout::V4 { n, .. } => *n,
             BlockLayout::V7 { ends, .. } => ends.len() as u32,
         }
@@ -119,10 +97,6 @@ impl Block {
     pub fn record_at(&self, k: usize) -> Result<(u16, &[u8])> {
         let d = &self.data;
         match &self.layout {
-            BlockLayout::V3(r) => {
-                let (ctx, s, e) = *r.get(k).ok_or_else(|| EngineError::Corrupt("store block has too few records".into()))?;
-                Ok((ctx, &d[s as usize..e as usize]))
-            }
             BlockLayout::V4 { n, ends, lines } => {
                 if k >= *n as usize {
                     return Err(EngineError::Corrupt("store block has too few records".into()));
@@ -147,7 +121,6 @@ impl Block {
     pub(super) fn bytes(&self) -> usize {
         self.data.capacity()
             + match &self.layout {
-                BlockLayout::V3(r) => r.capacity() * 12,
                 BlockLayout::V4 { .. } => 0,
                 BlockLayout::V7 { ends, .. } => ends.capacity() * 4,
             }

@@ -2,7 +2,8 @@
 //! index of its line context, segment.json `contexts`), in zstd-compressed blocks.
 //! Fields are parsed from the line on display (`render.rs`).
 //!
-//! Format 4 (`store.map` present; see FORMAT.md, "Record store"):
+//! Since format 8 (FORMAT.md, "Record store"): blocks kept as bare zstd blocks and a grouped
+//! block map (`map.rs`). Formats 6-7, still read:
 //! - `store.dat`: the blocks, one zstd frame each, compressed with a dictionary of the part;
 //! - `store.map`: 16 bytes per block (u64 offset in store.dat, u32 first document, u16
 //!   context base added to the block's context indexes, u16 dictionary or 0xFFFF for none),
@@ -12,16 +13,12 @@
 //! A block is a run of documents that closes at `BLOCK_BYTES` of lines or `MAX_BLOCK_DOCS`
 //! documents. Decompressed (format 7): u16 `n | V7_BLOCK` (and `ONE_CTX` when every
 //! record has the same context), that context or n u16 context indexes, n LEB128 varint
-//! line lengths, the lines; formats 4-6: u16 n, n u16 context indexes, n u32 ends (of each
+//! line lengths, the lines; format 6: u16 n, n u16 context indexes, n u32 ends (of each
 //! line, from the start of the lines), the lines (the u32 ends were about 4 bytes a record
 //! after zstd: level 3 does not match their zero bytes). A record is found without walking
 //! the others (the ends are summed when the block is loaded), and a merge appends a part's
 //! blocks as they are, of either layout (its dictionaries and a new context base come
 //! along: `StoreWriter::copy_from`).
-//!
-//! Formats 1-3 (`store.idx`): blocks of `V3_BLOCK_DOCS` documents, `store.idx` the u64 LE
-//! offset of each block plus the end; in a block, each record is u16 LE context, u32 LE
-//! length and the line.
 //!
 //! Recently used blocks are kept decompressed in a process-wide cache bounded in bytes
 //! (`LEAKWELL_STORE_CACHE_MB`, default 64; 0 turns it off).
@@ -39,9 +36,7 @@ use crate::zstd_block::{self, Dctx, Ddict};
 use zstd::zstd_safe::{self, CCtx, CDict, CParameter};
 
 
-/// Documents per block of formats 1-3.
-pub const V3_BLOCK_DOCS: u32 = 32;
-/// A format-4 block closes once its lines reach this many bytes (see BENCHMARKS.md in git history, "Issue
+/// A block closes once its lines reach this many bytes (see BENCHMARKS.md in git history, "Issue
 /// 14": with a dictionary, 1 KiB blocks compress better than the 32-record blocks of
 /// format 3 without one, and a scattered hit costs about a third of the time).
 pub const BLOCK_BYTES: usize = 1024;

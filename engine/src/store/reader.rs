@@ -2,18 +2,12 @@
 
 use super::*;
 
-pub(super) enum Layout {
-    /// Formats 1-3: `store.idx`, blocks of `V3_BLOCK_DOCS` documents.
-    V3 { idx: Bytes, blocks: usize },
-    /// Formats 4-8: `store.map` and `store.dict` (each dictionary with its bytes, which a
-    /// merge copies).
-    Mapped { map: BlockMap, dicts: Vec<(Ddict, Vec<u8>)> },
-}
-
 pub struct StoreReader {
     /// Shared with the thread that maps it in (`map_in_background`).
     pub(super) dat: Arc<Bytes>,
-    pub(super) layout: Layout,
+    /// `store.map` and `store.dict` (each dictionary with its bytes, which a merge copies).
+    pub(super) map: BlockMap,
+    pub(super) dicts: Vec<(Ddict, Vec<u8>)>,
     /// Names this store in the block cache (unique in the process).
     pub(super) id: u64,
     /// Blocks of this store decompressed so far.
@@ -99,17 +93,6 @@ impl StoreReader {
         let id = NEXT_STORE.fetch_add(1, Ordering::Relaxed);
         let corrupt = |what: &str| EngineError::Corrupt(format!("{}: {}", dir.display(), what));
         let map_path = dir.join("store.map");
-        if !map_path.exists() {
-            let idx = Bytes::open(&dir.join("store.idx"))?;
-            if idx.len() < 8 || idx.len() % 8 != 0 {
-                return Err(corrupt("store.idx has a bad length"));
-            }
-            let blocks = idx.len() / 8 - 1;
-            if idx.u64_at(blocks) as usize != dat.len() {
-                return Err(corrupt("store.idx does not match store.dat"));
-            }
-            return Ok(StoreReader { dat, layout: Layout::V3 { idx, blocks }, id, loads: AtomicU64::new(0) });
-        }
         let raw = std::fs::read(dir.join("store.dict"))?;
         let n = get_u32(&raw, 0).map_err(|_| corrupt("store.dict truncated"))? as usize;
         let mut at = 4 + 4 * n;
@@ -121,7 +104,7 @@ impl StoreReader {
             dicts.push((Ddict::new(&d).ok_or_else(|| corrupt("zstd could not load a dictionary"))?, d));
         }
         let map = BlockMap::open(Bytes::open(&map_path)?, dat.len(), n).map_err(corrupt)?;
-        Ok(StoreReader { dat, layout: Layout::Mapped { map, dicts }, id, loads: AtomicU64::new(0) })
+        Ok(StoreReader { dat, map, dicts, id, loads: AtomicU64::new(0) })
     }
 
     /// Blocks of this store decompressed since it was opened.
@@ -130,26 +113,20 @@ impl StoreReader {
     }
 
     pub fn blocks(&self) -> usize {
-        match &self.layout {
-            Layout::V3 { blocks, .. } => *blocks,
-            Layout::Mapped { map, .. } => map.blocks(),
-        }
+        self.map.blocks()
     }
 
-    /// Dictionaries of the store (format 4; none before).
+    /// Dictionaries of the store.
     pub fn dictionaries(&self) -> usize {
-        match &self.layout {
-            Layout::V3 { .. } => 0,
-            Layout::Mapped { dicts, .. } => dicts.len(),
-        }
+        self.dicts.len()
     }
 
     /// The block holding document `doc`.
     pub fn block_of(&self, doc: u32) -> usize {
-        match &self.layout {
-            Layout::V3 { .. } => (doc / V3_BLOCK_DOCS) as usize,
-            Layout::Mapped { map, .. } if map.blocks() > 0 => map.locate(doc).b,
-            Layout::Mapped { .. } => 0,
+        if self.map.blocks() > 0 {
+            self.map.locate(doc).b
+        } else {
+            0
         }
     }
 
@@ -157,13 +134,8 @@ impl StoreReader {
     /// zstd frame): measurements.
     #[cfg(test)]
     pub(crate) fn stored(&self, b: usize) -> (&[u8], bool) {
-        match &self.layout {
-            Layout::V3 { idx, .. } => (&self.dat[idx.u64_at(b) as usize..idx.u64_at(b + 1) as usize], false),
-            Layout::Mapped { map, .. } => {
-                let l = map.get(b);
-                (&self.dat[l.offset as usize..l.end as usize], l.bare)
-            }
-        }
+        let l = self.map.get(b);
+        (&self.dat[l.offset as usize..l.end as usize], l.bare)
     }
 
     /// Block `b`, from the cache or decompressed (then cached).
@@ -174,13 +146,11 @@ impl StoreReader {
     /// The block holding document `doc`, from the cache or decompressed (then cached): one
     /// walk of the block map where `block(block_of(doc))` takes two.
     pub fn block_holding(&self, doc: u32) -> Result<Arc<Block>> {
-        match &self.layout {
-            Layout::Mapped { map, dicts } if map.blocks() > 0 => {
-                let l = map.locate(doc);
-                self.cached(l.b, || self.decode(&l, dicts))
-            }
-            _ => self.block(self.block_of(doc)),
+        if self.map.blocks() == 0 {
+            return self.block(0);
         }
+        let l = self.map.locate(doc);
+        self.cached(l.b, || self.decode(&l))
     }
 
     pub(super) fn cached(&self, b: usize, load: impl FnOnce() -> Result<Block>) -> Result<Arc<Block>> {
@@ -199,19 +169,12 @@ impl StoreReader {
         if b >= self.blocks() {
             return Err(EngineError::Corrupt("store block out of range".into()));
         }
-        match &self.layout {
-            Layout::V3 { idx, .. } => {
-                self.count_load();
-                let frame = &self.dat[idx.u64_at(b) as usize..idx.u64_at(b + 1) as usize];
-                Block::v3(decompress(frame, false, None)?, b as u32 * V3_BLOCK_DOCS)
-            }
-            Layout::Mapped { map, dicts } => self.decode(&map.get(b), dicts),
-        }
+        self.decode(&self.map.get(b))
     }
 
-    pub(super) fn decode(&self, l: &Loc, dicts: &[(Ddict, Vec<u8>)]) -> Result<Block> {
+    pub(super) fn decode(&self, l: &Loc) -> Result<Block> {
         self.count_load();
-        let dict = if l.dict == NO_DICT { None } else { Some(&dicts[l.dict as usize].0) };
+        let dict = if l.dict == NO_DICT { None } else { Some(&self.dicts[l.dict as usize].0) };
         Block::v4(decompress(&self.dat[l.offset as usize..l.end as usize], l.bare, dict)?, l.first, l.docs, l.ctx_base)
     }
 

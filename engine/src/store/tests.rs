@@ -235,7 +235,7 @@ fn blocks_decode_alike_in_the_window_and_beside_it() {
     w.finish().unwrap();
     for dir in [&v8, &v7] {
         let r = StoreReader::open(dir).unwrap();
-        let Layout::Mapped { dicts, .. } = &r.layout else { panic!("a format 4-8 store") };
+        let dicts = &r.dicts;
         assert_eq!(dicts.len(), 1);
         for b in 0..r.blocks() {
             let in_window = r.load(b).unwrap();
@@ -610,88 +610,4 @@ fn load_profile() {
     }
     println!("{} loads of {} blocks: {:?} a block, {:.0} bytes decompressed, {:.0} compressed", n, r.blocks(), el / n as u32, bytes as f64 / n as f64, frame_bytes as f64 / n as f64);
     println!("literals raw/rle/huffman/repeat {:?}; sequences predefined/rle/fse/repeat: ll {:?} of {:?} ml {:?}", lit, seq[0], seq[1], seq[2]);
-}
-
-/// Format 3 against format 4 on an index's stores: `LEAKWELL_INDEX=dir cargo test
-/// --release store_formats -- --ignored --nocapture` prints, over every part, the bytes
-/// of the format-4 store as written and of the same records in format-3 blocks (32
-/// records, no dictionary, level 3, 8 bytes of index a block); the time a merge's store
-/// work takes both ways (copying the blocks; decompressing and compressing them again
-/// as format-3 merges did); and the time to decompress the block of a random document
-/// both ways (uncached).
-#[test]
-#[ignore]
-fn store_formats() {
-    let index = PathBuf::from(std::env::var("LEAKWELL_INDEX").expect("LEAKWELL_INDEX"));
-    let mut parts = Vec::new();
-    for seg in std::fs::read_dir(&index).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with("seg-")) {
-        for part in std::fs::read_dir(seg.path()).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with("part-")) {
-            parts.push(part.path());
-        }
-    }
-    parts.sort();
-    let readers: Vec<StoreReader> = parts.iter().map(|p| StoreReader::open(p).unwrap()).collect();
-    let size = |p: &Path, f: &str| std::fs::metadata(p.join(f)).map(|m| m.len()).unwrap_or(0);
-    let v4: u64 = parts.iter().map(|p| size(p, "store.dat") + size(p, "store.map") + size(p, "store.dict")).sum();
-    let docs: u64 = readers.iter().map(|r| match &r.layout { Layout::Mapped { map, .. } => map.end().1 as u64, _ => panic!("format 4 expected") }).sum();
-    // Copy: what a format-4 merge does with the stores.
-    let out = temp("formats");
-    let t = std::time::Instant::now();
-    let mut w = StoreWriter::create(&out).unwrap();
-    for r in &readers {
-        w.copy_from(r, 0).unwrap();
-    }
-    w.finish().unwrap();
-    let copy = t.elapsed();
-    // Recompress into format-3 blocks: what a format-3 merge did.
-    let t = std::time::Instant::now();
-    let mut zc = zstd::bulk::Compressor::new(ZSTD_LEVEL).unwrap();
-    let mut v3 = 0u64;
-    let mut v3_blocks: Vec<Vec<u8>> = Vec::new();
-    let mut block = Vec::new();
-    let mut n = 0;
-    for (ri, r) in readers.iter().enumerate() {
-        for b in 0..r.blocks() {
-            let blk = r.load(b).unwrap();
-            for k in 0..blk.len() as usize {
-                let (ctx, line) = blk.record_at(k).unwrap();
-                block.extend_from_slice(&ctx.to_le_bytes());
-                block.extend_from_slice(&(line.len() as u32).to_le_bytes());
-                block.extend_from_slice(line);
-                n += 1;
-                if n == V3_BLOCK_DOCS {
-                    let c = zc.compress(&block).unwrap();
-                    v3 += c.len() as u64 + 8;
-                    if ri == 0 {
-                        v3_blocks.push(c);
-                    }
-                    block.clear();
-                    n = 0;
-                }
-            }
-        }
-    }
-    let recompress = t.elapsed();
-    println!("{} parts, {} records: store format 4 {} bytes ({:.1} bytes/record), format 3 {} bytes ({:.1} bytes/record)", parts.len(), docs, v4, v4 as f64 / docs as f64, v3, v3 as f64 / docs as f64);
-    println!("merge store work: copy {:?}, recompress as format 3 {:?}", copy, recompress);
-    // Random documents of the first part, block decompressed uncached, both ways.
-    let r = &readers[0];
-    let mut x = 99u64;
-    let reps = 20_000;
-    let mut dctx = zstd::bulk::Decompressor::new().unwrap();
-    let t = std::time::Instant::now();
-    for _ in 0..reps {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        let c = &v3_blocks[((x >> 33) % v3_blocks.len() as u64) as usize];
-        std::hint::black_box(dctx.decompress(c, 1 << 20).unwrap());
-    }
-    let t3 = t.elapsed() / reps;
-    let t = std::time::Instant::now();
-    for _ in 0..reps {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        std::hint::black_box(r.load(((x >> 33) % r.blocks() as u64) as usize).unwrap());
-    }
-    let t4 = t.elapsed() / reps;
-    println!("block of a random document, decompressed: format 3 {:?}, format 4 {:?}", t3, t4);
-    let _ = std::fs::remove_dir_all(&out);
 }

@@ -415,21 +415,11 @@ impl StoreWriter {
     }
 
     /// Append every record of `src` with `ctx_base` added to its context indexes. The blocks
-    /// of formats 4-8 are copied (with their dictionaries), not decompressed: frames of one
-    /// compressed zstd block as that block, other frames and bare blocks as they are;
-    /// older stores are decompressed and written again as a run of their own.
+    /// are copied (with their dictionaries), not decompressed: frames of one compressed zstd
+    /// block (formats 4-7) as that block, other frames and bare blocks as they are.
     pub fn copy_from(&mut self, src: &StoreReader, ctx_base: u16) -> Result<()> {
         self.seal()?;
-        let Layout::Mapped { map, dicts } = &src.layout else {
-            for b in 0..src.blocks() {
-                let block = src.load(b)?;
-                for k in 0..block.len() as usize {
-                    let (ctx, line) = block.record_at(k)?;
-                    self.add_bytes(ctx + ctx_base, line)?;
-                }
-            }
-            return self.seal();
-        };
+        let (map, dicts) = (&src.map, &src.dicts);
         if self.dicts.len() + dicts.len() >= NO_DICT as usize {
             return Err(EngineError::InvalidArgument("too many store dictionaries in one part".into()));
         }
