@@ -29,7 +29,7 @@ const STAMP = 'stamp.json';
 
 /** The compiled commands: name → TypeScript entry. */
 export const COMMANDS = {
-  admin: 'scripts/admin.ts',
+  admin: 'scripts/admin/launch.ts',
   ingest: 'scripts/ingest.ts',
   'whois-ingest': 'scripts/whois-ingest.ts',
   'whois-bootstrap': 'scripts/whois-bootstrap.ts',
