@@ -31,7 +31,7 @@ const STAMP = 'stamp.json';
 export const COMMANDS = {
   admin: 'scripts/admin/launch.ts',
   ingest: 'scripts/ingest.ts',
-  'whois-ingest': 'scripts/whois-ingest.ts',
+  'whois-ingest': 'scripts/lib/whois-ingest/launch.ts',
   'whois-bootstrap': 'scripts/whois-bootstrap.ts',
   corpus: 'scripts/corpus.ts',
   // Not a command: the engine's build check, which `ingest` runs in-process first.
