@@ -33,7 +33,7 @@ export const COMMANDS = {
   ingest: 'scripts/ingest.ts',
   'whois-ingest': 'scripts/lib/whois-ingest/launch.ts',
   'whois-bootstrap': 'scripts/whois-bootstrap.ts',
-  corpus: 'scripts/corpus.ts',
+  corpus: 'scripts/lib/corpus-launch.ts',
   // Not a command: the engine's build check, which `ingest` runs in-process first.
   'engine-build': 'engine/build.ts',
 };
