@@ -193,7 +193,9 @@ async function prepare(argv) {
     process.exit(2);
   }
   const dir = await ensureBuilt();
-  if (NEEDS_ENGINE.has(name)) {
+  // `--help` alone needs no engine: it is answered without a build check.
+  const help = args.length === 1 && (args[0] === '--help' || args[0] === '-h');
+  if (NEEDS_ENGINE.has(name) && !help) {
     const { ensureEngineBuilt } = await import(pathToFileURL(path.join(dir, 'engine-build.mjs')).href);
     await ensureEngineBuilt();
   }
