@@ -13,7 +13,8 @@ function newestMtime(path: string): number {
   const st = statSync(path);
   if (!st.isDirectory()) return st.mtimeMs;
   let newest = st.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  // Entry names joined as they are (path.join normalises each: dearer than the stat).
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(`${path}/${entry}`));
   return newest;
 }
 

@@ -22,92 +22,15 @@ import { insertGlobalNotification } from '../server/src/monitoring/notifications
 import { markDomainVerified } from '../server/src/monitoring/domain-verification-service';
 import { normalizeDomain } from '../server/src/common/monitoring-rules';
 import { UsageError } from './lib/cli';
-import type { AdminCommands } from './lib/admin-command';
+import { USAGE, asksForUsage } from './admin/usage';
+import { MODULE_COMMANDS } from './admin/commands';
 import { operatorName, recordAudit } from '../server/src/audit/audit-repository';
-import { WELL_COMMANDS } from './admin/wells';
-import { BACKUP_COMMANDS } from './admin/backup';
-import { accountCommands } from './admin/accounts';
-import { auditCommands } from './admin/audit';
-import { TWO_FACTOR_COMMANDS } from './admin/two-factor';
-import { INDEX_COMMANDS } from './admin/index-upgrade';
 
 /**
  * BullMQ and its Redis client make up most of the admin CLI's code: loaded by the commands
  * that queue an event, not by every start.
  */
 const loadQueues = () => import('../server/src/infra/queues');
-
-/** Commands kept in their own modules (scripts/admin/*.ts): add a module's table here. */
-const MODULE_COMMANDS: AdminCommands = {
-  ...WELL_COMMANDS,
-  ...BACKUP_COMMANDS,
-  ...accountCommands,
-  ...auditCommands,
-  ...TWO_FACTOR_COMMANDS,
-  ...INDEX_COMMANDS,
-};
-
-const USAGE = `Usage: npm run admin -- <command> [options]
-
-Commands:
-  user:create --email E --password P [grant options] [--api-key] [--json]
-      Creates an account (add --verified to skip email verification).
-  user:grant --email E [grant options] [--api-key] [--json]
-      Adds to an existing account.
-  outbox [--to E] [--limit N]
-      Lists stored mails and their links (the mailbox of the embedded default).
-  payment:simulate --invoice ID [--status settled|partial|overpaid|expired] [--currency btc|ltc|xmr|bch|eth]
-      With CRYPTO_PROVIDER=sandbox: what the blockchain would report for crypto invoice ID
-      (default settled, paid in btc). The event goes through the webhook ingress; the
-      server's workers apply it (now, or when the server next starts). --namespace NS: the
-      server's queue namespace (default leakwell; tests).
-  event-code:create --code CODE --grant SKU:QTY [--grant SKU:QTY ...] [--uses N] [--expires YYYY-MM-DD] [--json]
-      Creates an event code (4 to 64 of A-Z a-z 0-9 _ -, matched case-insensitively) that
-      grants catalogue products: search-credits, whois-credits or a *-nonsub-* plan. --uses:
-      how many accounts may redeem it (default 1); --expires: usable through that day (UTC).
-      --json prints {code, grants, max_uses, expires_at}.
-
-  product:set --sku SKU --price USD
-      Sets a product's price per unit in USD (e.g. 15.49; credits 0.05): the next checkouts
-      are priced with it (a Paddle price must be changed in Paddle too).
-  payment:renew --subscription ID [--namespace NS]
-      With CARD_PROVIDER=sandbox: the provider charges a renewal of sandbox subscription ID
-      (payments.provider_subscription_id, sandbox-sub-…): a signed transaction.completed
-      (origin subscription_recurring) goes through the webhook ingress.
-  payment:refund --payment ID [--namespace NS]
-      With CARD_PROVIDER=sandbox: an approved full refund (adjustment.created) of paid
-      sandbox payment ID; credits are taken back (never below zero), access ends.
-  banner:set --message TEXT
-      Shows TEXT as the marketing banner on every dashboard page and prints its id (a new
-      id: visitors who dismissed the previous banner see this one). Markup: b, strong, i,
-      em, u, br, p, span and a href="http(s)://…"; anything else is refused.
-  banner:clear
-      Removes the banner.
-  notify:global --message TEXT
-      Posts TEXT (plain text) as a notice in the inbox of every open account (one row each:
-      seen and delete are per user; accounts opened later do not get it). Prints how many.
-  domain:verify --email E --domain D
-      Marks domain D verified for account E (the operator's override of the DNS, file or
-      mail proof): its domain tasks, D's subdomains included, show record values for a
-      year, as after any verification.
-
-${Object.values(MODULE_COMMANDS)
-  .map((c) => c.usage.replace(/\n*$/, '\n'))
-  .join('')}
-Every command also takes --operator NAME: who runs it, for the audit log (default: the OS user).
-
-Grant options:
-  --verified            mark the email verified
-  --search-days N       extend the search subscription by N days
-  --search-credits N    add N search (API) credits (a credit_ledger row, reason admin-grant)
-  --whois-credits N     add N WHOIS credits
-  --enterprise          enterprise plan
-  --elevated            elevated (always active)
-  --le                  refused: law-enforcement status needs the reference of its
-                        verification, see user:set-le
-  --api-key             generate a new API key and print it (shown once)
-  --json                print {id, email[, api_key]} as JSON
-`;
 
 const GLOBAL_NOTICE_MAX_LENGTH = 2000;
 
@@ -127,7 +50,7 @@ function endOfDay(value: string | undefined): Date | null {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help') {
+  if (!command || asksForUsage(argv)) {
     process.stdout.write(USAGE);
     return command ? 0 : 2;
   }

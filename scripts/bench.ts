@@ -544,9 +544,33 @@ async function main(): Promise<void> {
     out.push(`| ${r.cls}: at least as fast as PostgreSQL and DuckDB (same rows) | engine ${fmt(r.warm)}, PostgreSQL ${fmt(r.pg ?? NaN)} (${ratio(r.pg, r.warm) || '-'}), DuckDB ${fmt(r.duck ?? NaN)} (${ratio(r.duck, r.warm) || '-'}) | ${verdict(peersMet.length ? peersMet.every((x) => x >= r.warm) : undefined)} |`);
   }
   out.push(`| DuckDB in the run | ${duckRatios.length ? `${duckRatios.length} classes side by side` : 'skipped'} | ${verdict(duckRatios.length ? true : undefined)} |`);
+  const starts = cliStarts();
+  out.push(`| operator CLIs start in ≤ 0.3 s (\`node scripts/cli.mjs NAME --help\`, compiled build current; median of 5, wall-clock) | ${starts.map((c) => `${c.name} ${c.seconds.toFixed(2)} s`).join(', ')}; Node alone ${cliBaseline().toFixed(2)} s | ${verdict(starts.every((c) => c.seconds <= 0.3))} |`);
   const text = out.join('\n');
   console.log(text);
   writeFileSync(join(dir, 'results.md'), text + '\n');
+}
+
+/** Median wall-clock seconds of 5 runs of `node ARGS` (after one that builds what is missing). */
+function startSeconds(args: string[]): number {
+  const root = resolve(import.meta.dirname, '..');
+  spawnSync(process.execPath, args, { cwd: root, stdio: 'ignore' });
+  const t = Array.from({ length: 5 }, () => {
+    const t0 = performance.now();
+    spawnSync(process.execPath, args, { cwd: root, stdio: 'ignore' });
+    return (performance.now() - t0) / 1000;
+  });
+  return median(t);
+}
+
+/** The shipped operator commands' start-up: each one's `--help` (issue 30's 0.3 s). */
+function cliStarts(): { name: string; seconds: number }[] {
+  return ['admin', 'ingest', 'corpus', 'whois-ingest'].map((name) => ({ name, seconds: startSeconds(['scripts/cli.mjs', name, '--help']) }));
+}
+
+/** Node's own start-up, the floor of every command's. */
+function cliBaseline(): number {
+  return startSeconds(['-e', '0']);
 }
 
 /**

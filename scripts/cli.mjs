@@ -29,11 +29,11 @@ const STAMP = 'stamp.json';
 
 /** The compiled commands: name → TypeScript entry. */
 export const COMMANDS = {
-  admin: 'scripts/admin.ts',
+  admin: 'scripts/admin/launch.ts',
   ingest: 'scripts/ingest.ts',
-  'whois-ingest': 'scripts/whois-ingest.ts',
+  'whois-ingest': 'scripts/lib/whois-ingest/launch.ts',
   'whois-bootstrap': 'scripts/whois-bootstrap.ts',
-  corpus: 'scripts/corpus.ts',
+  corpus: 'scripts/lib/corpus-launch.ts',
   // Not a command: the engine's build check, which `ingest` runs in-process first.
   'engine-build': 'engine/build.ts',
 };
@@ -78,8 +78,11 @@ export function currentBuild() {
   if (!Array.isArray(stamp.inputs) || !Array.isArray(stamp.directories)) return null;
   // A directory changes when a file is added to it: a migration or a module a glob import
   // would pick up.
+  // The stamp's paths are relative and normalised (esbuild's): joined without path.join,
+  // which costs more than the stat itself for a few hundred paths at start-up.
+  const prefix = ROOT + path.sep;
   for (const file of [...BUILD_INPUTS, ...stamp.inputs, ...stamp.directories]) {
-    if (mtime(path.join(ROOT, file)) > stamp.startedAt) return null;
+    if (mtime(prefix + file) > stamp.startedAt) return null;
   }
   return stamp;
 }
@@ -190,7 +193,9 @@ async function prepare(argv) {
     process.exit(2);
   }
   const dir = await ensureBuilt();
-  if (NEEDS_ENGINE.has(name)) {
+  // `--help` alone needs no engine: it is answered without a build check.
+  const help = args.length === 1 && (args[0] === '--help' || args[0] === '-h');
+  if (NEEDS_ENGINE.has(name) && !help) {
     const { ensureEngineBuilt } = await import(pathToFileURL(path.join(dir, 'engine-build.mjs')).href);
     await ensureEngineBuilt();
   }

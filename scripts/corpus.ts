@@ -312,8 +312,8 @@ export async function generateFormatFiles(records: number, seed: number, out: st
   return files.map((f) => ({ format: f.format, file: f.file, records, bytes: f.bytes }));
 }
 
-const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (isMain) {
+/** Runs the command on process.argv (the compiled command's entry, scripts/lib/corpus-launch.ts, calls it). */
+export function runCli(): void {
   const { values } = parseArgs({
     options: { records: { type: 'string', default: '1000000' }, seed: { type: 'string', default: '1' }, out: { type: 'string', default: './data/corpus' }, formats: { type: 'boolean', default: false } },
   });
@@ -334,3 +334,6 @@ if (isMain) {
       });
   }
 }
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isMain) runCli();

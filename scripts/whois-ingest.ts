@@ -14,6 +14,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { withDatabase } from '../server/src/db/cli-database';
 import { UsageError, humanBytes, progressWriter } from './lib/cli';
+import { USAGE } from './lib/whois-ingest/usage';
 import { embeddedConnectionString } from '../server/src/infra/embedded-postgres';
 import {
   WHOIS_FORMATS,
@@ -25,26 +26,6 @@ import {
   type WhoisIngestResult,
 } from './lib/whois-ingest/index';
 
-const USAGE = `usage: npm run whois-ingest -- --format FORMAT [--source NAME] [--observed-at ISO]
-       [--report FILE] [--dry-run] FILE...
-       npm run whois-ingest -- --samples
-formats:
-  pdns          passive DNS common output format, NDJSON (rrname, rrtype, rdata, time_first, time_last, count)
-  rdap          one RFC 9083 domain object per line
-  zone          RFC 1035 zone file; import consecutive files of a zone in order, each with its --observed-at
-  whoisxml-csv  WhoisXML API's CSV database download (a header row, then one domain a row)
-  crtsh         crt.sh JSON output (?output=json)
-  subfinder     subfinder -oJ JSONL ({host, source, input}), or one host per line
-FILE: a path, or - for standard input; gzip is recognised by its magic bytes.
---source NAME       kept with the rows (default: the format)
---observed-at ISO   time of records that carry none (zone, subfinder; default: the file's
-                    modification time, now for standard input); rdap, whoisxml-csv, crtsh and pdns
-                    records keep their own times
---report FILE       every bad line (file:line: reason: text) is appended to FILE; the summary
-                    shows the first ones
---dry-run           read, check and merge, then roll back
-A file already imported (same sha256, standard input included) is skipped: importing it
-again changes nothing. Lines longer than 1 MiB are bad lines.`;
 
 
 export interface WhoisIngestCliOptions {
@@ -200,10 +181,13 @@ async function main(): Promise<void> {
   if (results.some((r) => r.files.some((f) => f.status === 'failed'))) process.exit(1);
 }
 
-const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (isMain) {
+/** Runs the command on process.argv (the compiled command's entry, scripts/lib/whois-ingest/launch.ts, calls it). */
+export function runCli(): void {
   main().catch((e: unknown) => {
     console.error(`whois-ingest: ${e instanceof Error ? e.message : String(e)}`);
     process.exit(1);
   });
 }
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isMain) runCli();

@@ -12,7 +12,7 @@ use crate::query::ParsedQuery;
 use crate::render::{self, RawRecord};
 use crate::request::{check_paging, GetManyRequest, MatchWatchesRequest, PasswordRequest, SearchRequest, DEFAULT_BUDGET_MS};
 use crate::segment::{segment_dir, Part, Segment};
-use crate::store::Block;
+use crate::store::{Block, Line};
 use crate::budget::Budget;
 use crate::watch::{self, WatchInput};
 use serde_json::{json, Map, Value};
@@ -165,7 +165,7 @@ impl Engine {
     /// `render::search_text`).
     pub fn search_text(&self, req: &SearchRequest) -> Result<String> {
         let (total, hits, t0, snap) = self.run_search(req)?;
-        let out = write_entries(snap, hits, req.raw_record, helper_threads())?;
+        let out = write_entries(snap, hits, req.raw_record, helper_threads(), b"")?;
         render::search_text(total, t0, out)
     }
 
@@ -176,8 +176,8 @@ impl Engine {
     /// page may be written on besides this one (`write_entries`).
     pub fn search_reply(&self, req: &SearchRequest, prepared: (ParsedQuery, Plan), balance: i64, t0: Instant, helpers: Option<usize>) -> Result<Vec<u8>> {
         let (total, hits, _, snap) = self.run_planned(req, prepared.0, prepared.1, t0)?;
-        let out = write_entries(snap, hits, req.raw_record, helpers.unwrap_or_else(helper_threads))?;
-        Ok(render::reply_bytes(balance, out, t0.elapsed().as_micros() as u64, total))
+        let out = write_entries(snap, hits, req.raw_record, helpers.unwrap_or_else(helper_threads), &render::reply_head(balance))?;
+        Ok(render::reply_end(out, t0.elapsed().as_micros() as u64, total))
     }
 
     /// Whether the search counts its hits without hashing them: no source filter, and no
@@ -759,20 +759,43 @@ fn single_exact(plan: &Plan) -> Option<(usize, &[u8])> {
 
 /// Calls `f(segment, part, document, context, line)` for each hit of `window` (in
 /// document order: segment, part, document), taking each store block once however many
-/// hits it holds: from the block cache, or decompressed (then cached).
-fn fetch_each(snap: &Snapshot, window: &[(usize, usize, u32)], mut f: impl FnMut(&Segment, usize, u32, u16, &[u8])) -> Result<()> {
-    let mut cur: Option<(usize, usize, Arc<Block>)> = None;
-    for &(si, pi, d) in window {
+/// hits it holds: from the block cache, or decompressed (then cached), up to
+/// `FETCH_BLOCKS` blocks at a time (`StoreReader::blocks_holding`: one lock of the cache
+/// for them).
+fn fetch_each(snap: &Snapshot, window: &[(usize, usize, u32)], mut f: impl FnMut(&Segment, usize, u32, u16, Line<'_>)) -> Result<()> {
+    let mut blocks: Vec<Arc<Block>> = Vec::new();
+    let mut docs: Vec<u32> = Vec::new();
+    let mut i = 0;
+    while i < window.len() {
+        let (si, pi, _) = window[i];
         let seg = &snap.segments[si];
-        let fresh = !matches!(&cur, Some((s, p, b)) if *s == si && *p == pi && b.holds(d));
-        if fresh {
-            cur = Some((si, pi, seg.parts[pi].store.block_holding(d)?));
+        let store = &seg.parts[pi].store;
+        // The run of hits in this part.
+        let run = window[i..].iter().take_while(|h| h.0 == si && h.1 == pi).count();
+        docs.clear();
+        docs.extend(window[i..i + run].iter().map(|h| h.2));
+        let mut k = 0;
+        while k < run {
+            let n = store.blocks_holding(&docs[k..], FETCH_BLOCKS, &mut blocks)?;
+            let mut b = 0;
+            for &d in &docs[k..k + n] {
+                if !blocks[b].holds(d) && b + 1 < blocks.len() {
+                    b += 1;
+                }
+                let (ctx, line) = blocks[b].line(d)?;
+                f(seg, pi, d, ctx, line);
+            }
+            k += n;
         }
-        let (ctx, line) = cur.as_ref().map(|c| &c.2).expect("block taken above").record(d)?;
-        f(seg, pi, d, ctx, line);
+        i += run;
     }
     Ok(())
 }
+
+/// Blocks looked up in the block cache at a time by `fetch_each` (the blocks of a page
+/// without the cache, `LEAKWELL_STORE_CACHE_MB=0`, are held until their entries are
+/// written: 256 are about 0.5 MB).
+const FETCH_BLOCKS: usize = 256;
 
 /// Pages of at least this many entries are fetched and written on more than one thread.
 const PARALLEL_ENTRIES: usize = 2048;
@@ -831,15 +854,18 @@ impl PageJob {
     }
 }
 
-/// The JSON array of the entries of `hits` (in document order), on this thread and up to
-/// `helpers` others when the page is large.
-fn write_entries(snap: Arc<Snapshot>, hits: Vec<(usize, usize, u32)>, raw: RawRecord, helpers: usize) -> Result<Vec<u8>> {
-    let mut out = render::page_buffer(hits.len() * 192 + 2);
-    out.push(b'[');
+/// `head`, then the JSON array of the entries of `hits` (in document order), on this thread
+/// and up to `helpers` others when the page is large; with room for `render::TAIL_ROOM`
+/// bytes more (a reply's end), so that neither the head nor the end moves the page's bytes.
+fn write_entries(snap: Arc<Snapshot>, hits: Vec<(usize, usize, u32)>, raw: RawRecord, helpers: usize, head: &[u8]) -> Result<Vec<u8>> {
+    let start = head.len() + 1;
     if helpers == 0 || hits.len() < PARALLEL_ENTRIES {
+        let mut out = render::page_buffer(hits.len() * 192 + start + 1 + render::TAIL_ROOM);
+        out.extend_from_slice(head);
+        out.push(b'[');
         let mut w = render::EntryWriter::default();
         fetch_each(&snap, &hits, |seg, pi, d, ctx, line| {
-            if out.len() > 1 {
+            if out.len() > start {
                 out.push(b',');
             }
             w.write(&mut out, seg, pi, d, ctx, line, raw);
@@ -874,10 +900,23 @@ fn write_entries(snap: Arc<Snapshot>, hits: Vec<(usize, usize, u32)>, raw: RawRe
     while g.1 < n {
         g = job.all_done.wait(g).unwrap_or_else(|p| p.into_inner());
     }
+    // The page's buffer is taken once its size is known: a page grown by doubling copies
+    // its bytes and faults in fresh memory at each step.
+    let mut size = start + 1 + render::TAIL_ROOM;
+    for c in g.0.iter() {
+        match c {
+            Some(Ok(text)) => size += text.len() + 1,
+            Some(Err(_)) => {}
+            None => unreachable!("every chunk is done"),
+        }
+    }
+    let mut out = render::page_buffer(size);
+    out.extend_from_slice(head);
+    out.push(b'[');
     for c in g.0.iter_mut() {
         let text = c.take().expect("every chunk is done")?;
         if !text.is_empty() {
-            if out.len() > 1 {
+            if out.len() > start {
                 out.push(b',');
             }
             out.extend_from_slice(&text);
@@ -891,7 +930,7 @@ fn write_entries(snap: Arc<Snapshot>, hits: Vec<(usize, usize, u32)>, raw: RawRe
 /// The page's entries as values (`search`, `get`, `getMany`).
 fn fetch(snap: &Snapshot, window: &[(usize, usize, u32)], raw: RawRecord) -> Result<Vec<Value>> {
     let mut out = Vec::with_capacity(window.len());
-    fetch_each(snap, window, |seg, pi, d, ctx, line| out.push(render::entry_json(seg, pi, d, ctx, &String::from_utf8_lossy(line), raw)))?;
+    fetch_each(snap, window, |seg, pi, d, ctx, line| out.push(render::entry_json(seg, pi, d, ctx, &String::from_utf8_lossy(line.bytes()), raw)))?;
     Ok(out)
 }
 

@@ -10,6 +10,7 @@
 use crate::error::Result;
 use crate::fields::{looks_hashed, EMAIL, FIELDS, FIELD_COUNT, HASHED_PASSWORD, PASSWORD, URL, USERNAME};
 use crate::segment::{ContextPlan, Segment};
+use crate::store::Line;
 use crate::source::{combo_parts, is_email, Format, LineContext, SourceRecord};
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
@@ -171,10 +172,10 @@ enum Vals<'a> {
 impl EntryWriter {
     /// Append the entry of document `doc` of part `part` (context `ctx`, stored `line`).
     #[allow(clippy::too_many_arguments)]
-    pub fn write(&mut self, out: &mut Vec<u8>, seg: &Segment, part: usize, doc: u32, ctx: u16, line: &[u8], raw: RawRecord) {
-        let text = match std::str::from_utf8(line) {
-            Ok(t) => t,
-            Err(_) => return self.write_parsed(out, seg, part, doc, ctx, &String::from_utf8_lossy(line), raw),
+    pub fn write(&mut self, out: &mut Vec<u8>, seg: &Segment, part: usize, doc: u32, ctx: u16, line: Line<'_>, raw: RawRecord) {
+        let text = match line.text() {
+            Some(t) => t,
+            None => return self.write_parsed(out, seg, part, doc, ctx, &String::from_utf8_lossy(line.bytes()), raw),
         };
         let plan = seg.plans.get(ctx as usize);
         let rules = seg.meta.contexts.get(ctx as usize).map(|c| c.rules).unwrap_or(1);
@@ -591,18 +592,31 @@ pub fn format_took(micros: u64) -> String {
 
 /// The body of a public API search reply around its entries' JSON array (`entries`, written
 /// by `EntryWriter`): `{"balance":…,"entries":[…],"took":"…","total":…}`, the key order
-/// of the documented reply. The head is moved in front of the entries within their own
-/// buffer (written with room to spare), as `search_text` does.
+/// of the documented reply. `reply_head` is written first in the page's buffer
+/// (`write_entries`), the entries after it, then `reply_end`: the page's bytes are not
+/// moved.
+#[cfg(test)]
 pub fn reply_bytes(balance: i64, entries: Vec<u8>, took_micros: u64, total: u64) -> Vec<u8> {
+    let mut out = reply_head(balance);
+    out.extend_from_slice(&entries);
+    reply_end(out, took_micros, total)
+}
+
+/// Room left after a page's entries for `reply_end` (`"took"` at most about 20 bytes, a
+/// u64 total at most 20).
+pub const TAIL_ROOM: usize = 64;
+
+/// The reply up to its entries: `{"balance":…,"entries":`.
+pub fn reply_head(balance: i64) -> Vec<u8> {
     let mut head = Vec::with_capacity(48);
     head.extend_from_slice(b"{\"balance\":");
     head.extend_from_slice(balance.to_string().as_bytes());
     head.extend_from_slice(b",\"entries\":");
-    let mut out = entries;
-    let len = out.len();
-    out.resize(len + head.len(), 0);
-    out.copy_within(0..len, head.len());
-    out[..head.len()].copy_from_slice(&head);
+    head
+}
+
+/// `out` (the head and entries) with the reply's end: `,"took":"…","total":…}`.
+pub fn reply_end(mut out: Vec<u8>, took_micros: u64, total: u64) -> Vec<u8> {
     out.extend_from_slice(b",\"took\":\"");
     out.extend_from_slice(format_took(took_micros).as_bytes());
     out.extend_from_slice(b"\",\"total\":");

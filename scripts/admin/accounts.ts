@@ -46,11 +46,6 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export const accountCommands: AdminCommands = {
   'user:list': {
-    usage: `  user:list [--query TEXT] [--json]
-      Lists accounts, newest first (closed ones too): email, created, verified, plan,
-      credits, flags (suspended, law-enforcement, search-barred, closed) and last sign-in.
-      --query keeps those whose email contains TEXT. --json prints a JSON array.
-`,
     options: { query: { type: 'string' }, json: { type: 'boolean' } },
     async run(values) {
       const query = typeof values.query === 'string' ? values.query.trim() : undefined;
@@ -88,11 +83,6 @@ export const accountCommands: AdminCommands = {
     },
   },
   'user:suspend': {
-    usage: `  user:suspend --email E --reason TEXT
-      Suspends account E: sign-in is refused (the message names support), its sessions end,
-      its API key stops on /v2 and the Monitor API, its monitoring pauses (no matching, no
-      alerts). Nothing is deleted; user:unsuspend undoes it.
-`,
     options: { email: { type: 'string' }, reason: { type: 'string' } },
     async run(values, { operator }) {
       const input = { email: email(values), reason: text(values, 'reason', REASON_MAX, true)!, operator };
@@ -100,9 +90,6 @@ export const accountCommands: AdminCommands = {
     },
   },
   'user:unsuspend': {
-    usage: `  user:unsuspend --email E [--reason TEXT]
-      Lifts the suspension of account E: sign-in, the API key and monitoring work again.
-`,
     options: { email: { type: 'string' }, reason: { type: 'string' } },
     async run(values, { operator }) {
       const input = { email: email(values), reason: text(values, 'reason', REASON_MAX, false), operator };
@@ -110,10 +97,6 @@ export const accountCommands: AdminCommands = {
     },
   },
   'user:set-le': {
-    usage: `  user:set-le --email E --reference TEXT
-      Gives account E law-enforcement status (raw records), resting on the verification
-      whose reference is TEXT (the know-your-customer file kept outside the product).
-`,
     options: { email: { type: 'string' }, reference: { type: 'string' } },
     async run(values, { operator }) {
       const input = { email: email(values), reference: text(values, 'reference', REFERENCE_MAX, true)!, operator };
@@ -121,9 +104,6 @@ export const accountCommands: AdminCommands = {
     },
   },
   'user:unset-le': {
-    usage: `  user:unset-le --email E [--reason TEXT]
-      Ends the law-enforcement status of account E (its reference stays in the audit log).
-`,
     options: { email: { type: 'string' }, reason: { type: 'string' } },
     async run(values, { operator }) {
       const input = { email: email(values), reason: text(values, 'reason', REASON_MAX, false), operator };

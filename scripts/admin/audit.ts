@@ -18,12 +18,6 @@ export function parseSince(value: string): Date {
 
 export const auditCommands: AdminCommands = {
   'audit:list': {
-    usage: `  audit:list [--since YYYY-MM-DD|ISO] [--limit N] [--json]
-      The audit log, oldest first: when, who (--operator or the OS user), what (the
-      command), on what, why and the details of every operator command that changed
-      something. --since keeps entries from that day (UTC) or time; --limit the first N
-      (default all). --json prints a JSON array.
-`,
     options: { since: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } },
     async run(values) {
       const since = typeof values.since === 'string' ? parseSince(values.since.trim()) : undefined;

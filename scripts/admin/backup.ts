@@ -8,13 +8,6 @@ import type { AdminCommands } from '../lib/admin-command';
 
 export const BACKUP_COMMANDS: AdminCommands = {
   backup: {
-    usage: `  backup --out DIR [--json]
-      Writes a consistent snapshot of the database and the search index into DIR (new or
-      empty) while the server keeps serving: the database copied in one transaction, the
-      index's immutable segments hard-linked (copied across file systems). DIR/backup.json
-      (written last) lists versions and counts. Keep DIR on the same file system as the
-      index for a cheap snapshot; copy it elsewhere for safety.
-`,
     options: { out: { type: 'string' }, json: { type: 'boolean' } },
     async run(values, { operator }) {
       const out = values.out as string | undefined;
@@ -35,11 +28,6 @@ export const BACKUP_COMMANDS: AdminCommands = {
     },
   },
   restore: {
-    usage: `  restore --from DIR [--json]
-      Restores backup DIR into an empty target: an empty DATA_DIR (embedded default), or an
-      empty DATABASE_URL database and an empty INDEX_DIR; refuses a target holding anything.
-      The server must not run on the target. Prints the restored counts.
-`,
     options: { from: { type: 'string' }, json: { type: 'boolean' } },
     async run(values, { operator }) {
       const from = values.from as string | undefined;

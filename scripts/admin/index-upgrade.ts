@@ -30,13 +30,6 @@ function describe(result: UpgradeResult): string {
 
 export const INDEX_COMMANDS: AdminCommands = {
   'index:upgrade': {
-    usage: `  index:upgrade [--index-dir DIR] [--json]
-      Rewrites every segment of the index written in an older format in the engine's
-      current one (each alone, published like a merge: safe while the server serves the
-      index) and prints each one's old and new format and records; a second run does
-      nothing and says so. An index holding a segment too old for this engine is refused
-      before anything is rewritten, with what to do.
-`,
     options: { json: { type: 'boolean', default: false }, 'index-dir': { type: 'string' } },
     async run(values, { operator }) {
       const indexDir = (values['index-dir'] as string | undefined) ?? loadConfig().indexDir;

@@ -17,9 +17,6 @@ import type { AdminCommands } from '../lib/admin-command';
 
 export const TWO_FACTOR_COMMANDS: AdminCommands = {
   'user:reset-2fa': {
-    usage: `  user:reset-2fa --email E [--reason T]
-      Turns two-factor sign-in off for an account (TOTP, recovery codes and passkeys) after
-      support has confirmed the owner; recorded in the audit log and in the owner's notices.`,
     options: { email: { type: 'string' }, reason: { type: 'string' } },
     async run(values, { operator }) {
       const email = typeof values.email === 'string' ? values.email.trim() : '';

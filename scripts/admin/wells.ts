@@ -131,10 +131,6 @@ async function findWell(db: Kysely<Database>, name: string) {
 
 export const WELL_COMMANDS: AdminCommands = {
   'well:list': {
-    usage: `  well:list [--json] [--index-dir DIR]
-      Every data well: name, records, date, description, sensitive flag, when it was first
-      ingested and its index bytes (its share of each segment holding its records).
-`,
     options: { json: { type: 'boolean', default: false }, 'index-dir': { type: 'string' } },
     async run(values) {
       const segments = readSegments(indexDirOf(values));
@@ -159,10 +155,6 @@ export const WELL_COMMANDS: AdminCommands = {
   },
 
   'well:update': {
-    usage: `  well:update --well NAME [--description T] [--date YYYY-MM-DD] [--sensitive|--no-sensitive] [--rename NEW] [--reason T]
-      Corrects a well's catalogue entry; seen at once by every server. --rename also renames
-      its records' database_name in search results (every server within a second).
-`,
     options: {
       well: { type: 'string' },
       description: { type: 'string' },
@@ -224,12 +216,6 @@ export const WELL_COMMANDS: AdminCommands = {
   },
 
   'well:delete': {
-    usage: `  well:delete --well NAME [--reason T] [--purge]
-      Takes a well down: its records leave every search, export, count, password check and
-      monitoring match on every server within a second, and its catalogue entry goes. Its
-      bytes are reclaimed by the next merge, or now with --purge (rewrites the segments
-      holding them).
-`,
     options: {
       well: { type: 'string' },
       reason: { type: 'string' },

@@ -9,8 +9,7 @@ import type { ParseArgsConfig } from 'node:util';
 export type OptionValues = Record<string, string | boolean | string[] | undefined>;
 
 export interface AdminCommand {
-  /** Lines for the usage text: the synopsis, then indented explanation. */
-  usage: string;
+  // Its lines of the usage text are in scripts/admin/usage.ts (`--help` loads no command).
   options: NonNullable<ParseArgsConfig['options']>;
   /** Runs with parsed options and the operator's name; returns the exit code. */
   run(values: OptionValues, context: { operator: string }): Promise<number>;

@@ -61,7 +61,7 @@ fn cold_page() {
                 Some(h) => {
                     let t0 = Instant::now();
                     let (total, hits, _, snap) = e.run_search(&req).unwrap();
-                    let out = write_entries(snap, hits, req.raw_record, h).unwrap();
+                    let out = write_entries(snap, hits, req.raw_record, h, b"").unwrap();
                     render::search_text(total, t0, out).unwrap()
                 }
                 None => e.search_text(&req).unwrap(),

@@ -17,7 +17,7 @@ fn page_timing() {
         let (total, hits, _, snap) = e.run_search(&req).unwrap();
         let t1 = t.elapsed();
         let mut n = 0usize;
-        fetch_each(&snap, &hits, |_, _, _, _, line| n += line.len()).unwrap();
+        fetch_each(&snap, &hits, |_, _, _, _, line| n += line.bytes().len()).unwrap();
         let t2 = t.elapsed();
         let text = e.search_text(&req).unwrap();
         let t3 = t.elapsed();

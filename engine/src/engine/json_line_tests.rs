@@ -39,7 +39,7 @@ fn json_lines_are_written_as_their_values_serialise() {
         fetch_each(&snap, &window, |seg, pi, d, ctx, line| {
             let mut text = Vec::new();
             w.write(&mut text, seg, pi, d, ctx, line, raw);
-            let value = serde_json::to_vec(&render::entry_json(seg, pi, d, ctx, &String::from_utf8_lossy(line), raw)).unwrap();
+            let value = serde_json::to_vec(&render::entry_json(seg, pi, d, ctx, &String::from_utf8_lossy(line.bytes()), raw)).unwrap();
             assert_eq!(String::from_utf8(text).unwrap(), String::from_utf8(value).unwrap());
         })
         .unwrap();

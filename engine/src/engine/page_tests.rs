@@ -32,7 +32,7 @@ fn a_large_page_written_on_helpers_equals_the_one_thread_text() {
                 let e = Engine::open(&dir.join("index")).unwrap();
                 let (_, hits, _, snap) = e.run_search(&req).unwrap();
                 assert!(hits.len() > PARALLEL_ENTRIES, "{}: {} hits", q, hits.len());
-                texts.push(write_entries(snap, hits, req.raw_record, helpers).unwrap());
+                texts.push(write_entries(snap, hits, req.raw_record, helpers, b"").unwrap());
                 e.close();
             }
             let v: Value = serde_json::from_slice(&texts[0]).unwrap();

@@ -9,6 +9,38 @@ pub struct Block {
     pub(super) ctx_base: u16,
     /// Where the ends and the lines start (formats 4-6), or the ends themselves (7).
     pub(super) layout: BlockLayout,
+    /// Every record's line is UTF-8, checked once when the block was loaded (`Line`).
+    utf8: bool,
+}
+
+/// A stored line, and whether it is known to be UTF-8. Lines are UTF-8 when the ingest
+/// wrote them, but a store is a file that can be damaged: a block is checked once
+/// when it is loaded (`Block::check_utf8`), so that a page of lines from cached blocks is not
+/// checked again line by line (about a tenth of a scattered page's time).
+#[derive(Clone, Copy)]
+pub struct Line<'a> {
+    bytes: &'a [u8],
+    /// Set only by `Block::line`, for a block whose `utf8` is set.
+    utf8: bool,
+}
+
+impl<'a> Line<'a> {
+    pub fn bytes(self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The line as text; None when it is not UTF-8.
+    #[inline]
+    pub fn text(self) -> Option<&'a str> {
+        if self.utf8 {
+            // Safety: `utf8` is set only for a record of a block whose lines were checked
+            // to be UTF-8 with every record's start and end on a char boundary
+            // (`Block::check_utf8`); a block's bytes are not changed after it is made.
+            Some(unsafe { std::str::from_utf8_unchecked(self.bytes) })
+        } else {
+            std::str::from_utf8(self.bytes).ok()
+        }
+    }
 }
 
 pub(super) enum BlockLayout {
@@ -52,7 +84,7 @@ impl Block {
             if n as u32 != docs || n == 0 || p + end as usize != data.len() {
                 return Err(bad());
             }
-            return Ok(Block { data, first, ctx_base, layout: BlockLayout::V7 { one, ends, lines: p } });
+            return Ok(Block { data, first, ctx_base, layout: BlockLayout::V7 { one, ends, lines: p }, utf8: false }.check_utf8());
         }
         let n = head as u32;
         let ends = 2 + 2 * n as usize;
@@ -60,7 +92,24 @@ impl Block {
         if n != docs || lines > data.len() || (n > 0 && lines + get_u32(&data, lines - 4)? as usize != data.len()) {
             return Err(bad());
         }
-        Ok(Block { data, first, ctx_base, layout: BlockLayout::V4 { n, ends, lines } })
+        Ok(Block { data, first, ctx_base, layout: BlockLayout::V4 { n, ends, lines }, utf8: false }.check_utf8())
+    }
+
+    /// Sets `utf8` when the lines (one run of bytes) are UTF-8 and every
+    /// record starts and ends on a char boundary, so each record's line is UTF-8 alone. A
+    /// block's lines are about 1 KiB: checked once when it is decompressed.
+    fn check_utf8(mut self) -> Block {
+        let lines = match &self.layout {
+            BlockLayout::V4 { lines, .. } | BlockLayout::V7 { lines, .. } => *lines,
+        };
+        let Some(Ok(text)) = self.data.get(lines..).map(std::str::from_utf8) else { return self };
+        // An end out of the lines fails here (and again, as corrupt, when read).
+        let at = |e: Option<usize>| e.is_some_and(|e| text.is_char_boundary(e));
+        self.utf8 = match &self.layout {
+            BlockLayout::V4 { n, ends, .. } => (0..*n as usize).all(|k| at(get_u32(&self.data, ends + 4 * k).ok().map(|e| e as usize))),
+            BlockLayout::V7 { ends, .. } => ends.iter().all(|&e| at(Some(e as usize))),
+        };
+        self
     }
 
     pub fn first_doc(&self) -> u32 {
@@ -91,6 +140,14 @@ impl Block {
             return Err(EngineError::Corrupt("document not in its store block".into()));
         }
         self.record_at((doc - self.first) as usize)
+    }
+
+    /// Document `doc` of the part: its context index and line (`Line::text` without a
+    /// second UTF-8 check when the block passed one).
+    #[inline]
+    pub fn line(&self, doc: u32) -> Result<(u16, Line<'_>)> {
+        let (ctx, bytes) = self.record(doc)?;
+        Ok((ctx, Line { bytes, utf8: self.utf8 }))
     }
 
     /// The k-th record of the block.

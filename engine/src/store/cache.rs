@@ -40,13 +40,42 @@ impl BlockCache {
         self.lock().map.get(&key).cloned()
     }
 
+    /// The cached block of each of `blocks` of store `store` (None: not cached), under one
+    /// lock.
+    pub(super) fn get_many(&self, store: u64, blocks: impl Iterator<Item = usize>, out: &mut Vec<Option<Arc<Block>>>) {
+        if self.limit.load(Ordering::Relaxed) == 0 {
+            out.extend(blocks.map(|_| None));
+            return;
+        }
+        let c = self.lock();
+        out.extend(blocks.map(|b| c.map.get(&(store, b as u32)).cloned()));
+    }
+
+    /// `put` of each block, under one lock.
+    pub(super) fn put_many(&self, blocks: &[(Key, Arc<Block>)]) {
+        if blocks.is_empty() || self.limit.load(Ordering::Relaxed) == 0 {
+            return;
+        }
+        let mut c = self.lock();
+        for (key, block) in blocks {
+            self.put_locked(&mut c, *key, block);
+        }
+    }
+
     pub(super) fn put(&self, key: Key, block: &Arc<Block>) {
+        if self.limit.load(Ordering::Relaxed) == 0 {
+            return;
+        }
+        let mut c = self.lock();
+        self.put_locked(&mut c, key, block);
+    }
+
+    fn put_locked(&self, c: &mut CacheInner, key: Key, block: &Arc<Block>) {
         let limit = self.limit.load(Ordering::Relaxed);
         let size = block.bytes();
         if size > limit / 4 {
             return;
         }
-        let mut c = self.lock();
         if c.map.insert(key, Arc::clone(block)).is_some() {
             return;
         }

@@ -153,6 +153,66 @@ impl StoreReader {
         self.cached(l.b, || self.decode(&l))
     }
 
+    /// The blocks holding `docs`, at most `max` of them: a block is taken once for each run
+    /// of `docs` it holds (once in all when `docs` ascend), and the block cache is locked once
+    /// to look them all up and once to add those decompressed, not once a block (for a page
+    /// of hits scattered over the store, a lock and a lookup for nearly every entry, taken
+    /// by the threads writing the page in turn). Returns how many of `docs` the blocks hold,
+    /// in `out` (cleared first) in the order of `docs`: the first block holds `docs[0]`, and
+    /// a doc not held by the block of the one before is held by the next block.
+    pub fn blocks_holding(&self, docs: &[u32], max: usize, out: &mut Vec<Arc<Block>>) -> Result<usize> {
+        out.clear();
+        let c = cache();
+        // (block, its location for formats 4-8, the doc range [first, end) it holds)
+        let mut want: Vec<(usize, Option<Loc>)> = Vec::new();
+        let mut held = (0u32, 0u32);
+        let mut n = 0;
+        for &d in docs {
+            if d.wrapping_sub(held.0) < held.1.wrapping_sub(held.0) {
+                n += 1;
+                continue;
+            }
+            if want.len() == max.max(1) {
+                break;
+            }
+            match &self.layout {
+                Layout::Mapped { map, .. } if map.blocks() > 0 => {
+                    let l = map.locate(d);
+                    held = (l.first, l.first.saturating_add(l.docs));
+                    want.push((l.b, Some(l)));
+                }
+                _ => {
+                    let b = self.block_of(d);
+                    held = match &self.layout {
+                        Layout::V3 { .. } => (b as u32 * V3_BLOCK_DOCS, (b as u32 + 1).saturating_mul(V3_BLOCK_DOCS)),
+                        _ => (0, 0),
+                    };
+                    want.push((b, None));
+                }
+            }
+            n += 1;
+        }
+        let mut found = Vec::with_capacity(want.len());
+        c.get_many(self.id, want.iter().map(|w| w.0), &mut found);
+        let mut fresh = Vec::new();
+        for ((b, l), hit) in want.iter().zip(found) {
+            let block = match hit {
+                Some(x) => x,
+                None => {
+                    let block = Arc::new(match (l, &self.layout) {
+                        (Some(l), Layout::Mapped { dicts, .. }) => self.decode(l, dicts)?,
+                        _ => self.load(*b)?,
+                    });
+                    fresh.push(((self.id, *b as u32), Arc::clone(&block)));
+                    block
+                }
+            };
+            out.push(block);
+        }
+        c.put_many(&fresh);
+        Ok(n)
+    }
+
     pub(super) fn cached(&self, b: usize, load: impl FnOnce() -> Result<Block>) -> Result<Arc<Block>> {
         let c = cache();
         let key = (self.id, b as u32);

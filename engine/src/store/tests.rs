@@ -611,3 +611,57 @@ fn load_profile() {
     println!("{} loads of {} blocks: {:?} a block, {:.0} bytes decompressed, {:.0} compressed", n, r.blocks(), el / n as u32, bytes as f64 / n as f64, frame_bytes as f64 / n as f64);
     println!("literals raw/rle/huffman/repeat {:?}; sequences predefined/rle/fse/repeat: ll {:?} of {:?} ml {:?}", lit, seq[0], seq[1], seq[2]);
 }
+/// A format 7 block of one context: `lens` line lengths, then `lines`.
+fn v7_block(first: u32, lens: &[u8], lines: &[u8]) -> Block {
+    let mut data = (lens.len() as u16 | V7_BLOCK | ONE_CTX).to_le_bytes().to_vec();
+    data.extend_from_slice(&0u16.to_le_bytes());
+    data.extend_from_slice(lens);
+    data.extend_from_slice(lines);
+    Block::v4(data, first, lens.len() as u32, 0).unwrap()
+}
+
+#[test]
+fn lines_are_text_without_a_check_only_when_the_block_passed_one() {
+    // Valid lines: each record's text as it is.
+    let b = v7_block(10, &[2, 1], "éa".as_bytes());
+    assert_eq!(b.line(10).unwrap().1.text(), Some("é"));
+    assert_eq!(b.line(11).unwrap().1.text(), Some("a"));
+    // The lines are UTF-8 as a whole but a record ends inside a char: neither record is text.
+    let b = v7_block(10, &[1, 1], "é".as_bytes());
+    assert_eq!(b.line(10).unwrap().1.text(), None);
+    assert_eq!(b.line(11).unwrap().1.text(), None);
+    assert_eq!(b.line(11).unwrap().1.bytes(), &[0xA9]);
+    // A damaged block (not UTF-8): each line checked on its own, the valid one is text.
+    let b = v7_block(0, &[1, 2], &[0xFF, b'o', b'k']);
+    assert_eq!(b.line(0).unwrap().1.text(), None);
+    assert_eq!(b.line(1).unwrap().1.text(), Some("ok"));
+}
+
+#[test]
+fn blocks_holding_takes_a_block_once_for_each_run_of_its_documents() {
+    let dir = temp("holding");
+    let lines = lines(2000);
+    let mut w = StoreWriter::create_with(&dir, BLOCK_BYTES, 0).unwrap();
+    for l in &lines {
+        w.add(0, l).unwrap();
+    }
+    w.finish().unwrap();
+    let r = StoreReader::open(&dir).unwrap();
+    assert!(r.blocks() > 4);
+    let last = lines.len() as u32 - 1;
+    let docs = [0, 1, last, 2, last];
+    let mut out = Vec::new();
+    // At most 2 blocks: the first's (docs 0 and 1), the last's; doc 2 would need a third.
+    assert_eq!(r.blocks_holding(&docs, 2, &mut out).unwrap(), 3);
+    assert_eq!(out.len(), 2);
+    assert!(out[0].holds(0) && out[0].holds(1) && out[1].holds(last));
+    assert_eq!(r.blocks_holding(&docs, 256, &mut out).unwrap(), 5);
+    assert_eq!(out.len(), 4);
+    let mut b = 0;
+    for &d in &docs {
+        if !out[b].holds(d) {
+            b += 1;
+        }
+        assert_eq!(out[b].line(d).unwrap().1.text(), Some(lines[d as usize].as_str()));
+    }
+}
