@@ -163,7 +163,7 @@ impl StoreReader {
     pub fn blocks_holding(&self, docs: &[u32], max: usize, out: &mut Vec<Arc<Block>>) -> Result<usize> {
         out.clear();
         let c = cache();
-        // (block, its location for formats 4-8, the doc range [first, end) it holds)
+        // (block, its location in the block map); `held`: the doc range [first, end) of the last
         let mut want: Vec<(usize, Option<Loc>)> = Vec::new();
         let mut held = (0u32, 0u32);
         let mut n = 0;
@@ -175,20 +175,13 @@ impl StoreReader {
             if want.len() == max.max(1) {
                 break;
             }
-            match &self.layout {
-                Layout::Mapped { map, .. } if map.blocks() > 0 => {
-                    let l = map.locate(d);
-                    held = (l.first, l.first.saturating_add(l.docs));
-                    want.push((l.b, Some(l)));
-                }
-                _ => {
-                    let b = self.block_of(d);
-                    held = match &self.layout {
-                        Layout::V3 { .. } => (b as u32 * V3_BLOCK_DOCS, (b as u32 + 1).saturating_mul(V3_BLOCK_DOCS)),
-                        _ => (0, 0),
-                    };
-                    want.push((b, None));
-                }
+            if self.map.blocks() > 0 {
+                let l = self.map.locate(d);
+                held = (l.first, l.first.saturating_add(l.docs));
+                want.push((l.b, Some(l)));
+            } else {
+                held = (0, 0);
+                want.push((0, None));
             }
             n += 1;
         }
@@ -199,9 +192,9 @@ impl StoreReader {
             let block = match hit {
                 Some(x) => x,
                 None => {
-                    let block = Arc::new(match (l, &self.layout) {
-                        (Some(l), Layout::Mapped { dicts, .. }) => self.decode(l, dicts)?,
-                        _ => self.load(*b)?,
+                    let block = Arc::new(match l {
+                        Some(l) => self.decode(l)?,
+                        None => self.load(*b)?,
                     });
                     fresh.push(((self.id, *b as u32), Arc::clone(&block)));
                     block
