@@ -23,7 +23,7 @@ import { markDomainVerified } from '../server/src/monitoring/domain-verification
 import { normalizeDomain } from '../server/src/common/monitoring-rules';
 import { UsageError } from './lib/cli';
 import type { AdminCommands } from './lib/admin-command';
-import { operatorName, recordAudit } from '../server/src/audit/audit-repository';
+import { operatorName, recordAudit } from '../server/src/audit/audit-service';
 import { WELL_COMMANDS } from './admin/wells';
 import { BACKUP_COMMANDS } from './admin/backup';
 import { accountCommands } from './admin/accounts';

@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import { AppError, Errors } from '../infra/errors';
 import { EngineQueryError, EngineTimeoutError, FIELD_NAMES, type Engine, type Entry, type FieldName, type SearchMode } from '../../../engine/index';
 import { DASHBOARD_MAX_PAGE, DASHBOARD_PAGE_SIZE, MESSAGES, applyModeSuffix, isSearchType, validateSearch, type SearchType } from '../common/search-rules';
-import { refundSearchCredit } from '../credits/credits-repository';
+import { refundSearchCredit } from '../credits/credits-service';
 import * as repo from './search-repository';
 import type { MeteredAccount, SearchMeter } from './search-meter';
 import { SearchConcurrency } from './concurrency';

@@ -5,8 +5,8 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
-import { recordAudit } from '../audit/audit-repository';
-import { revokeUserSessions } from '../auth/auth-repository';
+import { recordAudit } from '../audit/audit-service';
+import { revokeUserSessions } from '../auth/tokens-service';
 
 type Db = Kysely<Database>;
 
