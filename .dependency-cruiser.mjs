@@ -21,8 +21,6 @@ const KNOWN = [
   // /v2 and the Monitor API V1 answer with monitoring's tasks straight from its repository.
   ['server-feature-private', 'server/src/api-v2/monitoring-v2-routes.ts', 'server/src/monitoring/monitoring-repository.ts'],
   ['server-feature-private', 'server/src/monitor-api-v1/monitor-v1-routes.ts', 'server/src/monitoring/monitoring-repository.ts'],
-  // Event codes grant plans with the payments' grant ledger.
-  ['server-feature-private', 'server/src/billing/event-code-service.ts', 'server/src/payments/grants.ts'],
 ];
 
 export default {

@@ -8,7 +8,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, PaymentsTable } from '../db/schema';
 import { Errors } from '../infra/errors';
 import { amountCents, productDef, productName, quantityProblem } from '../common/catalogue';
-import { grantPurchase, renewSubscription, revokePurchase } from './grants';
+import { grantPurchase, renewSubscription, revokePurchase } from './grants-service';
 
 export type Payment = Selectable<PaymentsTable>;
 type Trx = Transaction<Database>;
