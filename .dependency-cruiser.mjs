@@ -12,16 +12,12 @@ const SERVER_ENTRY = '^server/src/.+-(service|schemas)\\.ts$';
 const WEB_ENTRY = '^web/src/features/[^/]+/index\\.tsx?$';
 
 /**
- * Imports that break a rule today and are tolerated until their code moves (each feature
- * becoming one plugin that owns its routes on every surface and calls other features'
- * services). The lint reports them as known; a new one fails, and so does an entry that no
- * longer happens (scripts/check-boundaries.mjs), so this list only shrinks.
+ * Imports that break a rule and are tolerated until their code moves. Empty: every feature
+ * calls other features through their services. The lint reports an entry here as known; a
+ * new violation fails, and so does an entry that no longer happens
+ * (scripts/check-boundaries.mjs), so the list only shrinks.
  */
-const KNOWN = [
-  // /v2 and the Monitor API V1 answer with monitoring's tasks straight from its repository.
-  ['server-feature-private', 'server/src/api-v2/monitoring-v2-routes.ts', 'server/src/monitoring/monitoring-repository.ts'],
-  ['server-feature-private', 'server/src/monitor-api-v1/monitor-v1-routes.ts', 'server/src/monitoring/monitoring-repository.ts'],
-];
+const KNOWN = [];
 
 export default {
   forbidden: [

@@ -203,5 +203,9 @@ export async function registerRealtimeRoutes(
   app.decorate('realtime', {
     publish: (channel: string, data: unknown) => bus.publish(channel, data),
     endSessions: (ended: SessionsEnded) => bus.publish(SESSIONS_ENDED_CHANNEL, ended),
+    addChannelRule: (rule: ChannelRule) => {
+      if (deps.rules.some((known) => known.prefix === rule.prefix)) throw new Error(`realtime: a rule for ${rule.prefix} already`);
+      deps.rules.push(rule);
+    },
   });
 }

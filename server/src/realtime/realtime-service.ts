@@ -15,4 +15,6 @@ export interface RealtimeHub {
   publish(channel: string, data: unknown): Promise<void>;
   /** Closes the sockets authenticated with the ended sessions, on every instance. */
   endSessions(ended: SessionsEnded): Promise<void>;
+  /** Who may join the channels of a prefix: a feature says so for its own channels. */
+  addChannelRule(rule: ChannelRule): void;
 }

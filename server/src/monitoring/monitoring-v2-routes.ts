@@ -7,11 +7,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { awaitingConfirmation } from '../monitoring/channels-service';
+import { awaitingConfirmation } from './channels-service';
 import { ErrorBody, Errors } from '../infra/errors';
 import { API_TASKS_PAGE_SIZE, STANDARD_TASK_KINDS, TASK_KINDS, channelKind, type ChannelKind, type TaskKind } from '../common/monitoring-rules';
-import { Id, Success, Value } from '../monitoring/monitoring-schemas';
-import type { TaskRow } from '../monitoring/monitoring-repository';
+import { Id, Success, Value } from './monitoring-schemas';
+import type { TaskRow } from './monitoring-repository';
 
 export const API_TASK_TYPE_MESSAGE = 'type must be one of email, username, phone, name';
 export const API_CHANNEL_TYPE_MESSAGE = 'type must be webhook or email (SMS alerts are set up on the dashboard)';

@@ -17,7 +17,7 @@ import {
   type V2WhoisType,
   type WhoisQuery,
 } from '../common/whois-rules';
-import { CreditsSchema, WhoisResponseSchema } from '../whois/whois-schemas';
+import { CreditsSchema, WhoisResponseSchema } from './whois-schemas';
 
 const VALUE_FIELDS = ['domain', 'ip_address', 'mx_address', 'ns_address'] as const;
 type ValueField = (typeof VALUE_FIELDS)[number];

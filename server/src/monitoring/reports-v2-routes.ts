@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ReportsService } from '../monitoring/reports-service';
-import { ApiEntry } from './v2-schemas';
+import type { ReportsService } from './reports-service';
+import { ApiEntry } from '../api-v2/v2-schemas';
 import { ErrorBody } from '../infra/errors';
 
 /** Reports per page of get-reports (as tasks: 100). */
