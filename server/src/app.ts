@@ -64,17 +64,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const feature of [
     authPlugin,
     usersPlugin,
-    healthPlugin,
     searchPlugin,
     removalPlugin,
     monitoringPlugin,
     whoisPlugin,
     dataWellsPlugin,
-    subscriptionsPlugin,
     billingPlugin,
     marketingPlugin,
     realtimePlugin,
     paymentsPlugin,
+    healthPlugin,
+    subscriptionsPlugin,
     deliveryPlugin,
   ]) {
     await app.register(feature, deps);
