@@ -1,7 +1,7 @@
 /**
  * `/v2/monitoring/*` tasks, channels and domains in DeHashed v2's shapes
- * (docs/monitoring.md "Calls"). Registered inside the /v2
- * plugin, so its key guard and rate limits apply; free of credits. The same services as the
+ * (docs/monitoring.md "Calls"). Registered with `app.v2Routes`
+ * (monitoring-plugin.ts), so its key guard and rate limits apply; free of credits. The same services as the
  * dashboard (`app.monitoring`), so every rule, message and limit is the same; another user's
  * id: 404. The report calls are in reports-v2-routes.ts.
  */
@@ -51,7 +51,7 @@ function standardType(type: string): (typeof STANDARD_TASK_KINDS)[number] {
   return kind;
 }
 
-/** Call inside the /v2 plugin (after its guard hook); reads the services from `app.monitoring`. */
+/** Call inside a /v2 context (`app.v2Routes`, after its guard hook); reads the services from `app.monitoring`. */
 export function registerMonitoringV2Routes(app: FastifyInstance) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { tasks, channels } = app.monitoring;

@@ -1,6 +1,6 @@
 /**
  * `POST /v2/whois/search` and `GET /v2/whois/credits` (docs/whois.md
- * "Calls"). Registered inside the /v2 plugin, so the API key guard has run.
+ * "Calls"). Registered with `app.v2Routes` (whois-plugin.ts), so the API key guard has run.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
