@@ -1,6 +1,7 @@
 /**
  * What other features may do with auth's tokens and sessions: the removal flow's one-time
- * links and the operator's suspension ending an account's sessions. A narrow port, so
+ * links, the operator's suspension ending an account's sessions, and the realtime sockets'
+ * check of which sessions are still live. A narrow port, so
  * they do not reach into auth's repository; the SQL stays in auth-repository.ts.
  */
 import type { Kysely, Transaction } from 'kysely';
@@ -26,4 +27,9 @@ export function consumeOneTimeToken(db: Db, purpose: TokenPurpose, tokenHash: st
 /** Revokes every live session of the account (but `exceptSessionId`), with the reason recorded. */
 export function revokeUserSessions(db: Db, userId: string, reason: string, exceptSessionId?: string): Promise<void> {
   return repo.revokeUserSessions(db, userId, reason, exceptSessionId);
+}
+
+/** Of the given session ids, those still live (not revoked or expired, account open and not suspended). */
+export function liveSessionIds(db: Db, sessionIds: string[]): Promise<Set<string>> {
+  return repo.liveSessionIds(db, sessionIds);
 }

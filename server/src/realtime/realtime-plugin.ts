@@ -6,7 +6,7 @@
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../app-deps';
 import { registerRealtimeRoutes } from './realtime-routes';
-import { liveSessionIds } from './session-sweep';
+import { liveSessionIds } from '../auth/tokens-service';
 
 export const realtimePlugin = fp<AppDeps>(
   async (app, { db, config, namespace }) => {
