@@ -12,31 +12,12 @@ const SERVER_ENTRY = '^server/src/.+-(service|schemas)\\.ts$';
 const WEB_ENTRY = '^web/src/features/[^/]+/index\\.tsx?$';
 
 /**
- * Imports that break a rule today and are tolerated until their code moves (each feature
- * becoming one plugin that owns its routes on every surface and calls other features'
- * services). The lint reports them as known; a new one fails, and so does an entry that no
- * longer happens (scripts/check-boundaries.mjs), so this list only shrinks.
+ * Imports that break a rule and are tolerated until their code moves. Empty: every feature
+ * calls other features through their services. The lint reports an entry here as known; a
+ * new violation fails, and so does an entry that no longer happens
+ * (scripts/check-boundaries.mjs), so the list only shrinks.
  */
-const KNOWN = [
-  // /v2 and the Monitor API V1 answer with monitoring's tasks straight from its repository.
-  ['server-feature-private', 'server/src/api-v2/monitoring-v2-routes.ts', 'server/src/monitoring/monitoring-repository.ts'],
-  ['server-feature-private', 'server/src/monitor-api-v1/monitor-v1-routes.ts', 'server/src/monitoring/monitoring-repository.ts'],
-  // The operator tools and the backup write the audit log, which has no service yet.
-  ['server-feature-private', 'server/src/backup/backup.ts', 'server/src/audit/audit-repository.ts'],
-  ['server-feature-private', 'server/src/users/operator-accounts.ts', 'server/src/audit/audit-repository.ts'],
-  // Accounts: auth and users share the users table through each other's repositories.
-  ['server-feature-private', 'server/src/users/operator-accounts.ts', 'server/src/auth/auth-repository.ts'],
-  ['server-feature-private', 'server/src/removal/removal-service.ts', 'server/src/auth/auth-repository.ts'],
-  ['server-feature-private', 'server/src/auth/auth-service.ts', 'server/src/users/user-repository.ts'],
-  // Search charges credits through credits' repository (credits has no service yet).
-  ['server-feature-private', 'server/src/search/admission.ts', 'server/src/credits/credits-repository.ts'],
-  // Event codes grant plans with the payments' grant ledger.
-  ['server-feature-private', 'server/src/billing/event-code-service.ts', 'server/src/payments/grants.ts'],
-  // Delivery holds back alerts to an email channel that is not confirmed yet.
-  ['server-feature-private', 'server/src/delivery/deliver.ts', 'server/src/monitoring/channels-confirmation.ts'],
-  // Payments declare who may join their websocket channels with the hub's own rule type.
-  ['server-feature-private', 'server/src/payments/crypto-routes.ts', 'server/src/realtime/realtime-routes.ts'],
-];
+const KNOWN = [];
 
 export default {
   forbidden: [

@@ -17,14 +17,14 @@ import { productDef } from '../server/src/common/catalogue';
 import { createSandboxProvider } from '../server/src/payments/card/sandbox-provider';
 import { createEventCode, eventCodeProblem, parseGrant, type EventCodeGrant } from '../server/src/billing/event-code-service';
 import { bannerMarkupProblem, createBannerService } from '../server/src/marketing/banner-service';
-import { grantPurchase } from '../server/src/payments/grants';
+import { grantPurchase } from '../server/src/payments/grants-service';
 import { insertGlobalNotification } from '../server/src/monitoring/notifications-repository';
 import { markDomainVerified } from '../server/src/monitoring/domain-verification-service';
 import { normalizeDomain } from '../server/src/common/monitoring-rules';
 import { UsageError } from './lib/cli';
 import { USAGE, asksForUsage } from './admin/usage';
 import { MODULE_COMMANDS } from './admin/commands';
-import { operatorName, recordAudit } from '../server/src/audit/audit-repository';
+import { operatorName, recordAudit } from '../server/src/audit/audit-service';
 
 /**
  * BullMQ and its Redis client make up most of the admin CLI's code: loaded by the commands

@@ -1,6 +1,6 @@
-/** `audit:list`: the operators' audit log (server/src/audit/audit-repository.ts), oldest first. */
+/** `audit:list`: the operators' audit log (server/src/audit/audit-service.ts), oldest first. */
 import { withDatabase } from '../../server/src/db/cli-database';
-import { listAudit } from '../../server/src/audit/audit-repository';
+import { listAudit } from '../../server/src/audit/audit-service';
 import { UsageError } from '../lib/cli';
 import type { AdminCommands } from '../lib/admin-command';
 

@@ -8,7 +8,7 @@
  * reached stops the command before the index is touched.
  */
 import { withDatabase } from '../../server/src/db/cli-database';
-import { recordAudit } from '../../server/src/audit/audit-repository';
+import { recordAudit } from '../../server/src/audit/audit-service';
 import { loadConfig } from '../../server/src/config';
 import { upgradeIndex, type UpgradeResult } from '../../engine/index';
 import type { AdminCommands } from '../lib/admin-command';

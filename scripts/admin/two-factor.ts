@@ -11,7 +11,7 @@
 import { withDatabase } from '../../server/src/db/cli-database';
 import { findOpenUserByEmail } from '../../server/src/users/user-repository';
 import { insertNotification } from '../../server/src/monitoring/notifications-repository';
-import { recordAudit } from '../../server/src/audit/audit-repository';
+import { recordAudit } from '../../server/src/audit/audit-service';
 import { UsageError } from '../lib/cli';
 import type { AdminCommands } from '../lib/admin-command';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { withDatabase } from '../../server/src/db/cli-database';
 import type { Database } from '../../server/src/db/schema';
-import { recordAudit } from '../../server/src/audit/audit-repository';
+import { recordAudit } from '../../server/src/audit/audit-service';
 import { openEngine, type Engine } from '../../engine/index';
 import { loadConfig } from '../../server/src/config';
 import { UsageError } from '../lib/cli';

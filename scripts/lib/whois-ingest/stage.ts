@@ -19,7 +19,7 @@ import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import pgCopy from 'pg-copy-streams';
 import type { Database } from '../../../server/src/db/schema';
-import { refreshCurrent, type SnapshotRow } from '../../../server/src/whois/snapshots';
+import { refreshCurrent, type SnapshotRow } from '../../../server/src/whois/snapshots-repository';
 import { reverseName } from '../../../server/src/whois/names';
 
 /** Rows (or bytes of COPY text) per batch: bounded memory, few statements. */

@@ -2,7 +2,7 @@
  * Public API guard: the `{Brand}-Api-Key` header (header names are case-insensitive) and
  * the leaky-bucket limit of 10 requests per second per client address and per
  * credential, shared by every instance through Redis when it is configured. It runs as the
- * `onRequest` hook of the /v2 plugin (v2-routes.ts), so every /v2 route has it.
+ * `onRequest` hook of every /v2 context (api-v2-plugin.ts, `app.v2Routes`), so every /v2 route has it.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Bucket, RateLimiter } from '../infra/rate-limiter';

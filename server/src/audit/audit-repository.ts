@@ -1,8 +1,7 @@
 /**
- * The operators' audit log (migration 20261128T0010): one append-only row per operator command
- * that changes something. Rows are never updated or deleted (the table's triggers refuse it).
+ * The operators' audit log's SQL (migration 20261128T0010): rows are only appended (the
+ * table's triggers refuse updates and deletes). Other features go through audit-service.ts.
  */
-import os from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 
@@ -29,19 +28,8 @@ export interface AuditRow {
   details: Record<string, unknown>;
 }
 
-/** The operator to record: the given name (trimmed, non-empty) or the OS user. */
-export function operatorName(given?: string): string {
-  const name = given?.trim();
-  if (name) return name.slice(0, 200);
-  try {
-    return os.userInfo().username;
-  } catch {
-    return process.env.USER ?? 'unknown';
-  }
-}
-
 /** Appends one entry; pass the command's transaction so the change and its record land together. */
-export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+export async function insertAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({

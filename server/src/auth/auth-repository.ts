@@ -160,3 +160,19 @@ export async function isKnownIp(db: Db, userId: string, ipHash: string): Promise
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Of the given session ids, those still live. */
+export async function liveSessionIds(db: Db, sessionIds: string[]): Promise<Set<string>> {
+  if (sessionIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select('s.id')
+    .where('s.id', 'in', sessionIds)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', sql<Date>`now()`)
+    .where('u.closed_at', 'is', null)
+    .where('u.suspended_at', 'is', null)
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}

@@ -10,7 +10,7 @@ import type { RateLimiter } from '../infra/rate-limiter';
 import { type MailService, MailTemplates } from '../mail/mail-service';
 import { AppError, Errors } from '../infra/errors';
 import * as authRepo from './auth-repository';
-import * as userRepo from '../users/user-repository';
+import * as userRepo from '../users/accounts-service';
 import { hashPassword, isValidEmail, normalizeEmail, passwordProblem, verifyPassword } from './passwords';
 import { hashToken, hmac, newOpaqueToken } from '../infra/secrets';
 import {

@@ -5,10 +5,11 @@
  * See README.md in this folder for what is kept and for how long.
  */
 import net from 'node:net';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, SignInMethod } from '../db/schema';
 import { Errors } from '../infra/errors';
 import { describeDevice } from './user-agent';
+import * as repo from './sessions-repository';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -41,35 +42,11 @@ export async function recordSignIn(
   db: Db,
   entry: { userId: string; ip: string; userAgent?: string | null; method: SignInMethod; success: boolean },
 ): Promise<void> {
-  await db
-    .insertInto('sign_in_history')
-    .values({
-      user_id: entry.userId,
-      ip: displayAddress(entry.ip),
-      user_agent: entry.userAgent ?? null,
-      method: entry.method,
-      success: entry.success,
-    })
-    .execute();
-  await db
-    .deleteFrom('sign_in_history')
-    .where('user_id', '=', entry.userId)
-    .where(
-      'id',
-      'not in',
-      db.selectFrom('sign_in_history').select('id').where('user_id', '=', entry.userId).orderBy('id', 'desc').limit(SIGN_IN_HISTORY_SIZE),
-    )
-    .execute();
+  await repo.insertSignIn(db, { ...entry, ip: displayAddress(entry.ip) }, SIGN_IN_HISTORY_SIZE);
 }
 
 export async function listSignIns(db: Db, userId: string) {
-  const rows = await db
-    .selectFrom('sign_in_history')
-    .select(['at', 'ip', 'user_agent', 'method', 'success'])
-    .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
-    .limit(SIGN_IN_HISTORY_SIZE)
-    .execute();
+  const rows = await repo.selectSignIns(db, userId, SIGN_IN_HISTORY_SIZE);
   return rows.map((row) => ({
     at: row.at.toISOString(),
     ip: row.ip,
@@ -81,15 +58,7 @@ export async function listSignIns(db: Db, userId: string) {
 
 /** The account's live sessions, newest use first. */
 export async function listActiveSessions(db: Db, userId: string, currentSessionId: string) {
-  const rows = await db
-    .selectFrom('sessions')
-    .select(['id', 'ip', 'user_agent', 'created_at', 'last_used_at', 'remember'])
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .orderBy('last_used_at', 'desc')
-    .orderBy('created_at', 'desc')
-    .execute();
+  const rows = await repo.selectLiveSessions(db, userId);
   return rows.map((row) => ({
     id: row.id,
     device: describeDevice(row.user_agent),
@@ -106,29 +75,17 @@ export async function listActiveSessions(db: Db, userId: string, currentSessionI
  * update, and only when the stored time is older than that.
  */
 export async function touchSession(db: Db, sessionId: string): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ last_used_at: sql`now()` })
-    .where('id', '=', sessionId)
-    .where('last_used_at', '<', sql<Date>`now() - make_interval(secs => ${LAST_USED_RESOLUTION_MS / 1000})`)
-    .execute();
+  await repo.touchSession(db, sessionId, LAST_USED_RESOLUTION_MS / 1000);
 }
 
 /** Erases the address and user agent of the account's ended sessions (expired or revoked). */
 export async function eraseEndedSessionDetails(db: Db, userId: string): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ ip: null, user_agent: null })
-    .where('user_id', '=', userId)
-    .where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', sql<Date>`now()`)]))
-    .where((eb) => eb.or([eb('ip', 'is not', null), eb('user_agent', 'is not', null)]))
-    .execute();
+  await repo.eraseEndedSessionDetails(db, userId);
 }
 
 /** A closed account keeps no sign-in details: its history goes, its sessions' addresses and user agents too. */
 export async function eraseSignInDetails(db: Db, userId: string): Promise<void> {
-  await db.deleteFrom('sign_in_history').where('user_id', '=', userId).execute();
-  await db.updateTable('sessions').set({ ip: null, user_agent: null }).where('user_id', '=', userId).execute();
+  await repo.eraseSignInDetails(db, userId);
 }
 
 /** Sessions that just ended: one session, or every session of a user but maybe one. */
@@ -143,15 +100,7 @@ export function createSessionsService(deps: { db: Kysely<Database>; onSessionsEn
 
     /** Ends one live session of the account (the current one too: that is a sign-out). */
     async end(userId: string, sessionId: string): Promise<void> {
-      const ended = await db
-        .updateTable('sessions')
-        .set({ revoked_at: sql`now()`, revoked_reason: 'signed-out-from-profile', ip: null, user_agent: null })
-        .where('id', '=', sessionId)
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', sql<Date>`now()`)
-        .returning('id')
-        .executeTakeFirst();
+      const ended = await repo.endSession(db, userId, sessionId, 'signed-out-from-profile');
       // Another account's session, an ended one and an unknown id look alike.
       if (!ended) throw Errors.notFound('Session not found');
       deps.onSessionsEnded?.({ sessionId });
@@ -159,15 +108,7 @@ export function createSessionsService(deps: { db: Kysely<Database>; onSessionsEn
 
     /** "Sign out everywhere": ends every live session of the account but the current one. */
     async endOthers(userId: string, currentSessionId: string): Promise<number> {
-      const rows = await db
-        .updateTable('sessions')
-        .set({ revoked_at: sql`now()`, revoked_reason: 'signed-out-everywhere', ip: null, user_agent: null })
-        .where('user_id', '=', userId)
-        .where('id', '<>', currentSessionId)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', sql<Date>`now()`)
-        .returning('id')
-        .execute();
+      const rows = await repo.endOtherSessions(db, userId, currentSessionId, 'signed-out-everywhere');
       deps.onSessionsEnded?.({ userId, exceptSessionId: currentSessionId });
       return rows.length;
     },

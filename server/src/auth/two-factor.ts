@@ -11,7 +11,7 @@
  * - Step-up: sensitive changes take a current code, a recovery code (used up) or a passkey.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import {
@@ -27,6 +27,7 @@ import type { Config } from '../config';
 import type { RateLimiter } from '../infra/rate-limiter';
 import { AppError, Errors } from '../infra/errors';
 import { hashToken, hmac, loadOrCreateSecret, newOpaqueToken } from '../infra/secrets';
+import * as repo from './two-factor-repository';
 
 export const RECOVERY_CODE_COUNT = 10;
 const PERIOD = 30;
@@ -142,19 +143,13 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
   }
 
   async function account(userId: string) {
-    const row = await db
-      .selectFrom('users')
-      .select(['id', 'email', 'totp_secret_enc', 'totp_pending_secret_enc', 'totp_enabled_at', 'totp_last_step'])
-      .where('id', '=', userId)
-      .where('closed_at', 'is', null)
-      .executeTakeFirst();
+    const row = await repo.findAccount(db, userId);
     if (!row) throw Errors.unauthorized();
     return row;
   }
 
   async function passkeyCount(userId: string): Promise<number> {
-    const row = await db.selectFrom('passkeys').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
-    return Number(row.n);
+    return repo.countPasskeys(db, userId);
   }
 
   async function isOn(userId: string): Promise<boolean> {
@@ -166,13 +161,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
   async function replaceRecoveryCodes(userId: string): Promise<string[]> {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     const hashes = await Promise.all(codes.map(recoveryHash));
-    await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-      await trx
-        .insertInto('recovery_codes')
-        .values(hashes.map((code_hash) => ({ user_id: userId, code_hash })))
-        .execute();
-    });
+    await repo.replaceRecoveryCodes(db, userId, hashes);
     return codes;
   }
 
@@ -194,46 +183,22 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     const step = matchingStep(await decrypt(row.totp_secret_enc!), code.trim());
     if (step === null) await failed(userId, TwoFactorErrors.invalidCode());
     // Accepted once: the step moves forward atomically, so a replay (or a race) finds no row.
-    const moved = await db
-      .updateTable('users')
-      .set({ totp_last_step: step })
-      .where('id', '=', userId)
-      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step!)]))
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) await failed(userId, TwoFactorErrors.invalidCode());
+    if (!(await repo.advanceTotpStep(db, userId, step!))) await failed(userId, TwoFactorErrors.invalidCode());
   }
 
   async function useRecoveryCode(userId: string, code: string): Promise<void> {
     if (code.length > 64) await failed(userId, TwoFactorErrors.invalidRecoveryCode());
-    const used = await db
-      .updateTable('recovery_codes')
-      .set({ used_at: sql`now()` })
-      .where('user_id', '=', userId)
-      .where('code_hash', '=', await recoveryHash(code))
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) await failed(userId, TwoFactorErrors.invalidRecoveryCode());
+    if (!(await repo.useRecoveryCode(db, userId, await recoveryHash(code)))) await failed(userId, TwoFactorErrors.invalidRecoveryCode());
   }
 
   async function newChallenge(userId: string | null, purpose: 'webauthn-register' | 'webauthn-login', challenge: string) {
-    await db
-      .insertInto('one_time_tokens')
-      .values({ token_hash: hashToken(challenge), purpose, user_id: userId, expires_at: new Date(Date.now() + CHALLENGE_TTL_MS) })
-      .execute();
+    await repo.insertChallenge(db, { tokenHash: hashToken(challenge), purpose, userId, expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS) });
   }
 
   /** Uses up the challenge a WebAuthn response signed; its user (null for a discoverable sign-in). */
   async function consumeChallenge(purpose: 'webauthn-register' | 'webauthn-login', challenge: string | null) {
     if (!challenge) return undefined;
-    return db
-      .updateTable('one_time_tokens')
-      .set({ used_at: sql`now()` })
-      .where('token_hash', '=', hashToken(challenge))
-      .where('purpose', '=', purpose)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', sql<Date>`now()`)
-      .returning('user_id')
-      .executeTakeFirst();
+    return repo.consumeChallenge(db, purpose, hashToken(challenge));
   }
 
   /**
@@ -248,7 +213,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     const token = await consumeChallenge('webauthn-login', challenge);
     if (!token || (token.user_id && userId && token.user_id !== userId)) throw invalid();
     if (typeof assertion.id !== 'string' || assertion.id.length > 1024) throw invalid();
-    const stored = await db.selectFrom('passkeys').selectAll().where('credential_id', '=', assertion.id).executeTakeFirst();
+    const stored = await repo.findPasskeyByCredential(db, assertion.id);
     if (!stored || (userId && stored.user_id !== userId)) throw invalid();
     let verified;
     try {
@@ -269,11 +234,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       throw invalid();
     }
     if (!verified.verified) throw invalid();
-    await db
-      .updateTable('passkeys')
-      .set({ counter: verified.authenticationInfo.newCounter, last_used_at: sql`now()` })
-      .where('id', '=', stored.id)
-      .execute();
+    await repo.notePasskeyUse(db, stored.id, verified.authenticationInfo.newCounter);
     return stored.user_id;
   }
 
@@ -314,23 +275,13 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
 
     async status(userId: string) {
       const row = await account(userId);
-      const passkeys = await db
-        .selectFrom('passkeys')
-        .select(['id', 'name', 'created_at', 'last_used_at'])
-        .where('user_id', '=', userId)
-        .orderBy('created_at', 'asc')
-        .execute();
-      const left = await db
-        .selectFrom('recovery_codes')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', userId)
-        .where('used_at', 'is', null)
-        .executeTakeFirstOrThrow();
+      const passkeys = await repo.listPasskeys(db, userId);
+      const left = await repo.countUnusedRecoveryCodes(db, userId);
       return {
         enabled: Boolean(row.totp_secret_enc) || passkeys.length > 0,
         totp: Boolean(row.totp_secret_enc),
         totp_enabled_at: row.totp_enabled_at?.toISOString() ?? null,
-        recovery_codes_left: Number(left.n),
+        recovery_codes_left: left,
         passkeys: passkeys.map((p) => ({
           id: p.id,
           name: p.name,
@@ -346,7 +297,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       if (row.totp_secret_enc) throw Errors.badRequest('Two-factor authentication is already on');
       if ((await passkeyCount(userId)) > 0) await check(userId, proof, ip);
       const secret = new Secret({ size: 20 }).base32;
-      await db.updateTable('users').set({ totp_pending_secret_enc: await encrypt(secret) }).where('id', '=', userId).execute();
+      await repo.setPendingTotp(db, userId, await encrypt(secret));
       const uri = totpFor(secret, row.email).toString();
       return { secret, uri, qr_code: await QRCode.toDataURL(uri, { margin: 1, width: 220 }) };
     },
@@ -361,11 +312,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       const step = matchingStep(secret, code.trim());
       if (step === null) await failed(userId, TwoFactorErrors.invalidCode());
       await limiter.reset(`2fa:fail:${userId}`);
-      await db
-        .updateTable('users')
-        .set({ totp_secret_enc: row.totp_pending_secret_enc, totp_pending_secret_enc: null, totp_enabled_at: sql`now()`, totp_last_step: step })
-        .where('id', '=', userId)
-        .execute();
+      await repo.enableTotp(db, userId, row.totp_pending_secret_enc, step!);
       return replaceRecoveryCodes(userId);
     },
 
@@ -374,12 +321,8 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       const row = await account(userId);
       if (!row.totp_secret_enc) throw Errors.badRequest('Two-factor authentication is not on');
       await check(userId, proof, ip);
-      await db
-        .updateTable('users')
-        .set({ totp_secret_enc: null, totp_pending_secret_enc: null, totp_enabled_at: null, totp_last_step: null })
-        .where('id', '=', userId)
-        .execute();
-      if ((await passkeyCount(userId)) === 0) await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+      await repo.clearTotp(db, userId);
+      if ((await passkeyCount(userId)) === 0) await repo.deleteRecoveryCodes(db, userId);
     },
 
     async regenerateRecoveryCodes(userId: string, proof: SecondFactorProof, ip: string): Promise<string[]> {
@@ -392,7 +335,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     async passkeyRegistrationOptions(userId: string, proof: SecondFactorProof, ip: string) {
       const row = await account(userId);
       if (await isOn(userId)) await check(userId, proof, ip);
-      const existing = await db.selectFrom('passkeys').select(['credential_id', 'transports']).where('user_id', '=', userId).execute();
+      const existing = await repo.listCredentials(db, userId);
       const options = await generateRegistrationOptions({
         rpName: rp.name,
         rpID: rp.id,
@@ -432,31 +375,26 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       if (!verified.verified) throw invalid();
       const wasOn = await isOn(userId);
       const { credential } = verified.registrationInfo;
-      const inserted = await db
-        .insertInto('passkeys')
-        .values({
-          user_id: userId,
-          credential_id: credential.id,
-          public_key: Buffer.from(credential.publicKey),
-          counter: credential.counter,
-          transports: JSON.stringify(credential.transports ?? []),
-          name: label,
-        })
-        .onConflict((oc) => oc.column('credential_id').doNothing())
-        .returning('id')
-        .executeTakeFirst();
+      const inserted = await repo.insertPasskey(db, {
+        userId,
+        credentialId: credential.id,
+        publicKey: Buffer.from(credential.publicKey),
+        counter: credential.counter,
+        transports: credential.transports ?? [],
+        name: label,
+      });
       if (!inserted) throw Errors.badRequest('This passkey is already registered');
-      const left = await db.selectFrom('recovery_codes').select('id').where('user_id', '=', userId).where('used_at', 'is', null).executeTakeFirst();
-      return { recovery_codes: !wasOn || !left ? await replaceRecoveryCodes(userId) : null };
+      const left = await repo.countUnusedRecoveryCodes(db, userId);
+      return { recovery_codes: !wasOn || left === 0 ? await replaceRecoveryCodes(userId) : null };
     },
 
     async removePasskey(userId: string, passkeyId: string, proof: SecondFactorProof, ip: string): Promise<void> {
       if (!/^[0-9a-f-]{36}$/i.test(passkeyId)) throw Errors.notFound('No such passkey');
-      const found = await db.selectFrom('passkeys').select('id').where('id', '=', passkeyId).where('user_id', '=', userId).executeTakeFirst();
+      const found = await repo.findOwnPasskey(db, userId, passkeyId);
       if (!found) throw Errors.notFound('No such passkey');
       await check(userId, proof, ip);
-      await db.deleteFrom('passkeys').where('id', '=', passkeyId).where('user_id', '=', userId).execute();
-      if (!(await isOn(userId))) await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+      await repo.deletePasskey(db, userId, passkeyId);
+      if (!(await isOn(userId))) await repo.deleteRecoveryCodes(db, userId);
     },
 
     /**
@@ -465,7 +403,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
      */
     async passkeyOptions(userId: string | null) {
       const allow = userId
-        ? await db.selectFrom('passkeys').select(['credential_id', 'transports']).where('user_id', '=', userId).execute()
+        ? await repo.listCredentials(db, userId)
         : [];
       const options = await generateAuthenticationOptions({
         rpID: rp.id,
@@ -485,13 +423,9 @@ export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
 
 /** Operator reset (user:reset-2fa): TOTP off, recovery codes and passkeys gone. Pass the command's transaction. */
 export async function resetTwoFactor(db: Kysely<Database>, userId: string): Promise<{ totp: boolean; passkeys: number; recoveryCodes: number }> {
-  const before = await db.selectFrom('users').select('totp_secret_enc').where('id', '=', userId).executeTakeFirstOrThrow();
-  await db
-    .updateTable('users')
-    .set({ totp_secret_enc: null, totp_pending_secret_enc: null, totp_enabled_at: null, totp_last_step: null })
-    .where('id', '=', userId)
-    .execute();
-  const codes = await db.deleteFrom('recovery_codes').where('user_id', '=', userId).executeTakeFirst();
-  const keys = await db.deleteFrom('passkeys').where('user_id', '=', userId).executeTakeFirst();
-  return { totp: Boolean(before.totp_secret_enc), passkeys: Number(keys.numDeletedRows), recoveryCodes: Number(codes.numDeletedRows) };
+  const totp = await repo.hasTotpSecret(db, userId);
+  await repo.clearTotp(db, userId);
+  const recoveryCodes = await repo.deleteRecoveryCodes(db, userId);
+  const passkeys = await repo.deletePasskeys(db, userId);
+  return { totp, passkeys, recoveryCodes };
 }

@@ -21,7 +21,7 @@ import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import type { Config } from '../config';
 import { MIGRATIONS_DIR, createPool, migrationProvider } from '../infra/database';
 import { embeddedConnectionString, startEmbeddedPostgres } from '../infra/embedded-postgres';
-import { recordAudit } from '../audit/audit-repository';
+import { recordAudit } from '../audit/audit-service';
 import type { Database } from '../db/schema';
 import { isListening } from '../db/cli-database';
 

@@ -3,11 +3,6 @@ import type { Database } from '../db/schema';
 
 type Db = Kysely<Database>;
 
-/** The catalogue's prices as stored (operators change them). */
-export async function listPrices(db: Db): Promise<{ sku: string; price_cents: number }[]> {
-  return db.selectFrom('products').select(['sku', 'price_cents']).execute();
-}
-
 /** The invoice settings the history answers with. */
 export async function getInvoiceSettings(db: Db, userId: string) {
   return db.selectFrom('users').select(['store_extra_invoice_data']).where('id', '=', userId).where('closed_at', 'is', null).executeTakeFirst();

@@ -34,21 +34,6 @@ export function registerBillingRoutes(app: FastifyInstance, deps: { billing: Bil
   const common = { onRequest: [app.authenticate] };
   const security = [{ bearer: [] }];
 
-  r.get(
-    '/payments/get-products',
-    {
-      ...common,
-      schema: {
-        operationId: 'listProducts',
-        tags: ['payments'],
-        security,
-        summary: 'Every SKU of the catalogue with its price in USD per unit (the server computes amounts from these).',
-        response: { 200: Type.Object({ products: Type.Array(Type.Object({ sku: Type.String(), price: Type.Number() })) }), ...errors },
-      },
-    },
-    () => billing.products(),
-  );
-
   r.post(
     '/user/payment-history',
     {

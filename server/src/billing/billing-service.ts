@@ -1,13 +1,12 @@
 /**
- * The catalogue's price list and the user's payment history
- * (/subscriptions/payment-history, the invoice and product records). Invoices are written by the
+ * The user's payment history (/user/payment-history, the invoice records). Invoices are written by the
  * payment's life (payments/payments.ts, markPaid) per the user's settings; here they are
  * read and cleared.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
-import { PRODUCTS, centsToUsd } from '../common/catalogue';
+import { centsToUsd } from '../common/catalogue';
 import * as billingRepo from './billing-repository';
 
 /** Payment history 20 a page. */
@@ -40,17 +39,6 @@ function normaliseInvoiceDetails(input: Partial<Record<string, unknown>>): Invoi
 
 export function createBillingService(db: Kysely<Database>) {
   return {
-    /** Every SKU of the catalogue that has a price, in the catalogue's order; USD per unit. */
-    async products(): Promise<{ products: { sku: string; price: number }[] }> {
-      const prices = new Map((await billingRepo.listPrices(db)).map((row) => [row.sku, row.price_cents]));
-      return {
-        products: PRODUCTS.flatMap(({ sku }) => {
-          const cents = prices.get(sku);
-          return cents === undefined ? [] : [{ sku, price: centsToUsd(cents) }];
-        }),
-      };
-    },
-
     /** `extra_info` only while the user keeps extra invoice data (the answer's `extra_data`), and only where stored. */
     async history(userId: string, page: number): Promise<{ invoices: InvoiceView[]; total_results: number; extra_data: boolean }> {
       const settings = await billingRepo.getInvoiceSettings(db, userId);

@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
 import type { RateLimiter } from '../infra/rate-limiter';
-import { grantPurchase } from '../payments/grants';
+import { grantPurchase } from '../payments/grants-service';
 import { productDef, quantityProblem } from '../common/catalogue';
 import * as eventCodeRepo from './event-code-repository';
 import type { EventCodeGrant } from './event-code-repository';

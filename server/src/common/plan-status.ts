@@ -1,7 +1,7 @@
 /**
  * What a user's plan columns mean right now: one home for the rules that /user/info,
  * /user/profile and GET /subscriptions all answer with. Purchases set the
- * columns (payments/grants.ts); operators set the flags (`is_enterprise`, `elevated`).
+ * columns (payments/grants-service.ts); operators set the flags (`is_enterprise`, `elevated`).
  */
 export interface PlanColumns {
   elevated: boolean;

@@ -32,7 +32,7 @@ import { unsubscribeKey, unsubscribeToken } from './signing';
 import { createOutboxSmsProvider, PermanentSmsError, type SmsProvider } from './sms';
 import { createTwilioSmsProvider, TWILIO_STATUS_PATH } from './twilio';
 import * as repo from './delivery-repository';
-import { createChannelConfirmations } from '../monitoring/channels-confirmation';
+import { createChannelConfirmations } from '../monitoring/monitoring-service';
 
 export const AWAITING_CONFIRMATION_SKIP = 'skipped: the email channel awaits confirmation';
 

@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { recordSms } from './sms-repository';
 
 export interface SmsResult {
   /** The sms_outbox row. */
@@ -20,29 +21,6 @@ export class PermanentSmsError extends Error {}
 export interface SmsProvider {
   readonly name: string;
   send(to: string, body: string): Promise<SmsResult>;
-}
-
-export async function recordSms(
-  db: Kysely<Database>,
-  sms: { to: string; body: string; provider: string; providerId: string | null; status: string },
-): Promise<string> {
-  const row = await db
-    .insertInto('sms_outbox')
-    .values({ to_number: sms.to, body: sms.body, provider: sms.provider, provider_id: sms.providerId, status: sms.status })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return String(row.id);
-}
-
-/** Twilio's status callback: the newest status of the message with that SID. */
-export async function updateSmsStatus(db: Kysely<Database>, provider: string, providerId: string, status: string): Promise<boolean> {
-  const result = await db
-    .updateTable('sms_outbox')
-    .set({ status: status.slice(0, 40), updated: new Date() })
-    .where('provider', '=', provider)
-    .where('provider_id', '=', providerId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
 }
 
 export function createOutboxSmsProvider(db: Kysely<Database>): SmsProvider {

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
 import { verifyTwilioSignature } from './signing';
-import { updateSmsStatus } from './sms';
+import { updateSmsStatus } from './sms-repository';
 import { TWILIO_STATUS_PATH } from './twilio';
 
 export function registerTwilioRoutes(app: FastifyInstance, deps: { db: Kysely<Database>; publicUrl: string; authToken?: string }): void {

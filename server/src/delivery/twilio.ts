@@ -6,7 +6,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { PermanentSmsError, recordSms, type SmsProvider } from './sms';
+import { PermanentSmsError, type SmsProvider } from './sms';
+import { recordSms } from './sms-repository';
 
 export const TWILIO_STATUS_PATH = '/webhooks/twilio/status';
 

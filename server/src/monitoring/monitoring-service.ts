@@ -23,6 +23,9 @@ import * as repo from './monitoring-repository';
 import type { TaskRow } from './monitoring-repository';
 import { readTier, readUsage, type TierState } from './tiers';
 
+// Delivery holds back alerts to an email channel until it is confirmed, and mails the link.
+export { createChannelConfirmations, type ChannelConfirmations } from './channels-confirmation';
+
 export const DUPLICATE_TASK_MESSAGE = 'You are already monitoring this value';
 export const UNKNOWN_TASK_KIND_MESSAGE = 'key must be one of username, email, phone, name, domain';
 export const TASK_NOT_FOUND = 'Task not found';

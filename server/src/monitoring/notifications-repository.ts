@@ -2,7 +2,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { NotificationType } from '../common/monitoring-wire';
-import { newestFirstPage } from './user-pages';
+import { newestFirstPage } from './user-pages-repository';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

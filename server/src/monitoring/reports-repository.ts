@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { TaskKind } from '../common/monitoring-rules';
-import { newestFirstPage } from './user-pages';
+import { newestFirstPage } from './user-pages-repository';
 
 type Db = Kysely<Database>;
 

@@ -3,12 +3,13 @@
  * 'Tiers'): elevated before enterprise before standard (at least one domain slot of a
  * domain subscription whose period has not ended) before free. The limits themselves are
  * `tierLimits` of the shared rules module; this file reads the account and counts what is
- * in use, inside the caller's transaction when it is checking a limit.
+ * in use (tiers-repository.ts), inside the caller's transaction when it is checking a limit.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { tierLimits, type MonitoringTier, type TierLimits } from '../common/monitoring-rules';
 import { enterpriseActive } from '../common/plan-status';
+import * as repo from './tiers-repository';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -35,20 +36,6 @@ export function tierOf(account: { elevated: boolean; enterprise: boolean }, doma
   return domainSlots > 0 ? 'standard' : 'free';
 }
 
-/** Current domain slots: slots of the user's domain subscriptions whose period has not ended. */
-export async function countDomainSlots(db: Db, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('subscription_domains as sd')
-    .innerJoin('subscriptions as s', 's.id', 'sd.subscription_id')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('sd.user_id', '=', userId)
-    .where('s.user_id', '=', userId)
-    .where('s.plan', '=', 'domain')
-    .where('s.period_end', '>', sql<Date>`now()`)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /**
  * The user's tier. With `lock`, the user's row is taken `FOR UPDATE` first: every add of a
  * task or channel does this inside its transaction, so two adds of one user run one after
@@ -56,15 +43,9 @@ export async function countDomainSlots(db: Db, userId: string): Promise<number> 
  * unknown account.
  */
 export async function readTier(db: Db, userId: string, options: { lock?: boolean } = {}): Promise<TierState | undefined> {
-  let query = db
-    .selectFrom('users')
-    .select(['elevated', 'is_enterprise', 'enterprise_until'])
-    .where('id', '=', userId)
-    .where('closed_at', 'is', null);
-  if (options.lock) query = query.forUpdate();
-  const account = await query.executeTakeFirst();
+  const account = await repo.readTierAccount(db, userId, options.lock ?? false);
   if (!account) return undefined;
-  const domainSlots = await countDomainSlots(db, userId);
+  const domainSlots = await repo.countDomainSlots(db, userId);
   const enterprise = enterpriseActive(account);
   const tier = tierOf({ elevated: account.elevated, enterprise }, domainSlots);
   return { tier, limits: tierLimits(tier, domainSlots), domainSlots, is_enterprise: enterprise, elevated: account.elevated };
@@ -76,24 +57,7 @@ export async function readTier(db: Db, userId: string, options: { lock?: boolean
  * stays until deleted, but it is not what a current slot pays for).
  */
 export async function readUsage(db: Db, userId: string): Promise<MonitoringUsage> {
-  const tasks = await db
-    .selectFrom('monitor_tasks as t')
-    .leftJoin('subscription_domains as sd', 'sd.id', 't.subscription_domain_id')
-    .leftJoin('subscriptions as s', 's.id', 'sd.subscription_id')
-    .select([
-      sql<string>`count(*) filter (where t.kind <> 'domain')`.as('standard'),
-      sql<string>`count(*) filter (where t.kind = 'domain' and (t.subscription_domain_id is null or s.period_end > now()))`.as('domain'),
-    ])
-    .where('t.user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  const channels = await db
-    .selectFrom('notification_channels')
-    .select([
-      sql<string>`count(*) filter (where kind <> 'webhook' and value <> '')`.as('channels'),
-      sql<string>`count(*) filter (where kind = 'webhook' and value <> '')`.as('webhooks'),
-    ])
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
+  const { tasks, channels } = await repo.countUsage(db, userId);
   return {
     standardTasks: Number(tasks.standard),
     domainTasks: Number(tasks.domain),

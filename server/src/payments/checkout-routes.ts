@@ -1,22 +1,21 @@
 /**
- * Card checkout routes (docs/payments.md, "Dashboard calls" and "Card checkout"): the overlay's
- * configuration, a checkout priced by the server, the health check the dashboard asks before
- * opening the overlay, and cancelling a recurring plan. The sandbox's own pages come with it
- * when CARD_PROVIDER=sandbox.
+ * Card checkout routes (docs/payments.md, "Dashboard calls" and "Card checkout"): the price
+ * list, the overlay's configuration and a checkout priced by the server. The sandbox's own
+ * pages come with it when CARD_PROVIDER=sandbox. (The health check the dashboard asks before
+ * opening the overlay is health's; cancelling a recurring plan is subscriptions'.)
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { sql } from 'kysely';
-import { cardProviderFor, type CardDeps } from './card/card-provider';
-import { createCardService } from './card/card-service';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { AnyCardProvider } from './card/card-provider';
+import type { CardService } from './card/card-service';
+import { listProducts } from './products';
 import { registerSandboxRoutes } from './sandbox-routes';
 import { ErrorBody } from '../infra/errors';
 
-const Success = Type.Object({ success: Type.Boolean() });
-
-export function registerCheckoutRoutes(app: FastifyInstance, deps: CardDeps): void {
-  const card = cardProviderFor(deps);
-  const service = createCardService({ db: deps.db, card, log: app.log });
+export function registerCheckoutRoutes(app: FastifyInstance, deps: { db: Kysely<Database>; card: AnyCardProvider; service: CardService }): void {
+  const { card, service } = deps;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const authenticated = { onRequest: [app.authenticate] };
   const security = [{ bearer: [] }];
@@ -69,51 +68,18 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: CardDeps): vo
   );
 
   r.get(
-    '/misc/check',
-    {
-      schema: {
-        operationId: 'healthCheck',
-        tags: ['health'],
-        summary: 'The database and the card provider answer (asked before a checkout opens)',
-        response: { 200: Success, 503: Success },
-      },
-    },
-    async (_request, reply) => {
-      const [database, provider] = await Promise.all([
-        sql`select 1`.execute(deps.db).then(
-          () => true,
-          () => false,
-        ),
-        card.health().catch(() => false),
-      ]);
-      if (database && provider) return { success: true };
-      return reply.code(503).send({ success: false });
-    },
-  );
-
-  r.post(
-    '/subscriptions/cancel',
+    '/payments/get-products',
     {
       ...authenticated,
       schema: {
-        operationId: 'cancelSubscription',
-        tags: ['subscriptions'],
+        operationId: 'listProducts',
+        tags: ['payments'],
         security,
-        summary: 'Stops a recurring plan from renewing; access continues to the end of the period',
-        body: Type.Object(
-          {
-            type: Type.Union([Type.Literal('subscription-search'), Type.Literal('subscription-monitoring'), Type.Literal('subscription-domain')]),
-            id: Type.Optional(Type.String({ maxLength: 64, description: 'The domain subscription id; empty otherwise.' })),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: Success, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 502: ErrorBody },
+        summary: 'Every SKU of the catalogue with its price in USD per unit (the server computes amounts from these).',
+        response: { 200: Type.Object({ products: Type.Array(Type.Object({ sku: Type.String(), price: Type.Number() })) }), 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
       },
     },
-    async (request) => {
-      await service.cancel(request.user.sub, request.body.type, request.body.id ?? '');
-      return { success: true };
-    },
+    () => listProducts(deps.db),
   );
 
   if (card.name === 'sandbox') registerSandboxRoutes(app, { db: deps.db, sandbox: card });

@@ -15,7 +15,7 @@ import { cryptoAllowed } from '../common/catalogue';
 import { openPayment } from './payments';
 import { CryptoProviderError, type CryptoProvider, type PaymentOption } from './crypto/crypto-provider';
 import { findOwnCryptoInvoice, saveInvoice } from './crypto/crypto-repository';
-import type { ChannelRule } from '../realtime/realtime-routes';
+import type { ChannelRule } from '../realtime/realtime-service';
 
 
 const PaymentOptionBody = Type.Object({

@@ -12,6 +12,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { QueueSystem } from '../infra/queues';
 import { AppError } from '../infra/errors';
+import * as repo from './payments-repository';
 
 /** An event whose signature checked out, as the provider sent it. */
 export interface VerifiedEvent {
@@ -49,21 +50,9 @@ export function createPaymentIngress(deps: { db: Kysely<Database>; queues: Queue
   /** Stores the events (a duplicate is ignored) and enqueues their processing. */
   async function receive(provider: WebhookProvider, events: VerifiedEvent[]): Promise<void> {
     for (const event of events) {
-      const row = await deps.db
-        .insertInto('payment_events')
-        .values({
-          provider: provider.name,
-          event_id: event.eventId,
-          event_type: event.type,
-          occurred_at: event.occurredAt,
-          payload: JSON.stringify(event.payload),
-        })
-        // A duplicate delivery changes nothing but returns the stored row (a no-op update):
-        // when the first delivery stored the event and then failed to enqueue it, the
-        // provider's retry enqueues it now.
-        .onConflict((oc) => oc.constraint('payment_events_provider_event_key').doUpdateSet((eb) => ({ provider: eb.ref('excluded.provider') })))
-        .returning(['id', 'processed_at'])
-        .executeTakeFirstOrThrow();
+      // A duplicate delivery returns the stored row: when the first delivery stored the event
+      // and then failed to enqueue it, the provider's retry enqueues it now.
+      const row = await repo.storeEvent(deps.db, { provider: provider.name, eventId: event.eventId, type: event.type, occurredAt: event.occurredAt, payload: event.payload });
       // Already applied: nothing to do. Otherwise (re-)enqueue: the job id is the same, so a
       // job still queued is not doubled, and the job checks processed_at itself.
       if (row.processed_at) continue;
@@ -78,7 +67,7 @@ export function createPaymentIngress(deps: { db: Kysely<Database>; queues: Queue
     const provider = { current: undefined as WebhookProvider | undefined };
     try {
       const after = await deps.db.transaction().execute(async (trx) => {
-        const row = await trx.selectFrom('payment_events').selectAll().where('id', '=', eventRowId).forUpdate().executeTakeFirst();
+        const row = await repo.lockEvent(trx, eventRowId);
         if (!row || row.processed_at) return [];
         provider.current = providers.get(row.provider);
         if (!provider.current) throw new Error(`no provider ${row.provider} is configured`);
@@ -89,20 +78,12 @@ export function createPaymentIngress(deps: { db: Kysely<Database>; queues: Queue
           occurredAt: row.occurred_at,
           payload: row.payload,
         });
-        await trx
-          .updateTable('payment_events')
-          .set((eb) => ({ processed_at: new Date(), attempts: eb('attempts', '+', 1), last_error: null }))
-          .where('id', '=', eventRowId)
-          .execute();
+        await repo.markEventProcessed(trx, eventRowId);
         return callbacks ?? [];
       });
       for (const callback of after) await callback();
     } catch (error) {
-      await deps.db
-        .updateTable('payment_events')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1), last_error: String((error as Error).message).slice(0, 500) }))
-        .where('id', '=', eventRowId)
-        .execute();
+      await repo.markEventFailed(deps.db, eventRowId, String((error as Error).message));
       throw error;
     }
   }

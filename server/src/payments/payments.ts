@@ -4,13 +4,16 @@
  * pending → expired) by provider events, each move in the caller's transaction with the
  * payment's row locked. An event older than the last one applied changes nothing.
  */
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Database, PaymentsTable } from '../db/schema';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
 import { amountCents, productDef, productName, quantityProblem } from '../common/catalogue';
-import { grantPurchase, renewSubscription, revokePurchase } from './grants';
+import { grantPurchase, renewSubscription, revokePurchase } from './grants-service';
+import * as repo from './payments-repository';
+import { findPriceCents } from './products-repository';
+import type { Payment } from './payments-repository';
 
-export type Payment = Selectable<PaymentsTable>;
+export type { Payment } from './payments-repository';
 type Trx = Transaction<Database>;
 
 /** Checks what may be bought and prices it; throws the 400/403 a buyer sees. */
@@ -22,37 +25,28 @@ export async function openPayment(
   if (!product) throw Errors.badRequest('Unknown product');
   const problem = quantityProblem(product, input.quantity);
   if (problem) throw Errors.badRequest(problem);
-  const [price, user] = await Promise.all([
-    db.selectFrom('products').select('price_cents').where('sku', '=', input.sku).executeTakeFirst(),
-    db.selectFrom('users').select(['is_enterprise', 'enterprise_until', 'search_is_recurring', 'search_subscribed_until']).where('id', '=', input.userId).executeTakeFirst(),
-  ]);
-  if (!price || !user) throw Errors.badRequest('Unknown product');
+  const [price, user] = await Promise.all([findPriceCents(db, input.sku), repo.findBuyer(db, input.userId)]);
+  if (price === undefined || !user) throw Errors.badRequest('Unknown product');
   if (product.kind === 'plan') {
     const enterprise = user.is_enterprise || (user.enterprise_until !== null && user.enterprise_until.getTime() > Date.now());
     if (product.plan === 'enterprise' && enterprise) throw Errors.forbidden('You are already subscribed');
     const recurringSearch = user.search_is_recurring && user.search_subscribed_until !== null && user.search_subscribed_until.getTime() > Date.now();
     if (product.plan === 'search' && recurringSearch) throw Errors.forbidden('You are already subscribed');
   }
-  return db
-    .insertInto('payments')
-    .values({
-      user_id: input.userId,
-      sku: input.sku,
-      quantity: input.quantity,
-      amount_cents: amountCents(price.price_cents, input.quantity),
-      method: input.method,
-      provider: input.provider,
-      expires_at: input.expiresAt ?? null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return repo.insertPayment(db, {
+    user_id: input.userId,
+    sku: input.sku,
+    quantity: input.quantity,
+    amount_cents: amountCents(price, input.quantity),
+    method: input.method,
+    provider: input.provider,
+    expires_at: input.expiresAt ?? null,
+  });
 }
 
 /** The payment, locked for the rest of `trx`. */
 export async function lockPayment(trx: Trx, where: { id: string } | { provider: string; providerRef: string }): Promise<Payment | undefined> {
-  let query = trx.selectFrom('payments').selectAll();
-  query = 'id' in where ? query.where('id', '=', where.id) : query.where('provider', '=', where.provider).where('provider_ref', '=', where.providerRef);
-  return query.forUpdate().executeTakeFirst();
+  return repo.lockPayment(trx, where);
 }
 
 /** True when the event is older than the last one applied to the payment (out of order: ignore). */
@@ -81,18 +75,14 @@ export async function markPaid(
     providerSubscriptionId: event.providerSubscriptionId ?? null,
   });
   const now = new Date();
-  await trx
-    .updateTable('payments')
-    .set({
-      status: 'paid',
-      paid_at: now,
-      last_event_at: event.occurredAt,
-      provider_ref: event.providerRef ?? payment.provider_ref,
-      provider_subscription_id: event.providerSubscriptionId ?? payment.provider_subscription_id,
-      details: JSON.stringify({ ...payment.details, ...(subscriptionId ? { subscription_id: subscriptionId } : {}) }),
-    })
-    .where('id', '=', payment.id)
-    .execute();
+  await repo.updatePayment(trx, payment.id, {
+    status: 'paid',
+    paid_at: now,
+    last_event_at: event.occurredAt,
+    provider_ref: event.providerRef ?? payment.provider_ref,
+    provider_subscription_id: event.providerSubscriptionId ?? payment.provider_subscription_id,
+    details: JSON.stringify({ ...payment.details, ...(subscriptionId ? { subscription_id: subscriptionId } : {}) }),
+  });
   await writeInvoice(trx, payment, event.extraInfo ?? null);
   // A refund that arrived before the payment it refunds (events out of order) applies now.
   if (payment.details.refund_received_at) await markRefunded(trx, { ...payment, status: 'paid', details: { ...payment.details, subscription_id: subscriptionId } }, event);
@@ -101,28 +91,20 @@ export async function markPaid(
 
 /** The user's invoice for a paid payment, kept only while the user keeps invoices. */
 async function writeInvoice(trx: Trx, payment: Payment, extraInfo: Record<string, string> | null): Promise<void> {
-  const user = await trx
-    .selectFrom('users')
-    .select(['store_invoices', 'store_extra_invoice_data', 'invoice_details'])
-    .where('id', '=', payment.user_id)
-    .executeTakeFirstOrThrow();
+  const user = await repo.findInvoiceSettings(trx, payment.user_id);
   if (!user.store_invoices) return;
   // The user's billing details as they are now (the invoice keeps them), then the provider's.
   const extra = { ...(extraInfo ?? {}), ...(user.invoice_details ?? {}) };
-  await trx
-    .insertInto('invoices')
-    .values({
-      id: payment.id,
-      user_id: payment.user_id,
-      payment_id: payment.id,
-      item_type: productName(payment.sku),
-      quantity: payment.quantity,
-      amount_cents: payment.amount_cents,
-      method: payment.method === 'card' ? 'Card' : `Crypto${payment.details.currency ? ` (${String(payment.details.currency).toUpperCase()})` : ''}`,
-      extra_info: user.store_extra_invoice_data && Object.keys(extra).length > 0 ? JSON.stringify(extra) : null,
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+  await repo.insertInvoice(trx, {
+    id: payment.id,
+    user_id: payment.user_id,
+    payment_id: payment.id,
+    item_type: productName(payment.sku),
+    quantity: payment.quantity,
+    amount_cents: payment.amount_cents,
+    method: payment.method === 'card' ? 'Card' : `Crypto${payment.details.currency ? ` (${String(payment.details.currency).toUpperCase()})` : ''}`,
+    extra_info: user.store_extra_invoice_data && Object.keys(extra).length > 0 ? JSON.stringify(extra) : null,
+  });
 }
 
 /**
@@ -135,35 +117,23 @@ export async function recordRenewal(
   trx: Trx,
   renewal: { provider: string; providerRef: string; providerSubscriptionId: string; occurredAt: Date; amountCents?: number | null; extraInfo?: Record<string, string> | null },
 ): Promise<boolean> {
-  const purchase = await trx
-    .selectFrom('payments')
-    .selectAll()
-    .where('provider', '=', renewal.provider)
-    .where('provider_subscription_id', '=', renewal.providerSubscriptionId)
-    .where('status', 'in', ['paid', 'refunded'])
-    .orderBy('created_at')
-    .executeTakeFirst();
+  const purchase = await repo.findFirstPurchase(trx, renewal.provider, renewal.providerSubscriptionId);
   if (!purchase) return false;
   const subscriptionId = typeof purchase.details.subscription_id === 'string' ? purchase.details.subscription_id : undefined;
-  const payment = await trx
-    .insertInto('payments')
-    .values({
-      user_id: purchase.user_id,
-      sku: purchase.sku,
-      quantity: purchase.quantity,
-      amount_cents: renewal.amountCents ?? purchase.amount_cents,
-      method: purchase.method,
-      provider: renewal.provider,
-      provider_ref: renewal.providerRef,
-      provider_subscription_id: renewal.providerSubscriptionId,
-      status: 'paid',
-      paid_at: new Date(),
-      last_event_at: renewal.occurredAt,
-      details: JSON.stringify({ renewal_of: purchase.id, ...(subscriptionId ? { subscription_id: subscriptionId } : {}) }),
-    })
-    .onConflict((oc) => oc.columns(['provider', 'provider_ref']).where('provider_ref', 'is not', null).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  const payment = await repo.insertRenewalPayment(trx, {
+    user_id: purchase.user_id,
+    sku: purchase.sku,
+    quantity: purchase.quantity,
+    amount_cents: renewal.amountCents ?? purchase.amount_cents,
+    method: purchase.method,
+    provider: renewal.provider,
+    provider_ref: renewal.providerRef,
+    provider_subscription_id: renewal.providerSubscriptionId,
+    status: 'paid',
+    paid_at: new Date(),
+    last_event_at: renewal.occurredAt,
+    details: JSON.stringify({ renewal_of: purchase.id, ...(subscriptionId ? { subscription_id: subscriptionId } : {}) }),
+  });
   if (!payment) return true; // this charge was recorded already
   if (!(await renewSubscription(trx, renewal.provider, renewal.providerSubscriptionId))) return false;
   await writeInvoice(trx, payment, renewal.extraInfo ?? null);
@@ -177,11 +147,7 @@ export async function recordRenewal(
 export async function markRefunded(trx: Trx, payment: Payment, event: { occurredAt: Date }): Promise<boolean> {
   if (payment.status === 'pending' || payment.status === 'expired') {
     if (payment.details.refund_received_at) return false;
-    await trx
-      .updateTable('payments')
-      .set({ details: JSON.stringify({ ...payment.details, refund_received_at: event.occurredAt.toISOString() }) })
-      .where('id', '=', payment.id)
-      .execute();
+    await repo.updatePayment(trx, payment.id, { details: JSON.stringify({ ...payment.details, refund_received_at: event.occurredAt.toISOString() }) });
     return true;
   }
   if (payment.status !== 'paid') return false;
@@ -193,14 +159,14 @@ export async function markRefunded(trx: Trx, payment: Payment, event: { occurred
     reason: 'refund',
     subscriptionId: typeof payment.details.subscription_id === 'string' ? payment.details.subscription_id : null,
   });
-  await trx.updateTable('payments').set({ status: 'refunded', refunded_at: new Date(), last_event_at: event.occurredAt }).where('id', '=', payment.id).execute();
+  await repo.updatePayment(trx, payment.id, { status: 'refunded', refunded_at: new Date(), last_event_at: event.occurredAt });
   return true;
 }
 
 /** Expired unpaid (a crypto invoice's time ran out). */
 export async function markExpired(trx: Trx, payment: Payment, event: { occurredAt: Date }): Promise<boolean> {
   if (payment.status !== 'pending' || isStale(payment, event.occurredAt)) return false;
-  await trx.updateTable('payments').set({ status: 'expired', last_event_at: event.occurredAt }).where('id', '=', payment.id).execute();
+  await repo.updatePayment(trx, payment.id, { status: 'expired', last_event_at: event.occurredAt });
   return true;
 }
 
@@ -210,21 +176,11 @@ export async function markExpired(trx: Trx, payment: Payment, event: { occurredA
  * payment that still arrives later is paid all the same (markPaid).
  */
 export async function expireOverduePayments(db: Kysely<Database>, now = new Date()): Promise<{ id: string; user_id: string }[]> {
-  return db
-    .updateTable('payments')
-    .set({ status: 'expired', last_event_at: now })
-    .where('status', '=', 'pending')
-    .where('expires_at', '<', now)
-    .returning(['id', 'user_id'])
-    .execute();
+  return repo.expireOverdue(db, now);
 }
 
 /** Details a provider learns along the way (amount received, currency), merged in; never moves the status. */
 export async function noteDetails(trx: Trx, payment: Payment, details: Record<string, unknown>, occurredAt: Date): Promise<void> {
   if (isStale(payment, occurredAt)) return;
-  await trx
-    .updateTable('payments')
-    .set({ details: JSON.stringify({ ...payment.details, ...details }), last_event_at: occurredAt })
-    .where('id', '=', payment.id)
-    .execute();
+  await repo.updatePayment(trx, payment.id, { details: JSON.stringify({ ...payment.details, ...details }), last_event_at: occurredAt });
 }

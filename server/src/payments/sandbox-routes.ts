@@ -22,6 +22,7 @@ import type { Database } from '../db/schema';
 import { centsToUsd, productName } from '../common/catalogue';
 import type { SandboxCardProvider } from './card/sandbox-provider';
 import { ErrorBody } from '../infra/errors';
+import { findPayment } from './payments-repository';
 
 /** The message type between the overlay page and checkout.js. */
 export const SANDBOX_MESSAGE_TYPE = 'sandbox-checkout';
@@ -200,9 +201,7 @@ export function registerSandboxRoutes(app: FastifyInstance, deps: { db: Kysely<D
     },
     async (request, reply) => {
       const id = request.query.checkout_id;
-      const payment = UUID.test(id)
-        ? await deps.db.selectFrom('payments').select(['id', 'sku', 'quantity', 'amount_cents', 'status', 'provider', 'method']).where('id', '=', id).executeTakeFirst()
-        : undefined;
+      const payment = UUID.test(id) ? await findPayment(deps.db, id) : undefined;
       const cancel = '<div class="actions"><button type="button" id="cancel">Close</button></div>';
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
       if (!payment || payment.provider !== 'sandbox' || payment.method !== 'card') {
@@ -258,7 +257,7 @@ export function registerSandboxRoutes(app: FastifyInstance, deps: { db: Kysely<D
     },
     async (request, reply) => {
       const id = request.params.id;
-      const payment = UUID.test(id) ? await deps.db.selectFrom('payments').select(['status', 'provider']).where('id', '=', id).executeTakeFirst() : undefined;
+      const payment = UUID.test(id) ? await findPayment(deps.db, id) : undefined;
       if (!payment || payment.provider !== 'sandbox') return reply.code(404).send({ error: 'Not Found' });
       return { status: payment.status };
     },

@@ -23,6 +23,9 @@ import type { AccessClaims } from '../auth/auth-schemas';
 import type { AuthService, SessionsEnded } from '../auth/auth-service';
 import { createInProcessBus, createRedisBus } from './realtime-bus';
 import { SESSION_SWEEP_MS } from './session-sweep';
+import type { ChannelRule, RealtimeHub } from './realtime-service';
+
+export type { ChannelRule, RealtimeHub } from './realtime-service';
 
 const MAX_MESSAGE_BYTES = 2048;
 const MAX_CHANNELS_PER_SOCKET = 16;
@@ -33,18 +36,6 @@ const SESSIONS_ENDED_CHANNEL = ':sessions-ended';
 /** The close code of a socket whose session ended (4000-4999: the application's own). */
 export const SESSION_ENDED_CLOSE_CODE = 4401;
 
-/** Who may join the channels starting with `prefix` (a signed-in user; undefined when not). */
-export interface ChannelRule {
-  prefix: string;
-  authorize(channel: string, userId: string | undefined): Promise<boolean>;
-}
-
-export interface RealtimeHub {
-  /** Delivers `data` to the channel's members on every instance. */
-  publish(channel: string, data: unknown): Promise<void>;
-  /** Closes the sockets authenticated with the ended sessions, on every instance. */
-  endSessions(ended: SessionsEnded): Promise<void>;
-}
 
 /** What a socket is signed in as: the access token's claims, kept from before they are checked. */
 interface SocketSession {
@@ -212,5 +203,9 @@ export async function registerRealtimeRoutes(
   app.decorate('realtime', {
     publish: (channel: string, data: unknown) => bus.publish(channel, data),
     endSessions: (ended: SessionsEnded) => bus.publish(SESSIONS_ENDED_CHANNEL, ended),
+    addChannelRule: (rule: ChannelRule) => {
+      if (deps.rules.some((known) => known.prefix === rule.prefix)) throw new Error(`realtime: a rule for ${rule.prefix} already`);
+      deps.rules.push(rule);
+    },
   });
 }

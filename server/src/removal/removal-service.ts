@@ -11,7 +11,7 @@ import type { Engine } from '../../../engine/index';
 import { type MailService, MailTemplates } from '../mail/mail-service';
 import type { RateLimiter } from '../infra/rate-limiter';
 import { Errors } from '../infra/errors';
-import { createOneTimeToken, consumeOneTimeToken } from '../auth/auth-repository';
+import { createOneTimeToken, consumeOneTimeToken } from '../auth/tokens-service';
 import { hashToken, newOpaqueToken } from '../infra/secrets';
 
 // Every request counts against its user and its client address (429 when spent); a request

@@ -25,7 +25,7 @@ import type { Database } from '../db/schema';
 import type { Config } from '../config';
 import { AppError, Errors } from '../infra/errors';
 import { EngineQueryError, EngineTimeoutError, type Engine, type FieldName, type SearchMode } from '../../../engine/index';
-import { refundSearchCredit } from '../credits/credits-repository';
+import { refundSearchCredit } from '../credits/credits-service';
 import * as repo from './search-repository';
 import type { MeteredAccount, SearchMeter } from './search-meter';
 

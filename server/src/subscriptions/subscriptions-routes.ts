@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { SubscriptionsService } from './subscriptions-service';
+import type { PaymentsService } from '../payments/payments-service';
 import { ErrorBody } from '../infra/errors';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody };
@@ -40,7 +41,7 @@ const Summary = Type.Object({
   elevated: Type.Boolean(),
 });
 
-export function registerSubscriptionsRoutes(app: FastifyInstance, deps: { subscriptions: SubscriptionsService }) {
+export function registerSubscriptionsRoutes(app: FastifyInstance, deps: { subscriptions: SubscriptionsService; payments: PaymentsService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { subscriptions } = deps;
   const common = { onRequest: [app.authenticate] };
@@ -76,5 +77,31 @@ export function registerSubscriptionsRoutes(app: FastifyInstance, deps: { subscr
       },
     },
     (request) => subscriptions.domainInfo(request.user.sub, request.body.domain),
+  );
+
+  r.post(
+    '/subscriptions/cancel',
+    {
+      ...common,
+      schema: {
+        operationId: 'cancelSubscription',
+        tags: ['subscriptions'],
+        security,
+        summary: 'Stops a recurring plan from renewing; access continues to the end of the period',
+        body: Type.Object(
+          {
+            type: Type.Union([Type.Literal('subscription-search'), Type.Literal('subscription-monitoring'), Type.Literal('subscription-domain')]),
+            id: Type.Optional(Type.String({ maxLength: 64, description: 'The domain subscription id; empty otherwise.' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ success: Type.Boolean() }), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 502: ErrorBody },
+      },
+    },
+    async (request) => {
+      // Only the provider that renews a plan can stop it: payments asks it.
+      await deps.payments.cancelSubscription(request.user.sub, request.body.type, request.body.id ?? '');
+      return { success: true };
+    },
   );
 }

@@ -3,10 +3,11 @@
  * user:unsuspend | user:set-le | user:unset-le`, scripts/admin/accounts.ts). Each change and
  * its audit entry are one transaction. The decisions are in docs/operator-commands.md.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { recordAudit } from '../audit/audit-repository';
-import { revokeUserSessions } from '../auth/auth-repository';
+import { recordAudit } from '../audit/audit-service';
+import { revokeUserSessions } from '../auth/tokens-service';
+import * as repo from './operator-accounts-repository';
 
 type Db = Kysely<Database>;
 
@@ -29,35 +30,7 @@ export interface AccountListing {
 
 /** Accounts (closed ones too), newest first; `query` matches a part of the email, case-insensitively. */
 export async function listAccounts(db: Db, options: { query?: string; limit?: number } = {}): Promise<AccountListing[]> {
-  let q = db
-    .selectFrom('users as u')
-    .select([
-      'u.id',
-      'u.email',
-      'u.created_at',
-      'u.email_verified_at',
-      'u.closed_at',
-      'u.search_subscribed_until',
-      'u.is_enterprise',
-      'u.enterprise_until',
-      'u.elevated',
-      'u.law_enforcement',
-      'u.law_enforcement_reference',
-      'u.search_credits',
-      'u.whois_credits',
-      'u.search_barred',
-      'u.suspended_at',
-      'u.suspended_reason',
-      sql<Date | null>`(select max(s.created_at) from sessions s where s.user_id = u.id)`.as('last_sign_in'),
-    ])
-    .orderBy('u.created_at', 'desc')
-    .orderBy('u.id');
-  if (options.query) {
-    const pattern = `%${options.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where(sql<boolean>`lower(u.email) like ${pattern}`);
-  }
-  if (options.limit) q = q.limit(options.limit);
-  const rows = await q.execute();
+  const rows = await repo.listAccountRows(db, options);
   const now = Date.now();
   return rows.map((row) => {
     const plan: string[] = [];
@@ -85,17 +58,6 @@ export async function listAccounts(db: Db, options: { query?: string; limit?: nu
   });
 }
 
-/** The open account with this email, its row locked for the change; undefined when none. */
-async function lockOpenAccount(trx: Transaction<Database>, email: string) {
-  return trx
-    .selectFrom('users')
-    .select(['id', 'email', 'suspended_at', 'law_enforcement', 'law_enforcement_reference'])
-    .where(sql`lower(email)`, '=', email.trim().toLowerCase())
-    .where('closed_at', 'is', null)
-    .forUpdate()
-    .executeTakeFirst();
-}
-
 export type AccountChange = { outcome: 'done'; userId: string; email: string } | { outcome: 'unchanged'; userId: string; email: string } | { outcome: 'no-account' };
 
 /**
@@ -105,14 +67,10 @@ export type AccountChange = { outcome: 'done'; userId: string; email: string } |
  */
 export async function suspendAccount(db: Db, input: { email: string; reason: string; operator: string }): Promise<AccountChange> {
   return db.transaction().execute(async (trx) => {
-    const user = await lockOpenAccount(trx, input.email);
+    const user = await repo.lockOpenAccount(trx, input.email);
     if (!user) return { outcome: 'no-account' as const };
     if (user.suspended_at) return { outcome: 'unchanged' as const, userId: user.id, email: user.email };
-    await trx
-      .updateTable('users')
-      .set({ suspended_at: sql`now()`, suspended_reason: input.reason, suspended_by: input.operator })
-      .where('id', '=', user.id)
-      .execute();
+    await repo.setSuspended(trx, user.id, { reason: input.reason, by: input.operator });
     await revokeUserSessions(trx, user.id, 'suspended');
     await recordAudit(trx, { operator: input.operator, action: 'user:suspend', target: user.email, reason: input.reason, details: { user_id: user.id } });
     return { outcome: 'done' as const, userId: user.id, email: user.email };
@@ -122,10 +80,10 @@ export async function suspendAccount(db: Db, input: { email: string; reason: str
 /** Lifts a suspension: sign-in, the API key and monitoring work again (sessions revoked stay revoked). */
 export async function unsuspendAccount(db: Db, input: { email: string; reason?: string; operator: string }): Promise<AccountChange> {
   return db.transaction().execute(async (trx) => {
-    const user = await lockOpenAccount(trx, input.email);
+    const user = await repo.lockOpenAccount(trx, input.email);
     if (!user) return { outcome: 'no-account' as const };
     if (!user.suspended_at) return { outcome: 'unchanged' as const, userId: user.id, email: user.email };
-    await trx.updateTable('users').set({ suspended_at: null, suspended_reason: null, suspended_by: null }).where('id', '=', user.id).execute();
+    await repo.setSuspended(trx, user.id, null);
     await recordAudit(trx, {
       operator: input.operator,
       action: 'user:unsuspend',
@@ -140,14 +98,10 @@ export async function unsuspendAccount(db: Db, input: { email: string; reason?: 
 /** Grants law-enforcement status resting on the verification `reference` (set again: the reference is replaced). */
 export async function setLawEnforcement(db: Db, input: { email: string; reference: string; operator: string }): Promise<AccountChange> {
   return db.transaction().execute(async (trx) => {
-    const user = await lockOpenAccount(trx, input.email);
+    const user = await repo.lockOpenAccount(trx, input.email);
     if (!user) return { outcome: 'no-account' as const };
     if (user.law_enforcement && user.law_enforcement_reference === input.reference) return { outcome: 'unchanged' as const, userId: user.id, email: user.email };
-    await trx
-      .updateTable('users')
-      .set({ law_enforcement: true, law_enforcement_reference: input.reference, law_enforcement_set_by: input.operator, law_enforcement_set_at: sql`now()` })
-      .where('id', '=', user.id)
-      .execute();
+    await repo.setLawEnforcement(trx, user.id, { reference: input.reference, by: input.operator });
     await recordAudit(trx, {
       operator: input.operator,
       action: 'user:set-le',
@@ -161,14 +115,10 @@ export async function setLawEnforcement(db: Db, input: { email: string; referenc
 /** Ends law-enforcement status; the reference it rested on stays in the audit log. */
 export async function unsetLawEnforcement(db: Db, input: { email: string; reason?: string; operator: string }): Promise<AccountChange> {
   return db.transaction().execute(async (trx) => {
-    const user = await lockOpenAccount(trx, input.email);
+    const user = await repo.lockOpenAccount(trx, input.email);
     if (!user) return { outcome: 'no-account' as const };
     if (!user.law_enforcement) return { outcome: 'unchanged' as const, userId: user.id, email: user.email };
-    await trx
-      .updateTable('users')
-      .set({ law_enforcement: false, law_enforcement_reference: null, law_enforcement_set_by: input.operator, law_enforcement_set_at: sql`now()` })
-      .where('id', '=', user.id)
-      .execute();
+    await repo.setLawEnforcement(trx, user.id, { reference: null, by: input.operator });
     await recordAudit(trx, {
       operator: input.operator,
       action: 'user:unset-le',

@@ -4,23 +4,13 @@
  * One row per domain and content; the newest by last observation is the current one.
  */
 import { createHash } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { WhoisContact, WhoisHistoryRecord, WhoisRecord } from '../common/whois-rules';
 import type { Database } from '../db/schema';
+import * as repo from './snapshots-repository';
+import type { SnapshotRow } from './snapshots-repository';
 
-export interface SnapshotRow {
-  domain: string;
-  observed_at: Date;
-  last_observed_at: Date;
-  source: string;
-  record: string;
-  registrar_name: string | null;
-  created_date: Date | null;
-  updated_date: Date | null;
-  expires_date: Date | null;
-  search_text: string;
-  content_sha256: Buffer;
-}
+export type { SnapshotRow } from './snapshots-repository';
 
 const CONTACT_KEYS = ['registrant', 'administrativeContact', 'technicalContact'] as const;
 
@@ -88,46 +78,14 @@ export function snapshotRow(record: WhoisRecord, source: string, observedAt: Dat
 }
 
 /**
- * Makes the newest snapshot of each given domain (by last observation) its current one.
- * Two statements, so the unique index on current snapshots never sees two at once.
- */
-export async function refreshCurrent(db: Kysely<Database>, domains: readonly string[]): Promise<void> {
-  if (domains.length === 0) return;
-  const list = sql.join(domains.map((d) => sql`${d}`));
-  await sql`
-    with newest as (
-      select distinct on (domain) domain, id from whois_snapshots
-      where domain in (${list}) order by domain, last_observed_at desc, id desc
-    )
-    update whois_snapshots s set is_current = false
-    from newest where s.domain = newest.domain and s.is_current and s.id <> newest.id`.execute(db);
-  await sql`
-    with newest as (
-      select distinct on (domain) domain, id from whois_snapshots
-      where domain in (${list}) order by domain, last_observed_at desc, id desc
-    )
-    update whois_snapshots s set is_current = true
-    from newest where s.id = newest.id and not s.is_current`.execute(db);
-}
-
-/**
  * Keeps one record: a new row, or, when the same content is already kept, a wider
  * observation window. Then the domain's current snapshot is brought up to date.
  */
 export async function recordSnapshot(db: Kysely<Database>, record: WhoisRecord, source: string, observedAt: Date = new Date()): Promise<void> {
   const row = snapshotRow(record, source, observedAt);
   await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('whois_snapshots')
-      .values(row)
-      .onConflict((oc) =>
-        oc.columns(['domain', 'content_sha256']).doUpdateSet({
-          observed_at: sql`least(whois_snapshots.observed_at, excluded.observed_at)`,
-          last_observed_at: sql`greatest(whois_snapshots.last_observed_at, excluded.last_observed_at)`,
-        }),
-      )
-      .execute();
-    await refreshCurrent(trx, [row.domain]);
+    await repo.upsertSnapshot(trx, row);
+    await repo.refreshCurrent(trx, [row.domain]);
   });
 }
 

@@ -1,6 +1,6 @@
 /**
  * Dashboard calls of the WHOIS tools (docs/whois.md "Calls"). `registerWhois`
- * also exposes the service as `app.whois`, read by the /v2 plugin (whois-v2-routes.ts).
+ * also exposes the service as `app.whois`, read by its /v2 routes (whois-v2-routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -12,7 +12,7 @@ import { CreditsSchema, WhoisResponseSchema } from './whois-schemas';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The WHOIS tools, for the /v2 plugin. */
+    /** The WHOIS tools, for the /v2 routes. */
     whois: WhoisService;
   }
 }

@@ -11,9 +11,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestServer } from '../support/harness';
 import { call, freshIp, type Reply } from '../support/helpers';
-import { grantPurchase } from '../../src/payments/grants';
+import { grantPurchase } from '../../src/payments/grants-service';
 import { MONITORING_MESSAGES } from '../../src/common/monitoring-rules';
-import { V1_NAME_MESSAGE } from '../../src/monitor-api-v1/monitor-v1-routes';
+import { V1_NAME_MESSAGE } from '../../src/monitoring/monitoring-v1-routes';
 
 let server: TestServer;
 

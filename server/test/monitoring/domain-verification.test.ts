@@ -23,7 +23,7 @@ import { call, freshIp } from '../support/helpers';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server';
 import { createDomainVerifier } from '../../src/monitoring/domain-verifier';
 import { CHECK_BUCKET, MAIL_BUCKET, markDomainVerified } from '../../src/monitoring/domain-verification-service';
-import { grantPurchase } from '../../src/payments/grants';
+import { grantPurchase } from '../../src/payments/grants-service';
 import { cliArgs } from '../../../scripts/lib/cli-command';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

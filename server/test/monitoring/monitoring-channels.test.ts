@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestServer, signedIn } from '../support/harness';
 import { call, type Reply } from '../support/helpers';
-import { grantPurchase } from '../../src/payments/grants';
+import { grantPurchase } from '../../src/payments/grants-service';
 import { MONITORING_MESSAGES } from '../../src/common/monitoring-rules';
 import { PRIVATE_TARGET_MESSAGE } from '../../src/infra/ssrf';
 import { CHANNEL_KIND_FIXED_MESSAGE, DUPLICATE_CHANNEL_MESSAGE } from '../../src/monitoring/channels-service';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestServer, signedIn } from '../support/harness';
 import { call } from '../support/helpers';
-import { grantPurchase } from '../../src/payments/grants';
+import { grantPurchase } from '../../src/payments/grants-service';
 import { MONITORING_MESSAGES } from '../../src/common/monitoring-rules';
 import { DUPLICATE_TASK_MESSAGE } from '../../src/monitoring/monitoring-service';
 

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestServer } from '../support/harness';
 import { call, callV2, freshIp, type Reply } from '../support/helpers';
-import { grantPurchase } from '../../src/payments/grants';
+import { grantPurchase } from '../../src/payments/grants-service';
 import { MONITORING_MESSAGES } from '../../src/common/monitoring-rules';
-import { API_CHANNEL_TYPE_MESSAGE, API_TASK_TYPE_MESSAGE } from '../../src/api-v2/monitoring-v2-routes';
+import { API_CHANNEL_TYPE_MESSAGE, API_TASK_TYPE_MESSAGE } from '../../src/monitoring/monitoring-v2-routes';
 import { DUPLICATE_TASK_MESSAGE } from '../../src/monitoring/monitoring-service';
 import { insertChannel } from '../../src/monitoring/channels-repository';
 

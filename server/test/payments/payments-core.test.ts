@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/harness';
 import { expireOverduePayments, lockPayment, markExpired, markPaid, markRefunded, openPayment, recordRenewal } from '../../src/payments/payments';
-import { renewSubscription, stopRenewing } from '../../src/payments/grants';
+import { renewSubscription, stopRenewing } from '../../src/payments/grants-service';
 import { PRODUCTS } from '../../src/common/catalogue';
 
 let server: TestServer;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { eventually, payWithSandbox, startTestServer, type TestServer, signedIn } from '../support/harness';
 import { call } from '../support/helpers';
-import { grantPurchase } from '../../src/payments/grants';
+import { grantPurchase } from '../../src/payments/grants-service';
 
 let server: TestServer;
 

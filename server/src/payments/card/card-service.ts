@@ -10,8 +10,8 @@ import { AppError, Errors } from '../../infra/errors';
 import { centsToUsd, productDef } from '../../common/catalogue';
 import { openPayment } from '../payments';
 import type { AnyCardProvider } from './card-provider';
-
-export type CancelType = 'subscription-search' | 'subscription-monitoring' | 'subscription-domain';
+import type { CancelType } from '../payments-service';
+import * as repo from './card-repository';
 
 /** 'subscription-monitoring' is the enterprise plan (monitoring API). */
 const PLAN_OF: Record<CancelType, Plan> = {
@@ -39,32 +39,22 @@ export function createCardService(deps: { db: Kysely<Database>; card: AnyCardPro
     async cancel(userId: string, type: CancelType, id: string): Promise<void> {
       const plan = PLAN_OF[type];
       if (plan === 'domain' && !UUID.test(id)) throw Errors.notFound('No recurring subscription to cancel');
-      let query = db
-        .selectFrom('subscriptions')
-        .select(['id', 'recurring', 'provider', 'provider_subscription_id', 'period_end', 'cancel_requested_at'])
-        .where('user_id', '=', userId)
-        .where('plan', '=', plan);
-      if (plan === 'domain') query = query.where('id', '=', id);
-      const sub = await query.executeTakeFirst();
+      const sub = await repo.findOwnSubscription(db, userId, plan, plan === 'domain' ? id : undefined);
       if (!sub || !sub.recurring || sub.provider !== card.name || !sub.provider_subscription_id || sub.period_end.getTime() <= Date.now()) {
         throw Errors.notFound('No recurring subscription to cancel');
       }
       // Asked once: a second click (or a concurrent one) does not call the provider again.
-      const claimed = await db
-        .updateTable('subscriptions')
-        .set({ cancel_requested_at: new Date(), updated_at: new Date() })
-        .where('id', '=', sub.id)
-        .where('cancel_requested_at', 'is', null)
-        .returning('id')
-        .executeTakeFirst();
+      const claimed = await repo.claimCancel(db, sub.id);
       if (!claimed) return;
       try {
         await card.cancel(sub.provider_subscription_id);
       } catch (error) {
-        await db.updateTable('subscriptions').set({ cancel_requested_at: null }).where('id', '=', sub.id).execute();
+        await repo.releaseCancel(db, sub.id);
         deps.log?.warn({ err: { message: (error as Error).message }, provider: card.name }, 'card provider cancel failed');
         throw new AppError(502, 'PROVIDER_ERROR', 'Issue cancelling subscription');
       }
     },
   };
 }
+
+export type CardService = ReturnType<typeof createCardService>;

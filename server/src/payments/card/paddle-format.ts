@@ -22,7 +22,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { webhookRejected, type AfterCommit, type StoredEvent, type VerifiedEvent } from '../ingress';
 import { lockPayment, markPaid, markRefunded, noteDetails, recordRenewal } from '../payments';
-import { stopRenewing } from '../grants';
+import { stopRenewing } from '../grants-service';
 
 export const SIGNATURE_HEADER = 'paddle-signature';
 

@@ -20,6 +20,8 @@ import { loadOrCreateSecret } from '../../infra/secrets';
 import { PRODUCTS, productDef, productName } from '../../common/catalogue';
 import type { CardProvider } from './card-contract';
 import { PADDLE_INTERVAL, paddleApplier, paddleSignature, parsePaddleEvent, verifyPaddleSignature } from './paddle-format';
+import { findPayment, findProviderSubscription } from '../payments-repository';
+import { findPriceCents } from '../products-repository';
 
 /**
  * The sandbox's deliveries go through a queue with retries and keep the signature made when
@@ -155,7 +157,7 @@ export function createSandboxProvider(deps: { config: Config; db: Kysely<Databas
     sign,
     async pay(checkoutId) {
       if (!UUID.test(checkoutId)) throw Errors.notFound();
-      const payment = await db.selectFrom('payments').selectAll().where('id', '=', checkoutId).executeTakeFirst();
+      const payment = await findPayment(db, checkoutId);
       if (!payment || payment.provider !== 'sandbox' || payment.method !== 'card') throw Errors.notFound();
       if (payment.status !== 'pending') throw new AppError(409, 'CHECKOUT_CLOSED', 'This checkout is not open');
       const product = productDef(payment.sku);
@@ -172,17 +174,11 @@ export function createSandboxProvider(deps: { config: Config; db: Kysely<Databas
       );
     },
     async renew(providerSubscriptionId) {
-      const sub = await db
-        .selectFrom('subscriptions')
-        .select(['plan', 'billing_interval', 'quantity', 'recurring'])
-        .where('provider', '=', 'sandbox')
-        .where('provider_subscription_id', '=', providerSubscriptionId)
-        .executeTakeFirst();
+      const sub = await findProviderSubscription(db, 'sandbox', providerSubscriptionId);
       if (!sub) throw Errors.notFound(`No sandbox subscription ${providerSubscriptionId}`);
       if (!sub.recurring) throw new AppError(409, 'NOT_RECURRING', `Subscription ${providerSubscriptionId} does not renew (cancelled or refunded)`);
       const sku = `${sub.plan}-sub-${sub.billing_interval}`;
-      const price = await db.selectFrom('products').select('price_cents').where('sku', '=', sku).executeTakeFirst();
-      const unit = price?.price_cents ?? 0;
+      const unit = (await findPriceCents(db, sku)) ?? 0;
       return deliver(
         'transaction.completed',
         transaction({ origin: 'subscription_recurring', subscriptionId: providerSubscriptionId, customData: null, items: [item(sku, sub.quantity, unit)], totalCents: unit * sub.quantity }),
@@ -190,7 +186,7 @@ export function createSandboxProvider(deps: { config: Config; db: Kysely<Databas
     },
     async refund(paymentId) {
       if (!UUID.test(paymentId)) throw Errors.notFound(`No payment ${paymentId}`);
-      const payment = await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+      const payment = await findPayment(db, paymentId);
       if (!payment || payment.provider !== 'sandbox') throw Errors.notFound(`No sandbox payment ${paymentId}`);
       if (payment.status !== 'paid' || !payment.provider_ref) throw new AppError(409, 'NOT_PAID', `Payment ${paymentId} is ${payment.status}: only a paid payment is refunded`);
       const now = new Date().toISOString();

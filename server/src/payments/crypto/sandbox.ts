@@ -17,6 +17,7 @@ import { constantTimeEqual, loadOrCreateSecret } from '../../infra/secrets';
 import { createPaymentIngress, webhookRejected, type VerifiedEvent } from '../ingress';
 import { coinAmount, paymentUri, CRYPTO_CURRENCIES, type CryptoCurrency, type CryptoProvider, type PaymentOption } from './crypto-provider';
 import { applyOutcome, isPaymentId, lockCryptoPayment, type InvoiceOutcome, type Publish } from './settlement';
+import { findPayment } from '../payments-repository';
 
 export const SANDBOX_CRYPTO = 'sandbox-crypto';
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
@@ -166,7 +167,7 @@ export async function simulateCryptoPayment(
 ): Promise<string> {
   const status = input.status ?? 'settled';
   const payment = isPaymentId(input.paymentId)
-    ? await deps.db.selectFrom('payments').select(['method', 'provider', 'details']).where('id', '=', input.paymentId).executeTakeFirst()
+    ? await findPayment(deps.db, input.paymentId)
     : undefined;
   if (!payment || payment.method !== 'crypto' || payment.provider !== SANDBOX_CRYPTO) throw new Error(`no sandbox crypto invoice ${input.paymentId}`);
   const currency = input.currency ?? 'btc';

@@ -1,6 +1,6 @@
 /**
  * `POST /v2/whois/search` and `GET /v2/whois/credits` (docs/whois.md
- * "Calls"). Registered inside the /v2 plugin, so the API key guard has run.
+ * "Calls"). Registered with `app.v2Routes` (whois-plugin.ts), so the API key guard has run.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -17,7 +17,7 @@ import {
   type V2WhoisType,
   type WhoisQuery,
 } from '../common/whois-rules';
-import { CreditsSchema, WhoisResponseSchema } from '../whois/whois-schemas';
+import { CreditsSchema, WhoisResponseSchema } from './whois-schemas';
 
 const VALUE_FIELDS = ['domain', 'ip_address', 'mx_address', 'ns_address'] as const;
 type ValueField = (typeof VALUE_FIELDS)[number];

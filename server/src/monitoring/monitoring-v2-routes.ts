@@ -1,17 +1,17 @@
 /**
  * `/v2/monitoring/*` tasks, channels and domains in DeHashed v2's shapes
- * (docs/monitoring.md "Calls"). Registered inside the /v2
- * plugin, so its key guard and rate limits apply; free of credits. The same services as the
+ * (docs/monitoring.md "Calls"). Registered with `app.v2Routes`
+ * (monitoring-plugin.ts), so its key guard and rate limits apply; free of credits. The same services as the
  * dashboard (`app.monitoring`), so every rule, message and limit is the same; another user's
  * id: 404. The report calls are in reports-v2-routes.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { awaitingConfirmation } from '../monitoring/channels-service';
+import { awaitingConfirmation } from './channels-service';
 import { ErrorBody, Errors } from '../infra/errors';
 import { API_TASKS_PAGE_SIZE, STANDARD_TASK_KINDS, TASK_KINDS, channelKind, type ChannelKind, type TaskKind } from '../common/monitoring-rules';
-import { Id, Success, Value } from '../monitoring/monitoring-schemas';
-import type { TaskRow } from '../monitoring/monitoring-repository';
+import { Id, Success, Value } from './monitoring-schemas';
+import type { TaskRow } from './monitoring-repository';
 
 export const API_TASK_TYPE_MESSAGE = 'type must be one of email, username, phone, name';
 export const API_CHANNEL_TYPE_MESSAGE = 'type must be webhook or email (SMS alerts are set up on the dashboard)';
@@ -51,7 +51,7 @@ function standardType(type: string): (typeof STANDARD_TASK_KINDS)[number] {
   return kind;
 }
 
-/** Call inside the /v2 plugin (after its guard hook); reads the services from `app.monitoring`. */
+/** Call inside a /v2 context (`app.v2Routes`, after its guard hook); reads the services from `app.monitoring`. */
 export function registerMonitoringV2Routes(app: FastifyInstance) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { tasks, channels } = app.monitoring;

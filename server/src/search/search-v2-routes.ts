@@ -1,75 +1,19 @@
 /**
- * The public API: everything under /v2 is this one plugin, and its `onRequest` hook is the
- * guard (API key and rate limits, see api-key-auth.ts). A route registered here is guarded
- * by being here; handlers read the caller from `request.apiKeyUserId`.
+ * Search's calls of the public API: `/v2/search` (charged), `/v2/search-password` and
+ * `/v2/search-password-range` (free). Registered with `app.v2Routes`, so the API key guard
+ * has run; handlers read the caller from `request.apiKeyUserId`.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorBody, Errors } from '../infra/errors';
-import { dropUnknownBodyProperties } from '../infra/unknown-properties';
-import { ApiEntry } from './v2-schemas';
-import { searchMode, type SearchService } from '../search/search-service';
-import { registerMonitoringV2Routes } from './monitoring-v2-routes';
-import type { ReportsService } from '../monitoring/reports-service';
-import { registerReportsV2Routes } from './reports-v2-routes';
-import { registerWhoisV2Routes } from './whois-v2-routes';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The account behind the request's API key; set by the /v2 guard before anything else runs. */
-    apiKeyUserId: string;
-  }
-}
+import { ApiEntry } from '../api-v2/v2-schemas';
+import { searchMode, type SearchService } from './search-service';
 
 const HEX_HASH = '^[0-9a-fA-F]{32,128}$';
 
-export interface V2Options {
-  search: SearchService;
-  /** The guard: the caller's user id (at once, or as a promise), or throws 400 (bad key) / 429 (rate). */
-  authenticateApiKey: (request: FastifyRequest) => string | Promise<string>;
-  /** Deepest result /v2/search pages to (page × size): API_MAX_DEPTH. */
-  maxDepth: number;
-  /** Monitoring reports (/v2/monitoring/get-reports, get-report). */
-  reports?: ReportsService;
-}
-
-/** Register with `{ prefix: '/v2' }`. */
-export async function v2Api(app: FastifyInstance, options: V2Options) {
-  app.decorateRequest('apiKeyUserId', '');
-  // Before the body is read or validated: an unauthenticated request gets no further. A
-  // callback hook, so that the guard's immediate answer (a known key, far from its limits)
-  // costs no promise.
-  app.addHook('onRequest', (request, _reply, done) => {
-    let answer: string | Promise<string>;
-    try {
-      answer = options.authenticateApiKey(request);
-    } catch (error) {
-      done(error as Error);
-      return;
-    }
-    if (typeof answer === 'string') {
-      request.apiKeyUserId = answer;
-      done();
-      return;
-    }
-    answer.then(
-      (userId) => {
-        request.apiKeyUserId = userId;
-        done();
-      },
-      (error: Error) => done(error),
-    );
-  });
-
-  // Undeclared body properties are dropped, not refused (infra/unknown-properties.ts).
-  app.addHook('preValidation', dropUnknownBodyProperties);
+export function registerSearchV2Routes(app: FastifyInstance, options: { search: SearchService; maxDepth: number }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { search } = options;
-  if (options.reports) registerReportsV2Routes(app, { reports: options.reports });
-  // Tasks, channels and domains: the services the app registered (registerMonitoring).
-  if (app.hasDecorator('monitoring')) registerMonitoringV2Routes(app);
-  // WHOIS tools: the service the app registered (registerWhois).
-  if (app.hasDecorator('whois')) registerWhoisV2Routes(app);
   const security = [{ apiKey: [] }];
   const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
 

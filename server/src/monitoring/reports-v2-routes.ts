@@ -1,12 +1,12 @@
 /**
  * `/v2/monitoring/get-reports` and `/v2/monitoring/get-report` (docs/monitoring.md "Public API v2";
- * DeHashed v2 shapes): registered inside the /v2 plugin, so its key guard and rate limits
+ * DeHashed v2 shapes): registered with `app.v2Routes`, so its key guard and rate limits
  * apply; no credits. Another user's or an unknown report id: 404.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ReportsService } from '../monitoring/reports-service';
-import { ApiEntry } from './v2-schemas';
+import type { ReportsService } from './reports-service';
+import { ApiEntry } from '../api-v2/v2-schemas';
 import { ErrorBody } from '../infra/errors';
 
 /** Reports per page of get-reports (as tasks: 100). */

@@ -1,53 +1,24 @@
 /**
- * Monitor API V1 (docs/monitoring.md "Monitor API V1"), served
- * under its own base path (`/monitor-api/v1`) so a client given a base URL works. One
- * plugin: its `onRequest` hook is the guard (bearer API key, its own limits), its error
- * handler speaks V1's codes: 429 'Too Many Requests.', 401 'Invalid API credentials.', 404
- * for an unknown method (and for an id that is not the caller's), 302 for a missing or
- * invalid field (every refusal of a value or a limit, with its message). Same services,
- * rules and limits as the dashboard and /v2.
+ * Monitoring's calls of the Monitor API V1 (docs/monitoring.md "Monitor API V1"), registered
+ * behind V1's guard with `app.monitorV1Routes` (monitor-api-v1/monitor-v1-plugin.ts: bearer
+ * key, its own limits, V1's error codes). A missing or invalid field is V1's 302 with the
+ * reason. Same services, rules and limits as the dashboard and /v2.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AppError, ErrorBody, Errors } from '../infra/errors';
-import { dropUnknownBodyProperties } from '../infra/unknown-properties';
-import { plainValidationMessage } from '../infra/validation-messages';
-import type { Bucket, RateLimiter } from '../infra/rate-limiter';
+import { ErrorBody, Errors } from '../infra/errors';
 import { REPORTS_PAGE_SIZE, STANDARD_TASK_KINDS, type StandardTaskKind } from '../common/monitoring-rules';
-import type { ReportsService } from '../monitoring/reports-service';
-import type { TaskRow } from '../monitoring/monitoring-repository';
-import { awaitingConfirmation, channelActive } from '../monitoring/channels-service';
+import type { ReportsService } from './reports-service';
+import type { TaskRow } from './monitoring-repository';
+import type { MonitoringService } from './monitoring-service';
+import { awaitingConfirmation, channelActive, type ChannelsService } from './channels-service';
 import { ApiEntry } from '../api-v2/v2-schemas';
-import { createMonitorV1Guard } from './monitor-v1-guard';
+import { invalidV1Field as invalid } from '../monitor-api-v1/monitor-v1-schemas';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The account behind the Monitor API V1 bearer key; set by the V1 guard. */
-    monitorV1UserId: string;
-  }
-}
-
-export const V1_METHOD_NOT_ALLOWED = 'Method not allowed.';
 /** V1's documented name rule: letters and spaces only, 10 to 48 characters. */
 export const V1_NAME_PATTERN = /^[\p{L} ]{10,48}$/u;
 export const V1_NAME_MESSAGE = 'name must be 10 to 48 letters and spaces';
 export const V1_ENTRIES_PAGE_SIZE = 100;
-
-/** A missing or invalid field: V1 answers 302 (as documented), with the reason. */
-class InvalidField extends AppError {
-  constructor(message: string) {
-    super(302, 'INVALID_FIELD', message);
-  }
-}
-const invalid = (message: string) => new InvalidField(message);
-
-export interface MonitorV1Options {
-  reports: ReportsService;
-  limiter: RateLimiter;
-  resolveKeyHash: (keyHash: string) => Promise<string | undefined>;
-  bucket: Bucket;
-  blockSeconds: number;
-}
 
 const CreateType = Type.Union([Type.Literal('task'), Type.Literal('notification_method'), Type.Literal('domain_task')]);
 const Id = Type.Union([Type.String({ maxLength: 64 }), Type.Integer()]);
@@ -75,42 +46,9 @@ function checkV1Value(kind: string, value: string): void {
   if (kind === 'name' && !V1_NAME_PATTERN.test(value.trim())) throw invalid(V1_NAME_MESSAGE);
 }
 
-function sendError(reply: FastifyReply, status: number, message: string, headers: Record<string, string> = {}) {
-  return reply.code(status).headers(headers).send({ error: message });
-}
-
-/** Register with `{ prefix: '/monitor-api/v1' }`. */
-export async function monitorApiV1(app: FastifyInstance, options: MonitorV1Options) {
-  const { tasks, channels } = app.monitoring;
-  const authenticate = createMonitorV1Guard(options);
-  app.decorateRequest('monitorV1UserId', '');
-  app.addHook('onRequest', async (request) => {
-    request.monitorV1UserId = await authenticate(request);
-  });
-  // A call without a body is a call with every optional field left out.
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined || request.body === null) request.body = {};
-  });
-  // Undeclared body properties are dropped, not refused (infra/unknown-properties.ts).
-  app.addHook('preValidation', dropUnknownBodyProperties);
-  app.setNotFoundHandler((_request, reply) => sendError(reply, 404, V1_METHOD_NOT_ALLOWED));
-  app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof AppError) {
-      // Every refusal of a value or a limit is a field V1 calls invalid.
-      const code = error.statusCode === 400 ? 302 : error.statusCode;
-      if (code >= 500) request.log.error({ err: error }, 'request failed');
-      return sendError(reply, code, error.message, error.headers);
-    }
-    const invalid = plainValidationMessage(error as FastifyError);
-    if (invalid) return sendError(reply, 302, invalid.replace(/^Invalid request: /, 'Invalid or missing field: '));
-    const status = (error as FastifyError).statusCode;
-    if (status && status >= 400 && status < 500 && status !== 429) {
-      return sendError(reply, 302, `Invalid or missing field: ${error.message}`);
-    }
-    request.log.error({ err: error }, 'request failed');
-    return sendError(reply, 500, 'Internal Server Error');
-  });
-
+/** Register with `app.monitorV1Routes` (paths relative to /monitor-api/v1). */
+export function registerMonitoringV1Routes(app: FastifyInstance, deps: { tasks: MonitoringService; channels: ChannelsService; reports: ReportsService }) {
+  const { tasks, channels } = deps;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['monitor api v1'];
   const security = [{ bearer: [] }];
@@ -335,7 +273,7 @@ export async function monitorApiV1(app: FastifyInstance, options: MonitorV1Optio
     },
     async (request) => {
       const page = request.body.page ?? 1;
-      const { reports, total_reports } = await options.reports.listReports(request.monitorV1UserId, page, REPORTS_PAGE_SIZE);
+      const { reports, total_reports } = await deps.reports.listReports(request.monitorV1UserId, page, REPORTS_PAGE_SIZE);
       return {
         breaches: reports.map((report) => ({
           breach_id: report.id,
@@ -373,7 +311,7 @@ export async function monitorApiV1(app: FastifyInstance, options: MonitorV1Optio
     },
     async (request) => {
       const page = request.body.page ?? 1;
-      const report = await options.reports.getReport(request.monitorV1UserId, request.body.breach_id, 'api');
+      const report = await deps.reports.getReport(request.monitorV1UserId, request.body.breach_id, 'api');
       const all = report.tasks.flatMap((task) => task.entries.map((entry) => ({ task_type: task.key, task_value: task.value, ...entry })));
       const start = (page - 1) * V1_ENTRIES_PAGE_SIZE;
       const unverified = report.tasks.filter((task) => task.domain_unverified).map((task) => task.value);

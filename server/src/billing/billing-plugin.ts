@@ -1,0 +1,15 @@
+/** Billing: the payment history and event codes (a code grants through payments' grants service). */
+import fp from 'fastify-plugin';
+import type { AppDeps } from '../app-deps';
+import { createBillingService } from './billing-service';
+import { registerBillingRoutes } from './billing-routes';
+import { createEventCodeService } from './event-code-service';
+import { registerEventCodeRoutes } from './event-code-routes';
+
+export const billingPlugin = fp<AppDeps>(
+  async (app, { db, limiter }) => {
+    registerBillingRoutes(app, { billing: createBillingService(db) });
+    registerEventCodeRoutes(app, { eventCodes: createEventCodeService({ db, limiter }) });
+  },
+  { name: 'billing', fastify: '5.x', dependencies: ['auth'] },
+);
