@@ -1,14 +1,14 @@
 /**
  * The public API's key guard. Features put their `/v2` routes behind it with
  * `app.v2Routes(routes)`: each call is an encapsulated context under `/v2` whose `onRequest`
- * hook is the guard (API key and rate limits, api-key-auth.ts), so a route is guarded by
+ * hook is the guard (API key and rate limits, auth/api-key-service.ts), so a route is guarded by
  * being registered there. Handlers read the caller from `request.apiKeyUserId`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../app-deps';
 import { dropUnknownBodyProperties } from '../infra/unknown-properties';
-import { createApiKeyGuard } from './api-key-auth';
+import { createApiKeyGuard } from '../auth/api-key-service';
 
 declare module 'fastify' {
   interface FastifyRequest {

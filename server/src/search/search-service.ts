@@ -52,7 +52,7 @@ export function createSearchService(deps: {
   config: Config;
   meter: SearchMeter;
 }) {
-  const { engine, config, meter } = deps;
+  const { engine, config } = deps;
   // Every search and password check of an account takes a slot first: over the cap it waits
   // SEARCH_CONCURRENCY_WAIT_MS for one, then is refused (429) before anything is counted,
   // charged or sent to the engine.
@@ -108,15 +108,7 @@ export function createSearchService(deps: {
     );
   }
 
-  /** The user behind an API key (by its hash); the account is read with it (one round trip) and kept briefly. */
-  async function userIdForApiKeyHash(keyHash: string): Promise<string | undefined> {
-    return (await meter.byApiKeyHash(keyHash))?.userId;
-  }
-
   return {
-    userIdForApiKeyHash,
-    /** The user behind a key hash if known in process right now (no query). */
-    knownApiKeyHash: (keyHash: string) => meter.knownKeyHash(keyHash),
     admitAndRun,
     admitAndRunApi,
     run,

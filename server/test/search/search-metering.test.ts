@@ -87,7 +87,7 @@ describe('batched search counts and charges', () => {
     const { token } = await server.login(user.email);
     const key1 = (await call(server.url, 'POST', '/user/update-key', { token })).body.api_key as string;
     server.markSecret(key1);
-    // The second request finds key1's hash remembered by the /v2 guard (api-key-auth.ts):
+    // The second request finds key1's hash remembered by the /v2 guard (auth/api-key-service.ts):
     // that must not keep it working once replaced.
     assert.equal((await v2(server, key1)).status, 200);
     assert.equal((await v2(server, key1)).status, 200);
