@@ -45,7 +45,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 256 * 1024,
     requestTimeout: 60_000,
     return503OnClosing: true,
-    // Unknown body properties are refused (mass assignment), never coerced or dropped.
+    // Unknown body properties are refused (mass assignment), never coerced; /v2 and the
+    // Monitor API drop them before validation instead (infra/unknown-properties.ts).
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true } },
   });
   registerErrorAnswers(app);

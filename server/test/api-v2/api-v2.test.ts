@@ -1,6 +1,6 @@
 /**
  * The public API's guard and contract. Every route under /v2 is guarded by the /v2 plugin's
- * onRequest hook (server/src/api-v2/v2-routes.ts): the routes are enumerated from the
+ * onRequest hook (server/src/api-v2/api-v2-plugin.ts): the routes are enumerated from the
  * running app, so a /v2 route registered past the guard fails here. And /v2/search sends
  * the engine's entries as JSON text, past the route's reply schema: their keys are held to
  * the documented entry shape (the OpenAPI document) both ways.
