@@ -19,19 +19,13 @@ import { cpSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ingestFiles, openEngine, type Engine, type SearchMode } from '../index';
-import { tempDir } from './helpers';
+import { ingestFiles, openEngine, type Engine } from '../index';
+import { answers, tempDir, type Expected } from './helpers';
 
 const { dir, cleanup } = tempDir('engine-format6-');
 after(() => cleanup());
 
 const records = fileURLToPath(new URL('./fixtures/format6/a.jsonl', import.meta.url));
-
-type Expected = {
-  searches: { query: string; mode: SearchMode; total: number; entries: Record<string, unknown>[] }[];
-  counts: Record<string, number>;
-  ranges: Record<string, { suffixes: { suffix: string; count: number }[]; truncated: boolean }>;
-};
 
 /** The `.pix` flags of a part's fields: bit 31 (format 6 bitmaps), bit 30 (format 7 packed
  * documents), bit 29 (format 9 blocks with their `.post` offset). */
@@ -69,22 +63,6 @@ function parts(index: string): string[] {
   return readdirSync(index)
     .filter((d) => d.startsWith('seg-'))
     .flatMap((s) => readdirSync(join(index, s)).filter((p) => p.startsWith('part-')).map((p) => join(index, s, p)));
-}
-
-async function answers(engine: Engine, expected: Expected): Promise<Expected> {
-  const searches: Expected['searches'] = [];
-  for (const { query, mode } of expected.searches) {
-    const r = await engine.search({ query, mode, page: 1, size: 500, countCache: false });
-    searches.push({ query, mode, total: r.total, entries: r.entries.map(({ id: _id, ...rest }) => rest) });
-  }
-  const counts: Expected['counts'] = {};
-  for (const h of Object.keys(expected.counts)) counts[h] = (await engine.passwordCount(h)).total;
-  const ranges: Expected['ranges'] = {};
-  for (const p of Object.keys(expected.ranges)) {
-    const r = await engine.passwordRange(p.toUpperCase());
-    ranges[p] = { suffixes: r.suffixes, truncated: r.truncated };
-  }
-  return { searches, counts, ranges };
 }
 
 for (const old of [6, 7, 8] as const) {

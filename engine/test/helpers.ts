@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEngine } from '../index';
+import { openEngine, type Engine, type SearchMode } from '../index';
 export { rng } from '../../scripts/lib/random';
 
 export function tempDir(prefix = 'engine-test-'): { dir: string; cleanup: () => void } {
@@ -98,4 +98,28 @@ export async function documentOrder(indexDir: string, segment: string, records: 
   } finally {
     await engine.close();
   }
+}
+
+/** What an index answered for a fixture's queries (`expected.json` of the format fixtures). */
+export type Expected = {
+  searches: { query: string; mode: SearchMode; total: number; entries: Record<string, unknown>[] }[];
+  counts: Record<string, number>;
+  ranges: Record<string, { suffixes: { suffix: string; count: number }[]; truncated: boolean }>;
+};
+
+/** The engine's answers to `expected`'s searches, hash counts and ranges, in its shape (ids left out). */
+export async function answers(engine: Engine, expected: Expected): Promise<Expected> {
+  const searches: Expected['searches'] = [];
+  for (const { query, mode } of expected.searches) {
+    const r = await engine.search({ query, mode, page: 1, size: 500, countCache: false });
+    searches.push({ query, mode, total: r.total, entries: r.entries.map(({ id: _id, ...rest }) => rest) });
+  }
+  const counts: Expected['counts'] = {};
+  for (const h of Object.keys(expected.counts)) counts[h] = (await engine.passwordCount(h)).total;
+  const ranges: Expected['ranges'] = {};
+  for (const p of Object.keys(expected.ranges)) {
+    const r = await engine.passwordRange(p.toUpperCase());
+    ranges[p] = { suffixes: r.suffixes, truncated: r.truncated };
+  }
+  return { searches, counts, ranges };
 }

@@ -10,17 +10,11 @@ import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { EngineError, ingestFiles, openEngine, upgradeIndex, type Engine, type SearchMode } from '../index';
-import { tempDir } from './helpers';
+import { EngineError, ingestFiles, openEngine, upgradeIndex } from '../index';
+import { answers, tempDir, type Expected } from './helpers';
 
 const { dir, cleanup } = tempDir('engine-upgrade-');
 after(() => cleanup());
-
-type Expected = {
-  searches: { query: string; mode: SearchMode; total: number; entries: Record<string, unknown>[] }[];
-  counts: Record<string, number>;
-  ranges: Record<string, { suffixes: { suffix: string; count: number }[]; truncated: boolean }>;
-};
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -46,22 +40,6 @@ const twice = (e: Expected): Expected => ({
   ...e,
   ranges: Object.fromEntries(Object.entries(e.ranges).map(([p, x]) => [p, { ...x, suffixes: x.suffixes.map((y) => ({ ...y, count: 2 * y.count })) }])),
 });
-
-async function answers(engine: Engine, expected: Expected): Promise<Expected> {
-  const searches: Expected['searches'] = [];
-  for (const { query, mode } of expected.searches) {
-    const r = await engine.search({ query, mode, page: 1, size: 500, countCache: false });
-    searches.push({ query, mode, total: r.total, entries: r.entries.map(({ id: _id, ...rest }) => rest) });
-  }
-  const counts: Expected['counts'] = {};
-  for (const h of Object.keys(expected.counts)) counts[h] = (await engine.passwordCount(h)).total;
-  const ranges: Expected['ranges'] = {};
-  for (const p of Object.keys(expected.ranges)) {
-    const r = await engine.passwordRange(p.toUpperCase());
-    ranges[p] = { suffixes: r.suffixes, truncated: r.truncated };
-  }
-  return { searches, counts, ranges };
-}
 
 test('index:upgrade rewrites a format 6 index into the current format with the same answers, while it is served; a second run does nothing', async () => {
   const index = copyIndex('format6');
