@@ -3,7 +3,7 @@ import type { Database } from '../db/schema';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export type TokenPurpose = 'verify-email' | 'reset-password' | 'close-account' | 'remove-entry' | 'opt-out' | 'second-factor';
+export type TokenPurpose = 'verify-email' | 'reset-password' | 'close-account' | 'remove-entry' | 'opt-out' | 'second-factor' | 'webauthn-register' | 'webauthn-login';
 
 export async function createOneTimeToken(
   db: Db,

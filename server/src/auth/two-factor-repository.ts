@@ -7,7 +7,6 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 
 type Db = Kysely<Database> | Transaction<Database>;
-type ChallengePurpose = 'webauthn-register' | 'webauthn-login';
 
 /** The open account's two-factor columns; undefined for a closed or unknown account. */
 export async function findAccount(db: Db, userId: string) {
@@ -151,27 +150,6 @@ export async function deletePasskey(db: Db, userId: string, passkeyId: string): 
 export async function deletePasskeys(db: Db, userId: string): Promise<number> {
   const keys = await db.deleteFrom('passkeys').where('user_id', '=', userId).executeTakeFirst();
   return Number(keys.numDeletedRows);
-}
-
-/** Stores a WebAuthn challenge by its hash. */
-export async function insertChallenge(db: Db, challenge: { tokenHash: string; purpose: ChallengePurpose; userId: string | null; expiresAt: Date }): Promise<void> {
-  await db
-    .insertInto('one_time_tokens')
-    .values({ token_hash: challenge.tokenHash, purpose: challenge.purpose, user_id: challenge.userId, expires_at: challenge.expiresAt })
-    .execute();
-}
-
-/** Uses up a live challenge; its user, or undefined when used, expired or unknown. */
-export async function consumeChallenge(db: Db, purpose: ChallengePurpose, tokenHash: string) {
-  return db
-    .updateTable('one_time_tokens')
-    .set({ used_at: sql`now()` })
-    .where('token_hash', '=', tokenHash)
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .returning('user_id')
-    .executeTakeFirst();
 }
 
 /** Whether the account has TOTP set (operator reset's report). */

@@ -28,6 +28,7 @@ import type { RateLimiter } from '../infra/rate-limiter';
 import { AppError, Errors } from '../infra/errors';
 import { hashToken, hmac, loadOrCreateSecret, newOpaqueToken } from '../infra/secrets';
 import * as repo from './two-factor-repository';
+import { consumeOneTimeToken, createOneTimeToken } from './auth-repository';
 
 export const RECOVERY_CODE_COUNT = 10;
 const PERIOD = 30;
@@ -192,13 +193,14 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
   }
 
   async function newChallenge(userId: string | null, purpose: 'webauthn-register' | 'webauthn-login', challenge: string) {
-    await repo.insertChallenge(db, { tokenHash: hashToken(challenge), purpose, userId, expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS) });
+    // A one-time token like the mailed links: stored by its hash, used up once.
+    await createOneTimeToken(db, { tokenHash: hashToken(challenge), purpose, userId, expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS) });
   }
 
   /** Uses up the challenge a WebAuthn response signed; its user (null for a discoverable sign-in). */
   async function consumeChallenge(purpose: 'webauthn-register' | 'webauthn-login', challenge: string | null) {
     if (!challenge) return undefined;
-    return repo.consumeChallenge(db, purpose, hashToken(challenge));
+    return consumeOneTimeToken(db, purpose, hashToken(challenge));
   }
 
   /**
