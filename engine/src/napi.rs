@@ -747,30 +747,31 @@ unsafe extern "C" fn js_ingest(env: napi_env, info: napi_callback_info) -> napi_
     })
 }
 
-unsafe extern "C" fn js_merge(env: napi_env, info: napi_callback_info) -> napi_value {
+/// A bulk-lane task on the index directory named by its JSON argument's `indexDir` (merges
+/// and upgrades), answering `work`'s JSON.
+unsafe fn index_dir_task(
+    env: napi_env,
+    info: napi_callback_info,
+    work: impl FnOnce(&std::path::Path, &serde_json::Value) -> crate::error::Result<serde_json::Value> + Send + 'static,
+) -> napi_value {
     guard(env, || {
         let a = args(env, info, 1)?;
         let arg = string_arg(env, a[0])?;
         let task: Task = Box::new(move || {
             let v = json_arg(&arg)?;
             let dir = v["indexDir"].as_str().ok_or_else(|| EngineError::InvalidArgument("indexDir is required".into()))?.to_string();
-            crate::merge::run(std::path::Path::new(&dir), &crate::merge::MergeOptions::from_json(&v)).map(|v| Output::Json(v.to_string()))
+            work(std::path::Path::new(&dir), &v).map(|v| Output::Json(v.to_string()))
         });
         queue(env, pool::Lane::Bulk, task, None, None)
     })
 }
 
+unsafe extern "C" fn js_merge(env: napi_env, info: napi_callback_info) -> napi_value {
+    index_dir_task(env, info, |dir, v| crate::merge::run(dir, &crate::merge::MergeOptions::from_json(v)))
+}
+
 unsafe extern "C" fn js_upgrade(env: napi_env, info: napi_callback_info) -> napi_value {
-    guard(env, || {
-        let a = args(env, info, 1)?;
-        let arg = string_arg(env, a[0])?;
-        let task: Task = Box::new(move || {
-            let v = json_arg(&arg)?;
-            let dir = v["indexDir"].as_str().ok_or_else(|| EngineError::InvalidArgument("indexDir is required".into()))?.to_string();
-            crate::merge::upgrade(std::path::Path::new(&dir)).map(|v| Output::Json(v.to_string()))
-        });
-        queue(env, pool::Lane::Bulk, task, None, None)
-    })
+    index_dir_task(env, info, |dir, _| crate::merge::upgrade(dir))
 }
 
 unsafe extern "C" fn js_version(env: napi_env, _info: napi_callback_info) -> napi_value {
