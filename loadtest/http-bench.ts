@@ -40,7 +40,7 @@ import { hashPassword } from '../server/src/auth/passwords';
 import { applyGrant, insertUser } from '../server/src/users/user-repository';
 import { createUserService } from '../server/src/users/user-service';
 import { ingestRecords } from '../scripts/lib/ingest-records';
-import { SCENARIOS, judge, floorVerdict, sequentialVerdict, type SequentialJob, type SequentialReport, runNamespace, formatTally, type DriverJob, type DriverReport, type FloorRound, type ScenarioName, type Tally } from './scenarios';
+import { SCENARIOS, judge, floorVerdict, sequentialVerdict, sequentialProfile, type ServerTimes, type SequentialJob, type SequentialReport, runNamespace, formatTally, type DriverJob, type DriverReport, type FloorRound, type ScenarioName, type Tally } from './scenarios';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -117,14 +117,9 @@ function drive(job: DriverJob): Promise<DriverReport> {
   });
 }
 
-/** The single sequential client (sequential.ts) in a child process, against this server. */
-async function sequentialClient(): Promise<{ lines: string[]; met: boolean }> {
-  const { key } = await customer(true);
-  // The large page: every record of one email domain (emailOf spreads them over 50).
-  const pageEntries = Math.min(10_000, Math.ceil((recordCount - 7) / 50));
-  const page = { body: JSON.stringify({ query: 'domain:example7.com', size: 10_000 }), entries: pageEntries };
-  const job: SequentialJob = { url, header: config.apiKeyHeader, key, body: searchBody, expect: emailOf(4242 % recordCount), pairs: 2000, pacedPairs: 100, paceHz: 10, page };
-  const report = await new Promise<SequentialReport>((resolve, reject) => {
+/** Runs one sequential client (sequential.ts) in a child process. */
+function runSequential(job: SequentialJob): Promise<SequentialReport> {
+  return new Promise<SequentialReport>((resolve, reject) => {
     const child = fork(path.join(HERE, 'sequential.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let answer: SequentialReport | undefined;
     child.once('message', (message) => (answer = message as SequentialReport));
@@ -132,9 +127,60 @@ async function sequentialClient(): Promise<{ lines: string[]; met: boolean }> {
     child.once('exit', (code) => (answer ? resolve(answer) : reject(new Error(`sequential client exited with ${code}`))));
     child.send(job);
   });
+}
+
+/**
+ * This server's own time of each request (the request event to the response's `finish`),
+ * kept apart for requests that arrive 50 ms or more after the previous answer (the paced
+ * phase's cold ones). Returns a function that stops it and gives the p50s.
+ */
+function timeServer(): () => ServerTimes {
+  const afterIdle = new Map<string, number[]>();
+  const following = new Map<string, number[]>();
+  let lastEnd = 0;
+  const listener = (req: { url?: string }, res: { once(event: 'finish', f: () => void): void }) => {
+    const start = performance.now();
+    const idle = start - lastEnd >= 50;
+    res.once('finish', () => {
+      lastEnd = performance.now();
+      const into = idle ? afterIdle : following;
+      const key = req.url ?? '';
+      into.set(key, [...(into.get(key) ?? []), (lastEnd - start) * 1000]);
+    });
+  };
+  runtime.app.server.prependListener('request', listener);
+  const p50s = (m: Map<string, number[]>) => Object.fromEntries([...m].map(([k, v]) => [k, [...v].sort((a, b) => a - b)[v.length >> 1]!]));
+  return () => {
+    runtime.app.server.removeListener('request', listener);
+    return { afterIdle: p50s(afterIdle), following: p50s(following) };
+  };
+}
+
+/**
+ * The single sequential client against this server; then, when `floorUrl` is given, the
+ * same client against the bare Fastify server's POST /v2/search (the framework's share),
+ * and the profile lines of the paced phase.
+ */
+async function sequentialClient(floorUrl?: string): Promise<{ lines: string[]; met: boolean }> {
+  const { key } = await customer(true);
+  // The large page: every record of one email domain (emailOf spreads them over 50).
+  const pageEntries = Math.min(10_000, Math.ceil((recordCount - 7) / 50));
+  const page = { body: JSON.stringify({ query: 'domain:example7.com', size: 10_000 }), entries: pageEntries };
+  const job: SequentialJob = { url, header: config.apiKeyHeader, key, body: searchBody, expect: emailOf(4242 % recordCount), pairs: 2000, pacedPairs: 100, paceHz: 10, page };
+  const stopTiming = timeServer();
+  const report = await runSequential(job);
+  const server = stopTiming();
   const verdict = sequentialVerdict(report);
   if (report.backToBack.failures || report.paced.failures) failed = true;
-  return verdict;
+  const bare = floorUrl ? await runSequential({ ...job, url: floorUrl, header: '', key: '', page: undefined }) : undefined;
+  return { lines: [...verdict.lines, ...sequentialProfile(report, bare, server)], met: verdict.met };
+}
+
+/** The bare Fastify server (floor-server.ts) in a child process, answering one-hit searches for `expect`; its URL and a stop. */
+async function startFloorServer(): Promise<{ url: string; pid: number | undefined; stop: () => void }> {
+  const floor = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'floor-server.ts'), String(await freePort()), emailOf(4242 % recordCount)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const floorPort = await new Promise<number>((resolve) => floor.stdout!.on('data', (d) => resolve(Number(/ready (\d+)/.exec(String(d))![1]))));
+  return { url: `http://127.0.0.1:${floorPort}`, pid: floor.pid, stop: () => floor.kill() };
 }
 
 /** Runs wrk as a child process (the floor comparison with --tool wrk). */
@@ -198,12 +244,11 @@ const emailOf = (i: number) => `person${i}@example${i % 50}.com`;
 const searchBody = JSON.stringify({ query: `email:${emailOf(4242 % recordCount)}`, size: 20 });
 
 async function floorComparison() {
-  const floor = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'floor-server.ts'), String(await freePort())], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const floor = await startFloorServer();
   try {
-    const floorPort = await new Promise<number>((resolve) => floor.stdout!.on('data', (d) => resolve(Number(/ready (\d+)/.exec(String(d))![1]))));
     const keys: string[] = [];
     for (let i = 0; i < customers; i++) keys.push((await customer(true)).key);
-    const floorUrl = `http://127.0.0.1:${floorPort}`;
+    const floorUrl = floor.url;
     /** CPU seconds (user + system, every thread) a server process has used so far: this one, or the floor's from /proc. */
     const ticks = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
     const cpuSeconds = (target: 'floor' | 'search'): number => {
@@ -295,9 +340,9 @@ async function floorComparison() {
     );
     // One client waiting for each answer, beside the loaded figures: its floor is the same
     // server's bare route, measured in the same run.
-    for (const line of (await sequentialClient()).lines) out(line);
+    for (const line of (await sequentialClient(floorUrl)).lines) out(line);
   } finally {
-    floor.kill();
+    floor.stop();
   }
 }
 
@@ -387,7 +432,12 @@ try {
   if (floorRun) await floorComparison();
   else if (sequentialRun) {
     out(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${recordCount} records; ${config.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}${config.REDIS_URL ? ', REDIS_URL (limits in Redis)' : ', limits in memory'}`);
-    for (const line of (await sequentialClient()).lines) out(line);
+    const floor = await startFloorServer();
+    try {
+      for (const line of (await sequentialClient(floor.url)).lines) out(line);
+    } finally {
+      floor.stop();
+    }
   } else if (serveRun) await serveForK6();
   else {
     out(

@@ -165,6 +165,8 @@ export interface SequentialJob {
   paceHz: number;
   /** A search answering a large page (`size` 10,000), and the entries it holds: the cost of an entry end to end. */
   page?: { body: string; entries: number };
+  /** The search's path (default `/v2/search`). */
+  path?: string;
 }
 
 /** p50 and p99 round trips (ms) of each kind, and the search's p50 less the bare route's. */
@@ -178,6 +180,11 @@ export interface SequentialPhase {
   addedP50: number;
   /** Search answers other than a 200 holding the record searched for. */
   failures: number;
+  /** p50 of each kind when it went first in its pair (after the pause, when paced: cold caches). */
+  firstFloorP50: number;
+  firstSearchP50: number;
+  /** p50 of the engine's own `took` in the search answers (µs), when they carry one in µs. */
+  tookP50?: number;
 }
 
 export interface SequentialReport {
@@ -220,6 +227,41 @@ export function sequentialVerdict(report: SequentialReport): { lines: string[]; 
     );
   }
   return { lines, met };
+}
+
+/** Server-side p50s (µs, the request event to the response's `finish`) of each path, after an idle gap and not. */
+export interface ServerTimes {
+  afterIdle: Record<string, number>;
+  following: Record<string, number>;
+}
+
+/**
+ * Where a paced one-hit search's time goes (issue 30's profile of the paced miss): its cold
+ * half (first in its pair, after the pause) beside the bare route's and the engine's own
+ * `took`; the same POST on a bare Fastify server with no application code (the framework's
+ * share); and the server's own time of each request, after an idle gap and not.
+ */
+export function sequentialProfile(product: SequentialReport, bare?: SequentialReport, server?: ServerTimes): string[] {
+  const ms = (n: number) => `${n.toFixed(3)} ms`;
+  const p = product.paced;
+  const lines = [
+    `profile: paced, the request first after the pause (cold caches), p50: /livez ${ms(p.firstFloorP50)}, /v2/search ${ms(p.firstSearchP50)} (+${ms(p.firstSearchP50 - p.firstFloorP50)})` +
+      `${p.tookP50 === undefined ? '' : `, of which the engine's own took ${p.tookP50} µs`}; back to back the engine's took is ${product.backToBack.tookP50 ?? '-'} µs`,
+  ];
+  if (bare) {
+    lines.push(
+      `profile: bare Fastify (loadtest/floor-server.ts: the same POST body and schema, no application code) over its own /livez: back to back +${ms(bare.backToBack.addedP50)}, ` +
+        `paced +${ms(bare.paced.addedP50)} at p50 (first after the pause +${ms(bare.paced.firstSearchP50 - bare.paced.firstFloorP50)})`,
+    );
+  }
+  if (server) {
+    const us = (r: Record<string, number>, path: string) => (r[path] === undefined ? '-' : `${r[path]!.toFixed(0)} µs`);
+    lines.push(
+      `profile: server side, request event to response finish, p50: after an idle gap of 50 ms or more /livez ${us(server.afterIdle, '/livez')}, /v2/search ${us(server.afterIdle, '/v2/search')}; ` +
+        `otherwise /livez ${us(server.following, '/livez')}, /v2/search ${us(server.following, '/v2/search')}`,
+    );
+  }
+  return lines;
 }
 
 /** One side-by-side round of the floor comparison: throughput under load, then latency on one connection. */

@@ -953,6 +953,9 @@ mod fetch_timing;
 mod cold_timing;
 
 #[cfg(test)]
+mod lone_timing;
+
+#[cfg(test)]
 mod dedup_tests;
 
 #[cfg(test)]
