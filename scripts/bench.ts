@@ -4,7 +4,7 @@
 // beside its peers', with ratios and the machine's calibration figures.
 //
 //   npm run bench -- [--records 1000000] [--seed 1] [--dir ./data/bench] [--peers pg,sqlite,duckdb,rg]
-//        [--pg-url postgres://postgres@127.0.0.1:5432/postgres] [--fresh] [--reuse] [--http]
+//        [--pg-url postgres://postgres@127.0.0.1:5432/postgres] [--fresh] [--reuse] [--http] [--ingest-e2e]
 //
 // `--reuse` keeps the engine index and the PostgreSQL table of an earlier run of the same
 // corpus (no ingest, no load: their rows say "not measured") and runs the queries again.
@@ -20,7 +20,10 @@
 // Issue 30 rows: every class side by side returning the same rows (pages of up to 10,000:
 // the engine's whole /v2/search reply body as a Buffer, `searchApiReply`; PostgreSQL and
 // DuckDB `select * … limit 10000`, rows materialised in this process), the cost of an
-// entry, and met or missed for each target.
+// entry, the operator commands' start-up (with and without npm), and met or missed for each
+// target. `--ingest-e2e` adds the ingest end to end (`npm run bench:ingest`: 1,000,000
+// records in 12 files, one `npm run ingest` each, against PostgreSQL's COPY and index
+// build), so that `--http --ingest-e2e` prints every issue-30 target in one run.
 //
 // `--monitoring` runs the monitoring benchmark instead (see `monitoringBench`): the corpus
 // ingested as one segment, then matchWatches of that segment with 0, 10,000 and 100,000
@@ -65,6 +68,7 @@ const { values: args } = parseArgs({
     users: { type: 'string', default: '1000' },
     rounds: { type: 'string', default: '2' },
     'ingest-formats': { type: 'boolean', default: false },
+    'ingest-e2e': { type: 'boolean', default: false },
   },
 });
 const N = Number(args.records);
@@ -546,26 +550,67 @@ async function main(): Promise<void> {
   out.push(`| DuckDB in the run | ${duckRatios.length ? `${duckRatios.length} classes side by side` : 'skipped'} | ${verdict(duckRatios.length ? true : undefined)} |`);
   const starts = cliStarts();
   out.push(`| operator CLIs start in ≤ 0.3 s (\`node scripts/cli.mjs NAME --help\`, compiled build current; median of 5, wall-clock) | ${starts.map((c) => `${c.name} ${c.seconds.toFixed(2)} s`).join(', ')}; Node alone ${cliBaseline().toFixed(2)} s | ${verdict(starts.every((c) => c.seconds <= 0.3))} |`);
+  const npmStarts = cliStarts(true);
+  out.push(`| the same through npm (\`npm run -s NAME -- --help\`: npm's own start included) | ${npmStarts.map((c) => `${c.name} ${c.seconds.toFixed(2)} s`).join(', ')} | ${verdict(npmStarts.every((c) => c.seconds <= 0.3))} |`);
+  if (args['ingest-e2e']) {
+    const e2e = ingestEndToEnd();
+    out.push(`| \`npm run ingest\` of 12 files of 83k records end to end at least as fast as PostgreSQL's load plus index | ${e2e.text} | ${verdict(e2e.met)} |`);
+  } else {
+    out.push("| `npm run ingest` of 12 files of 83k records end to end at least as fast as PostgreSQL's load plus index | not run (add `--ingest-e2e`, or `npm run bench:ingest`) | not measured |");
+  }
+  if (floor?.profile.length) {
+    out.push('');
+    out.push('Where a paced one-hit search\'s time goes (the sequential client\'s profile lines):');
+    out.push('');
+    for (const line of floor.profile) out.push(`- ${line.replace(/^profile: /, '')}`);
+  }
   const text = out.join('\n');
   console.log(text);
   writeFileSync(join(dir, 'results.md'), text + '\n');
 }
 
-/** Median wall-clock seconds of 5 runs of `node ARGS` (after one that builds what is missing). */
-function startSeconds(args: string[]): number {
+/** Median wall-clock seconds of 5 runs of `command ARGS` (after one that builds what is missing); `node` by default. */
+function startSeconds(args: string[], command = process.execPath): number {
   const root = resolve(import.meta.dirname, '..');
-  spawnSync(process.execPath, args, { cwd: root, stdio: 'ignore' });
+  spawnSync(command, args, { cwd: root, stdio: 'ignore' });
   const t = Array.from({ length: 5 }, () => {
     const t0 = performance.now();
-    spawnSync(process.execPath, args, { cwd: root, stdio: 'ignore' });
+    spawnSync(command, args, { cwd: root, stdio: 'ignore' });
     return (performance.now() - t0) / 1000;
   });
   return median(t);
 }
 
-/** The shipped operator commands' start-up: each one's `--help` (issue 30's 0.3 s). */
-function cliStarts(): { name: string; seconds: number }[] {
-  return ['admin', 'ingest', 'corpus', 'whois-ingest'].map((name) => ({ name, seconds: startSeconds(['scripts/cli.mjs', name, '--help']) }));
+/** The shipped operator commands' start-up: each one's `--help` (issue 30's 0.3 s), run by node or through npm. */
+function cliStarts(throughNpm = false): { name: string; seconds: number }[] {
+  return ['admin', 'ingest', 'corpus', 'whois-ingest'].map((name) => ({
+    name,
+    seconds: throughNpm ? startSeconds(['run', '-s', name, '--', '--help'], 'npm') : startSeconds(['scripts/cli.mjs', name, '--help']),
+  }));
+}
+
+/**
+ * The ingest end to end (issue 30, item 3): `scripts/ingest-bench.ts` in a child process
+ * (1,000,000 records in 12 files under `--dir`, made once; one `npm run ingest` a file
+ * against PostgreSQL's COPY and index build of the same rows), its figures read back.
+ */
+function ingestEndToEnd(): { text: string; met: boolean } {
+  log('bench: ingest end to end (npm run bench:ingest)…');
+  const root = resolve(import.meta.dirname, '..');
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/ingest-bench.ts', '--dir', join(resolve(args.dir as string), 'ingest-e2e'), '--pg-url', args['pg-url'] as string], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
+  const lines = (run.stdout ?? '').split('\n');
+  const engineRow = lines.find((l) => l.includes('× `npm run ingest`'));
+  const pgRow = lines.find((l) => l.startsWith('| PostgreSQL'));
+  const ratio = lines.find((l) => l.startsWith('engine / PostgreSQL'));
+  if (run.status !== 0 || !engineRow || !pgRow || !ratio) return { text: `failed (exit ${run.status}): ${(run.stderr ?? '').slice(-500)}`, met: false };
+  const cells = (row: string) => row.split('|').map((c) => c.trim()).filter(Boolean);
+  const [, engineTime, engineRate] = cells(engineRow);
+  const [, pgTime, pgRate] = cells(pgRow);
+  return { text: `12 × npm run ingest ${engineTime} (${engineRate} records/s), PostgreSQL COPY + 8 indexes ${pgTime} (${pgRate}): ${ratio.replace(/ \(target.*$/, '')}`, met: ratio.endsWith(': met)') };
 }
 
 /** Node's own start-up, the floor of every command's. */
@@ -577,7 +622,7 @@ function cliBaseline(): number {
  * The HTTP targets: the loadtest's floor scenario in a child process (its own server, its own
  * 100,000-record index), its verdict lines read back from its output.
  */
-function httpFloor(): { throughput: string; latency: string; rounds: string[]; sequential: string[]; throughputMet: boolean; latencyMet: boolean } {
+function httpFloor(): { throughput: string; latency: string; rounds: string[]; sequential: string[]; profile: string[]; throughputMet: boolean; latencyMet: boolean } {
   log('bench: HTTP floor (loadtest --scenario floor --rounds 3)…');
   const root = resolve(import.meta.dirname, '..');
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'loadtest/http-bench.ts', '--scenario', 'floor', '--rounds', '3'], {
@@ -592,7 +637,7 @@ function httpFloor(): { throughput: string; latency: string; rounds: string[]; s
   const latency = find('latency:');
   if (!throughput || !latency) {
     log(`bench: the HTTP floor run failed (exit ${run.status}):\n${(run.stderr ?? '').slice(-2000)}`);
-    return { throughput: `failed (exit ${run.status})`, latency: `failed (exit ${run.status})`, rounds: [], sequential: [], throughputMet: false, latencyMet: false };
+    return { throughput: `failed (exit ${run.status})`, latency: `failed (exit ${run.status})`, rounds: [], sequential: [], profile: [], throughputMet: false, latencyMet: false };
   }
   const cpu = find('server CPU per request');
   return {
@@ -600,6 +645,7 @@ function httpFloor(): { throughput: string; latency: string; rounds: string[]; s
     latency: latency.replace(/^latency: /, '').replace(/: (met|missed)$/, ''),
     rounds: [...lines.filter((l) => /^\s+round \d+:/.test(l)), ...(cpu ? [cpu] : [])],
     sequential: lines.filter((l) => l.startsWith('sequential ')),
+    profile: lines.filter((l) => l.startsWith('profile: ')),
     throughputMet: throughput.endsWith(': met'),
     latencyMet: latency.endsWith(': met'),
   };
