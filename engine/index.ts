@@ -299,26 +299,17 @@ export class Engine {
    * once (entries shaped as `searchApiText` shapes them; `took` from the engine's own clock)
    * and the server sends them as they are. `balance` is the caller's credits after this
    * search, known before it runs.
-   *
-   * The Buffer itself, without a promise, when the engine answered on the calling thread (a
-   * lone exact lookup: ARCHITECTURE.md, "Threads"); otherwise a promise of it. Every failure
-   * is a rejected promise.
    */
-  searchApiReply(req: SearchRequest, lawEnforcement: boolean, balance: number): Buffer | Promise<Buffer> {
+  async searchApiReply(req: SearchRequest, lawEnforcement: boolean, balance: number): Promise<Buffer> {
     const h = this.#handle;
-    if (!h) return Promise.reject(new EngineError('closed', 'the engine is closed'));
+    if (!h) throw new EngineError('closed', 'the engine is closed');
     const body = searchBody(req, lawEnforcement ? 'le' : 'omit');
-    let answer: Buffer | Promise<Buffer>;
     try {
       // The JSON object of searchBody, with the balance as its last key.
-      answer = this.#native.call(h, 'searchReply', `${body.slice(0, -1)},"balance":${Math.trunc(balance)}}`) as unknown as Buffer | Promise<Buffer>;
+      return (await this.#native.call(h, 'searchReply', `${body.slice(0, -1)},"balance":${Math.trunc(balance)}}`)) as unknown as Buffer;
     } catch (e) {
-      return Promise.reject(translate(e));
-    }
-    if (!(answer instanceof Promise)) return answer;
-    return answer.catch((e: unknown) => {
       throw translate(e);
-    });
+    }
   }
 
   /**

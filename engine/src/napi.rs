@@ -621,9 +621,7 @@ fn plan_exact(p: &Plan) -> bool {
 /// check for a new index generation due: `Engine::refresh_due`, the previous `searchReply`
 /// at least INLINE_MIN_GAP_MICROS ago) runs here on the JS thread: a few to tens of
 /// microseconds, less than the two thread wake-ups (a worker's, then the event loop's) it
-/// would otherwise wait for on an idle machine. Its reply is returned as the Buffer itself,
-/// not a settled Promise: the caller sends it at once, without a microtask turn per layer
-/// (index.ts `searchApiReply`); a refusal or failure is still a rejected Promise. Under load searches come closer together
+/// would otherwise wait for on an idle machine. Under load searches come closer together
 /// (and calls are in flight), so they go to the pool and the event loop keeps its time for
 /// requests.
 unsafe fn search_reply(env: napi_env, engine: Arc<Engine>, arg: &str) -> NapiResult<napi_value> {
@@ -648,10 +646,7 @@ unsafe fn search_reply(env: napi_env, engine: Arc<Engine>, arg: &str) -> NapiRes
     let lane = if plan_scans(&prepared.1) { pool::Lane::Heavy } else { pool::Lane::Quick };
     let cheap = req.size <= INLINE_MAX_ENTRIES && plan_exact(&prepared.1) && engine.counts_without_hashing(&req, &prepared.0) && !engine.refresh_due();
     if lane == pool::Lane::Quick && cheap && spaced && lone_call(env)? && pool::lane_idle(pool::Lane::Quick) {
-        return match engine.search_reply(&req, prepared, balance, t0, Some(0)) {
-            Ok(b) => make_buffer(env, b),
-            Err(e) => settled(env, Err(e)),
-        };
+        return settled(env, engine.search_reply(&req, prepared, balance, t0, Some(0)));
     }
     let task: Task = Box::new(move || engine.search_reply(&req, prepared, balance, t0, None).map(Output::Bytes));
     queue(env, lane, task, None, None)

@@ -160,15 +160,7 @@ export function createMetrics(sources: { queues: QueueSystem; engine?: Engine; i
         search: (req) => timed(classOf(req.mode), () => target.search(req)),
         searchApiText: (req, le) => timed(classOf(req.mode), () => target.searchApiText(req, le)),
         // The reply's bytes carry no figure to read back: the call's own time is observed.
-        // A reply answered on the calling thread is observed at once and passed on as it
-        // is, without a promise (infra/maybe-promise.ts).
-        searchApiReply: (req, le, balance) => {
-          const started = process.hrtime.bigint();
-          const answer = target.searchApiReply(req, le, balance);
-          if (answer instanceof Promise) return timed(classOf(req.mode), () => answer as Promise<Buffer & { tookMicros?: number }>);
-          searches.observe({ class: classOf(req.mode), outcome: 'ok' }, Number(process.hrtime.bigint() - started) / 1e9);
-          return answer;
-        },
+        searchApiReply: (req, le, balance) => timed(classOf(req.mode), () => target.searchApiReply(req, le, balance) as Promise<Buffer & { tookMicros?: number }>),
         passwordCount: (hash) => timed('password_check', () => target.passwordCount(hash)),
         passwordRange: (prefix) => timed('password_range', () => target.passwordRange(prefix) as Promise<Awaited<ReturnType<Engine['passwordRange']>> & { tookMicros?: number }>),
       };

@@ -27,7 +27,6 @@ import { AppError, Errors } from '../infra/errors';
 import { EngineQueryError, EngineTimeoutError, type Engine, type FieldName, type SearchMode } from '../../../engine/index';
 import { refundSearchCredit } from '../credits/credits-service';
 import * as repo from './search-repository';
-import type { MaybePromise } from '../infra/maybe-promise';
 import type { MeteredAccount, SearchMeter } from './search-meter';
 
 export interface SearchAccess {
@@ -49,12 +48,8 @@ export type SearchRequest = { query: string; type: FieldName | 'all'; mode: Sear
 /** An admitted search. `settle` is called once, with the search's outcome. */
 export interface AdmissionTicket {
   readonly access: SearchAccess;
-  /**
-   * Keeps or gives back what `admit` took, by the outcome; resolves with its result, or
-   * rejects with the request error it becomes. An outcome already there (no promise: the
-   * engine answered on this thread) is settled at once and given back as it is.
-   */
-  settle<T>(outcome: MaybePromise<T>): MaybePromise<T>;
+  /** Keeps or gives back what `admit` took, by the outcome; resolves with its result, or rejects with the request error it becomes. */
+  settle<T>(outcome: Promise<T>): Promise<T>;
 }
 
 /** The engine's refusal of a query, or a search past its budget, becomes a 400 with its message; anything else is rethrown. */
@@ -93,14 +88,12 @@ export function createAdmission(deps: { db: Kysely<Database>; engine: Engine; co
   function heldTicket(userId: string, access: SearchAccess, chargeReason: string | undefined): AdmissionTicket {
     return {
       access,
-      settle: (outcome) => {
-        const answered = <T>(result: T) => {
-          meter.release(userId, { count: true, charge: chargeReason, keepCharge: true });
-          return result;
-        };
-        if (!(outcome instanceof Promise)) return answered(outcome);
-        return outcome.then(
-          answered,
+      settle: (outcome) =>
+        outcome.then(
+          (result) => {
+            meter.release(userId, { count: true, charge: chargeReason, keepCharge: true });
+            return result;
+          },
           (error: unknown) => {
             // A refused query leaves nothing; one refused for its cost counts (the engine
             // worked to refuse it); any other failure counts and keeps no credit.
@@ -108,8 +101,7 @@ export function createAdmission(deps: { db: Kysely<Database>; engine: Engine; co
             meter.release(userId, { count: !refused, charge: chargeReason, keepCharge: false });
             return asRequestError(error);
           },
-        );
-      },
+        ),
     };
   }
 
@@ -118,8 +110,7 @@ export function createAdmission(deps: { db: Kysely<Database>; engine: Engine; co
     return {
       access,
       settle: (outcome) =>
-        // The exact path is the slow one anyway: an outcome already there is made a promise.
-        Promise.resolve(outcome).catch(async (error: unknown) => {
+        outcome.catch(async (error: unknown) => {
           // The count stays written; the credit goes back (a failure after the start, such as
           // the time budget: the query itself was checked before it was counted).
           if (chargeReason) await refundSearchCredit(db, userId, `${chargeReason}-failed`);

@@ -8,7 +8,6 @@
  * docs/configuration.md).
  */
 import { AppError } from '../infra/errors';
-import type { MaybePromise } from '../infra/maybe-promise';
 
 interface Waiter {
   admit: () => void;
@@ -105,10 +104,9 @@ export class SearchConcurrency {
   /**
    * Runs `work` in one of the account's slots, or throws 429 (Retry-After: 1) when none frees
    * in time. With a slot free, `work` starts at once (no promise before it: the hot path of
-   * every search); the slot is given back when its promise settles, or at once when `work`
-   * answered without one (and the answer is passed on as it is).
+   * every search); the slot is given back when its promise settles.
    */
-  run<T>(userId: string, work: () => MaybePromise<T>): MaybePromise<T> {
+  run<T>(userId: string, work: () => Promise<T>): Promise<T> {
     let free: boolean;
     try {
       free = this.#take(userId);
@@ -120,17 +118,13 @@ export class SearchConcurrency {
   }
 
   /** `work` in the slot just taken, given back when it settles (or throws). */
-  #holding<T>(userId: string, work: () => MaybePromise<T>): MaybePromise<T> {
-    let running: MaybePromise<T>;
+  #holding<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    let running: Promise<T>;
     try {
       running = work();
     } catch (error) {
       this.#release(userId);
       return Promise.reject(error as Error);
-    }
-    if (!(running instanceof Promise)) {
-      this.#release(userId);
-      return running;
     }
     return running.then(
       (value) => {

@@ -12,7 +12,6 @@ import { DASHBOARD_MAX_PAGE, DASHBOARD_PAGE_SIZE, MESSAGES, applyModeSuffix, isS
 import type { SearchMeter } from './search-meter';
 import { asRequestError, createAdmission, type AdmissionTicket, type AdmitOptions, type SearchAccess, type SearchRequest } from './admission';
 import { SearchConcurrency } from './concurrency';
-import { mapMaybe, type MaybePromise } from '../infra/maybe-promise';
 
 export type { SearchAccess } from './admission';
 
@@ -76,17 +75,17 @@ export function createSearchService(deps: {
    * One search in one of the account's slots: admitted (admission.ts: counted, and with
    * `charge` charged one credit), run with what the admission allows, and its ticket settled
    * with the outcome. No promise before the engine call when the admission is answered in
-   * process (the hot path), and none after it when the engine answered on this thread.
+   * process (the hot path).
    */
-  function admitted<T>(userId: string, request: SearchRequest, options: AdmitOptions, runSearch: (access: SearchAccess) => MaybePromise<T>): MaybePromise<{ access: SearchAccess; result: T }> {
+  function admitted<T>(userId: string, request: SearchRequest, options: AdmitOptions, runSearch: (access: SearchAccess) => Promise<T>) {
     const start = (ticket: AdmissionTicket) => {
-      let running: MaybePromise<T>;
+      let running: Promise<T>;
       try {
         running = runSearch(ticket.access);
       } catch (error) {
         running = Promise.reject(error as Error);
       }
-      return mapMaybe(ticket.settle(running), (result) => ({ access: ticket.access, result }));
+      return ticket.settle(running).then((result) => ({ access: ticket.access, result }));
     };
     return concurrency.run(userId, () => {
       const ticket = admit(userId, request, options);

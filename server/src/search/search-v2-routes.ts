@@ -42,26 +42,21 @@ export function registerSearchV2Routes(app: FastifyInstance, options: { search: 
         },
       },
     },
-    // Not an async function: the search's own promise is the only one the handler adds, and
-    // none when the engine answered on this thread (a lone exact lookup: the reply is sent at
-    // once). A rejection is answered as a thrown error would be.
+    // Not an async function: the search's own promise is the only one the handler adds (the
+    // reply is sent when it resolves; a rejection is answered as a thrown error would be).
     (request, reply) => {
       const { query, page, size, regex, wildcard, de_dupe } = request.body;
       const mode = searchMode(regex, wildcard);
-      // The engine writes the whole reply (the balance the admission left, the entries
-      // shaped for it: empty fields left out, raw_record only for law enforcement) as the
-      // bytes sent; a Buffer with a JSON type is sent as it is, not parsed or copied again.
-      // (The route's typed reply only knows the schema's object; this one is already bytes.)
-      const send = ({ result }: { result: Buffer }) => (reply as FastifyReply).type('application/json; charset=utf-8').send(result);
       // Every refusal (query, paging, access, credits) happens before a credit moves.
-      const answer = search.admitAndRunApi(request.apiKeyUserId, { query, type: 'all', mode, page, size, dedup: de_dupe, maxWindow: options.maxDepth }, { charge: 'v2-search', requireSubscription: true });
-      if (!(answer instanceof Promise)) {
-        void send(answer);
-        return;
-      }
-      return answer.then((answered) => {
-        void send(answered);
-      });
+      return search
+        .admitAndRunApi(request.apiKeyUserId, { query, type: 'all', mode, page, size, dedup: de_dupe, maxWindow: options.maxDepth }, { charge: 'v2-search', requireSubscription: true })
+        .then(({ result }) => {
+          // The engine writes the whole reply (the balance the admission left, the entries
+          // shaped for it: empty fields left out, raw_record only for law enforcement) as the
+          // bytes sent; a Buffer with a JSON type is sent as it is, not parsed or copied again.
+          // (The route's typed reply only knows the schema's object; this one is already bytes.)
+          void (reply as FastifyReply).type('application/json; charset=utf-8').send(result);
+        });
     },
   );
 
