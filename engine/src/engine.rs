@@ -798,9 +798,9 @@ fn fetch_each(snap: &Snapshot, window: &[(usize, usize, u32)], mut f: impl FnMut
 const FETCH_BLOCKS: usize = 256;
 
 /// Pages of at least this many entries are fetched and written on more than one thread.
-const PARALLEL_ENTRIES: usize = 2048;
+const PARALLEL_ENTRIES: usize = 1024;
 /// ... in chunks of about this many entries, taken in turn by the threads.
-const CHUNK_ENTRIES: usize = 1024;
+const CHUNK_ENTRIES: usize = 512;
 
 /// Other threads that help write a large page: one less than the cores, at most 3.
 /// Computed once: `available_parallelism` reads the cgroup's CPU quota files on Linux (a
