@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMemoryRateLimiter } from '../server/src/infra/rate-limiter';
 import { createQueueSystem, NAMESPACE_PATTERN } from '../server/src/infra/queues';
-import { floorVerdict, judge, refusedAtSendTimes, runNamespace, type DriverReport, type Tally } from './scenarios';
+import { floorVerdict, judge, refusedAtSendTimes, runNamespace, sequentialVerdict, type DriverReport, type SequentialPhase, type Tally } from './scenarios';
 
 const bucket = { ratePerSecond: 10, burst: 10 };
 
@@ -111,4 +111,30 @@ test('a run namespace is one both queue backends take (issue 33: loadtest-<pid> 
       /queue namespace "loadtest-15727" must be/,
     );
   }
+});
+
+test('sequential client: a paced phase is judged on its cold halves too, not only on p50s that may fall on either side of them', () => {
+  const phase = (over: Partial<SequentialPhase>): SequentialPhase => ({
+    pairs: 100,
+    paceHz: 0,
+    floorP50: 0.2,
+    searchP50: 0.3,
+    floorP99: 1,
+    searchP99: 1,
+    addedP50: 0.1,
+    failures: 0,
+    firstFloorP50: 0.2,
+    firstSearchP50: 0.3,
+    ...over,
+  });
+  // Back to back: the p50s alone.
+  assert.equal(sequentialVerdict({ backToBack: phase({ firstSearchP50: 0.9 }), paced: phase({ paceHz: 10 }) }).met, true);
+  // Paced: a p50 within the target but the first-after-the-pause search 0.29 ms over its bare route.
+  const paced = sequentialVerdict({ backToBack: phase({}), paced: phase({ paceHz: 10, addedP50: 0.12, firstFloorP50: 0.64, firstSearchP50: 0.93 }) });
+  assert.equal(paced.met, false);
+  assert.match(paced.lines[1]!, /added p50 0\.120 ms, first after the pause 0\.290 ms .*: missed$/);
+  // Both within the target: met.
+  assert.equal(sequentialVerdict({ backToBack: phase({}), paced: phase({ paceHz: 10, firstFloorP50: 0.64, firstSearchP50: 0.74 }) }).met, true);
+  // A failed answer fails the phase whatever its times.
+  assert.equal(sequentialVerdict({ backToBack: phase({ failures: 1 }), paced: phase({ paceHz: 10 }) }).met, false);
 });

@@ -204,12 +204,16 @@ export const ENTRY_TARGET_US = 0.5;
 export function sequentialVerdict(report: SequentialReport): { lines: string[]; met: boolean } {
   const ms = (n: number) => `${n.toFixed(3)} ms`;
   const line = (name: string, p: SequentialPhase) => {
-    const met = p.addedP50 <= SEQUENTIAL_TARGET_MS && p.failures === 0;
+    // Paced, each kind is half cold (first after the pause) and half not, so the p50 of
+    // either can fall on whichever side of that gap: the cold halves are judged too, each
+    // kind's first-after-the-pause p50 beside the other's.
+    const coldAdded = p.firstSearchP50 - p.firstFloorP50;
+    const met = p.addedP50 <= SEQUENTIAL_TARGET_MS && (p.paceHz === 0 || coldAdded <= SEQUENTIAL_TARGET_MS) && p.failures === 0;
     return {
       met,
       text:
         `sequential ${name}: /livez p50 ${ms(p.floorP50)} p99 ${ms(p.floorP99)}, /v2/search p50 ${ms(p.searchP50)} p99 ${ms(p.searchP99)}, ` +
-        `added p50 ${ms(p.addedP50)} (${p.pairs} pairs${p.failures ? `, ${p.failures} failed answers` : ''}; target ≤ ${ms(SEQUENTIAL_TARGET_MS)}): ${met ? 'met' : 'missed'}`,
+        `added p50 ${ms(p.addedP50)}${p.paceHz === 0 ? '' : `, first after the pause ${ms(coldAdded)}`} (${p.pairs} pairs${p.failures ? `, ${p.failures} failed answers` : ''}; target ≤ ${ms(SEQUENTIAL_TARGET_MS)}): ${met ? 'met' : 'missed'}`,
     };
   };
   const a = line('back to back', report.backToBack);
