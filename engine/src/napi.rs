@@ -611,41 +611,96 @@ fn plan_exact(p: &Plan) -> bool {
     }
 }
 
+/// A `searchReply` request read: parsed and planned, or, for a regex, parsed only (its
+/// compile is the heavy lane's work).
+enum ReplyRead {
+    Planned(SearchRequest, (query::ParsedQuery, Plan), i64),
+    Regex(SearchRequest, i64),
+}
+
+/// Reads a `searchReply` argument: the search request and the caller's balance.
+fn read_reply(engine: &Engine, arg: &str) -> std::result::Result<ReplyRead, EngineError> {
+    let v = json_arg(arg)?;
+    let req = SearchRequest::from_json(&v)?;
+    let balance = v["balance"].as_i64().unwrap_or(0);
+    if query::effective_mode(&req.query, req.mode) == query::Mode::Regex {
+        return Ok(ReplyRead::Regex(req, balance));
+    }
+    let prepared = engine.prepare(&req)?;
+    Ok(ReplyRead::Planned(req, prepared, balance))
+}
+
+/// The search of a request read, on the lane it was routed to.
+fn run_reply(engine: &Engine, read: ReplyRead, t0: std::time::Instant) -> std::result::Result<Output, EngineError> {
+    let (req, prepared, balance) = match read {
+        ReplyRead::Planned(req, prepared, balance) => (req, prepared, balance),
+        ReplyRead::Regex(req, balance) => {
+            let prepared = engine.prepare(&req)?;
+            (req, prepared, balance)
+        }
+    };
+    engine.search_reply(&req, prepared, balance, t0, None).map(Output::Bytes)
+}
+
 /// `searchReply`: a search answered as the whole body of the public API's reply, as a
 /// Buffer (`Engine::search_reply`; the argument is `search`'s plus `balance`). The request
-/// and its query are parsed once, here, except a regex (compiling one is heavy work: all of
-/// it on the heavy lane); a refused query is answered at once; a plan that scans goes to
-/// the heavy lane, any other to the quick lane. A lone exact lookup (no other engine call
-/// of this environment in flight, the quick lane idle, a page of at most
-/// INLINE_MAX_ENTRIES, a count without hashing: `Engine::counts_without_hashing`, no
-/// check for a new index generation due: `Engine::refresh_due`, the previous `searchReply`
-/// at least INLINE_MIN_GAP_MICROS ago) runs here on the JS thread: a few to tens of
-/// microseconds, less than the two thread wake-ups (a worker's, then the event loop's) it
-/// would otherwise wait for on an idle machine. Under load searches come closer together
-/// (and calls are in flight), so they go to the pool and the event loop keeps its time for
-/// requests.
+/// and its query are parsed once.
+///
+/// A call that may run here (the previous `searchReply` at least INLINE_MIN_GAP_MICROS ago,
+/// no other engine call of this environment in flight, the quick lane idle) is read here on
+/// the JS thread: a refused query is answered at once, a regex goes to the heavy lane (its
+/// compile is heavy work), a plan that scans to the heavy lane, and a lone exact lookup (a
+/// page of at most INLINE_MAX_ENTRIES, a count without hashing:
+/// `Engine::counts_without_hashing`, no check for a new index generation due:
+/// `Engine::refresh_due`) runs right here: a few to tens of microseconds, less than the two
+/// thread wake-ups (a worker's, then the event loop's) it would otherwise wait for on an
+/// idle machine.
+///
+/// Under load (searches closer together, calls in flight) nothing is read here: the request
+/// is read on a quick thread, which routes it (`read_reply`, then the heavy lane for a regex
+/// or a scan), so the event loop, which limits a loaded server, keeps its time for requests.
+/// Reading every request on the JS thread cost a loaded server about 4 µs of event-loop time
+/// a request (BENCHMARKS.md, "/v2/search against the floor").
 unsafe fn search_reply(env: napi_env, engine: Arc<Engine>, arg: &str) -> NapiResult<napi_value> {
     let t0 = std::time::Instant::now();
-    let spaced = spaced_call();
-    let read = json_arg(arg).and_then(|v| Ok((SearchRequest::from_json(&v)?, v["balance"].as_i64().unwrap_or(0))));
-    let (req, balance) = match read {
+    if !(spaced_call() && lone_call(env)? && pool::lane_idle(pool::Lane::Quick)) {
+        // The route reads the request once and hands it to the task through `slot`; a route
+        // that panicked leaves it empty, and the task reads the request itself.
+        let slot: Arc<Mutex<Option<std::result::Result<ReplyRead, EngineError>>>> = Arc::new(Mutex::new(None));
+        let (routed, route_engine, route_arg) = (Arc::clone(&slot), Arc::clone(&engine), arg.to_string());
+        let route: Route = Box::new(move || {
+            let read = read_reply(&route_engine, &route_arg);
+            let heavy = match &read {
+                Ok(ReplyRead::Regex(..)) => true,
+                Ok(ReplyRead::Planned(_, prepared, _)) => plan_scans(&prepared.1),
+                Err(_) => false,
+            };
+            if let Ok(mut s) = routed.lock() {
+                *s = Some(read);
+            }
+            heavy
+        });
+        let arg = arg.to_string();
+        let task: Task = Box::new(move || {
+            let read = slot.lock().ok().and_then(|mut s| s.take()).unwrap_or_else(|| read_reply(&engine, &arg))?;
+            run_reply(&engine, read, t0)
+        });
+        return queue(env, pool::Lane::Quick, task, Some(route), None);
+    }
+    let read = match read_reply(&engine, arg) {
         Ok(r) => r,
         Err(e) => return settled(env, Err(e)),
     };
-    if query::effective_mode(&req.query, req.mode) == query::Mode::Regex {
-        let task: Task = Box::new(move || {
-            let prepared = engine.prepare(&req)?;
-            engine.search_reply(&req, prepared, balance, t0, None).map(Output::Bytes)
-        });
-        return queue(env, pool::Lane::Heavy, task, None, None);
-    }
-    let prepared = match engine.prepare(&req) {
-        Ok(p) => p,
-        Err(e) => return settled(env, Err(e)),
+    let (req, prepared, balance) = match read {
+        ReplyRead::Regex(..) => {
+            let task: Task = Box::new(move || run_reply(&engine, read, t0));
+            return queue(env, pool::Lane::Heavy, task, None, None);
+        }
+        ReplyRead::Planned(req, prepared, balance) => (req, prepared, balance),
     };
     let lane = if plan_scans(&prepared.1) { pool::Lane::Heavy } else { pool::Lane::Quick };
     let cheap = req.size <= INLINE_MAX_ENTRIES && plan_exact(&prepared.1) && engine.counts_without_hashing(&req, &prepared.0) && !engine.refresh_due();
-    if lane == pool::Lane::Quick && cheap && spaced && lone_call(env)? && pool::lane_idle(pool::Lane::Quick) {
+    if lane == pool::Lane::Quick && cheap {
         return settled(env, engine.search_reply(&req, prepared, balance, t0, Some(0)));
     }
     let task: Task = Box::new(move || engine.search_reply(&req, prepared, balance, t0, None).map(Output::Bytes));

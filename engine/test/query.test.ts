@@ -245,13 +245,21 @@ test('searchApiReply: the whole public API reply as a Buffer, the same entries w
       assert.match(reply.took, /^\d+(µs|ms)$/);
     }
   }
-  // Wildcards (quick lane), regexes (heavy lane) and refusals answer as a search does.
-  const wild = JSON.parse((await engine.searchApiReply({ query: 'username:jsm*', mode: 'wildcard', size: 10 }, false, 0)).toString()) as { total: number };
-  assert.equal(wild.total, (await engine.search({ query: 'username:jsm*', mode: 'wildcard' })).total);
-  const regex = JSON.parse((await engine.searchApiReply({ query: 'username:/jsm.th/', mode: 'regex', size: 10 }, false, 0)).toString()) as { total: number };
-  assert.equal(regex.total, (await engine.search({ query: 'username:/jsm.th/', mode: 'regex' })).total);
-  assert.ok(regex.total > 0);
-  await assert.rejects(engine.searchApiReply({ query: 'abc', size: 5 }, false, 0), (e: unknown) => e instanceof EngineQueryError && e.code === 'too_short');
-  await assert.rejects(engine.searchApiReply({ query: 'username:/(/', mode: 'regex', size: 5 }, false, 0), EngineQueryError);
-  await assert.rejects(engine.searchApiReply({ query: 'jsmith', page: 50_000, size: 10_000 }, false, 0), EngineQueryError);
+  // Wildcards (quick lane), regexes (heavy lane) and refusals answer as a search does, read
+  // on the calling thread (alone) or on the lanes (behind another call, as under load).
+  for (const behindAnother of [false, true]) {
+    const reply = async (req: Parameters<Engine['searchApiReply']>[0]) => {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      if (!behindAnother) return engine.searchApiReply(req, false, 0);
+      return (await Promise.all([engine.search({ query: 'jane@example.com' }), engine.searchApiReply(req, false, 0)]))[1];
+    };
+    const wild = JSON.parse((await reply({ query: 'username:jsm*', mode: 'wildcard', size: 10 })).toString()) as { total: number };
+    assert.equal(wild.total, (await engine.search({ query: 'username:jsm*', mode: 'wildcard' })).total);
+    const regex = JSON.parse((await reply({ query: 'username:/jsm.th/', mode: 'regex', size: 10 })).toString()) as { total: number };
+    assert.equal(regex.total, (await engine.search({ query: 'username:/jsm.th/', mode: 'regex' })).total);
+    assert.ok(regex.total > 0);
+    await assert.rejects(reply({ query: 'abc', size: 5 }), (e: unknown) => e instanceof EngineQueryError && e.code === 'too_short');
+    await assert.rejects(reply({ query: 'username:/(/', mode: 'regex', size: 5 }), EngineQueryError);
+    await assert.rejects(reply({ query: 'jsmith', page: 50_000, size: 10_000 }), (e: unknown) => e instanceof EngineQueryError && e.code === 'too_deep');
+  }
 });
