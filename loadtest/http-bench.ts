@@ -40,7 +40,7 @@ import { hashPassword } from '../server/src/auth/passwords';
 import { applyGrant, insertUser } from '../server/src/users/user-repository';
 import { createUserService } from '../server/src/users/user-service';
 import { ingestRecords } from '../scripts/lib/ingest-records';
-import { SCENARIOS, judge, floorVerdict, sequentialVerdict, sequentialProfile, type ServerTimes, type SequentialJob, type SequentialReport, runNamespace, formatTally, type DriverJob, type DriverReport, type FloorRound, type ScenarioName, type Tally } from './scenarios';
+import { SCENARIOS, judge, floorVerdict, median, sequentialVerdict, sequentialProfile, type ServerTimes, type SequentialJob, type SequentialReport, runNamespace, formatTally, type DriverJob, type DriverReport, type FloorRound, type ScenarioName, type Tally } from './scenarios';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -145,11 +145,13 @@ function timeServer(): () => ServerTimes {
       lastEnd = performance.now();
       const into = idle ? afterIdle : following;
       const key = req.url ?? '';
-      into.set(key, [...(into.get(key) ?? []), (lastEnd - start) * 1000]);
+      let times = into.get(key);
+      if (!times) into.set(key, (times = []));
+      times.push((lastEnd - start) * 1000);
     });
   };
   runtime.app.server.prependListener('request', listener);
-  const p50s = (m: Map<string, number[]>) => Object.fromEntries([...m].map(([k, v]) => [k, [...v].sort((a, b) => a - b)[v.length >> 1]!]));
+  const p50s = (m: Map<string, number[]>) => Object.fromEntries([...m].map(([k, v]) => [k, median(v)]));
   return () => {
     runtime.app.server.removeListener('request', listener);
     return { afterIdle: p50s(afterIdle), following: p50s(following) };

@@ -126,7 +126,7 @@ export function refusedAtSendTimes(times: number[], bucket: { ratePerSecond: num
   return refused;
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;
 }
@@ -165,8 +165,6 @@ export interface SequentialJob {
   paceHz: number;
   /** A search answering a large page (`size` 10,000), and the entries it holds: the cost of an entry end to end. */
   page?: { body: string; entries: number };
-  /** The search's path (default `/v2/search`). */
-  path?: string;
 }
 
 /** p50 and p99 round trips (ms) of each kind, and the search's p50 less the bare route's. */
@@ -201,8 +199,10 @@ export const SEQUENTIAL_TARGET_MS = 0.15;
 export const ENTRY_TARGET_US = 0.5;
 
 /** One line per phase, met or missed on each phase's added p50. */
+/** A sequential figure in ms, to the microsecond. */
+const ms3 = (n: number) => `${n.toFixed(3)} ms`;
+
 export function sequentialVerdict(report: SequentialReport): { lines: string[]; met: boolean } {
-  const ms = (n: number) => `${n.toFixed(3)} ms`;
   const line = (name: string, p: SequentialPhase) => {
     // Paced, each kind is half cold (first after the pause) and half not, so the p50 of
     // either can fall on whichever side of that gap: the cold halves are judged too, each
@@ -212,8 +212,8 @@ export function sequentialVerdict(report: SequentialReport): { lines: string[]; 
     return {
       met,
       text:
-        `sequential ${name}: /livez p50 ${ms(p.floorP50)} p99 ${ms(p.floorP99)}, /v2/search p50 ${ms(p.searchP50)} p99 ${ms(p.searchP99)}, ` +
-        `added p50 ${ms(p.addedP50)}${p.paceHz === 0 ? '' : `, first after the pause ${ms(coldAdded)}`} (${p.pairs} pairs${p.failures ? `, ${p.failures} failed answers` : ''}; target ≤ ${ms(SEQUENTIAL_TARGET_MS)}): ${met ? 'met' : 'missed'}`,
+        `sequential ${name}: /livez p50 ${ms3(p.floorP50)} p99 ${ms3(p.floorP99)}, /v2/search p50 ${ms3(p.searchP50)} p99 ${ms3(p.searchP99)}, ` +
+        `added p50 ${ms3(p.addedP50)}${p.paceHz === 0 ? '' : `, first after the pause ${ms3(coldAdded)}`} (${p.pairs} pairs${p.failures ? `, ${p.failures} failed answers` : ''}; target ≤ ${ms3(SEQUENTIAL_TARGET_MS)}): ${met ? 'met' : 'missed'}`,
     };
   };
   const a = line('back to back', report.backToBack);
@@ -226,7 +226,7 @@ export function sequentialVerdict(report: SequentialReport): { lines: string[]; 
     const ok = perEntry <= ENTRY_TARGET_US && p.failures === 0;
     met &&= ok;
     lines.push(
-      `sequential page of ${p.entries.toLocaleString('en-US')} entries: /v2/search p50 ${ms(p.pageP50)} less /livez p50 ${ms(p.floorP50)}: ${perEntry.toFixed(3)} µs an entry end to end` +
+      `sequential page of ${p.entries.toLocaleString('en-US')} entries: /v2/search p50 ${ms3(p.pageP50)} less /livez p50 ${ms3(p.floorP50)}: ${perEntry.toFixed(3)} µs an entry end to end` +
         `${p.failures ? ` (${p.failures} incomplete answers)` : ''} (target ≤ ${ENTRY_TARGET_US} µs): ${ok ? 'met' : 'missed'}`,
     );
   }
@@ -246,16 +246,15 @@ export interface ServerTimes {
  * share); and the server's own time of each request, after an idle gap and not.
  */
 export function sequentialProfile(product: SequentialReport, bare?: SequentialReport, server?: ServerTimes): string[] {
-  const ms = (n: number) => `${n.toFixed(3)} ms`;
   const p = product.paced;
   const lines = [
-    `profile: paced, the request first after the pause (cold caches), p50: /livez ${ms(p.firstFloorP50)}, /v2/search ${ms(p.firstSearchP50)} (+${ms(p.firstSearchP50 - p.firstFloorP50)})` +
+    `profile: paced, the request first after the pause (cold caches), p50: /livez ${ms3(p.firstFloorP50)}, /v2/search ${ms3(p.firstSearchP50)} (+${ms3(p.firstSearchP50 - p.firstFloorP50)})` +
       `${p.tookP50 === undefined ? '' : `, of which the engine's own took ${p.tookP50} µs`}; back to back the engine's took is ${product.backToBack.tookP50 ?? '-'} µs`,
   ];
   if (bare) {
     lines.push(
-      `profile: bare Fastify (loadtest/floor-server.ts: the same POST body and schema, no application code) over its own /livez: back to back +${ms(bare.backToBack.addedP50)}, ` +
-        `paced +${ms(bare.paced.addedP50)} at p50 (first after the pause +${ms(bare.paced.firstSearchP50 - bare.paced.firstFloorP50)})`,
+      `profile: bare Fastify (loadtest/floor-server.ts: the same POST body and schema, no application code) over its own /livez: back to back +${ms3(bare.backToBack.addedP50)}, ` +
+        `paced +${ms3(bare.paced.addedP50)} at p50 (first after the pause +${ms3(bare.paced.firstSearchP50 - bare.paced.firstFloorP50)})`,
     );
   }
   if (server) {
