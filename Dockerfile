@@ -1,4 +1,9 @@
-# Multi-stage build. Untested here: no Docker engine runs on our machines (see README).
+# The production image: the artifact of scripts/artifact.sh on Node.js 24 LTS, run as a
+# non-root user. CI makes the same artifact with the same script and drives it from outside
+# (.ci/run, scripts/test/production-artifact.smoke.ts, which runs this file's CMD), since no
+# Docker engine runs on our machines; scripts/test/release-config.test.ts keeps this file,
+# .nvmrc, package.json's engines and .ci/run on the same Node and the same script.
+# Deployment: docs/deployment.md (docker-compose.yml beside this file).
 
 # 1. The search engine addon, built from the crates registry.
 FROM rust:1-bookworm AS engine
@@ -6,32 +11,31 @@ WORKDIR /src/engine
 RUN apt-get update && apt-get install -y --no-install-recommends libzstd-dev liblzma-dev libbz2-dev pkg-config && rm -rf /var/lib/apt/lists/*
 COPY engine/Cargo.toml ./
 COPY engine/src ./src
-RUN cargo build --release && mkdir -p build && cp target/release/libleakwell_engine.so build/engine.node
+RUN cargo build --release --lib && mkdir -p build && cp target/release/libleakwell_engine.so build/engine.node
 
-# 2. Node dependencies and the dashboard build.
-FROM node:20-bookworm-slim AS build
+# 2. The artifact: npm ci, npm run build, then the files that run and the production
+#    dependencies only (scripts/artifact.sh).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 COPY --from=engine /src/engine/build/engine.node engine/build/engine.node
-# The server and the operator commands compiled once (scripts/cli.mjs), after the prune: the
-# build's stamp is newer than node_modules, so a start does not compile again.
-RUN npm run build:web && npm prune --omit=dev --no-audit --no-fund && npm run build:cli
+# Newer than every engine source, so the build takes it as current (no cargo in this stage).
+RUN touch engine/build/engine.node && sh scripts/artifact.sh /artifact
 
-# 3. Slim, non-root runtime.
-FROM node:20-bookworm-slim
+# 3. The runtime: the artifact alone, as a non-root user.
+FROM node:24-bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends libzstd1 liblzma5 libbz2-1.0 && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-COPY --from=build --chown=node:node /app /app
+COPY --from=build --chown=node:node /artifact /app
 RUN mkdir -p /data && chown node:node /data
 USER node
-# Production refuses the sandbox payment providers: run with CARD_PROVIDER=paddle and
-# CRYPTO_PROVIDER=btcpay|nowpayments and their settings (docs/payments.md, "Running payments"), and
-# SMTP_URL: production refuses to start without it (no outbox links on the console).
+# Production refuses the sandbox payment providers and a missing SMTP_URL: docs/deployment.md
+# lists the settings a deployment gives (docker-compose.yml shows them).
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 VOLUME /data
 EXPOSE 3000
-HEALTHCHECK CMD node -e "fetch('http://127.0.0.1:3000/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# The compiled server (as `npm start` runs it); operator commands: `docker exec … npm run admin -- …`.
-CMD ["node", "scripts/cli.mjs", "server"]
+HEALTHCHECK CMD node -e "fetch('http://127.0.0.1:3000/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Operator commands: `docker compose exec app npm run admin -- …` (and ingest, whois-ingest).
+CMD ["node", "scripts/run.mjs", "server"]

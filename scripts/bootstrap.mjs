@@ -1,9 +1,11 @@
-// Plain Node (no dependencies): makes sure the dependencies are installed, so `npm start` and
-// `npm test` work on a fresh clone. Imported by scripts/start.mjs and scripts/test.mjs.
+// Plain Node (no dependencies): what `npm start` and `npm test` do first on a development
+// checkout, so both work on a fresh clone: run on a supported Node (scripts/node-runtime.mjs)
+// and install the locked dependencies. Imported by scripts/start.mjs and scripts/test.mjs.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runOnSupportedNode } from './node-runtime.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -23,18 +25,17 @@ export function run(command, args, options = {}) {
   }
 }
 
-export function ensureInstalled() {
+/** Installs the lock's dependencies (`npm ci`) when node_modules is missing or older than the lock. */
+function ensureInstalled() {
   const installed = mtime(path.join(ROOT, 'node_modules', '.package-lock.json'));
   const wanted = Math.max(mtime(path.join(ROOT, 'package-lock.json')), mtime(path.join(ROOT, 'package.json')));
   if (installed && installed >= wanted) return;
-  // `npm install`, not `npm ci`: the registry mirror we use lacks some other-platform
-  // optional packages named in the lock (msgpackr-extract for darwin/win32), which makes
-  // `npm ci` refuse the lock although `npm install` installs the locked versions.
-  process.stdout.write('Installing dependencies (npm install)…\n');
-  run('npm', ['install', '--no-audit', '--no-fund']);
+  process.stdout.write('Installing dependencies (npm ci)…\n');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
-/** Builds the engine addon and the dashboard when missing or stale. */
-export function ensureBuilt() {
-  run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'prepare.ts')]);
+/** A supported Node and the dependencies installed: the start of `npm start` and `npm test`. */
+export async function prepareCheckout() {
+  await runOnSupportedNode();
+  ensureInstalled();
 }

@@ -306,10 +306,13 @@ async function main(): Promise<void> {
   if (r.records === 0) process.exit(1);
 }
 
-const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (isMain) {
+/** Runs the command on process.argv (the built command's entry, scripts/lib/ingest-launch.ts, calls it). */
+export function runCli(): void {
   main().catch((e: unknown) => {
     console.error(`ingest: ${e instanceof Error ? e.message : String(e)}`);
     process.exit(1);
   });
 }
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isMain) runCli();

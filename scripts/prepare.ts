@@ -19,7 +19,7 @@ function newest(target: string): number {
 }
 
 export function webIsStale(): boolean {
-  const built = newest(path.join(ROOT, 'web', 'dist', 'index.html'));
+  const built = newest(path.join(ROOT, 'dist', 'web', 'index.html'));
   const sources = Math.max(
     newest(path.join(ROOT, 'web')),
     newest(path.join(ROOT, 'server', 'src', 'common')),

@@ -1,17 +1,19 @@
-// `npm start`: installs and builds whatever is missing, then runs the server on its
-// embedded defaults (or whatever the environment configures). Signals go to the server,
-// which shuts down gracefully and stops the embedded PostgreSQL.
+// `npm start`, for development: installs and builds whatever is missing or stale (the
+// dependencies, the engine addon, the dashboard, the server's bundle), then runs the built
+// server on its embedded defaults (or whatever the environment configures). Signals go to
+// the server, which shuts down gracefully and stops the embedded PostgreSQL.
+// A deployment runs `npm run build` once and `npm run serve` (docs/deployment.md).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ROOT, ensureBuilt, ensureInstalled } from './bootstrap.mjs';
+import { ROOT, prepareCheckout } from './bootstrap.mjs';
 
-ensureInstalled();
-ensureBuilt();
-// Compiled (scripts/cli.mjs): rebuilt first when a source changed.
-const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'cli.mjs'), 'server'], {
-  cwd: ROOT,
-  stdio: 'inherit',
+await prepareCheckout();
+const { ensureBuilt } = await import('./build.mjs');
+await ensureBuilt().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
 });
+const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.mjs')], { cwd: ROOT, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => child.kill(signal));
 }

@@ -1,16 +1,19 @@
-// `npm test`: installs and builds what is missing, then runs every suite with Node's
+// `npm test`: installs and builds what is missing (scripts/bootstrap.mjs, scripts/build.mjs:
+// the suites run the built server and commands), then runs every suite with Node's
 // test runner against real servers: PostgreSQL from TEST_DATABASE_URL or embedded,
 // Redis when TEST_REDIS_URL is set. Browser tests are `npm run test:e2e`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { ROOT, ensureInstalled, run } from './bootstrap.mjs';
-import { ensureBuilt as ensureCliBuilt } from './cli.mjs';
+import { ROOT, prepareCheckout } from './bootstrap.mjs';
 
-ensureInstalled();
-run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'prepare.ts'), 'engine']);
-// The suites spawn the operator commands compiled (scripts/lib/cli-command.ts): built once here.
-await ensureCliBuilt();
+await prepareCheckout();
+// The suites spawn the built server and operator commands (scripts/lib/cli-command.ts).
+const { ensureBuilt } = await import('./build.mjs');
+await ensureBuilt({ parts: ['engine', 'bundles'] }).catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
 
 function findTests(dir) {
   if (!fs.existsSync(dir)) return [];

@@ -47,7 +47,8 @@ export default defineConfig(({ command }) => ({
     ],
   },
   build: {
-    outDir: 'dist',
+    // Beside the server's bundles: dist/ is what ships (scripts/build.mjs).
+    outDir: '../dist/web',
     emptyOutDir: true,
     sourcemap: 'hidden',
     target: 'es2022',

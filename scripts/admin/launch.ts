@@ -1,5 +1,5 @@
 /**
- * The admin CLI's entry (`npm run admin`, scripts/cli.mjs): the usage text is printed before
+ * The admin CLI's entry (`npm run admin`, built into dist/admin.mjs by scripts/build.mjs): the usage text is printed before
  * the commands' modules are loaded, which take about three times Node's own start-up; any
  * other command runs scripts/admin.ts.
  */

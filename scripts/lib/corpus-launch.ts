@@ -1,5 +1,5 @@
 /**
- * The entry of the compiled `corpus` command (scripts/cli.mjs): `--help` alone is answered
+ * The entry of `npm run corpus` (a developer command, run by tsx): `--help` alone is answered
  * before the generator and its word lists (@faker-js/faker) load; anything else runs
  * scripts/corpus.ts.
  */

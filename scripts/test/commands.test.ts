@@ -28,7 +28,9 @@
  * other peers are installed by a fresh machine's setup: better-sqlite3 by package.json,
  * ripgrep (`rg`) by .ci/run's Debian packages; a missing one fails the case.
  *
- * `npm test` itself has no smoke case: it is this run. `npm run whois-bootstrap` needs
+ * `npm test` itself has no smoke case: it is this run. `npm run build` runs after it built
+ * everything (nothing to do, it says so); `npm run serve` runs after `npm start` stopped, on
+ * its DATA_DIR. `npm run whois-bootstrap` needs
  * the network: offline it must say so and exit 1; online it rewrites the shipped RDAP
  * snapshot, which this test puts back.
  */
@@ -241,6 +243,22 @@ const CASES: Record<string, ((key: string) => Promise<void>) | null> = {
     times.set(key, Date.now() - started);
   },
   test: null,
+  // Everything current after `npm test`'s own build: it checks, builds nothing, says so.
+  build: (key) => smoke(key, ['run', 'build'], { line: /^Built: dist\/ \(server, admin, ingest, whois-ingest, web\) and engine\/build\/engine\.node$/m }).then(() => undefined),
+  serve: async (key) => {
+    // After `npm start` stopped: the built server on the same DATA_DIR, then SIGTERM to npm.
+    const started = Date.now();
+    let out = '';
+    const serve = npm(['run', 'serve'], (text) => (out += text));
+    await waitFor('npm run serve to print its URL', () => /is running at http:\/\/localhost:\d+/.test(out), 120_000);
+    assert.equal((await fetch(`${url}/livez`)).status, 200);
+    serve.child.kill('SIGTERM');
+    const { code, signal } = await serve.closed;
+    assert.ok(code === 0 || signal === 'SIGTERM', `npm ended with ${code ?? signal}:\n${out.slice(-4000)}`);
+    assert.match(out, /"msg":"shutting down"/, out.slice(-4000));
+    assert.ok(!fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')), 'the embedded PostgreSQL stopped');
+    times.set(key, Date.now() - started);
+  },
   'admin user:create': (key) =>
     smoke(key, ['run', 'admin', '--', 'user:create', '--email', EMAIL, '--password', PASSWORD, '--verified', '--search-days', '30', '--search-credits', '100', '--api-key'], {
       line: /^Created smoke@example\.com \([0-9a-f-]{36}\)$/m,

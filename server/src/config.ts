@@ -117,6 +117,10 @@ export const ConfigSchema = Type.Object({
   EXPIRY_NOTICE_DAYS: Integer(3, 1, 60, 'Days before a search, monitoring or enterprise plan ends that its expiry notice is posted (daily job).'),
   LOW_CREDITS_THRESHOLD: Integer(10, 0, 1_000_000, 'Search or WHOIS credits at or under this many post a low-credits notice (daily job).'),
   WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false, description: 'Allow webhook URLs on loopback, private, link-local and CGNAT addresses and on any port (a self-hosted install; tests). Never on a shared service.' }),
+  SERVE_SOURCE_MAPS: Type.Boolean({
+    default: false,
+    description: "Serve the dashboard's source maps (/assets/*.map) for debugging in a browser: they hold the dashboard's source. Off in every mode unless set; the build writes them for the operator either way.",
+  }),
   METRICS_TOKEN: Type.Optional(
     Type.String({ minLength: 16, description: 'Bearer token of GET /metrics (Prometheus text format); unset: no /metrics (404) and nothing measured.' }),
   ),

@@ -1,5 +1,5 @@
 /**
- * The entry of the compiled `whois-ingest` command (scripts/cli.mjs): `--help` alone is
+ * The entry of the built `whois-ingest` command (dist/whois-ingest.mjs, scripts/build.mjs): `--help` alone is
  * answered before the ingest's modules (the database client, the parsers) load, which take
  * longer than Node's own start; anything else runs scripts/whois-ingest.ts.
  */

@@ -14,12 +14,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { pipeline } from 'node:stream/promises';
-import { promises as fsp } from 'node:fs';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import type { Config } from '../config';
-import { MIGRATIONS_DIR, createPool, migrationProvider } from '../infra/database';
+import { createPool, migrationProvider } from '../infra/database';
+import { MIGRATIONS } from '../../../migrations/index';
+import packageJson from '../../../package.json' with { type: 'json' };
 import { embeddedConnectionString, startEmbeddedPostgres } from '../infra/embedded-postgres';
 import { recordAudit } from '../audit/audit-service';
 import type { Database } from '../db/schema';
@@ -189,11 +190,7 @@ function segmentAliases(indexDir: string, id: string): string[] {
 }
 
 function productVersion(): string {
-  try {
-    return (JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, '..', 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
+  return packageJson.version;
 }
 
 async function counts(client: pg.Client | pg.PoolClient): Promise<BackupManifest['counts']> {
@@ -350,7 +347,7 @@ export async function restoreBackup(config: Config, options: RestoreOptions): Pr
   const manifest = readBackupManifest(from);
   const tables = JSON.parse(fs.readFileSync(path.join(from, 'database', 'tables.json'), 'utf8')) as TableInfo[];
 
-  const known = (await fsp.readdir(MIGRATIONS_DIR)).filter((f) => /\.(ts|js)$/.test(f)).map((f) => f.replace(/\.(ts|js)$/, ''));
+  const known = Object.keys(MIGRATIONS);
   const unknown = manifest.migrations.filter((m) => !known.includes(m));
   if (unknown.length) throw new Error(`the backup was made by a newer version (migrations ${unknown.join(', ')} are unknown here): restore it with that version`);
 

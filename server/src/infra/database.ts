@@ -1,8 +1,6 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promises as fs } from 'node:fs';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysely';
+import { MIGRATIONS } from '../../../migrations/index';
 import type { Database } from '../db/schema';
 import type { Config } from '../config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
@@ -10,23 +8,9 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgre
 // Bigint columns (counts) come back as strings by default; ours fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../migrations');
-
-/**
- * The migrations of MIGRATIONS_DIR by file name, as Kysely's FileMigrationProvider finds
- * them, but imported through a path that names the folder literally: a bundler (the
- * compiled operator commands, scripts/cli.mjs) then includes every migration.
- */
+/** The migrations by name (migrations/index.ts): bundled with the built server, no folder read at run time. */
 export const migrationProvider: MigrationProvider = {
-  async getMigrations() {
-    const migrations: Record<string, Migration> = {};
-    for (const file of (await fs.readdir(MIGRATIONS_DIR)).sort()) {
-      if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
-      const module = (await import(`../../../migrations/${file}`)) as Migration & { default?: Migration };
-      migrations[file.slice(0, -'.ts'.length)] = typeof module.default?.up === 'function' ? module.default : module;
-    }
-    return migrations;
-  },
+  getMigrations: async () => ({ ...MIGRATIONS }),
 };
 
 export interface DatabaseHandle {

@@ -9,7 +9,7 @@ export const webPlugin = fp<AppDeps>(
       brand: config.BRAND,
       supportUrl: config.SUPPORT_URL,
       distDir: webDistDir,
-      serveSourceMaps: config.NODE_ENV !== 'production',
+      serveSourceMaps: config.SERVE_SOURCE_MAPS,
       // Paddle's overlay: its script from its CDN, its checkout in a frame of its own, its API.
       thirdParty: config.CARD_PROVIDER === 'paddle' ? { script: ['https://cdn.paddle.com'], frame: ['https://*.paddle.com'], connect: ['https://*.paddle.com'] } : undefined,
     });

@@ -1,5 +1,5 @@
 /**
- * Serves the built dashboard (web/dist) with the SPA fallback: a GET for an unknown
+ * Serves the built dashboard (dist/web) with the SPA fallback: a GET for an unknown
  * path that accepts HTML gets index.html, and the dashboard shows its own not-found
  * screen. API routes are registered by method, so GET /search is the page while
  * POST /search is the API. Brand and support URL are injected into index.html.
@@ -14,7 +14,7 @@ import { Errors } from '../infra/errors';
 /** Dashboard paths that are also GET API routes. */
 const PAGES_SHADOWED_BY_API = new Set(['/subscriptions', '/data-wells']);
 
-export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/web');
 
 function escapeAttribute(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -52,9 +52,9 @@ export async function registerWebRoutes(
     distDir?: string;
     thirdParty?: ThirdPartySources;
     /**
-     * Serve the build's source maps (`/assets/*.map`). The build writes them (hidden: no
-     * bundle names them) for the operator's own use; in production they are not served, as
-     * they would hand anyone the dashboard's source.
+     * Serve the build's source maps (`/assets/*.map`): SERVE_SOURCE_MAPS. The build writes
+     * them (hidden: no bundle names them) for the operator's own use; unless that setting
+     * asks, they are not served in any mode, as they would hand anyone the dashboard's source.
      */
     serveSourceMaps: boolean;
   },

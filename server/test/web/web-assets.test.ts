@@ -1,6 +1,7 @@
 /**
  * The dashboard's built assets: the bundles are served to everyone, their source maps
- * (written by the build for the operator, `sourcemap: 'hidden'`) only outside production.
+ * (written by the build for the operator, `sourcemap: 'hidden'`) only when SERVE_SOURCE_MAPS
+ * asks, in any mode: not by default, in development as in production.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -68,14 +69,31 @@ describe('source maps', () => {
     });
   });
 
-  describe('outside production', () => {
+  describe('development (NODE_ENV unset), SERVE_SOURCE_MAPS unset', () => {
     let server: TestServer;
     before(async () => {
       server = await startTestServer({ webDistDir: dist });
     });
     after(() => server.close());
 
-    test('the source maps are served, for development', async () => {
+    test('the bundle is served; its source maps answer 404', async () => {
+      assert.equal((await fetchAsset(server, '/assets/index-abc123.js')).status, 200);
+      for (const map of ['/assets/index-abc123.js.map', '/sw.js.map']) {
+        const reply = await fetchAsset(server, map);
+        assert.equal(reply.status, 404, map);
+        assert.doesNotMatch(reply.text, /sources/, map);
+      }
+    });
+  });
+
+  describe('SERVE_SOURCE_MAPS=true', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ webDistDir: dist, env: { SERVE_SOURCE_MAPS: 'true' } });
+    });
+    after(() => server.close());
+
+    test('the source maps are served, for debugging', async () => {
       assert.equal((await fetchAsset(server, '/assets/index-abc123.js')).status, 200);
       const map = await fetchAsset(server, '/assets/index-abc123.js.map');
       assert.equal(map.status, 200);

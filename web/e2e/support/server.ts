@@ -1,6 +1,6 @@
 /**
  * The real product for browser tests: the server tests' harness (server/test/support/harness.ts) starts
- * the app with a fresh PostgreSQL database, mails kept in the outbox, and web/dist served.
+ * the app with a fresh PostgreSQL database, mails kept in the outbox, and dist/web served.
  *
  * Its types are imported from it (so `tsc -p web` also checks the harness and the server
  * code it reaches); the module itself is loaded by URL when a test file starts a server.
