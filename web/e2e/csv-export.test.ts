@@ -1,8 +1,8 @@
 /**
  * The dashboard's CSV exports (web/src/features/search/lib/csv.ts and the monitoring
- * report's, built on it): formulas neutralised after normalising (issue 13 item 8),
- * commas and line breaks, numbered columns (from 1 for search, from 0 for reports), and
- * the report file name.
+ * report's, built on it): formulas neutralised (issue 13 item 8), every character kept,
+ * commas and line breaks inside their quoted cell (issue 45 item 1), numbered columns (from 1
+ * for search, from 0 for reports), and the report file name.
  * (Here rather than in server/test: csv.ts touches the DOM to download, which the server
  * project does not type; these run with the browser tests, no browser needed.)
  */
@@ -11,26 +11,29 @@ import assert from 'node:assert/strict';
 import { cleanCell, toCsv } from '../src/features/search/lib/csv';
 import { reportCsv, reportCsvName, reportRows } from '../src/features/monitoring/lib/report-csv';
 import type { Report } from '../src/features/monitoring/api/monitoring-api';
+import { parseCsv } from './support/csv';
 
 describe('cleanCell', () => {
   test('a formula at the start is neutralised', () => {
     for (const value of ['=1+1', '+1', '-1', '@SUM(A1)', '\t=1']) assert.equal(cleanCell(value), `'${value}`);
   });
 
-  // Regression, issue 13 item 8: the newline became a space before the check, so the
-  // cell began with " =" and spreadsheets still evaluated it.
-  test('regression: a newline, CR or whitespace before = + - @ is neutralised after normalising', () => {
-    assert.equal(cleanCell('\n=HYPERLINK("http://evil.example","x")'), `' =HYPERLINK("http://evil.example""x")`);
-    assert.equal(cleanCell('\r\n+1'), "' +1");
+  // Regression, issue 13 item 8: a newline before the formula hid it from the check.
+  test('regression: a newline, CR or whitespace before = + - @ is neutralised', () => {
+    assert.equal(cleanCell('\n=HYPERLINK("http://evil.example","x")'), `'\n=HYPERLINK("http://evil.example","x")`);
+    assert.equal(cleanCell('\r\n+1'), "'\r\n+1");
+    assert.equal(cleanCell('\rtext'), "'\rtext");
     assert.equal(cleanCell('  -2'), "'  -2");
     assert.equal(cleanCell(' \t@cmd'), "' \t@cmd");
     assert.equal(cleanCell('\u00a0=1'), "'\u00a0=1");
   });
 
-  test('ordinary values pass unchanged but for commas and line breaks', () => {
+  // Regression, issue 45 item 1: commas were removed and line breaks became spaces.
+  test('ordinary values pass unchanged, commas and line breaks included', () => {
     assert.equal(cleanCell('alice@example.com'), 'alice@example.com');
-    assert.equal(cleanCell('Doe, John'), 'Doe John');
-    assert.equal(cleanCell('Line one\nLine two'), 'Line one Line two');
+    assert.equal(cleanCell('Doe, John'), 'Doe, John');
+    assert.equal(cleanCell('1 Main St, Springfield, ST'), '1 Main St, Springfield, ST');
+    assert.equal(cleanCell('Line one\nLine two'), 'Line one\nLine two');
     assert.equal(cleanCell('a=b'), 'a=b');
     assert.equal(cleanCell(' x'), ' x');
   });
@@ -39,19 +42,27 @@ describe('cleanCell', () => {
 describe('toCsv', () => {
   const records = [
     { id: '1', email: ['a@x.com', 'b@x.com'], name: '\n=cmd', primary_field: 'email' },
-    { id: '2', email: ['c@x.com'], password: 'p,w' },
+    { id: '2', email: ['c@x.com'], password: 'p,w', address: '1 Main St, Springfield, ST\r\nUSA "home"' },
   ];
 
-  test('search numbers list columns from 1', () => {
-    const [header, first, second] = toCsv(records).trimEnd().split('\r\n');
-    assert.equal(header, '"id","email_1","email_2","name","password"');
-    assert.equal(first, `"1","a@x.com","b@x.com","' =cmd",""`);
-    assert.equal(second, '"2","c@x.com","","","pw"');
+  test('search numbers list columns from 1; a reader gets every character back', () => {
+    const csv = toCsv(records);
+    assert.equal(
+      csv,
+      '"id","email_1","email_2","name","password","address"\r\n' +
+        `"1","a@x.com","b@x.com","'\n=cmd","",""\r\n` +
+        '"2","c@x.com","","","p,w","1 Main St, Springfield, ST\r\nUSA ""home"""\r\n',
+    );
+    assert.deepEqual(parseCsv(csv), [
+      ['id', 'email_1', 'email_2', 'name', 'password', 'address'],
+      ['1', 'a@x.com', 'b@x.com', "'\n=cmd", '', ''],
+      ['2', 'c@x.com', '', '', 'p,w', '1 Main St, Springfield, ST\r\nUSA "home"'],
+    ]);
   });
 
   test('reports number from 0', () => {
     const [header] = toCsv(records, { firstIndex: 0 }).split('\r\n');
-    assert.equal(header, '"id","email_0","email_1","name","password"');
+    assert.equal(header, '"id","email_0","email_1","name","password","address"');
   });
 });
 

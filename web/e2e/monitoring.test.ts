@@ -13,6 +13,7 @@ import { MONITORING_MESSAGES } from '../../server/src/common/monitoring-rules';
 import { clearToasts, eventually, MOBILE, textOf, toastAfter } from './support/browser';
 import { addTaskByApi, call, screenshot, signInAs, signInTo, waitForReports } from './support/monitoring';
 import { useServerAndBrowser } from './support/suite';
+import { csvRecords, parseCsv } from './support/csv';
 
 const suite = useServerAndBrowser();
 const open = (target: string, options?: Parameters<typeof signInTo>[3], viewport?: typeof MOBILE) =>
@@ -398,18 +399,16 @@ test('reports: an ingest makes a report; list, overview with entries as text, CS
   const [download] = await Promise.all([page.waitForEvent('download'), view.getByRole('button', { name: 'Export CSV' }).click()]);
   assert.match(download.suggestedFilename(), new RegExp(`^breach-${summary!.id}-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}\\.csv$`));
   const csv = fs.readFileSync((await download.path())!, 'utf8');
-  const [header, ...rows] = csv.trimEnd().split('\r\n');
-  const cells = (line: string) => [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((match) => match[1]!.replace(/""/g, '"'));
-  const columns = cells(header!);
-  assert.deepEqual(columns.slice(0, 2), ['task_type', 'task_value']);
-  assert.ok(columns.includes('email_0') && columns.includes('email_1'), header);
-  assert.ok(!columns.includes('email_2'));
-  assert.equal(rows.length, 2);
-  const records = rows.map((row) => Object.fromEntries(columns.map((c, i) => [c, cells(row)[i]])));
+  const [columns] = parseCsv(csv);
+  assert.deepEqual(columns!.slice(0, 2), ['task_type', 'task_value']);
+  assert.ok(columns!.includes('email_0') && columns!.includes('email_1'), columns!.join());
+  assert.ok(!columns!.includes('email_2'));
+  const records = csvRecords(csv);
+  assert.equal(records.length, 2);
   const emailRow = records.find((r) => r.task_type === 'email')!;
   assert.equal(emailRow.task_value, TARGET);
   assert.deepEqual([emailRow.email_0, emailRow.email_1].sort(), [TARGET, 'second.address@example.com'].sort());
-  assert.equal(emailRow.password_0, `' =HYPERLINK("http://evil.example/x""click")`, 'the formula behind a newline is neutralised');
+  assert.equal(emailRow.password_0, `'\n=HYPERLINK("http://evil.example/x","click")`, 'the formula behind a newline is neutralised, every character kept');
   assert.equal(records.find((r) => r.task_type === 'username')!.username_0, 'report_target');
 
   // The report's notice: the dot, and a link to the report.

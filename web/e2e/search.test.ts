@@ -8,6 +8,7 @@ import { unpackSearch, type SearchFields } from '../../server/src/common/obfusca
 import { clearToasts, eventually, logInThroughForm, MOBILE, openPage, textOf, toastAfter } from './support/browser';
 import { mailedLink, uniqueEmail, type UserOptions } from './support/server';
 import { useServerAndBrowser } from './support/suite';
+import { csvRecords } from './support/csv';
 
 const WELL = 'Search Test Well';
 const HYPERLINK = '=HYPERLINK("http://evil.example/x","click me")';
@@ -283,7 +284,7 @@ test('raw records stay hidden from users without law-enforcement status', async 
   await page.context().close();
 });
 
-test('CSV export: numbered columns, commas and line breaks stripped, formulas neutralised, .csv required', async () => {
+test('CSV export: numbered columns, every character kept (commas, line breaks), formulas neutralised, .csv required', async () => {
   const page = await signIn();
   await search(page, 'csv.one@example.com', 'Email');
   await page.getByRole('button', { name: 'Export CSV' }).click();
@@ -302,15 +303,15 @@ test('CSV export: numbered columns, commas and line breaks stripped, formulas ne
   assert.equal(await textOf(page.locator('.toast .toast-body').first()), 'Downloaded CSV');
   const csv = fs.readFileSync((await file.path())!, 'utf8');
 
-  const [header, row, ...rest] = csv.trimEnd().split('\r\n');
-  assert.equal(rest.length, 0);
-  const cells = (line: string) => [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((match) => match[1]!.replace(/""/g, '"'));
-  const record = Object.fromEntries(cells(header!).map((column, i) => [column, cells(row!)[i]]));
+  const records = csvRecords(csv);
+  assert.equal(records.length, 1);
+  const record = records[0]!;
   assert.equal(record.email_1, 'csv.one@example.com');
   assert.equal(record.email_2, 'csv.two@example.com');
-  assert.equal(record.name_1, 'Doe John');
-  assert.equal(record.address_1, 'Line one Line two');
-  assert.equal(record.password_1, `'${HYPERLINK.replace(/,/g, '')}`);
+  // Issue 45 item 1: an export is a copy of the data.
+  assert.equal(record.name_1, 'Doe, John');
+  assert.equal(record.address_1, 'Line one\nLine two');
+  assert.equal(record.password_1, `'${HYPERLINK}`);
   assert.equal(record.database_name, WELL);
   assert.equal('primary_field' in record, false);
   assert.equal('raw_record' in record, false);

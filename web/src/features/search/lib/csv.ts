@@ -4,20 +4,20 @@
  * - primary_field and raw_record are left out (as is the local removed flag);
  * - an array field expands into numbered columns: email_1, email_2, … (monitoring reports
  *   number from 0: email_0, email_1, …);
- * - commas are removed from values and line breaks become a space;
- * - a cell that, once normalised, begins with = + - @ (after any leading spaces or tabs)
- *   or with a tab gets a leading single quote, so no spreadsheet reads it as a formula. The
- *   check runs after normalising: "\n=HYPERLINK(…)" becomes " =HYPERLINK(…)", which
- *   spreadsheets still evaluate (issue 13 item 8).
- * - every cell is quoted (RFC 4180), inner double quotes doubled.
+ * - every character of a value is kept, commas and line breaks included: an export is a copy
+ *   of the data (issue 45 item 1; the spec's first wording stripped them). Every cell is
+ *   quoted (RFC 4180), inner double quotes doubled, so a comma or a line break stays inside
+ *   its cell;
+ * - a cell that begins with = + - @ after any leading white space (spaces, tabs, line
+ *   breaks, no-break spaces), or with a tab or a carriage return, gets a leading single
+ *   quote, so no spreadsheet reads it as a formula ("\n=HYPERLINK(…)" too: issue 13 item 8).
  */
 import type { SearchRecord } from '../api/search-api';
 
 const EXCLUDED = new Set(['primary_field', 'raw_record', 'removed']);
 
 export function cleanCell(value: string): string {
-  const stripped = value.replace(/,/g, '').replace(/[\r\n]+/g, ' ');
-  return /^(?:\s*[=+\-@]|\t)/.test(stripped) ? `'${stripped}` : stripped;
+  return /^(?:\s*[=+\-@]|[\t\r])/.test(value) ? `'${value}` : value;
 }
 
 export interface CsvOptions {
