@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['loadtest/*.k6.js', 'node_modules/', 'web/dist/', 'dist/', 'engine/target/', 'engine/build/', 'data/', 'test-results/'] },
+  { ignores: ['loadtest/*.k6.js', 'node_modules/', 'dist/', 'engine/target/', 'engine/build/', 'data/', 'test-results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ConfigSchema } from '../../server/src/config';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -48,4 +49,14 @@ test('.ci/run: the .nvmrc Node, npm ci, the same artifact script, the production
 test('the README and docs/deployment.md name the same range', () => {
   assert.match(read('README.md'), new RegExp(`Node\\.js ${major} LTS \\(\`${pkg.engines.node.replace(/[.^]/g, '\\$&')}\`, \`\\.nvmrc\`\\)`));
   assert.ok(read('docs/deployment.md').includes(`node:${major}-bookworm-slim`));
+});
+
+test('deploy.env.example and docker-compose.yml set only settings the server knows', () => {
+  const known = new Set([...Object.keys(ConfigSchema.properties), 'POSTGRES_PASSWORD']);
+  const example = read('deploy.env.example').split('\n').filter((line) => /^[A-Z_]+=/.test(line)).map((line) => line.split('=')[0]!);
+  assert.ok(example.includes('SMTP_URL') && example.includes('CARD_PROVIDER'), 'the settings production requires');
+  const app = read('docker-compose.yml').split(/^ {2}postgres:$/m)[0]!;
+  const composed = [...app.matchAll(/^ {6}([A-Z_]+): /gm)].map((m) => m[1]!);
+  assert.ok(composed.includes('DATABASE_URL') && composed.includes('REDIS_URL'));
+  assert.deepEqual([...example, ...composed].filter((name) => !known.has(name)), []);
 });
