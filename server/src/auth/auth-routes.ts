@@ -37,7 +37,7 @@ function decode<F, V>(unpack: (fields: F) => V, fields: F): V {
   try {
     return unpack(fields);
   } catch (error) {
-    if (error instanceof ObfuscationError) throw Errors.malformedPayload();
+    if (error instanceof ObfuscationError) throw Errors.malformedPayload(error.message);
     throw error;
   }
 }

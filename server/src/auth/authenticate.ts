@@ -33,7 +33,8 @@ export async function registerAuthentication(
   });
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const header = request.headers.authorization;
-    if (!header || !/^Bearer [A-Za-z0-9_.-]+$/.test(header)) throw Errors.unauthorized();
+    // The scheme is case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` too (issue 45 item 7).
+    if (!header || !/^Bearer [A-Za-z0-9_.-]+$/i.test(header)) throw Errors.unauthorized();
     let claims: AccessClaims;
     try {
       claims = await request.jwtVerify<AccessClaims>();

@@ -16,7 +16,7 @@
  * Node 20 and every browser have.
  */
 
-import { textProblem } from './text-rules';
+import { textProblem, textProblemMessage } from './text-rules';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const SHIFT = 23;
@@ -25,6 +25,7 @@ const STATIC_KEY = 'leak-well/obfuscation/v1';
 /** Encoded values above this length are refused before any work (bounded parsing). */
 export const MAX_ENCODED_LENGTH = 4096;
 
+/** A payload that does not decode, or decodes to text no store accepts (its message says which). */
 export class ObfuscationError extends Error {
   constructor(message = 'Malformed request payload') {
     super(message);
@@ -111,7 +112,21 @@ export function obfuscate(plain: string, nonce: string): string {
   return shift(reverse(toBase64Url(bytes)), SHIFT);
 }
 
-export function deobfuscate(encoded: unknown, nonce: unknown): string {
+/**
+ * Every decoded value passes here, whether it came straight out of a field or out of JSON
+ * inside one (registration's `query`): a string with no NUL and no unpaired surrogate, the
+ * request guard's rule (infra/text-input.ts) applied after decoding, which the guard cannot
+ * see through (issue 45 item 4: `"\u0000"` inside the JSON made an account that could never
+ * sign in). `where` names the value in the refusal.
+ */
+function decodedText(value: unknown, where: string): string {
+  if (typeof value !== 'string') throw new ObfuscationError();
+  const problem = textProblem(value);
+  if (problem) throw new ObfuscationError(textProblemMessage(problem, where));
+  return value;
+}
+
+export function deobfuscate(encoded: unknown, nonce: unknown, where = 'a field'): string {
   if (typeof encoded !== 'string' || typeof nonce !== 'string') throw new ObfuscationError();
   if (encoded.length > MAX_ENCODED_LENGTH || nonce.length > 64) throw new ObfuscationError();
   const bytes = fromBase64Url(reverse(shift(encoded, -SHIFT)));
@@ -125,8 +140,7 @@ export function deobfuscate(encoded: unknown, nonce: unknown): string {
     throw new ObfuscationError();
   }
   // Strict UTF-8 leaves no unpaired surrogate; a NUL is refused as the request guard refuses it.
-  if (textProblem(text)) throw new ObfuscationError();
-  return text;
+  return decodedText(text, where);
 }
 
 function verify(expected: unknown, ...parts: string[]): void {
@@ -167,9 +181,9 @@ export function packLogin(values: LoginValues): LoginFields {
 }
 
 export function unpackLogin(fields: LoginFields): LoginValues {
-  const email = deobfuscate(fields.db0, fields.dbamod0);
-  const password = deobfuscate(fields.dba0, fields.dbamod0);
-  const remember = deobfuscate(fields.dbmod0, fields.dbamod0);
+  const email = deobfuscate(fields.db0, fields.dbamod0, 'email');
+  const password = deobfuscate(fields.dba0, fields.dbamod0, 'password');
+  const remember = deobfuscate(fields.dbmod0, fields.dbamod0, 'remember');
   verify(fields.db2, email, password, remember, String(fields.db1));
   return { email, password, remember: remember === '1' };
 }
@@ -214,9 +228,10 @@ export function unpackRegister(fields: RegisterFields): RegisterValues {
     throw error instanceof ObfuscationError ? error : new ObfuscationError();
   }
   const { e, p } = (parsed ?? {}) as { e?: unknown; p?: unknown };
-  if (typeof e !== 'string' || typeof p !== 'string') throw new ObfuscationError();
-  verify(fields.r01, e, p, String(fields.r02));
-  return { email: e, password: p, ro: String(fields.r03 ?? ''), q: String(fields.r04 ?? '') };
+  const email = decodedText(e, 'email');
+  const password = decodedText(p, 'password');
+  verify(fields.r01, email, password, String(fields.r02));
+  return { email, password, ro: String(fields.r03 ?? ''), q: String(fields.r04 ?? '') };
 }
 
 export interface ForgotFields {
@@ -231,7 +246,7 @@ export function packForgot(email: string): ForgotFields {
 }
 
 export function unpackForgot(fields: ForgotFields): { email: string } {
-  const email = deobfuscate(fields.ab, fields.cd);
+  const email = deobfuscate(fields.ab, fields.cd, 'email');
   verify(fields.efu, email);
   return { email };
 }
@@ -254,8 +269,8 @@ export function packReset(values: { key: string; password: string }): ResetField
 }
 
 export function unpackReset(fields: ResetFields): { key: string; password: string } {
-  const key = deobfuscate(fields.n, fields.n01a);
-  const password = deobfuscate(fields.n01, fields.n01a);
+  const key = deobfuscate(fields.n, fields.n01a, 'key');
+  const password = deobfuscate(fields.n01, fields.n01a, 'password');
   verify(fields.n01b, key, password);
   return { key, password };
 }
@@ -296,8 +311,8 @@ export function packSearch(values: SearchValues): SearchFields {
 export function unpackSearch(fields: SearchFields): SearchValues {
   if (typeof fields.r2 !== 'string' || fields.r2.length !== SEARCH_NONCE_LENGTH + 9) throw new ObfuscationError();
   const nonce = fields.r2.slice(0, SEARCH_NONCE_LENGTH);
-  const query = deobfuscate(fields.r0, nonce);
-  const type = deobfuscate(fields.r1, nonce);
+  const query = deobfuscate(fields.r0, nonce, 'query');
+  const type = deobfuscate(fields.r1, nonce, 'search type');
   verify(fields.r2.slice(SEARCH_NONCE_LENGTH + 1), query, type);
   return {
     query,
@@ -328,7 +343,7 @@ export function packWhois(values: { searchType: string; query: string }): WhoisF
 export function unpackWhois(fields: WhoisFields): { searchType: string; query: string } {
   if (typeof fields.qk !== 'string' || fields.qk.length !== SEARCH_NONCE_LENGTH + 9) throw new ObfuscationError();
   const nonce = fields.qk.slice(0, SEARCH_NONCE_LENGTH);
-  const query = deobfuscate(fields.query, nonce);
+  const query = deobfuscate(fields.query, nonce, 'query');
   verify(fields.qk.slice(SEARCH_NONCE_LENGTH + 1), query, String(fields.search_type));
   return { searchType: String(fields.search_type), query };
 }

@@ -23,7 +23,7 @@ export class AppError extends Error {
 
 export const Errors = {
   badRequest: (message: string) => new AppError(400, 'BAD_REQUEST', message),
-  malformedPayload: () => new AppError(400, 'MALFORMED_PAYLOAD', 'Malformed request payload'),
+  malformedPayload: (message = 'Malformed request payload') => new AppError(400, 'MALFORMED_PAYLOAD', message),
   /** The public API's key header is missing, malformed or names no open account. */
   invalidApiKey: (header: string) => new AppError(400, 'INVALID_API_KEY', `Invalid or missing ${header} header`),
   unauthorized: (message = 'Unauthorized') => new AppError(401, 'UNAUTHORIZED', message),

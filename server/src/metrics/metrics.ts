@@ -192,10 +192,11 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: s
     metrics.request(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
-  const expected = digest(`Bearer ${token}`);
+  const expected = digest(token);
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    const given = request.headers.authorization ?? '';
-    if (!timingSafeEqual(digest(given), expected)) {
+    // The scheme is case-insensitive (RFC 9110 §11.1); the token is compared whole.
+    const given = /^Bearer (.*)$/is.exec(request.headers.authorization ?? '')?.[1];
+    if (given === undefined || !timingSafeEqual(digest(given), expected)) {
       return reply.code(401).header('www-authenticate', 'Bearer realm="metrics"').send({ error: 'unauthorized' });
     }
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());

@@ -50,7 +50,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: { search: Searc
       try {
         values = unpackSearch(request.body as SearchFields);
       } catch (error) {
-        if (error instanceof ObfuscationError) throw Errors.malformedPayload();
+        if (error instanceof ObfuscationError) throw Errors.malformedPayload(error.message);
         throw error;
       }
       return deps.search.dashboard(request.user.sub, values);

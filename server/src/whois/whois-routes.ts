@@ -50,7 +50,7 @@ export function registerWhois(app: FastifyInstance, deps: { whois: WhoisService 
       try {
         values = unpackWhois(request.body as WhoisFields);
       } catch (error) {
-        if (error instanceof ObfuscationError) throw Errors.malformedPayload();
+        if (error instanceof ObfuscationError) throw Errors.malformedPayload(error.message);
         throw error;
       }
       if (!(WHOIS_TOOLS as readonly string[]).includes(values.searchType)) throw Errors.badRequest(WHOIS_MESSAGES.invalidSearchType);

@@ -132,12 +132,12 @@ describe('over HTTP', () => {
     assert.deepEqual(errorLines(mark), []);
   });
 
-  test('the obfuscated dashboard payloads: a NUL inside a decoded value is a malformed payload (400)', async () => {
+  test('the obfuscated dashboard payloads: a NUL inside a decoded value is refused (400), naming the value', async () => {
     const mark = server.logs().length;
     const body = packLogin({ email: `nul${NUL}@example.com`, password: 'Secret-Pw-9Zx', remember: false });
     const reply = await call(server.url, 'POST', '/authentication/login', { body });
     assert.equal(reply.status, 400, JSON.stringify(reply.body));
-    assert.equal(reply.body.error, 'Malformed request payload');
+    assert.equal(reply.body.error, 'Invalid request: email must not contain NUL characters');
     assert.deepEqual(errorLines(mark), []);
   });
 

@@ -41,8 +41,8 @@ function total(text: string, name: string, labels: Record<string, string> = {}):
   return sum;
 }
 
-async function scrape(target = server, token = TOKEN) {
-  return call<string>(target.url, 'GET', '/metrics', { headers: { authorization: `Bearer ${token}` } });
+async function scrape(target = server, token = TOKEN, scheme = 'Bearer') {
+  return call<string>(target.url, 'GET', '/metrics', { headers: { authorization: `${scheme} ${token}` } });
 }
 
 test('/metrics is 404 without METRICS_TOKEN, and 401 without the token or with a wrong one', async () => {
@@ -51,6 +51,12 @@ test('/metrics is 404 without METRICS_TOKEN, and 401 without the token or with a
   const wrong = await scrape(server, 'metrics-test-token-0123456780');
   assert.equal(wrong.status, 401);
   assert.doesNotMatch(String(wrong.body), /leakwell_/);
+  assert.equal((await scrape(server, TOKEN, 'Basic')).status, 401);
+});
+
+// Issue 45 item 7: the scheme is case-insensitive (RFC 9110 §11.1).
+test('/metrics takes the token whatever the case of the Bearer scheme', async () => {
+  for (const scheme of ['Bearer', 'bearer', 'BEARER']) assert.equal((await scrape(server, TOKEN, scheme)).status, 200, scheme);
 });
 
 test('after traffic, every family is there and its counts moved; labels hold route patterns and query classes only', async () => {
