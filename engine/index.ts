@@ -344,6 +344,25 @@ export class Engine {
     return JSON.parse(await this.#call('remove', id)) as boolean;
   }
 
+  /**
+   * Opt-out: keeps the address out of every read path, in the records there are and in every
+   * segment published later, until `unsuppress` (engine/src/suppress.rs; only a keyed hash of
+   * the address is stored). `records`: how many records hold it, removed ones included.
+   */
+  async suppress(email: string): Promise<{ records: number }> {
+    return JSON.parse(await this.#call('suppress', email)) as { records: number };
+  }
+
+  /** Lifts an opt-out: its records come back unless removed for another reason. False when the address was not suppressed. */
+  async unsuppress(email: string): Promise<boolean> {
+    return JSON.parse(await this.#call('unsuppress', email)) as boolean;
+  }
+
+  /** Whether the address is suppressed, and since when (unix seconds). */
+  async suppression(email: string): Promise<{ suppressed: boolean; since: number | null }> {
+    return JSON.parse(await this.#call('suppression', email)) as { suppressed: boolean; since: number | null };
+  }
+
   /** Pick up segments and removals written by other processes now (searches also check at most once a second). */
   async refresh(): Promise<boolean> {
     return JSON.parse(await this.#call('refresh', '')) as boolean;

@@ -24,8 +24,9 @@ test('the server unpacks what pack.js packs', () => {
 
 test('a NUL packed by pack.js is refused, as the request guard refuses it (reliability test 39)', () => {
   const text = TEXTS.find((t) => t.includes('\u0000'))!;
-  assert.throws(() => unpackLogin(packLogin({ email: 'a@example.com', password: text, remember: true })), { message: 'Malformed request payload' });
-  assert.throws(() => unpackSearch(packSearch({ query: text, type: 'email', page: 1 })), { message: 'Malformed request payload' });
+  // The refusal names the decoded value (issue 45 item 4).
+  assert.throws(() => unpackLogin(packLogin({ email: 'a@example.com', password: text, remember: true })), { message: 'Invalid request: password must not contain NUL characters' });
+  assert.throws(() => unpackSearch(packSearch({ query: text, type: 'email', page: 1 })), { message: 'Invalid request: query must not contain NUL characters' });
 });
 
 test('a changed scheme is noticed: a wrong checksum does not unpack', () => {

@@ -6,7 +6,8 @@
 use crate::error::{EngineError, Result};
 use crate::fields::{HASHED_PASSWORD, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::keys::{short_key, IntHasher, KeySet, Removed};
-use crate::manifest::{append_tombstone, append_well_edits, read_tombstones, read_well_edits, Manifest, WellEdits, MANIFEST, TOMBSTONES, WELLS_LOG};
+use crate::manifest::{append_tombstone, append_well_edits, read_suppressions, read_tombstones, read_well_edits, IndexLock, Manifest, WellEdits, MANIFEST, SUPPRESSIONS, TOMBSTONES, WELLS_LOG};
+use crate::suppress;
 use crate::planner::{self, Plan};
 use crate::query::ParsedQuery;
 use crate::render::{self, RawRecord};
@@ -27,6 +28,7 @@ use std::time::{Duration, Instant};
 struct Stamp {
     manifest: (i64, i64, u64, u64),
     tombstones: u64,
+    suppressions: u64,
     wells: u64,
 }
 
@@ -35,8 +37,9 @@ fn stamp(dir: &Path) -> Stamp {
         .map(|m| (m.mtime(), m.mtime_nsec(), m.ino(), m.len()))
         .unwrap_or_default();
     let t = std::fs::metadata(dir.join(TOMBSTONES)).map(|m| m.len()).unwrap_or(0);
+    let s = std::fs::metadata(dir.join(SUPPRESSIONS)).map(|m| m.len()).unwrap_or(0);
     let w = std::fs::metadata(dir.join(WELLS_LOG)).map(|m| m.len()).unwrap_or(0);
-    Stamp { manifest: m, tombstones: t, wells: w }
+    Stamp { manifest: m, tombstones: t, suppressions: s, wells: w }
 }
 
 struct Snapshot {
@@ -108,8 +111,11 @@ impl Engine {
                 }
             }
         }
-        let (removed, _) = read_tombstones(dir)?;
-        Ok(Snapshot { stamp: st, generation: manifest.generation, segments, removed: Removed::new(removed), edits })
+        // Suppressions first: they say which of the opt-outs' tombstones count.
+        let (suppressed, suppressions_len) = read_suppressions(dir)?;
+        let (removed, tombstones_len) = read_tombstones(dir, &suppressed)?;
+        let removed = Removed::new(removed, tombstones_len + suppressions_len);
+        Ok(Snapshot { stamp: st, generation: manifest.generation, segments, removed, edits })
     }
 
     fn check_open(&self) -> Result<()> {
@@ -240,7 +246,7 @@ impl Engine {
                 continue;
             }
             for (pi, part) in seg.parts.iter().enumerate() {
-                if let Some(c) = count_key.and_then(|key| part.cached_count(key, removed.len())) {
+                if let Some(c) = count_key.and_then(|key| part.cached_count(key, removed.generation())) {
                     if !hits.overlaps(c as u64) {
                         hits.total += c as u64;
                         continue;
@@ -277,7 +283,7 @@ impl Engine {
                 }
                 if let (Some(key), Some(min)) = (count_key, req.count_cache) {
                     if part_t0.elapsed() >= Duration::from_micros(min) {
-                        part.remember_count(key, removed.len(), (hits.total - before) as u32);
+                        part.remember_count(key, removed.generation(), (hits.total - before) as u32);
                     }
                 }
             }
@@ -339,6 +345,44 @@ impl Engine {
         append_tombstone(&self.dir, id, key)?;
         self.refresh(true)?;
         Ok(true)
+    }
+
+    /// Opt-out: the address is kept out of every read path, in these segments and in every
+    /// one published later, until `unsuppress` (see `suppress.rs`). Answers how many records
+    /// hold it (`records`, removed ones included).
+    pub fn suppress(&self, email: &str) -> Result<Value> {
+        self.check_open()?;
+        let term = suppress::email_term(email)?;
+        let records = {
+            let _lock = IndexLock::acquire(&self.dir)?;
+            // Under the lock no segment is published: the snapshot holds every one.
+            self.refresh(true)?;
+            let snap = self.snapshot();
+            suppress::suppress_locked(&self.dir, &snap.segments, &term)?.1
+        };
+        self.refresh(true)?;
+        Ok(json!({ "records": records }))
+    }
+
+    /// Lifts an opt-out: the records it hid come back, unless removed for another reason.
+    /// False when the address was not suppressed.
+    pub fn unsuppress(&self, email: &str) -> Result<bool> {
+        self.check_open()?;
+        let term = suppress::email_term(email)?;
+        let lifted = {
+            let _lock = IndexLock::acquire(&self.dir)?;
+            suppress::lift_locked(&self.dir, &term)?
+        };
+        self.refresh(true)?;
+        Ok(lifted)
+    }
+
+    /// Whether the address is suppressed, and since when (`since`: unix seconds, or null).
+    pub fn suppression(&self, email: &str) -> Result<Value> {
+        self.check_open()?;
+        let term = suppress::email_term(email)?;
+        let since = suppress::suppressed_since(&self.dir, &term)?;
+        Ok(json!({ "suppressed": since.is_some(), "since": since }))
     }
 
     /// For monitoring: which (field, value) watches match records of one segment (see

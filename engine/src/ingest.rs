@@ -25,7 +25,7 @@ use crate::manifest::{IndexLock, Manifest, ManifestEntry};
 use crate::publish::{self, make_durable, make_visible, new_segment_id, recover};
 use crate::dedup::record_key;
 use crate::segment::{PartWriter, SegmentMeta, FORMAT_VERSION};
-use crate::source::{detect_delimiter, move_hashes, norm_col, push_json_str, split_delimited, Format, LineContext, SourceRecord};
+use crate::source::{detect_delimiter, finish_record, norm_col, push_json_str, split_delimited, Format, LineContext, SourceRecord};
 use crate::sql::{Event, SqlReader};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -435,7 +435,7 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
         let _lock = IndexLock::acquire(&opts.index_dir)?;
         let m = Manifest::read(&opts.index_dir)?;
         let end = m.segments.len();
-        make_visible(&opts.index_dir, &m, &tmp, ix.parts, false, end..end, ManifestEntry { id: id.clone(), well: opts.well.clone(), records: ing.records, created })?;
+        make_visible(&opts.index_dir, &m, &tmp, ix.parts, false, end..end, ManifestEntry { id: id.clone(), well: opts.well.clone(), records: ing.records, created }, true)?;
         published = true;
     } else {
         let _ = std::fs::remove_dir_all(&tmp);

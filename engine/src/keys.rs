@@ -49,16 +49,25 @@ pub struct Removed {
     keys: KeySet,
     short: HashSet<u32, std::hash::BuildHasherDefault<IntHasher>>,
     low: Vec<u64>,
+    generation: u64,
 }
 
 impl Removed {
-    pub fn new(keys: KeySet) -> Removed {
+    /// The removed keys of one state of the logs: `generation` grows with every change of
+    /// them (the lengths of the append-only tombstone and suppression logs, added), so it
+    /// names the set even when a lifted opt-out makes it smaller.
+    pub fn new(keys: KeySet, generation: u64) -> Removed {
         let short: HashSet<u32, std::hash::BuildHasherDefault<IntHasher>> = keys.iter().map(|&k| short_key(k)).collect();
         let mut low = vec![0u64; 1 << 10];
         for &s in &short {
             low[(s as usize & 0xffff) >> 6] |= 1 << (s & 63);
         }
-        Removed { keys, short, low }
+        Removed { keys, short, low, generation }
+    }
+
+    /// Identifies this set among the sets of one index (see `new`): a part's count cache key.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     #[inline]

@@ -23,6 +23,7 @@ pub mod segment;
 pub mod source;
 pub mod sql;
 pub mod store;
+pub mod suppress;
 pub mod termdict;
 pub mod trigram;
 pub mod watch;

@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 use std::fs::File;
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
+use std::collections::HashMap;
 
 #[derive(Debug, Clone)]
 pub struct ManifestEntry {
@@ -105,11 +106,54 @@ impl Drop for IndexLock {
 }
 
 /// Removal tombstones: `tombstones.log`, one line per removal, `<id>\t<dedup key hex>`.
-/// A removed record's dedup key hides every record with the same key, so the entry stays
-/// removed when the same record is ingested again.
+/// An opt-out's tombstones (`suppress.rs`) carry its address's keyed hash before the id,
+/// `o:<hash>:<id>\t<key>`, and count only while that hash is suppressed
+/// (`suppressions.log`); a reader that predates them reads the key all the same.
 pub const TOMBSTONES: &str = "tombstones.log";
 
-pub fn read_tombstones(dir: &Path) -> Result<(KeySet, u64)> {
+/// Opt-out suppressions (`suppress.rs`): `suppressions.log`, appended under `LOCK` and
+/// fsynced, `+<hash>\t<unix seconds>` when an address is suppressed, `-<hash>\t<unix
+/// seconds>` when that is lifted; the last line of a hash wins. A torn last line is ignored.
+pub const SUPPRESSIONS: &str = "suppressions.log";
+
+/// The suppressed hashes (32 hex digits) with the time each was suppressed, and the log's length.
+pub fn read_suppressions(dir: &Path) -> Result<(HashMap<String, u64>, u64)> {
+    let bytes = match std::fs::read(dir.join(SUPPRESSIONS)) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((HashMap::new(), 0)),
+        Err(e) => return Err(e.into()),
+    };
+    let mut active = HashMap::new();
+    // Only whole lines: the part after the last newline is a torn append.
+    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    for line in bytes[..whole].split(|&b| b == b'\n') {
+        let s = String::from_utf8_lossy(line);
+        let Some((op_hash, at)) = s.split_once('\t') else { continue };
+        let at = at.trim().parse::<u64>().unwrap_or(0);
+        match (op_hash.get(..1), op_hash.get(1..)) {
+            (Some("+"), Some(h)) if h.len() == 32 => {
+                active.insert(h.to_string(), at);
+            }
+            (Some("-"), Some(h)) => {
+                active.remove(h);
+            }
+            _ => {}
+        }
+    }
+    Ok((active, bytes.len() as u64))
+}
+
+/// Appends whole lines to an index log and syncs it. The caller holds `LOCK`.
+pub fn append_locked(dir: &Path, log: &str, text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(log))?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()?;
+    Ok(())
+}
+
+/// The removed dedup keys (an opt-out's only while its hash is in `suppressed`) and the log's length.
+pub fn read_tombstones(dir: &Path, suppressed: &HashMap<String, u64>) -> Result<(KeySet, u64)> {
     let p = dir.join(TOMBSTONES);
     let bytes = match std::fs::read(&p) {
         Ok(b) => b,
@@ -120,7 +164,12 @@ pub fn read_tombstones(dir: &Path) -> Result<(KeySet, u64)> {
     for line in bytes.split(|&b| b == b'\n') {
         // A torn last line (crash mid-append) has no key yet: skip it.
         let s = String::from_utf8_lossy(line);
-        if let Some((_, key)) = s.split_once('\t') {
+        if let Some((id, key)) = s.split_once('\t') {
+            if let Some(tagged) = id.strip_prefix("o:") {
+                if !tagged.get(..32).is_some_and(|h| suppressed.contains_key(h)) {
+                    continue;
+                }
+            }
             if let Ok(k) = u64::from_str_radix(key.trim(), 16) {
                 keys.insert(k);
             }
@@ -130,12 +179,8 @@ pub fn read_tombstones(dir: &Path) -> Result<(KeySet, u64)> {
 }
 
 pub fn append_tombstone(dir: &Path, id: &str, key: u64) -> Result<()> {
-    use std::io::Write;
     let _lock = IndexLock::acquire(dir)?;
-    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(TOMBSTONES))?;
-    f.write_all(format!("{}\t{:016x}\n", id, key).as_bytes())?;
-    f.sync_all()?;
-    Ok(())
+    append_locked(dir, TOMBSTONES, &format!("{}\t{:016x}\n", id, key))
 }
 
 /// Operator edits of data wells: `wells.log`, appended under `LOCK` and fsynced, one line

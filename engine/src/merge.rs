@@ -625,7 +625,7 @@ fn merge_window(dir: &Path, m: &Manifest, window: Range<usize>, opts: &MergeOpti
     let durable_ms = t0.elapsed().as_millis() as u64 - built_ms;
     let merged: Vec<String> = m.segments[window.clone()].iter().map(|e| e.id.clone()).collect();
     let entry = ManifestEntry { id: id.clone(), well: String::new(), records: meta.records, created: meta.created.clone() };
-    let next = make_visible(dir, &m, &tmp, meta.parts, marked, window, entry)?;
+    let next = make_visible(dir, &m, &tmp, meta.parts, marked, window, entry, false)?;
     let visible_ms = t0.elapsed().as_millis() as u64 - built_ms - durable_ms;
     // The old directories are now unlisted: remove them (a crash here leaves them to the
     // next recovery). Open readers keep their mappings until they refresh.

@@ -466,6 +466,9 @@ fn run_json_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<Valu
         "search" => engine.search(&SearchRequest::from_json(&json_arg(arg)?)?),
         "get" => engine.get(arg),
         "remove" => engine.remove(arg).map(Value::Bool),
+        "suppress" => engine.suppress(arg),
+        "unsuppress" => engine.unsuppress(arg).map(Value::Bool),
+        "suppression" => engine.suppression(arg),
         "refresh" => engine.refresh(true).map(Value::Bool),
         "stats" => engine.stats(),
         "passwordCount" => engine.password_count(&PasswordRequest::from_json(&json_arg(arg)?, "hash", 1..=128)?),
@@ -493,7 +496,8 @@ fn lane_of(op: &str, arg: &str) -> (pool::Lane, Option<Route>) {
             let arg = arg.to_string();
             (pool::Lane::Quick, Some(Box::new(move || search_scans(&arg))))
         }
-        "matchWatches" => (pool::Lane::Heavy, None),
+        // Both wait for the index lock, which a merge holds for as long as it runs.
+        "matchWatches" | "suppress" | "unsuppress" => (pool::Lane::Heavy, None),
         "purge" => (pool::Lane::Bulk, None),
         _ => (pool::Lane::Quick, None),
     }

@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::dedup::{self, DedupKeys, KeyLines};
 use crate::keys::{short_key, IntHasher, KeySet};
 use crate::manifest::{sync_dir, Manifest, ManifestEntry};
-use crate::segment::{segment_dir, SegmentMeta};
+use crate::segment::{segment_dir, Segment, SegmentMeta};
 use crate::source::LineContext;
 use crate::store::StoreReader;
 use std::cell::OnceCell;
@@ -156,11 +156,20 @@ pub fn make_durable(tmp: &Path, meta: &SegmentMeta) -> Result<()> {
 /// manifest. A failure before the rename removes the segment; after it, the previous
 /// manifest stays in force and the unlisted directory is removed by `recover`.
 /// `marked`: its parts already hold their `first.dat` (a merge of parts that all had one).
-pub fn make_visible(dir: &Path, manifest: &Manifest, tmp: &Path, parts: u32, marked: bool, place: Range<usize>, entry: ManifestEntry) -> Result<Manifest> {
+pub fn make_visible(dir: &Path, manifest: &Manifest, tmp: &Path, parts: u32, marked: bool, place: Range<usize>, entry: ManifestEntry, new_records: bool) -> Result<Manifest> {
     let seg_dir = segment_dir(dir, &entry.id);
     let mark = || if marked { Ok(()) } else { mark_first_occurrences(dir, &manifest.segments[..place.start], tmp, parts) };
     or_discard(tmp, mark().and_then(|()| Ok(std::fs::rename(tmp, &seg_dir)?)))?;
     sync_dir(dir)?;
+    // An ingest's records whose addresses are suppressed are tombstoned before the manifest
+    // names their segment: no reader ever sees them (a merge only moves records whose
+    // tombstones already hold).
+    if new_records {
+        if let Err(e) = Segment::open(&seg_dir).and_then(|seg| crate::suppress::apply_to_new_segment(dir, &seg)) {
+            let _ = std::fs::remove_dir_all(&seg_dir);
+            return Err(e);
+        }
+    }
     let mut next = manifest.clone();
     next.generation += 1;
     next.segments.splice(place, std::iter::once(entry));

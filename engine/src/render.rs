@@ -8,10 +8,10 @@
 //! `Value` (sorted), the same escaping (serde_json's). Tests hold them to it.
 
 use crate::error::Result;
-use crate::fields::{looks_hashed, EMAIL, FIELDS, FIELD_COUNT, HASHED_PASSWORD, PASSWORD, URL, USERNAME};
+use crate::fields::{same_value, EMAIL, FIELDS, FIELD_COUNT, HASHED_PASSWORD, PASSWORD, URL, USERNAME};
 use crate::segment::{ContextPlan, Segment};
 use crate::store::Line;
-use crate::source::{combo_parts, is_email, Format, LineContext, SourceRecord};
+use crate::source::{combo_parts, hashed_under, is_email, Format, LineContext, SourceRecord};
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -180,7 +180,7 @@ impl EntryWriter {
         let plan = seg.plans.get(ctx as usize);
         let rules = seg.meta.contexts.get(ctx as usize).map(|c| c.rules).unwrap_or(1);
         let fast = match plan {
-            Some(p) if p.format == Format::Combo && rules >= 2 => self.split_combo2(text),
+            Some(p) if p.format == Format::Combo && rules >= 2 => self.split_combo2(text, rules),
             Some(p) if p.format == Format::Combo => self.split_combo(text),
             Some(p) if p.format == Format::Csv && !text.contains('"') => self.split_csv(p, text),
             Some(p) if matches!(p.format, Format::Jsonl | Format::Sql | Format::JsonArray) => match seg.meta.contexts.get(ctx as usize) {
@@ -191,10 +191,11 @@ impl EntryWriter {
         };
         // A hash in a password column is shown as `hashed_password` (rules 2): the general
         // way moves it.
-        let fast = fast && !(rules >= 2 && plan.map(|p| p.format != Format::Combo).unwrap_or(false) && self.vals.iter().any(|&(f, s, e)| f as usize == PASSWORD && looks_hashed(&text[s as usize..e as usize])));
+        let fast = fast && !(rules >= 2 && plan.map(|p| p.format != Format::Combo).unwrap_or(false) && self.vals.iter().any(|&(f, s, e)| f as usize == PASSWORD && hashed_under(rules, &text[s as usize..e as usize])));
         if !fast {
             return self.write_parsed(out, seg, part, doc, ctx, text, raw);
         }
+        self.keep_once(text);
         self.write_object(out, seg, part, doc, &Vals::Slices(text), raw, plan, text);
     }
 
@@ -225,8 +226,26 @@ impl EntryWriter {
         true
     }
 
-    /// `LineContext::parse` of a combo or stealer-log line under rules 2, as slices.
-    fn split_combo2(&mut self, text: &str) -> bool {
+    /// `source::keep_once` over the slices: each field's values once, the first of each
+    /// in its place (`vals` are in the order `LineContext::parse` gives them).
+    fn keep_once(&mut self, text: &str) {
+        if self.vals.len() < 2 {
+            return;
+        }
+        let mut kept = 1;
+        for i in 1..self.vals.len() {
+            let (f, s, e) = self.vals[i];
+            let v = &text[s as usize..e as usize];
+            if !self.vals[..kept].iter().any(|&(g, ks, ke)| g == f && same_value(f as usize, &text[ks as usize..ke as usize], v)) {
+                self.vals[kept] = self.vals[i];
+                kept += 1;
+            }
+        }
+        self.vals.truncate(kept);
+    }
+
+    /// `LineContext::parse` of a combo or stealer-log line under rules 2 and later, as slices.
+    fn split_combo2(&mut self, text: &str, rules: u8) -> bool {
         self.vals.clear();
         let Some(c) = combo_parts(text) else { return false };
         if let Some((s, e)) = c.url {
@@ -234,7 +253,7 @@ impl EntryWriter {
         }
         let login = &text[c.login.0..c.login.1];
         self.vals.push((if is_email(login) { EMAIL } else { USERNAME } as u8, c.login.0 as u32, c.login.1 as u32));
-        let pass = if looks_hashed(&text[c.pass.0..c.pass.1]) { HASHED_PASSWORD } else { PASSWORD };
+        let pass = if hashed_under(rules, &text[c.pass.0..c.pass.1]) { HASHED_PASSWORD } else { PASSWORD };
         self.vals.push((pass as u8, c.pass.0 as u32, c.pass.1 as u32));
         true
     }

@@ -5,12 +5,18 @@
 //!
 //! A context has a `rules` version, kept with it: the rules a line is parsed with must stay
 //! those it was ingested with (its dedup key is computed again from it). Version 1 is the
-//! original behaviour; version 2 (every new context) adds the wider column alias table
+//! original behaviour; version 2 adds the wider column alias table
 //! (`alias`), password values that are recognisable hashes stored as `hashed_password`
 //! (`fields::looks_hashed`), stealer-log URLs, `|` separators and a stricter email test in
-//! combolists (`combo_parts`).
+//! combolists (`combo_parts`); version 3 adds LDAP hashes (`{SSHA}…`, `{CRYPT}…`:
+//! `fields::looks_ldap_hashed`) to the password values moved (`hashed_under`).
+//!
+//! Every record, whatever its reader (lines, JSON array elements, SQL rows) and whatever
+//! its rules, ends with `finish_record`: a field's values are kept once (`keep_once`,
+//! `fields::same_value`). That never changes a dedup key (it hashes the distinct
+//! normalised values), so it holds for the records of every rules version alike.
 
-use crate::fields::{field_index, looks_hashed, normalize, EMAIL, FIELDS, FIELD_COUNT, HASHED_PASSWORD, PASSWORD, URL, USERNAME};
+use crate::fields::{field_index, looks_hashed, looks_ldap_hashed, normalize, same_value, EMAIL, FIELDS, FIELD_COUNT, HASHED_PASSWORD, PASSWORD, URL, USERNAME};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
@@ -74,7 +80,7 @@ pub fn norm_col(c: &str) -> String {
 }
 
 /// The rules version of new contexts (see the module comment).
-pub const RULES: u8 = 2;
+pub const RULES: u8 = 3;
 
 /// Column or JSON key name -> field, with the rules of new contexts.
 pub fn alias(col: &str) -> Option<usize> {
@@ -344,14 +350,53 @@ pub fn detect_delimiter(header: &str) -> char {
     *cands.iter().max_by_key(|d| header.matches(**d).count()).unwrap()
 }
 
-/// Password values that are recognisable hashes become `hashed_password` values (after
-/// the record's own hashes, in their order): a hash is never shown or checked as a password.
-pub fn move_hashes(rec: &mut SourceRecord) {
-    if rec.fields[PASSWORD].iter().any(|v| looks_hashed(v)) {
-        let (hashes, plain): (Vec<String>, Vec<String>) = std::mem::take(&mut rec.fields[PASSWORD]).into_iter().partition(|v| looks_hashed(v));
+/// Whether a password value is a hash under rules `rules` (2 and later; rules 1 moves
+/// none): `fields::looks_hashed`, and from rules 3 `fields::looks_ldap_hashed`.
+#[inline]
+pub fn hashed_under(rules: u8, v: &str) -> bool {
+    looks_hashed(v) || (rules >= 3 && looks_ldap_hashed(v))
+}
+
+/// Password values that are recognisable hashes under `rules` become `hashed_password`
+/// values (after the record's own hashes, in their order): a hash is never shown or checked
+/// as a password.
+pub fn move_hashes(rec: &mut SourceRecord, rules: u8) {
+    if rec.fields[PASSWORD].iter().any(|v| hashed_under(rules, v)) {
+        let (hashes, plain): (Vec<String>, Vec<String>) = std::mem::take(&mut rec.fields[PASSWORD]).into_iter().partition(|v| hashed_under(rules, v));
         rec.fields[PASSWORD] = plain;
         rec.fields[HASHED_PASSWORD].extend(hashes);
     }
+}
+
+/// Each field's values kept once, the first spelling of each in its place (issue 45 item 2:
+/// a `wp_users` row's `user_login` and `user_nicename` are both `username`, phpBB's
+/// `username` and `username_clean` differ only in case): values are one when
+/// `fields::same_value` says so (the same normalised value). A field rarely holds more than
+/// a few values: each is compared with the kept ones before it, nothing allocated.
+pub fn keep_once(rec: &mut SourceRecord) {
+    for (f, vals) in rec.fields.iter_mut().enumerate() {
+        if vals.len() < 2 {
+            continue;
+        }
+        let mut kept = 1;
+        for i in 1..vals.len() {
+            if !vals[..kept].iter().any(|k| same_value(f, k, &vals[i])) {
+                vals.swap(kept, i);
+                kept += 1;
+            }
+        }
+        vals.truncate(kept);
+    }
+}
+
+/// The last steps of every record, from any reader and when a stored line is parsed again:
+/// password values that are hashes moved (rules 2 and later), then each field's values kept
+/// once.
+pub fn finish_record(rec: &mut SourceRecord, rules: u8) {
+    if rules >= 2 {
+        move_hashes(rec, rules);
+    }
+    keep_once(rec);
 }
 
 /// Appends `s` as a JSON string (what serde_json reads back as `s`).
@@ -522,9 +567,7 @@ impl LineContext {
         for vals in rec.fields.iter_mut() {
             vals.retain(|v| !v.trim().is_empty());
         }
-        if self.rules >= 2 {
-            move_hashes(&mut rec);
-        }
+        finish_record(&mut rec, self.rules);
         if rec.fields.iter().all(|v| v.is_empty()) {
             return Err("no value for any field".into());
         }
@@ -559,5 +602,68 @@ mod tests {
         let r = c2.parse("a@b.c;V1").unwrap();
         assert_eq!(r.fields[0], vec!["a@b.c"]);
         assert_eq!(r.fields[8], vec!["V1"]);
+    }
+
+    fn key(rec: &SourceRecord) -> u64 {
+        crate::keys::dedup_key(&normalize_record(rec))
+    }
+
+    /// Issue 45 item 2: `keep_once` keeps each field's first spelling of a value, in order,
+    /// and never changes the dedup key (it hashes the distinct normalised values already).
+    #[test]
+    fn keep_once_keeps_first_spellings_and_the_dedup_key() {
+        let mut rec = SourceRecord::default();
+        rec.fields[USERNAME] = vec!["jdoe".into(), "jdoe".into()];
+        rec.fields[EMAIL] = vec!["J@X.org".into(), "b@x.org".into(), "j@x.org".into(), " b@x.org ".into()];
+        rec.fields[PASSWORD] = vec!["Pw".into(), "pw".into(), "Pw".into()];
+        let phone = field_index("phone").unwrap();
+        rec.fields[phone] = vec!["+1 555-0100".into(), "15550100".into(), "n/a".into(), "none".into()];
+        let before = key(&rec);
+        keep_once(&mut rec);
+        assert_eq!(rec.fields[USERNAME], vec!["jdoe"]);
+        assert_eq!(rec.fields[EMAIL], vec!["J@X.org", "b@x.org"]);
+        assert_eq!(rec.fields[PASSWORD], vec!["Pw", "pw"]);
+        assert_eq!(rec.fields[phone], vec!["+1 555-0100", "n/a", "none"]);
+        assert_eq!(key(&rec), before);
+        let mut once = SourceRecord::default();
+        once.fields[USERNAME] = vec!["jdoe".into()];
+        let mut twice = SourceRecord::default();
+        twice.fields[USERNAME] = vec!["jdoe".into(), "JDOE".into()];
+        assert_eq!(key(&once), key(&twice), "{{username:[jdoe,JDOE]}} and {{username:[jdoe]}} are one record");
+    }
+
+    /// Issue 45 item 2: every line format parses into values kept once (a wp_users-like JSON
+    /// object, two CSV columns of one field, a JSON array holding a value twice).
+    #[test]
+    fn every_line_format_keeps_a_fields_values_once() {
+        let json = LineContext::new(Format::Sql, vec![], ',', HashMap::new());
+        let r = json.parse(r#"{"ID":"1","user_email":"jdoe@x.org","user_login":"jdoe","user_nicename":"jdoe","user_pass":"pw"}"#).unwrap();
+        assert_eq!(r.fields[USERNAME], vec!["jdoe"]);
+        let r = LineContext::new(Format::Jsonl, vec![], ',', HashMap::new()).parse(r#"{"email":["A@x.org","a@x.org"],"password":["p","p"]}"#).unwrap();
+        assert_eq!((r.fields[EMAIL].clone(), r.fields[PASSWORD].clone()), (vec!["A@x.org".to_string()], vec!["p".to_string()]));
+        let csv = LineContext::new(Format::Csv, vec!["email".into(), "mail".into(), "login".into(), "username".into()], ',', HashMap::new());
+        let r = csv.parse("a@x.org,A@X.ORG,u1,u1").unwrap();
+        assert_eq!((r.fields[EMAIL].clone(), r.fields[USERNAME].clone()), (vec!["a@x.org".to_string()], vec!["u1".to_string()]));
+        let combo = LineContext::new(Format::Combo, vec![], ',', HashMap::new());
+        let r = combo.parse("https://x.org/:a@x.org:pw").unwrap();
+        assert!(r.fields.iter().all(|v| v.len() <= 1));
+    }
+
+    /// Issue 45 item 2: an LDAP hash in a password column is a `hashed_password` under the
+    /// rules of new contexts (3) and stays a password under rules 2, the rules of records
+    /// ingested before: their dedup keys, computed again from their lines, do not change.
+    #[test]
+    fn ldap_hashes_move_under_rules_3_only() {
+        let line = "u@x.org:{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=";
+        let new = LineContext::new(Format::Combo, vec![], ',', HashMap::new());
+        assert_eq!(new.rules, 3);
+        let r = new.parse(line).unwrap();
+        assert_eq!((r.fields[PASSWORD].len(), r.fields[HASHED_PASSWORD].clone()), (0, vec!["{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=".to_string()]));
+        assert_eq!(LineContext::from_json(&new.to_json()).unwrap().rules, 3);
+        let old = LineContext::from_json(&json!({ "format": "combo", "header": [], "delimiter": ",", "map": {}, "rules": 2 })).unwrap();
+        let r = old.parse(line).unwrap();
+        assert_eq!((r.fields[PASSWORD].clone(), r.fields[HASHED_PASSWORD].len()), (vec!["{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=".to_string()], 0));
+        let r = new.parse("u@x.org:{hello}").unwrap();
+        assert_eq!(r.fields[PASSWORD], vec!["{hello}"]);
     }
 }

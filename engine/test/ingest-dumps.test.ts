@@ -9,7 +9,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { type Engine, openEngine } from '../index';
+import { type Engine, ingestFiles, openEngine } from '../index';
 import { tempDir } from './helpers';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -51,7 +51,9 @@ async function one(query: string): Promise<Record<string, unknown>> {
 
 test('mysqldump tables of forum platforms map without flags; hashes are hashed_password', async () => {
   const quill = await one('email:quill@example.com');
-  assert.deepEqual(quill.username, ["Quill O'Hara", "quill o'hara"]);
+  // phpBB's username_clean is the username lower-cased: one value, its first spelling
+  // kept (issue 45 item 2).
+  assert.deepEqual(quill.username, ["Quill O'Hara"]);
   assert.deepEqual(quill.hashed_password, ['$2y$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy']);
   assert.equal(quill.password, undefined, 'a bcrypt hash is never a password');
   assert.deepEqual(quill.ip_address, ['192.0.2.48']);
@@ -76,7 +78,7 @@ test('mysqldump tables of forum platforms map without flags; hashes are hashed_p
 
 test('CMS and shop tables; camelCase columns; pg_dump COPY and INSERT', async () => {
   const admin = await one('email:admin@example.com');
-  assert.deepEqual(admin.username, ['siteadmin', 'siteadmin']);
+  assert.deepEqual(admin.username, ['siteadmin'], 'user_login and user_nicename are one value (issue 45 item 2)');
   assert.deepEqual(admin.hashed_password, ['$P$984478476IagS59wHZvyQMArzfx58u.']);
   assert.deepEqual(admin.url, ['https://blog.example.com']);
   assert.deepEqual(admin.name, ['Site Admin']);
@@ -196,6 +198,106 @@ test('a SQL row and the same values as a JSON line are one record (same dedup ke
   const e = await one('email:twice@example.com');
   assert.deepEqual(e.name, ['Ann', 'Zed']);
   assert.deepEqual(e.hashed_password, ['5f4dcc3b5aa765d61d8327deb882cf99']);
+});
+
+// Issue 45 item 2 ("data ingested wrongly"): the values of one field are kept once per
+// record, on every reader, the first spelling kept (fields::same_value: the same normalised
+// value); the raw record keeps every column. The dedup key was already made of the distinct
+// values, so a record with a value twice and one with it once stay one record.
+test('issue 45 item 2: a wp_users row whose user_login and user_nicename are equal has its username once (search, text path, dry run); the raw record keeps both columns', async () => {
+  const wp =
+    "CREATE TABLE `wp_users` (`ID` bigint(20) unsigned NOT NULL AUTO_INCREMENT, `user_login` varchar(60) NOT NULL DEFAULT '', `user_pass` varchar(255) NOT NULL DEFAULT '', `user_nicename` varchar(50) NOT NULL DEFAULT '', `user_email` varchar(100) NOT NULL DEFAULT '', `display_name` varchar(250) NOT NULL DEFAULT '', PRIMARY KEY (`ID`));\n" +
+    "INSERT INTO `wp_users` VALUES (1,'jdoe','$P$984478476IagS59wHZvyQMArzfx58u.','jdoe','jdoe@example.net','John Doe'),(2,'Mary.Major','$P$984478476IagS59wHZvyQMArzfx58u.','mary-major','mary.major@example.net','Mary Major');\n";
+  writeFileSync(join(dir, 'wp-once.sql'), wp);
+  // The same values as the first row, the username once: the same record (dedup key).
+  writeFileSync(join(dir, 'wp-once.jsonl'), '{"display_name":"John Doe","user_email":"jdoe@example.net","user_login":"jdoe","user_pass":"$P$984478476IagS59wHZvyQMArzfx58u."}\n');
+  const dry = await ingestFiles(join(dir, 'wp-dry-index'), { well: 'WP dry', files: [join(dir, 'wp-once.sql')], dryRun: true });
+  assert.deepEqual(dry.files[0]?.tables?.[0]?.samples?.[0]?.username, ['jdoe'], 'the dry run shows it once');
+  const r = await ingestFiles(join(dir, 'index'), { well: 'WP once', files: [join(dir, 'wp-once.sql'), join(dir, 'wp-once.jsonl')], maxSegments: 0 });
+  assert.equal(r.records, 3);
+  await engine.refresh();
+  const jdoe = await one('email:jdoe@example.net');
+  assert.deepEqual(jdoe.username, ['jdoe']);
+  assert.deepEqual(jdoe.hashed_password, ['$P$984478476IagS59wHZvyQMArzfx58u.']);
+  const raw = JSON.parse(jdoe.raw_record as string) as Record<string, unknown>;
+  assert.equal(raw.user_login, 'jdoe');
+  assert.equal(raw.user_nicename, 'jdoe');
+  assert.equal((await engine.search({ query: 'email:jdoe@example.net', dedup: false })).total, 2, 'the row and the JSON line');
+  assert.deepEqual((await one('email:mary.major@example.net')).username, ['Mary.Major', 'mary-major'], 'different values are both kept');
+  const text = await engine.searchApiText({ query: 'username:jdoe' }, false);
+  assert.deepEqual(JSON.parse(text.entriesJson)[0].username, ['jdoe']);
+});
+
+test('issue 45 item 2: two CSV columns of one field, a JSON line with one value twice, a stealer log: each value once, the first spelling of case variants kept', async () => {
+  writeFileSync(join(dir, 'once.csv'), 'email,mail,login,username,phone,tel,password\nDup.CSV@Example.com,dup.csv@example.com,csvuser,csvuser,+1 555-0100,15550100,pw-csv\n');
+  writeFileSync(
+    join(dir, 'once.jsonl'),
+    '{"email":"dup.json@example.com","user":"jsonuser","username":"JsonUser","pw":"pw-json"}\n' +
+      '{"email":["dup.array@example.com","DUP.ARRAY@example.com"],"password":["same","same","Same"],"ip":["::ffff:192.0.2.9","192.0.2.9"]}\n',
+  );
+  writeFileSync(join(dir, 'once-stealer.txt'), 'https://accounts.example.org:8443/login:stealer.once@example.org:pw-stealer\n');
+  const r = await ingestFiles(join(dir, 'index'), { well: 'Once', files: [join(dir, 'once.csv'), join(dir, 'once.jsonl'), join(dir, 'once-stealer.txt')], maxSegments: 0 });
+  assert.deepEqual(r.files.map((f) => f.format), ['csv', 'jsonl', 'combo']);
+  await engine.refresh();
+  const csv = await one('email:dup.csv@example.com');
+  assert.deepEqual(csv.email, ['Dup.CSV@Example.com']);
+  assert.deepEqual(csv.username, ['csvuser']);
+  assert.deepEqual(csv.phone, ['+1 555-0100']);
+  const json = await one('email:dup.json@example.com');
+  assert.deepEqual(json.username, ['jsonuser']);
+  const arr = await one('email:dup.array@example.com');
+  assert.deepEqual(arr.email, ['dup.array@example.com']);
+  assert.deepEqual(arr.password, ['same', 'Same'], 'passwords keep their case: two values');
+  assert.deepEqual(arr.ip_address, ['::ffff:192.0.2.9']);
+  const stealer = await one('email:stealer.once@example.org');
+  assert.deepEqual([stealer.url, stealer.email, stealer.password], [['https://accounts.example.org:8443/login'], ['stealer.once@example.org'], ['pw-stealer']]);
+  // The text path (the public API's slices of the line) agrees.
+  for (const q of ['email:dup.csv@example.com', 'email:dup.json@example.com', 'email:dup.array@example.com']) {
+    const text = await engine.searchApiText({ query: q }, false);
+    const parsed = (await engine.search({ query: q })).entries[0] as unknown as Record<string, unknown>;
+    const entry = JSON.parse(text.entriesJson)[0] as Record<string, unknown>;
+    for (const f of ['email', 'username', 'phone', 'password', 'ip_address']) assert.deepEqual(entry[f], parsed[f], `${q} ${f}`);
+  }
+});
+
+test('issue 45 item 2: LDAP {SSHA}, {SHA}, {MD5}, {SSHA512}, {CRYPT} hashes are hashed_password in SQL, CSV, JSON and stealer logs; {hello}, {SHA} alone and {SSHA}not base64! stay passwords', async () => {
+  writeFileSync(
+    join(dir, 'ldap.sql'),
+    'CREATE TABLE ldap_users (uid text, mail text, userPassword text);\n' +
+      "INSERT INTO ldap_users VALUES ('ldap1','ldap1@example.com','{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g='),('ldap2','ldap2@example.com','{crypt}$6$saltsalt$0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH'),('ldap3','ldap3@example.com','{hello}');\n",
+  );
+  writeFileSync(join(dir, 'ldap.csv'), 'email,login,password\nldap4@example.com,ldap4,{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=\nldap5@example.com,ldap5,{SHA}\n');
+  writeFileSync(join(dir, 'ldap.jsonl'), '{"email":"ldap6@example.com","password":"{MD5}X03MO1qnZdYdgyfeuILPmQ=="}\n{"email":"ldap7@example.com","password":"{SSHA}not base64!"}\n');
+  writeFileSync(
+    join(dir, 'ldap-stealer.txt'),
+    'https://ldap.example.org/login:ldap8@example.com:{SSHA512}SvmbUKJVUM6Dkzbj1vGBOnbRbJVAR9UXKH25d6EiVAWe86v0QcsWHP3vjRUCvqWTsh2SvwRswdWdS7mTWbDNc2mCo2XfW2wY\nhttps://ldap.example.org/login:ldap9@example.com:{CRYPT}abJnggxhB/yWI\n',
+  );
+  const r = await ingestFiles(join(dir, 'index'), { well: 'LDAP', files: ['ldap.sql', 'ldap.csv', 'ldap.jsonl', 'ldap-stealer.txt'].map((f) => join(dir, f)), maxSegments: 0 });
+  assert.equal(r.records, 9);
+  await engine.refresh();
+  const hashed: [string, string][] = [
+    ['ldap1', '{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g='],
+    ['ldap2', '{crypt}$6$saltsalt$0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH'],
+    ['ldap4', '{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g='],
+    ['ldap6', '{MD5}X03MO1qnZdYdgyfeuILPmQ=='],
+    ['ldap8', '{SSHA512}SvmbUKJVUM6Dkzbj1vGBOnbRbJVAR9UXKH25d6EiVAWe86v0QcsWHP3vjRUCvqWTsh2SvwRswdWdS7mTWbDNc2mCo2XfW2wY'],
+    ['ldap9', '{CRYPT}abJnggxhB/yWI'],
+  ];
+  for (const [who, hash] of hashed) {
+    const q = `email:${who}@example.com`;
+    const e = await one(q);
+    assert.deepEqual(e.hashed_password, [hash], q);
+    assert.equal(e.password, undefined, `${q}: an LDAP hash is never a password`);
+    const text = JSON.parse((await engine.searchApiText({ query: q }, false)).entriesJson)[0] as Record<string, unknown>;
+    assert.deepEqual([text.hashed_password, text.password], [[hash], undefined], `${q} (text path)`);
+  }
+  for (const [who, pw] of [['ldap3', '{hello}'], ['ldap5', '{SHA}'], ['ldap7', '{SSHA}not base64!']]) {
+    const e = await one(`email:${who}@example.com`);
+    assert.deepEqual(e.password, [pw], who);
+    assert.equal(e.hashed_password, undefined, who);
+  }
+  assert.equal((await engine.search({ query: 'hashed_password:"{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g="' })).total, 1);
+  assert.equal((await engine.search({ query: 'password:"{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g="' })).total, 0, 'not indexed as a password');
 });
 
 test('an extended INSERT far over the line cap is read row by row', async () => {

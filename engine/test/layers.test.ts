@@ -21,7 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['dedup'],
   ['segment'],
   ['manifest', 'watch'],
-  ['query'],
+  ['query', 'suppress'],
   ['planner'],
   ['publish'],
   ['merge'],

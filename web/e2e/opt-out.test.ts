@@ -1,7 +1,8 @@
 /**
  * Opt-out for anyone, in the real dashboard, signed out: /opt-out asks for the address, the
  * mailed link shows the records holding it per data well (no values) and "Remove all my
- * entries" removes them; the link does not work twice.
+ * entries" opts it out; the link does not work twice. A new link for an opted-out address
+ * says so and "Undo my opt-out" lifts it (issue 45 item 3).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -43,10 +44,40 @@ test('signed out: ask for a link, see the records per well, remove them all', as
 
   await page.getByRole('button', { name: 'Remove all my entries' }).click();
   await page.getByTestId('opt-out-done').waitFor();
-  assert.match(await page.getByTestId('opt-out-done').innerText(), /3 records no longer appear/);
+  const done = await page.getByTestId('opt-out-done').innerText();
+  assert.match(done, /3 records no longer appear/);
+  assert.match(done, /breaches added later are hidden too/);
 
   await page.reload();
   await page.getByRole('alert').waitFor();
   assert.match(await page.getByRole('alert').innerText(), /invalid, used or expired/);
+  await page.close();
+});
+
+test('signed out: a new link for an opted-out address says so, and "Undo my opt-out" lifts it', async () => {
+  // After the first test: browser.opt@example.com is opted out. A later breach stays hidden.
+  await suite.server.ingest('Browser Later', [{ email: 'Browser.Opt@example.com', password: 'Later-Secret-1' }]);
+  const seen = new Set((await suite.server.outbox()).filter((m) => m.to === 'browser.opt@example.com').flatMap((m) => m.links));
+  const page = await openPage(suite.browser, suite.server.url);
+  await page.goto('/opt-out');
+  await page.getByLabel('Email').fill('browser.opt@example.com');
+  await page.getByRole('button', { name: 'Send me the link' }).click();
+  await page.getByTestId('opt-out-sent').waitFor();
+  let link: URL | undefined;
+  for (let i = 0; i < 100 && !link; i++) {
+    const fresh = (await suite.server.outbox()).filter((m) => m.to === 'browser.opt@example.com').flatMap((m) => m.links).find((l) => !seen.has(l));
+    if (fresh) link = new URL(fresh);
+    else await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.ok(link, 'a new link was mailed');
+  await page.goto(`${link.pathname}${link.search}`);
+  const view = page.getByTestId('opt-out-opted-out');
+  await view.waitFor();
+  const text = await view.innerText();
+  assert.match(text, /Your address is opted out/);
+  assert.match(text, /Since \d{1,2} \w+ \d{4}, no search, count, password check, alert or export shows a record holding browser\.opt@example\.com/);
+  await page.getByRole('button', { name: 'Undo my opt-out' }).click();
+  await page.getByTestId('opt-out-undone').waitFor();
+  assert.match(await page.getByTestId('opt-out-undone').innerText(), /4 records holding the address show again/);
   await page.close();
 });

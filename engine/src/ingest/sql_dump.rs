@@ -139,7 +139,8 @@ impl Ingest<'_> {
                         self.bad(path, sql.line(), "no value for any field", line.as_bytes())?;
                         continue;
                     }
-                    move_hashes(&mut rec);
+                    // As `LineContext::parse_with` ends: hashes moved, values kept once.
+                    finish_record(&mut rec, self.contexts[ctx as usize].rules);
                     t.records += 1;
                     self.add(rec, ctx, &line)?;
                 }

@@ -201,17 +201,17 @@ pub struct Part {
     pub(super) contexts: Arc<[LineContext]>,
     /// Hit counts of recent expensive queries in this (immutable) part, keyed by a hash of
     /// the query: see `Part::cached_count`.
-    pub(super) counts: std::sync::Mutex<std::collections::HashMap<u128, (usize, u32)>>,
+    pub(super) counts: std::sync::Mutex<std::collections::HashMap<u128, (u64, u32)>>,
 }
 
 /// Queries whose counts a part remembers, at most.
 pub(super) const COUNT_CACHE: usize = 4096;
 
 impl Part {
-    /// The hit count of query `key` in this part, when it was computed against a removal
-    /// set of `removed` keys. Tombstones are only ever added, so their number identifies
-    /// the set; the part's documents and first-occurrence bits never change.
-    pub fn cached_count(&self, key: u128, removed: usize) -> Option<u32> {
+    /// The hit count of query `key` in this part, when it was computed against the removal
+    /// set of generation `removed` (`Removed::generation`: it names the set); the part's
+    /// documents and first-occurrence bits never change.
+    pub fn cached_count(&self, key: u128, removed: u64) -> Option<u32> {
         let map = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         match map.get(&key) {
             Some(&(r, n)) if r == removed => Some(n),
@@ -219,7 +219,7 @@ impl Part {
         }
     }
 
-    pub fn remember_count(&self, key: u128, removed: usize, count: u32) {
+    pub fn remember_count(&self, key: u128, removed: u64, count: u32) {
         let mut map = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() >= COUNT_CACHE {
             map.clear();

@@ -3,7 +3,8 @@ import type { Database } from '../db/schema';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export type TokenPurpose = 'verify-email' | 'reset-password' | 'close-account' | 'remove-entry' | 'opt-out' | 'second-factor' | 'webauthn-register' | 'webauthn-login';
+/** WebAuthn challenges are one_time_tokens rows too, written by two-factor-repository.ts (purposes `webauthn-*`). */
+export type TokenPurpose = 'verify-email' | 'reset-password' | 'close-account' | 'remove-entry' | 'opt-out' | 'second-factor';
 
 export async function createOneTimeToken(
   db: Db,

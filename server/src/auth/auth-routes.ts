@@ -163,15 +163,14 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
         operationId: 'passkeyOptions',
         tags,
         summary:
-          'Options for navigator.credentials.get(). Without pending_token: "Sign in with a passkey" (any discoverable credential); with one: the second step, over that account\'s passkeys.',
+          'Options for navigator.credentials.get(). Without pending_token: "Sign in with a passkey" (any discoverable credential); with one: the second step, over that account\'s passkeys. The challenge serves only that use (and that pending sign-in).',
         body: Type.Object({ pending_token: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false }),
         response: { 200: Type.Unknown(), ...errors },
       },
     },
     async (request) => {
       await auth.throttlePasskeyOptions(request.limitAddress);
-      const userId = request.body.pending_token ? await auth.pendingUser(request.body.pending_token) : null;
-      return auth.twoFactor.passkeyOptions(userId);
+      return auth.signInPasskeyOptions(request.body.pending_token);
     },
   );
 

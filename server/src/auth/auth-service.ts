@@ -84,6 +84,13 @@ const RESET_PER_IP = { ratePerSecond: 1 / 10, burst: 10 };
 const UPDATE_PASSWORD_FAILURES_PER_ACCOUNT = { ratePerSecond: 1 / 60, burst: 5 };
 /** How long the second step of a sign-in may wait after the password step. */
 const SECOND_STEP_TTL_MINUTES = 5;
+/**
+ * Wrong codes after a right password, per account: 4 pass unremarked (the count drains 4 an
+ * hour); the fifth within about an hour mails the owner, at most once an hour (a mail budget
+ * of its own, so it never uses up MAILS_PER_ACCOUNT's).
+ */
+const WRONG_CODES_UNREMARKED = { ratePerSecond: 4 / 3600, burst: 4 };
+const WRONG_CODES_MAILS = { ratePerSecond: 1 / 3600, burst: 1 };
 
 /** The address and user agent recorded for a sign-in (the rate-limit address when the caller gave none). */
 function clientOf(client: ClientInfo | undefined, ip: string): { ip: string; userAgent: string | null } {
@@ -138,6 +145,19 @@ export function createAuthService(deps: AuthDeps) {
       refreshToken,
       cookieMaxAge: remember ? ttlSeconds : undefined,
     };
+  }
+
+  /**
+   * A wrong code after a right password (a pending sign-in's second step): repeated, the
+   * password is likely known to someone else, so the owner is told by mail (no code, address
+   * or token in it), at most once an hour.
+   */
+  async function noteWrongCode(userId: string): Promise<void> {
+    if ((await limiter.take(`2fa:wrong-codes:${userId}`, WRONG_CODES_UNREMARKED)).allowed) return;
+    if (!(await limiter.take(`2fa:wrong-codes-mail:${userId}`, WRONG_CODES_MAILS)).allowed) return;
+    const user = await userRepo.findOpenUserById(db, userId);
+    if (!user) return;
+    await mail.send(MailTemplates.wrongSecondFactorCodes(user.email, brand, link('/profile')));
   }
 
   /**
@@ -248,9 +268,10 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     /**
-     * The second step of a password sign-in: the pending token and one second factor. A
-     * wrong factor leaves the token usable until it expires (guesses are throttled per
-     * account and per address); a right one uses it up and starts the session.
+     * The second step of a password sign-in: the pending token and one second factor (a
+     * passkey: signed over a challenge issued for this pending sign-in). A wrong factor
+     * leaves the token usable until it expires (guesses are throttled, two-factor.ts; repeated
+     * wrong codes mail the owner); a right one uses it up and starts the session.
      */
     async completeSecondFactor(pendingToken: string, proof: SecondFactorProof, ip: string, client?: ClientInfo): Promise<SessionTokens> {
       const expired = () => Errors.unauthorized('Sign-in expired; please sign in again');
@@ -261,11 +282,12 @@ export function createAuthService(deps: AuthDeps) {
       const userId = pending.user_id;
       let method: SecondFactorMethod = proof.passkey ? 'passkey' : proof.recovery_code ? 'recovery code' : 'code';
       try {
-        method = await twoFactor.check(userId, proof, ip);
+        method = await twoFactor.check({ purpose: 'second-factor', userId, pendingTokenHash: tokenHash }, proof, ip);
       } catch (error) {
         if (!(error instanceof AppError && error.code === 'SECOND_FACTOR_REQUIRED')) {
           secondStepOutcome({ userId, method, ok: false, ip }, client);
         }
+        if (method === 'code' && error instanceof AppError && error.code === 'INVALID_SECOND_FACTOR') afterAnswer(() => noteWrongCode(userId));
         throw error;
       }
       const used = await authRepo.consumeOneTimeToken(db, 'second-factor', tokenHash);
@@ -278,11 +300,17 @@ export function createAuthService(deps: AuthDeps) {
       return startSession(userId, remember, client);
     },
 
-    /** The account a pending second step belongs to (401 when expired or used). */
-    async pendingUser(pendingToken: string): Promise<string> {
-      const pending = pendingToken.length <= 200 ? await authRepo.findLiveOneTimeToken(db, 'second-factor', hashToken(pendingToken)) : undefined;
+    /**
+     * Options for navigator.credentials.get() before any session. Without a pending token: a
+     * passkey sign-in; with one: that pending sign-in's second step (401 when expired or used),
+     * its challenge good for that pending sign-in only.
+     */
+    async signInPasskeyOptions(pendingToken: string | undefined) {
+      if (!pendingToken) return twoFactor.passkeyOptions({ purpose: 'sign-in' });
+      const pendingTokenHash = hashToken(pendingToken);
+      const pending = pendingToken.length <= 200 ? await authRepo.findLiveOneTimeToken(db, 'second-factor', pendingTokenHash) : undefined;
       if (!pending?.user_id) throw Errors.unauthorized('Sign-in expired; please sign in again');
-      return pending.user_id;
+      return twoFactor.passkeyOptions({ purpose: 'second-factor', userId: pending.user_id, pendingTokenHash });
     },
 
     /** Passkey challenges are rows: asking for them counts against the address like a sign-in. */
@@ -295,7 +323,7 @@ export function createAuthService(deps: AuthDeps) {
       await throttle(`login:ip:${ip}`, LOGIN_PER_IP);
       let userId: string;
       try {
-        userId = await twoFactor.verifyPasskey(assertion, null);
+        userId = await twoFactor.verifyPasskey(assertion, { purpose: 'sign-in' });
       } catch (error) {
         secondStepOutcome({ userId: null, method: 'passkey', ok: false, ip });
         throw error;
@@ -405,7 +433,7 @@ export function createAuthService(deps: AuthDeps) {
       }
       await limiter.reset(failuresKey);
       // With two-factor on, a current code (or a passkey, a recovery code) too.
-      await twoFactor.requireStepUp(userId, proof, ip);
+      await twoFactor.requireStepUp({ userId, sessionId }, proof, ip);
       await userRepo.setPasswordHash(db, userId, await hashPassword(next));
       await authRepo.revokeUserSessions(db, userId, 'password-change', sessionId);
       deps.onAccountChanged?.(userId);
@@ -421,9 +449,9 @@ export function createAuthService(deps: AuthDeps) {
       await mail.send(MailTemplates.closeAccount(user.email, brand, link(`/close-account?t=${token}`)));
     },
 
-    /** Closes the account: every session ends and the API key stops working. */
-    async finalizeClosure(userId: string, token: string, proof: SecondFactorProof = {}, ip = ''): Promise<void> {
-      await twoFactor.requireStepUp(userId, proof, ip);
+    /** Closes the account: every session ends and the API key stops working. `sessionId`: the session asking (its step-up). */
+    async finalizeClosure(userId: string, sessionId: string, token: string, proof: SecondFactorProof = {}, ip = ''): Promise<void> {
+      await twoFactor.requireStepUp({ userId, sessionId }, proof, ip);
       await db.transaction().execute(async (trx) => {
         const row = await authRepo.consumeOneTimeToken(trx, 'close-account', hashToken(token));
         // Throwing rolls back, so a token presented by another account stays unused.

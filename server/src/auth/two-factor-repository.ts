@@ -1,7 +1,8 @@
 /**
  * The SQL of two-factor authentication (two-factor.ts holds the rules: secrets encrypted,
  * codes accepted once, step-up, limits): the account's TOTP columns, its recovery codes
- * (HMACs), its passkeys and the WebAuthn challenges (one-time tokens).
+ * (HMACs), its passkeys and the WebAuthn challenges (one_time_tokens rows bound to their
+ * purpose, account and pending sign-in or session).
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
@@ -156,4 +157,47 @@ export async function deletePasskeys(db: Db, userId: string): Promise<number> {
 export async function hasTotpSecret(db: Db, userId: string): Promise<boolean> {
   const before = await db.selectFrom('users').select('totp_secret_enc').where('id', '=', userId).executeTakeFirstOrThrow();
   return Boolean(before.totp_secret_enc);
+}
+
+/** What a WebAuthn challenge was issued for: its `one_time_tokens` purpose. */
+export type ChallengePurpose = 'webauthn-sign-in' | 'webauthn-second-factor' | 'webauthn-step-up' | 'webauthn-register';
+
+/** Where a challenge may be used: its purpose, account (null for a passkey sign-in) and what it is bound to. */
+export interface ChallengeBinding {
+  purpose: ChallengePurpose;
+  userId: string | null;
+  /** The pending sign-in's token hash or the session id; null for a passkey sign-in. */
+  boundTo: string | null;
+}
+
+/** Stores a challenge by its hash with where it may be used (`payload.bound_to`). */
+export async function insertChallenge(db: Db, challengeHash: string, binding: ChallengeBinding, expiresAt: Date): Promise<void> {
+  await db
+    .insertInto('one_time_tokens')
+    .values({
+      token_hash: challengeHash,
+      purpose: binding.purpose,
+      user_id: binding.userId,
+      expires_at: expiresAt,
+      payload: binding.boundTo === null ? null : JSON.stringify({ bound_to: binding.boundTo }),
+    })
+    .execute();
+}
+
+/**
+ * Uses up a live challenge issued for exactly this purpose, account and pending sign-in or
+ * session; false otherwise (a challenge presented elsewhere stays unused, for its own step).
+ */
+export async function consumeChallenge(db: Db, challengeHash: string, binding: ChallengeBinding): Promise<boolean> {
+  const used = await db
+    .updateTable('one_time_tokens')
+    .set({ used_at: sql`now()` })
+    .where('token_hash', '=', challengeHash)
+    .where('purpose', '=', binding.purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .where((eb) => (binding.userId === null ? eb('user_id', 'is', null) : eb('user_id', '=', binding.userId)))
+    .where((eb) => (binding.boundTo === null ? eb('payload', 'is', null) : eb(sql<string>`payload->>'bound_to'`, '=', binding.boundTo)))
+    .executeTakeFirst();
+  return Number(used.numUpdatedRows) === 1;
 }

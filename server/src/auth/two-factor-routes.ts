@@ -4,9 +4,9 @@
  * `recovery_code` or `passkey`) when two-factor is on: 403 "Authentication code required"
  * without one, 403 "Invalid authentication code" (or recovery code, passkey) when wrong.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { TwoFactorService } from './two-factor';
+import type { Actor, TwoFactorService } from './two-factor';
 import { ErrorBody } from '../infra/errors';
 import { StepUpFields, WebAuthnResponse, emptyBodyAsObject } from './auth-schemas';
 
@@ -14,6 +14,9 @@ const Success = Type.Object({ success: Type.Boolean() });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
 const RecoveryCodes = Type.Object({ recovery_codes: Type.Array(Type.String()) });
+
+/** The signed-in account and its session: a step-up's passkey challenge is bound to the session. */
+const actorOf = (request: FastifyRequest): Actor => ({ userId: request.user.sub, sessionId: request.user.sid });
 
 export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor: TwoFactorService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -62,7 +65,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
         response: { 200: Type.Object({ secret: Type.String(), uri: Type.String(), qr_code: Type.String() }), ...errors },
       },
     },
-    (request) => twoFactor.beginTotp(request.user.sub, request.body, request.limitAddress),
+    (request) => twoFactor.beginTotp(actorOf(request), request.body, request.limitAddress),
   );
 
   r.post(
@@ -85,7 +88,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
     '/user/two-factor/totp/disable',
     { ...common, schema: { operationId: 'twoFactorTotpDisable', tags, security, body: StepUp, response: { 200: Success, ...errors } } },
     async (request) => {
-      await twoFactor.disableTotp(request.user.sub, request.body, request.limitAddress);
+      await twoFactor.disableTotp(actorOf(request), request.body, request.limitAddress);
       return { success: true };
     },
   );
@@ -103,7 +106,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
         response: { 200: RecoveryCodes, ...errors },
       },
     },
-    async (request) => ({ recovery_codes: await twoFactor.regenerateRecoveryCodes(request.user.sub, request.body, request.limitAddress) }),
+    async (request) => ({ recovery_codes: await twoFactor.regenerateRecoveryCodes(actorOf(request), request.body, request.limitAddress) }),
   );
 
   r.post(
@@ -114,11 +117,12 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
         operationId: 'twoFactorPasskeyOptions',
         tags,
         security,
-        summary: "Options for navigator.credentials.get() over the account's passkeys, for a step-up with a passkey.",
+        summary:
+          "Options for navigator.credentials.get() over the account's passkeys, for a step-up with a passkey in this session (the challenge serves nothing else).",
         response: { 200: Type.Unknown(), ...errors },
       },
     },
-    (request) => twoFactor.passkeyOptions(request.user.sub),
+    (request) => twoFactor.passkeyOptions({ purpose: 'step-up', ...actorOf(request) }),
   );
 
   r.post(
@@ -135,7 +139,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
         response: { 200: Type.Unknown(), ...errors },
       },
     },
-    (request) => twoFactor.passkeyRegistrationOptions(request.user.sub, request.body, request.limitAddress),
+    (request) => twoFactor.passkeyRegistrationOptions(actorOf(request), request.body, request.limitAddress),
   );
 
   r.post(
@@ -151,7 +155,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
         response: { 200: Type.Object({ recovery_codes: Type.Union([Type.Array(Type.String()), Type.Null()]) }), ...errors },
       },
     },
-    (request) => twoFactor.addPasskey(request.user.sub, request.body.name, request.body.response),
+    (request) => twoFactor.addPasskey(actorOf(request), request.body.name, request.body.response),
   );
 
   r.post(
@@ -168,7 +172,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
     },
     async (request) => {
       const { id, ...proof } = request.body;
-      await twoFactor.removePasskey(request.user.sub, id, proof, request.limitAddress);
+      await twoFactor.removePasskey(actorOf(request), id, proof, request.limitAddress);
       return { success: true };
     },
   );

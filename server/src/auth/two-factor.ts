@@ -7,7 +7,14 @@
  *   code of that step or an earlier one is refused (one step of clock drift each way).
  * - The TOTP secret is stored encrypted (AES-256-GCM, key in app_secrets), recovery codes as
  *   HMACs; neither is ever logged.
- * - Guesses are throttled per account (failures) and per address (every attempt).
+ * - Every attempt counts against the address. Wrong codes count against the (account,
+ *   address) pair and, with a much larger burst, against the account; once the account's is
+ *   spent, codes are taken only from addresses the account signed in from. Recovery codes
+ *   and passkeys never wait on the code throttle (limits of their own), so a thief who knows
+ *   the password cannot lock the owner out.
+ * - A passkey challenge is bound to its purpose (passkey sign-in, a pending sign-in's second
+ *   step, a session's step-up, a session's new passkey) and to that pending sign-in or
+ *   session: presented anywhere else, it is refused as a wrong passkey.
  * - Step-up: sensitive changes take a current code, a recovery code (used up) or a passkey.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt } from 'node:crypto';
@@ -28,15 +35,49 @@ import type { RateLimiter } from '../infra/rate-limiter';
 import { AppError, Errors } from '../infra/errors';
 import { hashToken, hmac, loadOrCreateSecret, newOpaqueToken } from '../infra/secrets';
 import * as repo from './two-factor-repository';
-import { consumeOneTimeToken, createOneTimeToken } from './auth-repository';
+import { isKnownIp } from './auth-repository';
 
 export const RECOVERY_CODE_COUNT = 10;
 const PERIOD = 30;
 const CHALLENGE_TTL_MS = 5 * 60_000;
 /** Every second-factor attempt (code, recovery code, passkey) counts against the address. */
 const ATTEMPTS_PER_IP = { ratePerSecond: 1 / 3, burst: 20 };
-/** Wrong codes count against the account: 5 at once, then one a minute. */
-const FAILURES_PER_ACCOUNT = { ratePerSecond: 1 / 60, burst: 5 };
+/** Wrong codes of one account from one address: 5 at once, then one a minute (that address waits, no other). */
+const CODE_FAILURES_PER_ACCOUNT_IP = { ratePerSecond: 1 / 60, burst: 5 };
+/**
+ * Wrong codes of one account from every address: 30 at once, then one a minute. Once spent,
+ * a code is still taken from an address the account has signed in from (`login_known_ips`);
+ * any other address waits (429 with Retry-After). Never a refusal of recovery codes or passkeys.
+ */
+const CODE_FAILURES_PER_ACCOUNT = { ratePerSecond: 1 / 60, burst: 30 };
+/** Wrong recovery codes and passkeys of one account from one address (neither can be guessed): 10, then one a minute. */
+const OTHER_FAILURES_PER_ACCOUNT_IP = { ratePerSecond: 1 / 60, burst: 10 };
+
+/** Where a passkey assertion is presented: its challenge must have been issued for exactly that. */
+export type PasskeyStep =
+  /** "Sign in with a passkey": no account yet, any discoverable credential. */
+  | { purpose: 'sign-in' }
+  /** The second step of one pending password sign-in (the pending token's hash). */
+  | { purpose: 'second-factor'; userId: string; pendingTokenHash: string }
+  /** A step-up for a sensitive change, in one session. */
+  | { purpose: 'step-up'; userId: string; sessionId: string };
+
+/** A second factor's step: a pending sign-in's or a session's step-up. */
+export type SecondFactorStep = Exclude<PasskeyStep, { purpose: 'sign-in' }>;
+
+/** The signed-in account and session a profile change comes from. */
+export interface Actor {
+  userId: string;
+  sessionId: string;
+}
+
+const stepUpOf = (actor: Actor): SecondFactorStep => ({ purpose: 'step-up', userId: actor.userId, sessionId: actor.sessionId });
+
+function bindingOf(step: PasskeyStep): repo.ChallengeBinding {
+  if (step.purpose === 'sign-in') return { purpose: 'webauthn-sign-in', userId: null, boundTo: null };
+  if (step.purpose === 'second-factor') return { purpose: 'webauthn-second-factor', userId: step.userId, boundTo: step.pendingTokenHash };
+  return { purpose: 'webauthn-step-up', userId: step.userId, boundTo: step.sessionId };
+}
 
 /** How a second step was passed, in the words of the sign-in history. */
 export type SecondFactorMethod = 'code' | 'recovery code' | 'passkey';
@@ -84,6 +125,12 @@ function newRecoveryCode(): string {
   let code = '';
   for (let i = 0; i < 10; i++) code += RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)];
   return `${code.slice(0, 5)}-${code.slice(5)}`;
+}
+
+/** The account a WebAuthn user handle names (we register the account id's UTF-8 bytes); null when unreadable. */
+function userHandleAccount(handle: unknown): string | null {
+  if (typeof handle !== 'string' || handle.length > 1024) return null;
+  return Buffer.from(handle, 'base64url').toString('utf8');
 }
 
 function challengeOf(response: { response?: { clientDataJSON?: unknown } }): string | null {
@@ -166,57 +213,104 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     return codes;
   }
 
-  async function throttleAttempt(userId: string, ip: string) {
-    const byIp = await limiter.take(`2fa:ip:${hmac(deps.ipSecret, ip)}`, ATTEMPTS_PER_IP);
+  /** A code, or what cannot be guessed (a recovery code, a passkey): each has its own failure limits. */
+  type Kind = 'code' | 'other';
+  const ipHashOf = (ip: string) => hmac(deps.ipSecret, ip);
+  const keys = (userId: string, ip: string) => {
+    const ipHash = ipHashOf(ip);
+    return {
+      ipHash,
+      codePair: `2fa:code-fail:${userId}:${ipHash}`,
+      codeAccount: `2fa:code-fail:${userId}`,
+      otherPair: `2fa:other-fail:${userId}:${ipHash}`,
+    };
+  };
+
+  /** Before a check: every attempt against the address, then the failure limits of its kind. */
+  async function throttleAttempt(userId: string, ip: string, kind: Kind) {
+    const k = keys(userId, ip);
+    const byIp = await limiter.take(`2fa:ip:${k.ipHash}`, ATTEMPTS_PER_IP);
     if (!byIp.allowed) throw Errors.tooManyRequests(byIp.retryAfterMs);
-    const byAccount = await limiter.take(`2fa:fail:${userId}`, FAILURES_PER_ACCOUNT, { peek: true });
-    if (!byAccount.allowed) throw Errors.tooManyRequests(byAccount.retryAfterMs);
+    if (kind === 'other') {
+      const pair = await limiter.take(k.otherPair, OTHER_FAILURES_PER_ACCOUNT_IP, { peek: true });
+      if (!pair.allowed) throw Errors.tooManyRequests(pair.retryAfterMs);
+      return;
+    }
+    const pair = await limiter.take(k.codePair, CODE_FAILURES_PER_ACCOUNT_IP, { peek: true });
+    if (!pair.allowed) throw Errors.tooManyRequests(pair.retryAfterMs);
+    const account = await limiter.take(k.codeAccount, CODE_FAILURES_PER_ACCOUNT, { peek: true });
+    if (!account.allowed && !(await isKnownIp(db, userId, k.ipHash))) throw Errors.tooManyRequests(account.retryAfterMs);
   }
 
-  async function failed(userId: string, error: AppError): Promise<never> {
-    await limiter.take(`2fa:fail:${userId}`, FAILURES_PER_ACCOUNT);
+  async function failed(userId: string, ip: string, kind: Kind, error: AppError): Promise<never> {
+    const k = keys(userId, ip);
+    if (kind === 'other') {
+      await limiter.take(k.otherPair, OTHER_FAILURES_PER_ACCOUNT_IP);
+    } else {
+      await limiter.take(k.codePair, CODE_FAILURES_PER_ACCOUNT_IP);
+      await limiter.take(k.codeAccount, CODE_FAILURES_PER_ACCOUNT);
+    }
     throw error;
   }
 
-  async function verifyCode(userId: string, code: string): Promise<void> {
+  /**
+   * A right factor: this address's failures for the account are forgotten (the owner's typos).
+   * The account-wide count is not: it drains by itself, so a right answer elsewhere does not
+   * give a guesser a new burst.
+   */
+  async function passed(userId: string, ip: string) {
+    const k = keys(userId, ip);
+    await limiter.reset(k.codePair);
+    await limiter.reset(k.otherPair);
+  }
+
+  async function verifyCode(userId: string, code: string, ip: string): Promise<void> {
     const row = await account(userId);
-    if (!row.totp_secret_enc) await failed(userId, TwoFactorErrors.invalidCode());
+    if (!row.totp_secret_enc) await failed(userId, ip, 'code', TwoFactorErrors.invalidCode());
     const step = matchingStep(await decrypt(row.totp_secret_enc!), code.trim());
-    if (step === null) await failed(userId, TwoFactorErrors.invalidCode());
+    if (step === null) await failed(userId, ip, 'code', TwoFactorErrors.invalidCode());
     // Accepted once: the step moves forward atomically, so a replay (or a race) finds no row.
-    if (!(await repo.advanceTotpStep(db, userId, step!))) await failed(userId, TwoFactorErrors.invalidCode());
+    if (!(await repo.advanceTotpStep(db, userId, step!))) await failed(userId, ip, 'code', TwoFactorErrors.invalidCode());
   }
 
-  async function useRecoveryCode(userId: string, code: string): Promise<void> {
-    if (code.length > 64) await failed(userId, TwoFactorErrors.invalidRecoveryCode());
-    if (!(await repo.useRecoveryCode(db, userId, await recoveryHash(code)))) await failed(userId, TwoFactorErrors.invalidRecoveryCode());
+  async function useRecoveryCode(userId: string, code: string, ip: string): Promise<void> {
+    if (code.length > 64) await failed(userId, ip, 'other', TwoFactorErrors.invalidRecoveryCode());
+    if (!(await repo.useRecoveryCode(db, userId, await recoveryHash(code)))) await failed(userId, ip, 'other', TwoFactorErrors.invalidRecoveryCode());
   }
 
-  async function newChallenge(userId: string | null, purpose: 'webauthn-register' | 'webauthn-login', challenge: string) {
-    // A one-time token like the mailed links: stored by its hash, used up once.
-    await createOneTimeToken(db, { tokenHash: hashToken(challenge), purpose, userId, expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS) });
+  /** Stores a challenge by its hash (like the mailed links), bound to where it may be used, 5 minutes, used up once. */
+  async function newChallenge(binding: repo.ChallengeBinding, challenge: string) {
+    await repo.insertChallenge(db, hashToken(challenge), binding, new Date(Date.now() + CHALLENGE_TTL_MS));
   }
 
-  /** Uses up the challenge a WebAuthn response signed; its user (null for a discoverable sign-in). */
-  async function consumeChallenge(purpose: 'webauthn-register' | 'webauthn-login', challenge: string | null) {
-    if (!challenge) return undefined;
-    return consumeOneTimeToken(db, purpose, hashToken(challenge));
+  /** Uses up the challenge a WebAuthn response signed, when it was issued for exactly this binding. */
+  async function consumeChallenge(binding: repo.ChallengeBinding, challenge: string | null): Promise<boolean> {
+    if (!challenge) return false;
+    return repo.consumeChallenge(db, hashToken(challenge), binding);
   }
 
   /**
-   * Verifies a passkey assertion against a challenge from passkeyOptions(); with `userId`
-   * the passkey must be that account's. Returns the account it signed in.
+   * Verifies a passkey assertion against a challenge passkeyOptions() issued for this very
+   * step (purpose, account, pending sign-in or session). For a second factor the passkey
+   * must be that account's; a user handle, when the authenticator gives one (always for a
+   * passkey sign-in), must name the passkey's account. Returns the account it signed in.
    */
-  async function verifyPasskey(response: unknown, userId: string | null): Promise<string> {
+  async function verifyPasskey(response: unknown, step: PasskeyStep): Promise<string> {
     const invalid = TwoFactorErrors.invalidPasskey;
     if (!response || typeof response !== 'object') throw invalid();
     const assertion = response as AuthenticationResponseJSON;
     const challenge = challengeOf(assertion);
-    const token = await consumeChallenge('webauthn-login', challenge);
-    if (!token || (token.user_id && userId && token.user_id !== userId)) throw invalid();
+    if (!(await consumeChallenge(bindingOf(step), challenge))) throw invalid();
     if (typeof assertion.id !== 'string' || assertion.id.length > 1024) throw invalid();
     const stored = await repo.findPasskeyByCredential(db, assertion.id);
-    if (!stored || (userId && stored.user_id !== userId)) throw invalid();
+    if (!stored || (step.purpose !== 'sign-in' && stored.user_id !== step.userId)) throw invalid();
+    const handle: unknown = (assertion.response as { userHandle?: unknown } | undefined)?.userHandle;
+    if (handle === undefined || handle === null) {
+      // A discoverable sign-in names its account (WebAuthn §7.2: the user handle is required then).
+      if (step.purpose === 'sign-in') throw invalid();
+    } else if (userHandleAccount(handle) !== stored.user_id) {
+      throw invalid();
+    }
     let verified;
     try {
       verified = await verifyAuthenticationResponse({
@@ -240,22 +334,26 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     return stored.user_id;
   }
 
-  /** Checks one presented second factor for the account; throws when missing or wrong. */
-  async function check(userId: string, proof: SecondFactorProof, ip: string): Promise<SecondFactorMethod> {
+  /**
+   * Checks one presented second factor for the step's account (a passkey: against a challenge
+   * issued for this step); throws when missing or wrong.
+   */
+  async function check(step: SecondFactorStep, proof: SecondFactorProof, ip: string): Promise<SecondFactorMethod> {
+    const { userId } = step;
     const method: SecondFactorMethod | null = proof.passkey ? 'passkey' : proof.recovery_code ? 'recovery code' : proof.code ? 'code' : null;
     if (!method) throw TwoFactorErrors.required();
-    await throttleAttempt(userId, ip);
-    if (method === 'code') await verifyCode(userId, proof.code!);
-    else if (method === 'recovery code') await useRecoveryCode(userId, proof.recovery_code!);
+    await throttleAttempt(userId, ip, method === 'code' ? 'code' : 'other');
+    if (method === 'code') await verifyCode(userId, proof.code!, ip);
+    else if (method === 'recovery code') await useRecoveryCode(userId, proof.recovery_code!, ip);
     else {
       try {
-        await verifyPasskey(proof.passkey, userId);
+        await verifyPasskey(proof.passkey, step);
       } catch (error) {
-        if (error instanceof AppError && error.code === 'INVALID_SECOND_FACTOR') await failed(userId, error);
+        if (error instanceof AppError && error.code === 'INVALID_SECOND_FACTOR') await failed(userId, ip, 'other', error);
         throw error;
       }
     }
-    await limiter.reset(`2fa:fail:${userId}`);
+    await passed(userId, ip);
     return method;
   }
 
@@ -268,11 +366,11 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     /**
      * Step-up for a sensitive change (turning two-factor off, new recovery codes, a new API
      * key, a new password, closing the account, passkeys): nothing to check when two-factor
-     * is off; otherwise a current code, a recovery code or a passkey.
+     * is off; otherwise a current code, a recovery code or a passkey (challenge from this session).
      */
-    async requireStepUp(userId: string, proof: SecondFactorProof, ip: string): Promise<void> {
-      if (!(await isOn(userId))) return;
-      await check(userId, proof, ip);
+    async requireStepUp(actor: Actor, proof: SecondFactorProof, ip: string): Promise<void> {
+      if (!(await isOn(actor.userId))) return;
+      await check(stepUpOf(actor), proof, ip);
     },
 
     async status(userId: string) {
@@ -294,10 +392,11 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     },
 
     /** A new secret awaiting its first code: the otpauth:// URI, its QR code and the secret as text. */
-    async beginTotp(userId: string, proof: SecondFactorProof, ip: string) {
+    async beginTotp(actor: Actor, proof: SecondFactorProof, ip: string) {
+      const { userId } = actor;
       const row = await account(userId);
       if (row.totp_secret_enc) throw Errors.badRequest('Two-factor authentication is already on');
-      if ((await passkeyCount(userId)) > 0) await check(userId, proof, ip);
+      if ((await passkeyCount(userId)) > 0) await check(stepUpOf(actor), proof, ip);
       const secret = new Secret({ size: 20 }).base32;
       await repo.setPendingTotp(db, userId, await encrypt(secret));
       const uri = totpFor(secret, row.email).toString();
@@ -309,34 +408,39 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       const row = await account(userId);
       if (row.totp_secret_enc) throw Errors.badRequest('Two-factor authentication is already on');
       if (!row.totp_pending_secret_enc) throw Errors.badRequest('Start again: no two-factor setup is pending');
-      await throttleAttempt(userId, ip);
+      await throttleAttempt(userId, ip, 'code');
       const secret = await decrypt(row.totp_pending_secret_enc);
       const step = matchingStep(secret, code.trim());
-      if (step === null) await failed(userId, TwoFactorErrors.invalidCode());
-      await limiter.reset(`2fa:fail:${userId}`);
+      if (step === null) await failed(userId, ip, 'code', TwoFactorErrors.invalidCode());
+      await passed(userId, ip);
       await repo.enableTotp(db, userId, row.totp_pending_secret_enc, step!);
       return replaceRecoveryCodes(userId);
     },
 
     /** Turns TOTP off (after step-up). Recovery codes go too unless a passkey keeps two-factor on. */
-    async disableTotp(userId: string, proof: SecondFactorProof, ip: string): Promise<void> {
+    async disableTotp(actor: Actor, proof: SecondFactorProof, ip: string): Promise<void> {
+      const { userId } = actor;
       const row = await account(userId);
       if (!row.totp_secret_enc) throw Errors.badRequest('Two-factor authentication is not on');
-      await check(userId, proof, ip);
+      await check(stepUpOf(actor), proof, ip);
       await repo.clearTotp(db, userId);
       if ((await passkeyCount(userId)) === 0) await repo.deleteRecoveryCodes(db, userId);
     },
 
-    async regenerateRecoveryCodes(userId: string, proof: SecondFactorProof, ip: string): Promise<string[]> {
-      if (!(await isOn(userId))) throw Errors.badRequest('Two-factor authentication is not on');
-      await check(userId, proof, ip);
-      return replaceRecoveryCodes(userId);
+    async regenerateRecoveryCodes(actor: Actor, proof: SecondFactorProof, ip: string): Promise<string[]> {
+      if (!(await isOn(actor.userId))) throw Errors.badRequest('Two-factor authentication is not on');
+      await check(stepUpOf(actor), proof, ip);
+      return replaceRecoveryCodes(actor.userId);
     },
 
-    /** Options for navigator.credentials.create(): a discoverable credential, user verification required. */
-    async passkeyRegistrationOptions(userId: string, proof: SecondFactorProof, ip: string) {
+    /**
+     * Options for navigator.credentials.create(): a discoverable credential, user verification
+     * required; the challenge serves only this session's addPasskey().
+     */
+    async passkeyRegistrationOptions(actor: Actor, proof: SecondFactorProof, ip: string) {
+      const { userId } = actor;
       const row = await account(userId);
-      if (await isOn(userId)) await check(userId, proof, ip);
+      if (await isOn(userId)) await check(stepUpOf(actor), proof, ip);
       const existing = await repo.listCredentials(db, userId);
       const options = await generateRegistrationOptions({
         rpName: rp.name,
@@ -347,12 +451,13 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
         excludeCredentials: existing.map((c) => ({ id: c.credential_id, transports: c.transports })),
         authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
       });
-      await newChallenge(userId, 'webauthn-register', options.challenge);
+      await newChallenge({ purpose: 'webauthn-register', userId, boundTo: actor.sessionId }, options.challenge);
       return options;
     },
 
     /** Stores a new passkey; the first second factor of an account also brings recovery codes. */
-    async addPasskey(userId: string, name: string, response: unknown): Promise<{ recovery_codes: string[] | null }> {
+    async addPasskey(actor: Actor, name: string, response: unknown): Promise<{ recovery_codes: string[] | null }> {
+      const { userId } = actor;
       const label = name.trim();
       if (!label) throw Errors.badRequest('Please name the passkey');
       if (label.length > 64) throw Errors.badRequest('Passkey name too long (max 64 characters)');
@@ -360,8 +465,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       if (!response || typeof response !== 'object') throw invalid();
       const registration = response as RegistrationResponseJSON;
       const challenge = challengeOf(registration);
-      const token = await consumeChallenge('webauthn-register', challenge);
-      if (!token || token.user_id !== userId) throw invalid();
+      if (!(await consumeChallenge({ purpose: 'webauthn-register', userId, boundTo: actor.sessionId }, challenge))) throw invalid();
       let verified;
       try {
         verified = await verifyRegistrationResponse({
@@ -390,29 +494,29 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       return { recovery_codes: !wasOn || left === 0 ? await replaceRecoveryCodes(userId) : null };
     },
 
-    async removePasskey(userId: string, passkeyId: string, proof: SecondFactorProof, ip: string): Promise<void> {
+    async removePasskey(actor: Actor, passkeyId: string, proof: SecondFactorProof, ip: string): Promise<void> {
+      const { userId } = actor;
       if (!/^[0-9a-f-]{36}$/i.test(passkeyId)) throw Errors.notFound('No such passkey');
       const found = await repo.findOwnPasskey(db, userId, passkeyId);
       if (!found) throw Errors.notFound('No such passkey');
-      await check(userId, proof, ip);
+      await check(stepUpOf(actor), proof, ip);
       await repo.deletePasskey(db, userId, passkeyId);
       if (!(await isOn(userId))) await repo.deleteRecoveryCodes(db, userId);
     },
 
     /**
-     * Options for navigator.credentials.get(). Without an account: a discoverable sign-in
-     * (no allowCredentials). With one (the second step, a step-up): its passkeys.
+     * Options for navigator.credentials.get(), their challenge bound to `step`. A passkey
+     * sign-in: any discoverable credential (no allowCredentials). A pending sign-in's second
+     * step or a session's step-up: that account's passkeys.
      */
-    async passkeyOptions(userId: string | null) {
-      const allow = userId
-        ? await repo.listCredentials(db, userId)
-        : [];
+    async passkeyOptions(step: PasskeyStep) {
+      const allow = step.purpose === 'sign-in' ? [] : await repo.listCredentials(db, step.userId);
       const options = await generateAuthenticationOptions({
         rpID: rp.id,
         userVerification: 'required',
-        ...(userId ? { allowCredentials: allow.map((c) => ({ id: c.credential_id, transports: c.transports })) } : {}),
+        ...(step.purpose === 'sign-in' ? {} : { allowCredentials: allow.map((c) => ({ id: c.credential_id, transports: c.transports })) }),
       });
-      await newChallenge(userId, 'webauthn-login', options.challenge);
+      await newChallenge(bindingOf(step), options.challenge);
       return options;
     },
 

@@ -242,11 +242,14 @@ export async function createBackup(config: Config, options: BackupOptions): Prom
         const target = path.join(out, 'index');
         fs.mkdirSync(target, { recursive: true });
         for (const segment of indexManifest?.segments ?? []) linkTree(path.join(config.indexDir, `seg-${segment.id}`), path.join(target, `seg-${segment.id}`), tally);
-        // tombstones.log is appended to: copied, never linked. MANIFEST last.
-        for (const file of ['tombstones.log', 'MANIFEST']) {
+        // The logs are appended to: copied, never linked. The removals, the opt-outs'
+        // suppressions and their key (owner-only, as in the index), the well takedowns and
+        // renames; MANIFEST last.
+        for (const file of ['tombstones.log', 'suppressions.log', 'suppression.key', 'wells.log', 'MANIFEST']) {
           const source = path.join(config.indexDir, file);
           if (fs.existsSync(source)) {
             fs.copyFileSync(source, path.join(target, file));
+            if (file === 'suppression.key') fs.chmodSync(path.join(target, file), 0o600);
             tally.copied++;
             tally.bytes += fs.statSync(source).size;
           }

@@ -72,7 +72,7 @@ export const MailTemplates = {
       brand,
       'see and remove your entries',
       [
-        `Someone asked to remove this email address from ${brand} search results. The link shows how many leaked records hold it, by source, and removes them all for good with one button.`,
+        `Someone asked to remove this email address from ${brand} search results. The link shows how many leaked records hold it, by source, and opts it out with one button: no search, alert or export shows them, nor records of breaches added later. If the address is opted out already, the link lets you undo that.`,
         `It works once and for ${hours} hours. If you did not ask for this, ignore this mail: nothing changes.`,
       ],
       { url, label: 'See and remove my entries' },
@@ -84,6 +84,21 @@ export const MailTemplates = {
       'confirm account closure',
       ['You asked to close your account. Following the link ends every session and disables your API key.', 'If it was not you, ignore this mail and change your password.'],
       { url, label: 'Close my account' },
+    ),
+  /**
+   * Repeated wrong authentication codes after the right password (auth-service.ts): the
+   * password is likely known to someone else. Never the codes tried, the address or a token.
+   */
+  wrongSecondFactorCodes: (to: string, brand: string, profileUrl: string) =>
+    compose(
+      to,
+      brand,
+      'wrong authentication codes after your password',
+      [
+        'Someone signed in to your account with your correct password, then entered several wrong authentication codes. The codes were refused and no session was started by them.',
+        'If it was you, nothing needs doing. If not, someone knows your password: change it now, and look at your sessions and sign-in history in your profile.',
+      ],
+      { url: profileUrl, label: 'Open your profile' },
     ),
   /** A monitoring alert to an email channel (List-Unsubscribe headers added by the sender). */
   monitoringAlert: (to: string, brand: string, report: { url: string; wellName: string; results: number; unsubscribeUrl: string }) =>

@@ -1,9 +1,12 @@
 /**
  * Opt-out for anyone, without an account: a person asks for their email address
  * (`POST /privacy/opt-out`), gets a single-use link by mail (`/opt-out?t=…`), sees how many
- * records hold that address, per data well and without any value, and removes them all
- * (`POST /privacy/opt-out/confirm`). Removal is the entry removal's tombstone: for good, on
- * every path, and still removed when the same records are ingested again.
+ * records hold that address, per data well and without any value, and opts out
+ * (`POST /privacy/opt-out/confirm`): the engine suppresses the address (engine/src/suppress.rs),
+ * so no search, count, password check, monitoring match or export shows a record holding it,
+ * in the data wells there are and in every one ingested later, until its owner lifts it
+ * through the same mailed-link flow (`POST /privacy/opt-out/undo`). Only a keyed hash of the
+ * address is kept for that.
  *
  * Decisions (server/src/removal/README.md):
  * - The request answers the same for every address, and a mail goes out whether or not the
@@ -13,8 +16,8 @@
  * - The email is kept only in its link's row: emptied when the link is used, deleted once
  *   expired (at the next request).
  * - "Records holding the address" = records whose `email` field equals it (case-insensitive),
- *   as an exact email search finds them. One link removes at most OPT_OUT_MAX_RECORDS
- *   records; the page says when more remain, and a new link removes the next ones.
+ *   as an exact email search finds them. The preview counts them all and lists the data wells
+ *   of the first OPT_OUT_MAX_RECORDS; the opt-out covers every one.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -30,6 +33,7 @@ import { consumeOptOutToken, deleteExpiredOptOutTokens, insertOptOutToken, peekO
 export const OPT_OUT_MAX_RECORDS = 10_000;
 export const OPT_OUT_INVALID_EMAIL = 'Enter a valid email address.';
 export const OPT_OUT_INVALID_LINK = 'This link is invalid, used or expired. Ask for a new one.';
+export const OPT_OUT_NOT_OPTED_OUT = 'This address is not opted out.';
 
 const REQUESTS_PER_ADDRESS = { ratePerSecond: 1 / 60, burst: 10 };
 const MAILS_PER_TARGET = { ratePerSecond: 3 / 86_400, burst: 3 };
@@ -40,22 +44,41 @@ export interface OptOutHoldings {
   email: string;
   /** Records holding the address (every one, even past OPT_OUT_MAX_RECORDS). */
   total: number;
-  /** Per data well, of the records this link covers, most first. */
+  /** Per data well, of the first OPT_OUT_MAX_RECORDS records, most first. */
   wells: { name: string; records: number }[];
-  /** More records than one link removes. */
+  /** More records than `wells` counts. */
   truncated: boolean;
+  /** The address is opted out (its records are hidden, so `total` is 0); since when (ISO 8601). */
+  opted_out: boolean;
+  opted_out_since: string | null;
 }
 
 export function createOptOutService(deps: { db: Kysely<Database>; engine: Engine; mail: MailService; config: Config; limiter: RateLimiter }) {
   const { db, engine, config } = deps;
 
-  async function holdings(email: string): Promise<OptOutHoldings & { ids: string[] }> {
+  async function holdings(email: string): Promise<OptOutHoldings> {
     // The address passed isValidEmail: no quote or backslash can end the quoted term.
-    const result = await engine.search({ query: `email:"${email}"`, mode: 'exact', page: 1, size: OPT_OUT_MAX_RECORDS, dedup: false });
+    const [result, suppression] = await Promise.all([
+      engine.search({ query: `email:"${email}"`, mode: 'exact', page: 1, size: OPT_OUT_MAX_RECORDS, dedup: false }),
+      engine.suppression(email),
+    ]);
     const perWell = new Map<string, number>();
     for (const entry of result.entries) perWell.set(entry.database_name, (perWell.get(entry.database_name) ?? 0) + 1);
     const wells = [...perWell].map(([name, records]) => ({ name, records })).sort((a, b) => b.records - a.records || a.name.localeCompare(b.name));
-    return { email, total: result.total, wells, truncated: result.total > result.entries.length, ids: result.entries.map((entry) => entry.id) };
+    return {
+      email,
+      total: result.total,
+      wells,
+      truncated: result.total > result.entries.length,
+      opted_out: suppression.suppressed,
+      opted_out_since: suppression.since === null ? null : new Date(suppression.since * 1000).toISOString(),
+    };
+  }
+
+  async function linkEmail(token: string): Promise<string> {
+    const email = await consumeOptOutToken(db, hashToken(token));
+    if (!email) throw Errors.badRequest(OPT_OUT_INVALID_LINK);
+    return email;
   }
 
   async function mailLink(email: string): Promise<void> {
@@ -78,25 +101,35 @@ export function createOptOutService(deps: { db: Kysely<Database>; engine: Engine
         .catch(onMailError);
     },
 
-    /** What the link covers, without using it up. */
+    /** What the link covers, and whether the address is opted out, without using the link up. */
     async preview(token: string, address: string): Promise<OptOutHoldings> {
       const decision = await deps.limiter.take(`opt-out:preview:${address}`, PREVIEWS_PER_ADDRESS);
       if (!decision.allowed) throw Errors.tooManyRequests(decision.retryAfterMs);
       const email = await peekOptOutToken(db, hashToken(token));
       if (!email) throw Errors.badRequest(OPT_OUT_INVALID_LINK);
-      const { ids: _ids, ...rest } = await holdings(email);
-      return rest;
+      return holdings(email);
     },
 
-    /** Uses the link up and removes every record it covers; answers how many were removed and how many remain. */
+    /**
+     * Uses the link up and opts the address out: every record holding it is hidden now and
+     * in every data well ingested later. Answers how many records were hidden and how many
+     * still show (0: the suppression covers them all).
+     */
     async confirm(token: string): Promise<{ removed: number; remaining: number }> {
-      const email = await consumeOptOutToken(db, hashToken(token));
-      if (!email) throw Errors.badRequest(OPT_OUT_INVALID_LINK);
-      const { ids } = await holdings(email);
-      // One removal tombstones every record with the same content: a later id may already be gone.
-      for (const id of ids) await engine.remove(id);
+      const email = await linkEmail(token);
+      const before = await engine.search({ query: `email:"${email}"`, mode: 'exact', page: 1, size: 1, dedup: false });
+      await engine.suppress(email);
       const after = await engine.search({ query: `email:"${email}"`, mode: 'exact', page: 1, size: 1, dedup: false });
-      return { removed: ids.length, remaining: after.total };
+      return { removed: before.total - after.total, remaining: after.total };
+    },
+
+    /** Uses the link up and lifts the address's opt-out: its records show again (unless removed one by one). */
+    async undo(token: string): Promise<{ restored: number }> {
+      const email = await linkEmail(token);
+      const before = await engine.search({ query: `email:"${email}"`, mode: 'exact', page: 1, size: 1, dedup: false });
+      if (!(await engine.unsuppress(email))) throw Errors.badRequest(OPT_OUT_NOT_OPTED_OUT);
+      const after = await engine.search({ query: `email:"${email}"`, mode: 'exact', page: 1, size: 1, dedup: false });
+      return { restored: after.total - before.total };
     },
   };
 }

@@ -78,7 +78,7 @@ export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: Rem
       schema: {
         operationId: 'optOutRequest',
         tags: optOutTags,
-        summary: 'Anyone, without an account: mails a single-use link to the address that shows and removes every record holding it.',
+        summary: 'Anyone, without an account: mails a single-use link to the address that shows every record holding it and opts it out (or lifts its opt-out).',
         description:
           'Answers {"success": true} for every valid address, whether or not any record holds it (a mail goes out either way, at most 3 a day per address). 400 for an invalid address; 429 when this client address asked too often.',
         body: Type.Object({ email: Type.String({ maxLength: 255 }) }, { additionalProperties: false }),
@@ -97,7 +97,7 @@ export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: Rem
       schema: {
         operationId: 'optOutPreview',
         tags: optOutTags,
-        summary: "The link's address and how many records hold it, per data well (no values). Does not use the link up.",
+        summary: "The link's address, how many records hold it, per data well (no values), and whether it is opted out. Does not use the link up.",
         body: Type.Object({ t: Token }, { additionalProperties: false }),
         response: {
           200: Type.Object({
@@ -105,6 +105,8 @@ export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: Rem
             total: Type.Integer(),
             wells: Type.Array(Type.Object({ name: Type.String(), records: Type.Integer() })),
             truncated: Type.Boolean(),
+            opted_out: Type.Boolean(),
+            opted_out_since: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
           }),
           400: ErrorBody,
           429: ErrorBody,
@@ -120,11 +122,27 @@ export function registerRemovalRoutes(app: FastifyInstance, deps: { removal: Rem
       schema: {
         operationId: 'optOutConfirm',
         tags: optOutTags,
-        summary: 'Uses the link up and removes every record holding its address, for good (also when the same records are ingested again).',
+        summary:
+          'Uses the link up and opts its address out: no search, count, password check, alert or export shows a record holding it, in the data wells there are and in those added later, until the opt-out is lifted.',
         body: Type.Object({ t: Token }, { additionalProperties: false }),
         response: { 200: Type.Object({ removed: Type.Integer(), remaining: Type.Integer() }), 400: ErrorBody },
       },
     },
     async (request) => deps.optOut.confirm(request.body.t),
+  );
+
+  r.post(
+    '/privacy/opt-out/undo',
+    {
+      schema: {
+        operationId: 'optOutUndo',
+        tags: optOutTags,
+        summary: "Uses the link up and lifts its address's opt-out: its records show again, except entries removed one by one.",
+        description: '400 when the link is invalid, used or expired, or the address is not opted out.',
+        body: Type.Object({ t: Token }, { additionalProperties: false }),
+        response: { 200: Type.Object({ restored: Type.Integer() }), 400: ErrorBody },
+      },
+    },
+    async (request) => deps.optOut.undo(request.body.t),
   );
 }

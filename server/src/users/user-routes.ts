@@ -103,7 +103,7 @@ export function registerUserRoutes(
     },
     async (request) => {
       const { token, ...proof } = request.body;
-      await auth.finalizeClosure(request.user.sub, token, proof, request.limitAddress);
+      await auth.finalizeClosure(request.user.sub, request.user.sid, token, proof, request.limitAddress);
       return { success: true };
     },
   );
@@ -125,7 +125,7 @@ export function registerUserRoutes(
     },
     async (request) => {
       // The key itself stays what it is (the public and Monitor APIs take it alone); making a new one is guarded.
-      await auth.twoFactor.requireStepUp(request.user.sub, request.body, request.limitAddress);
+      await auth.twoFactor.requireStepUp({ userId: request.user.sub, sessionId: request.user.sid }, request.body, request.limitAddress);
       return { api_key: await users.regenerateApiKey(request.user.sub) };
     },
   );

@@ -74,6 +74,8 @@ test('a backup taken under search traffic and an ingest restores to the same cou
   await server.ingest('Backup Alpha', Array.from({ length: 200 }, (_, i) => ({ email: `alpha${i}@backup.example`, password: `pw${i}` })));
   await server.ingest('Backup Beta', Array.from({ length: 50 }, (_, i) => ({ email: `beta${i}@backup.example`, username: `beta${i}` })));
   await server.login(users[0]!.email);
+  // An opt-out (issue 45 item 3): its suppression and key travel with the index.
+  await server.runtime.engine.suppress('beta3@backup.example');
 
   // Search traffic (charging credits: the credit ledger moves) during the backup, and an ingest.
   let stop = false;
@@ -145,6 +147,12 @@ test('a backup taken under search traffic and an ingest restores to the same cou
     assert.equal(copy.body.total, expectedTotal, query);
   }
   assert.equal((await restored.login(users[2]!.email)).status, 200);
+  // The opt-out holds on the restored index, for a well ingested there later too.
+  assert.equal((await callV2(restored!, users[1]!.apiKey, { query: 'email:"beta3@backup.example"' })).body.total, 0);
+  await restored.ingest('After Restore', [{ email: 'BETA3@backup.example', password: 'after-restore' }, { email: 'new@backup.example' }]);
+  assert.equal((await callV2(restored!, users[1]!.apiKey, { query: 'email:"beta3@backup.example"' })).body.total, 0);
+  assert.equal((await callV2(restored!, users[1]!.apiKey, { query: 'email:"new@backup.example"' })).body.total, 1);
+  assert.equal(fs.statSync(path.join(targetIndex, 'suppression.key')).mode & 0o777, 0o600);
   const restoredEntries = await restored.runtime.db.selectFrom('audit_log').select(['action', 'operator']).orderBy('id').execute();
   assert.deepEqual(restoredEntries.at(-1), { action: 'restore', operator: os.userInfo().username });
   // New rows continue after the restored ones (sequences were moved past them).

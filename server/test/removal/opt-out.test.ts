@@ -1,12 +1,16 @@
 /**
  * Opt-out for anyone (server/src/removal/opt-out-service.ts): without an account, a person
  * asks for a link to their address, sees how many records hold it per data well (no values)
- * and removes them all, for good. The answer to a request never tells whether the address is
- * in the data.
+ * and opts out: every record holding it is hidden, in the wells there are and in every well
+ * ingested later (issue 45 item 3), until the owner lifts it through the same mailed-link
+ * flow. The answer to a request never tells whether the address is in the data.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { startTestServer, type TestServer } from '../support/harness';
+import { createHash } from 'node:crypto';
 import { call, callV2, freshIp } from '../support/helpers';
 
 let server: TestServer;
@@ -31,10 +35,26 @@ after(() => server.close());
 const post = (path: string, body: unknown, ip = freshIp()) => call(server.url, 'POST', path, { body, ip });
 const total = async (query: string) => (await callV2(server, apiKey, { query })).body.total as number;
 
+/** The newest link mailed to `email` that was not seen before. */
+const seenLinks = new Set<string>();
+async function eventuallyNewLink(email: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const mails = (await server.outbox()).filter((m) => m.to === email && /see and remove your entries/.test(m.subject));
+    const link = mails.map((m) => new URL(m.links[0]!).searchParams.get('t')!).find((t) => !seenLinks.has(t));
+    if (link) {
+      seenLinks.add(link);
+      return link;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no new link for ${email}`);
+}
+
 async function linkFor(email: string): Promise<string> {
   const mail = await server.waitForMail(email, /see and remove your entries/);
   const link = new URL(mail.links[0]!);
   assert.equal(link.pathname, '/opt-out');
+  seenLinks.add(link.searchParams.get('t')!);
   return link.searchParams.get('t')!;
 }
 
@@ -45,7 +65,7 @@ test('one answer for every address; the link shows counts per well, removes them
   assert.deepEqual([known.status, known.body], [unknown.status, unknown.body], 'the answer tells nothing');
   const unknownLink = await linkFor('nobody-here@example.com');
   const preview0 = await post('/privacy/opt-out/preview', { t: unknownLink });
-  assert.deepEqual(preview0.body, { email: 'nobody-here@example.com', total: 0, wells: [], truncated: false });
+  assert.deepEqual(preview0.body, { email: 'nobody-here@example.com', total: 0, wells: [], truncated: false, opted_out: false, opted_out_since: null });
 
   const t = await linkFor('opt.me@example.com');
   assert.equal(await total('email:"opt.me@example.com"'), 3);
@@ -59,6 +79,8 @@ test('one answer for every address; the link shows counts per well, removes them
       { name: 'Opt Shop', records: 1 },
     ],
     truncated: false,
+    opted_out: false,
+    opted_out_since: null,
   });
   assert.doesNotMatch(JSON.stringify(preview.body), /Opt-Out-Secret|optme|15550111/, 'no values');
   assert.equal((await post('/privacy/opt-out/preview', { t })).status, 200, 'looking does not use the link up');
@@ -79,6 +101,41 @@ test('one answer for every address; the link shows counts per well, removes them
   // Still gone when the same records are ingested again.
   await server.ingest('Opt Forum Reupload', MINE);
   assert.equal(await total('email:"opt.me@example.com"'), 0);
+
+  // Issue 45 item 3: a later breach with the address and other content is hidden too, from
+  // search and from the password check, whatever the address's case.
+  await server.ingest('Opt Later Breach', [{ email: 'Opt.Me@EXAMPLE.com', password: 'Later-Breach-Pw-7', address: '1 Main St, Springfield' }]);
+  assert.equal(await total('email:"opt.me@example.com"'), 0);
+  const laterHash = createHash('sha256').update('Later-Breach-Pw-7').digest('hex');
+  const check = await callV2(server, apiKey, { hash: laterHash }, { path: '/v2/search-password' });
+  assert.deepEqual(check.body, { results_found: 0 });
+  // What is stored for it: a keyed hash, never the address.
+  const indexDir = server.runtime.config.indexDir;
+  for (const file of ['suppressions.log', 'tombstones.log']) assert.doesNotMatch(fs.readFileSync(path.join(indexDir, file), 'utf8'), /opt\.me/i, file);
+});
+
+test('the owner lifts the opt-out through a new mailed link; its records show again, later wells included', async () => {
+  // (After the first test: opt.me@example.com is opted out.)
+  const before = await total('email:"opt.me@example.com"');
+  assert.equal(before, 0);
+  await post('/privacy/opt-out', { email: 'opt.me@example.com' });
+  const t = await eventuallyNewLink('opt.me@example.com');
+  const preview = await post('/privacy/opt-out/preview', { t });
+  assert.equal(preview.body.opted_out, true);
+  assert.equal(preview.body.total, 0);
+  assert.ok(Date.now() - Date.parse(preview.body.opted_out_since) < 600_000, preview.body.opted_out_since);
+
+  const undone = await post('/privacy/opt-out/undo', { t });
+  assert.deepEqual([undone.status, undone.body], [200, { restored: 6 }]);
+  assert.equal(await total('email:"opt.me@example.com"'), 6, 'the two wells (3), the re-upload (2) and the later breach (1)');
+  const laterHash = createHash('sha256').update('Later-Breach-Pw-7').digest('hex');
+  assert.deepEqual((await callV2(server, apiKey, { hash: laterHash }, { path: '/v2/search-password' })).body, { results_found: 1 });
+  // The link is used up; a lift of an address that is not opted out is refused.
+  assert.equal((await post('/privacy/opt-out/undo', { t })).status, 400);
+  await post('/privacy/opt-out', { email: 'opt.me@example.com' });
+  const t2 = await eventuallyNewLink('opt.me@example.com');
+  assert.equal((await post('/privacy/opt-out/preview', { t: t2 })).body.opted_out, false);
+  assert.deepEqual((await post('/privacy/opt-out/undo', { t: t2 })).body, { error: 'This address is not opted out.' });
 });
 
 test('bad input and throttles', async () => {

@@ -15,7 +15,7 @@ export type { TestServer };
 export type UserOptions = NonNullable<Parameters<TestServer['createUser']>[0]>;
 
 const HARNESS_URL = new URL('../../../server/test/support/harness.ts', import.meta.url).href;
-export const WEB_DIST = fileURLToPath(new URL('../../dist', import.meta.url));
+export const WEB_DIST = fileURLToPath(new URL('../../../dist/web', import.meta.url));
 
 async function harness(): Promise<typeof Harness> {
   return (await import(HARNESS_URL)) as typeof Harness;

@@ -161,14 +161,16 @@ const QUESTIONS: { id: string; title: string; answer: ReactNode }[] = [
     answer: (
       <>
         <p>
-          Anyone can remove every record holding their email address, without an account: on the <Link href="/opt-out">opt-out page</Link>,
-          enter the address and we email it a link. The link shows how many records hold it, per data well (never the values), and
-          one button removes them all. The link works once, for a day.
+          Anyone can opt their email address out, without an account: on the <Link href="/opt-out">opt-out page</Link>, enter the
+          address and we email it a link. The link shows how many records hold it, per data well (never the values), and one button
+          opts it out: no search, count, password check, alert or export shows a record holding it, including breaches added later.
+          We keep only a keyed hash of the address for that, not the address. To undo it, ask for a new link: it offers to undo the
+          opt-out. A link works once, for a day.
         </p>
         <p>
           A single entry can also be removed from its search result with Remove Entry: we email a confirmation link to an address in
-          that entry, so only its owner can confirm, signed in or not. Either way the records disappear from every search, export and
-          alert for good, and stay removed if the same records are added again.
+          that entry, so only its owner can confirm, signed in or not. The entry disappears from every search, export and alert for
+          good, and stays removed if the same record is added again.
         </p>
       </>
     ),

@@ -230,11 +230,20 @@ export function privacySections(): LegalSection[] {
     {
       title: 'Your Rights',
       body: (
-        <p>
-          You may ask for a copy of your data, its correction or its deletion. Anyone can remove their own entry from
-          public search with the Remove Entry action below search results, and you can close your account from your
-          profile page at any time.
-        </p>
+        <>
+          <p>
+            You may ask for a copy of your data, its correction or its deletion. Anyone can remove their own entry from
+            public search with the Remove Entry action below search results, and you can close your account from your
+            profile page at any time.
+          </p>
+          <p>
+            Anyone can also opt their email address out, without an account, on the <Link href="/opt-out">opt-out page</Link>:
+            after confirming through a link mailed to the address, no search, count, password check, alert or export shows a
+            record holding it, including records of breaches added later. To do this we keep a keyed hash of the address (a
+            value from which the address cannot be read back), not the address itself. The owner of the address can undo the
+            opt-out the same way, through a new mailed link.
+          </p>
+        </>
       ),
     },
     {

@@ -6,7 +6,7 @@ import { usePageTitle } from '@/hooks/use-page-title';
 import { ApiError } from '@/lib/api';
 import { toast } from '@/lib/toast-store';
 import { isValidEmail } from '@common/credentials';
-import { confirmOptOut, previewOptOut, requestOptOut, type OptOutHoldings } from '../api/opt-out-api';
+import { confirmOptOut, previewOptOut, requestOptOut, undoOptOut, type OptOutHoldings } from '../api/opt-out-api';
 import './opt-out.css';
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
@@ -39,8 +39,8 @@ function RequestForm() {
       <div role="status" data-testid="opt-out-sent">
         <h1 className="status-title">Check your inbox</h1>
         <p>
-          We sent a link to <strong>{email.trim()}</strong>. It shows how many leaked records hold the address, by source, and removes
-          them all. It works once, for a day.
+          We sent a link to <strong>{email.trim()}</strong>. It shows how many leaked records hold the address, by source, and opts it
+          out (or, if it is opted out already, lets you undo that). It works once, for a day.
         </p>
       </div>
     );
@@ -49,8 +49,9 @@ function RequestForm() {
     <form onSubmit={submit} noValidate data-testid="opt-out-form">
       <h1 className="status-title">Remove your email from search results</h1>
       <p>
-        No account needed. Enter your email address: we mail you a link that shows how many leaked records hold it and removes them all,
-        for good.
+        No account needed. Enter your email address: we mail you a link that shows how many leaked records hold it and opts it out. From
+        then on no search, count, password check, alert or export shows a record holding it, including breaches added later, until you
+        undo it with a new link from this page.
       </p>
       <EmailField value={email} onChange={setEmail} />
       <button type="submit" className="button button-primary button-block" disabled={busy}>
@@ -60,11 +61,12 @@ function RequestForm() {
   );
 }
 
-/** Step 2: the mailed link: what it covers, and the button that removes it all. */
+/** Step 2: the mailed link: what it covers, and the button that opts the address out (or lifts its opt-out). */
 function ConfirmView({ token }: { token: string }) {
   const [holdings, setHoldings] = useState<OptOutHoldings | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [result, setResult] = useState<{ removed: number; remaining: number } | null>(null);
+  const [restored, setRestored] = useState<number | null>(null);
   const [busy, run] = useGuardedSubmit();
 
   useEffect(() => {
@@ -73,12 +75,21 @@ function ConfirmView({ token }: { token: string }) {
     );
   }, [token]);
 
-  const remove = () =>
+  const optOut = () =>
     void run(async () => {
       try {
         setResult(await confirmOptOut(token));
       } catch (error) {
         toast.error(error instanceof ApiError ? error.message : 'Could not remove the entries, try again later.');
+      }
+    });
+
+  const undo = () =>
+    void run(async () => {
+      try {
+        setRestored((await undoOptOut(token)).restored);
+      } catch (error) {
+        toast.error(error instanceof ApiError ? error.message : 'Could not undo the opt-out, try again later.');
       }
     });
 
@@ -96,14 +107,23 @@ function ConfirmView({ token }: { token: string }) {
       <div role="status" data-testid="opt-out-done">
         <h1 className="status-title">Entries removed</h1>
         <p>
-          {plural(result.removed, 'record')} no longer appear in any search, export or alert, and stay removed if the same records are
-          added again.
+          {plural(result.removed, 'record')} no longer appear in any search, export or alert. Records holding the address in breaches added
+          later are hidden too.
         </p>
-        {result.remaining > 0 && (
-          <p>
-            {plural(result.remaining, 'record')} still hold the address. <Link href="/opt-out">Ask for another link</Link> to remove them.
-          </p>
-        )}
+        <p>
+          To undo it, ask for a new link on the <Link href="/opt-out">opt-out page</Link>.
+        </p>
+      </div>
+    );
+  }
+  if (restored !== null) {
+    return (
+      <div role="status" data-testid="opt-out-undone">
+        <h1 className="status-title">Opt-out undone</h1>
+        <p>
+          {plural(restored, 'record')} holding the address show again in searches, and records of breaches added later will too. Entries
+          removed one by one stay removed.
+        </p>
       </div>
     );
   }
@@ -115,12 +135,28 @@ function ConfirmView({ token }: { token: string }) {
       </div>
     );
   }
+  if (holdings.opted_out) {
+    const since = holdings.opted_out_since ? new Date(holdings.opted_out_since).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' }) : null;
+    return (
+      <div data-testid="opt-out-opted-out">
+        <h1 className="status-title">Your address is opted out</h1>
+        <p>
+          {since ? `Since ${since}, no` : 'No'} search, count, password check, alert or export shows a record holding{' '}
+          <strong>{holdings.email}</strong>, including breaches added since.
+        </p>
+        <p>Undo it if you want these records to show again, for instance to monitor the address yourself.</p>
+        <button type="button" className="button button-secondary button-block" onClick={undo} disabled={busy}>
+          {busy ? 'Undoing…' : 'Undo my opt-out'}
+        </button>
+      </div>
+    );
+  }
   return (
     <div data-testid="opt-out-preview">
       <h1 className="status-title">Your entries</h1>
       {holdings.total === 0 ? (
         <p>
-          No record holds <strong>{holdings.email}</strong>.
+          No record holds <strong>{holdings.email}</strong> today. Opting out keeps the address out of breaches added later.
         </p>
       ) : (
         <>
@@ -145,17 +181,18 @@ function ConfirmView({ token }: { token: string }) {
               </tbody>
             </table>
           </div>
-          {holdings.truncated && <p>This link removes the first {plural(holdings.wells.reduce((n, w) => n + w.records, 0), 'record')}; ask for another link for the rest.</p>}
-          <button type="button" className="button button-danger button-block" onClick={remove} disabled={busy}>
-            {busy ? 'Removing…' : 'Remove all my entries'}
-          </button>
+          {holdings.truncated && <p>The table counts the first {plural(holdings.wells.reduce((n, w) => n + w.records, 0), 'record')}; the opt-out covers them all.</p>}
+          <p>Opting out also hides records holding the address in breaches added later, until you undo it with a new link.</p>
         </>
       )}
+      <button type="button" className="button button-danger button-block" onClick={optOut} disabled={busy}>
+        {busy ? 'Removing…' : holdings.total === 0 ? 'Opt out of future breaches' : 'Remove all my entries'}
+      </button>
     </div>
   );
 }
 
-/** /opt-out: anyone removes every record holding their email address, without an account. */
+/** /opt-out: anyone opts their email address out (or undoes it), without an account. */
 export function OptOutPage() {
   usePageTitle('Opt-out');
   const token = new URLSearchParams(useQueryString()).get('t');
