@@ -11,7 +11,7 @@
 //!   wildcards of literals and `*` only, an in-order search of the pieces.
 
 use crate::error::Result;
-use crate::fields::{case_insensitive, normalize, EMAIL, EMAIL_DOMAIN, EMAIL_LOCAL, FIELD_COUNT, PHONE};
+use crate::fields::{case_insensitive, looks_hashed, normalize, EMAIL, EMAIL_DOMAIN, EMAIL_LOCAL, FIELD_COUNT, HASHED_PASSWORD, PHONE};
 use crate::postings::intersect;
 use crate::query::{compile_regex, Node, ParsedQuery, Pattern, WildPiece};
 use crate::segment::{FieldIndex, Part};
@@ -43,8 +43,18 @@ fn plan_node(n: &Node) -> Result<Plan> {
         Node::Or(v) => Plan::Or(v.iter().map(plan_node).collect::<Result<_>>()?),
         Node::Term(t) => Plan::Term(match (&t.pattern, t.field) {
             (Pattern::Exact(v), None) => {
-                TermPlan::Exact((0..FIELD_COUNT).filter_map(|f| normalize(f, v).map(|n| (f, n.into_bytes()))).collect())
+                let every = TermPlan::Exact((0..FIELD_COUNT).filter_map(|f| normalize(f, v).map(|n| (f, n.into_bytes()))).collect());
+                // A value that looks like a hash (with or without its salt) is also the
+                // hashed password shown apart from its salt; anything else stays one lookup.
+                if looks_hashed(v.trim().split(':').next().unwrap_or_default()) {
+                    if let Plan::Or(mut plans) = hashed_password_plan(v) {
+                        plans.push(Plan::Term(every));
+                        return Ok(Plan::Or(plans));
+                    }
+                }
+                every
             }
+            (Pattern::Exact(v), Some(HASHED_PASSWORD)) => return Ok(hashed_password_plan(v)),
             (Pattern::Exact(v), Some(f)) => TermPlan::Exact(normalize(f, v).map(|n| vec![(f, n.into_bytes())]).unwrap_or_default()),
             (Pattern::Wildcard(p), Some(f)) => plan_wildcard(f, p)?,
             (Pattern::Regex(src), Some(f)) => plan_regex(f, src)?,
@@ -52,6 +62,25 @@ fn plan_node(n: &Node) -> Result<Plan> {
             (_, None) => TermPlan::Exact(vec![]),
         }),
     })
+}
+
+/// A hashed password is stored as `hash:salt||extra` (a salt of `None` meaning none), and a
+/// result shows the hash and its salt apart: searched on its field as shown, the hash alone
+/// or with its salt, it finds its record. The exact value, or those values followed by `:`
+/// (a salt) or, after a salt, by `||` (extra), in the case typed and the stored form's.
+fn hashed_password_plan(v: &str) -> Plan {
+    let Some(n) = normalize(HASHED_PASSWORD, v) else { return Plan::Term(TermPlan::Exact(vec![])) };
+    let exact = Plan::Term(TermPlan::Exact(vec![(HASHED_PASSWORD, n.clone().into_bytes())]));
+    if n.contains("||") {
+        return exact;
+    }
+    let sep = if n.contains(':') { "||" } else { ":" };
+    let typed = v.trim();
+    let mut plans = vec![exact, Plan::Term(TermPlan::Prefix { field: HASHED_PASSWORD, prefix: format!("{}{}", n, sep).into_bytes() })];
+    if typed != n {
+        plans.push(Plan::Term(TermPlan::Prefix { field: HASHED_PASSWORD, prefix: format!("{}{}", typed, sep).into_bytes() }));
+    }
+    Plan::Or(plans)
 }
 
 fn plan_wildcard(field: usize, pieces: &[WildPiece]) -> Result<TermPlan> {

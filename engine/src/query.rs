@@ -759,7 +759,9 @@ pub fn parse(query: &str, mode: Mode, default_field: Option<usize>) -> Result<Pa
     if n < MIN_QUERY_CHARS {
         return Err(err("too_short", "Query not long enough (minimum 4 characters)"));
     }
-    if mode == Mode::Wildcard && (q.starts_with('*') || q.starts_with('?')) {
+    // On a field's tab (a default field) `*smith` is that field's `*smith`, as `username:*smith`
+    // is on All: the same scan and limits. Without one, the field must be named.
+    if mode == Mode::Wildcard && default_field.is_none() && (q.starts_with('*') || q.starts_with('?')) {
         return Err(err(
             "wildcard_start",
             "A query cannot start with a wildcard: name a field first, for example email:*@example.com or use &domain:example.com.",

@@ -18,6 +18,8 @@ before(async () => {
     { email: 'John.Smith@Gmail.com', username: 'jsmith', password: 'hunter2', phone: '+1 555 0100' },
     { email: 'jane@example.com', username: 'jane_d', name: 'Jane  Doe', ip_address: '2001:0DB8::0001' },
     { email: 'manske@fake-box.com', username: 'manske', hashed_password: '5F4DCC3B5AA765D61D8327DEB882CF99' },
+    { email: 'salted@example.org', username: 'salted', hashed_password: '8843d7f92416211de9ebb963ff4ce281:None' },
+    { email: 'peppered@example.org', username: 'peppered', hashed_password: 'D033E22AE348AEB5660FC2140AEC35850C4DA997:pepper||v2' },
     { email: 'john.smith@gmail.com', username: 'jsmith', password: 'hunter2', phone: '15550100' },
   ];
   writeFileSync(join(dir, 'a.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
@@ -120,6 +122,39 @@ test('matchWatches returns the watches that match a segment, with record ids', a
   const entry = await engine.get(matches[0]?.recordIds[0] ?? '');
   assert.deepEqual(entry?.email, ['John.Smith@Gmail.com']);
   assert.equal(await engine.get('nope-0-0'), null);
+});
+
+// Issue 42 item 1: the dashboard's hint "turn Wildcard on and use *, as in *smith*" on a
+// field's tab led into wildcard_start; a tab is a named field, as `username:*smith` on All.
+test('regression: a leading wildcard works on a field tab (a default field), as field:*x does on All', async () => {
+  const onTab = await engine.search({ query: '*smith', mode: 'wildcard', type: 'username' });
+  const onAll = await engine.search({ query: 'username:*smith', mode: 'wildcard' });
+  assert.deepEqual(onTab.entries.map((e) => e.id), onAll.entries.map((e) => e.id));
+  assert.equal(onTab.total, 1);
+  assert.equal((await engine.search({ query: '*mith*', mode: 'wildcard', type: 'username' })).total, 1);
+  assert.equal((await engine.search({ query: '?smith', mode: 'wildcard', type: 'username' })).total, 1);
+  // All, no field named: still refused, with the message that says how.
+  await assert.rejects(engine.search({ query: '*smith', mode: 'wildcard' }), (e: unknown) => e instanceof EngineQueryError && e.code === 'wildcard_start');
+});
+
+// Issue 42 item 2: a hashed password is stored as hash:salt||extra and shown with its salt
+// apart (a None salt not at all): searched as shown, on its tab, it finds its record.
+test('regression: a hashed password found as a result shows it: the hash alone, with its salt, any hex case', async () => {
+  const hits = async (query: string) => (await engine.search({ query, type: 'hashed_password' })).entries.map((e) => e.email?.[0]);
+  assert.deepEqual(await hits('8843d7f92416211de9ebb963ff4ce281'), ['salted@example.org'], 'a None salt is not shown');
+  assert.deepEqual(await hits('8843D7F92416211DE9EBB963FF4CE281'), ['salted@example.org']);
+  assert.deepEqual(await hits('8843d7f92416211de9ebb963ff4ce281:None'), ['salted@example.org'], 'the whole stored value');
+  assert.deepEqual(await hits('D033E22AE348AEB5660FC2140AEC35850C4DA997'), ['peppered@example.org']);
+  assert.deepEqual(await hits('d033e22ae348aeb5660fc2140aec35850c4da997'), ['peppered@example.org'], 'lower case, stored upper');
+  assert.deepEqual(await hits('D033E22AE348AEB5660FC2140AEC35850C4DA997:pepper'), ['peppered@example.org'], 'with its salt, without extra');
+  assert.deepEqual(await hits('hashed_password:"5f4dcc3b5aa765d61d8327deb882cf99"'), ['manske@fake-box.com'], 'no salt: as before');
+  // On All too, for a value that looks like a hash.
+  const onAll = async (query: string) => (await engine.search({ query })).entries.map((e) => e.email?.[0]);
+  assert.deepEqual(await onAll('8843d7f92416211de9ebb963ff4ce281'), ['salted@example.org']);
+  assert.deepEqual(await onAll('D033E22AE348AEB5660FC2140AEC35850C4DA997:pepper'), ['peppered@example.org']);
+  // A hash is not a prefix of another: a shorter value finds nothing.
+  assert.deepEqual(await hits('8843d7f92416211de9ebb963ff4ce28'), []);
+  assert.deepEqual(await hits('D033E22AE348AEB5660FC2140AEC35850C4DA997:pep'), []);
 });
 
 test('regression: a trailing OR is a syntax error, not a search for "OR"', async () => {
