@@ -1,8 +1,9 @@
 // `npm run build`: compiles what ships, once, into dist/:
 //   dist/server.mjs, dist/admin.mjs, dist/ingest.mjs, dist/whois-ingest.mjs   the server and
-//       the operator commands, each one ES module of our own code (esbuild), loading its
-//       packages from node_modules: what they import is a production dependency
-//       (scripts/test/production-deps.test.ts proves it in a tree without the others);
+//       the operator commands, our own code only (esbuild; what an entry imports lazily in
+//       dist/chunk-*.mjs), loading their packages from node_modules: what they import is a
+//       production dependency (scripts/test/production-deps.test.ts proves it in a tree
+//       without the others);
 //   dist/web/                the dashboard (vite);
 //   dist/build.json          what the bundles were built from and the packages they load;
 // and builds the engine addon (engine/build/engine.node) when it is missing or stale.
@@ -97,6 +98,12 @@ export async function buildBundles({ quiet = false } = {}) {
     outExtension: { '.js': '.mjs' },
     bundle: true,
     packages: 'external',
+    // What an entry imports lazily (a command's modules behind its `--help`) goes to chunks
+    // of its own, so that their packages load only when that code runs: in one file, every
+    // package an entry bundles would load before its first line.
+    splitting: true,
+    // Beside the entries: a source's location is relative to dist/ (sourceLocation).
+    chunkNames: 'chunk-[hash]',
     format: 'esm',
     platform: 'node',
     target: 'node24',
@@ -108,11 +115,20 @@ export async function buildBundles({ quiet = false } = {}) {
     logLevel: 'error',
     plugins: [sourceLocation],
   });
+  // Chunks first (named by their content: a new one never replaces an old one), then the
+  // entries that name them; the chunks no entry names any more go ten minutes later, once
+  // a process started from an older entry has loaded what it loads lazily.
   fs.mkdirSync(DIST, { recursive: true });
-  for (const file of result.outputFiles) {
+  const isChunk = (file) => path.basename(file.path).startsWith('chunk-');
+  for (const file of [...result.outputFiles.filter(isChunk), ...result.outputFiles.filter((f) => !isChunk(f))]) {
     const temporary = `${file.path}.tmp-${process.pid}`;
     fs.writeFileSync(temporary, file.contents);
     fs.renameSync(temporary, file.path);
+  }
+  const current = new Set(result.outputFiles.map((file) => path.basename(file.path)));
+  for (const name of fs.readdirSync(DIST)) {
+    const file = path.join(DIST, name);
+    if (name.startsWith('chunk-') && !current.has(name) && Date.now() - mtime(file) > 600_000) fs.rmSync(file, { force: true });
   }
   const inputs = Object.keys(result.metafile.inputs).filter((file) => !file.includes('node_modules/'));
   const directories = [...new Set(inputs.map((file) => path.dirname(file)))];
