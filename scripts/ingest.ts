@@ -266,9 +266,14 @@ export function formatDryRun(r: IngestResult): string {
 }
 
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
+    console.log(USAGE);
+    return;
+  }
   let opts: IngestCliOptions;
   try {
-    opts = parseIngestArgs(process.argv.slice(2));
+    opts = parseIngestArgs(argv);
   } catch (e) {
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       if (e instanceof Error && e.message) console.error(`ingest: ${e.message}`);

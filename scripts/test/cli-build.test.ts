@@ -63,6 +63,14 @@ test('a file added to a source folder (a new migration, say) makes the build sta
   adminHelp();
 });
 
+test('every shipped command answers --help on stdout with exit 0', () => {
+  for (const [command, usage] of [['admin', /^Usage: npm run admin -- <command>/m], ['ingest', /^usage: npm run ingest -- --well NAME/m], ['whois-ingest', /^usage: npm run whois-ingest -- --format/m]] as const) {
+    const run = node(cliArgs(command, ['--help']));
+    assert.equal(run.status, 0, `${command}: ${run.err}`);
+    assert.match(run.out, usage, command);
+  }
+});
+
 test('an unknown command is refused with the list', () => {
   const unknown = node([path.join(ROOT, 'scripts', 'run.mjs'), 'nope']);
   assert.equal(unknown.status, 2);
