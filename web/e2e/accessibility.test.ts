@@ -14,25 +14,28 @@ import fs from 'node:fs';
 import { test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { simulateCryptoPayment } from './support/billing';
-import { DESKTOP, logInThroughForm } from './support/browser';
-import { addTaskByApi } from './support/monitoring';
-import { uniqueEmail, type UserOptions } from './support/server';
+import { logInThroughForm } from './support/browser';
+import {
+  FULL_GRANTS,
+  fullUser as fullUserOf,
+  h1,
+  openScreen,
+  SCREEN_QUERY as QUERY,
+  seedScreens,
+  signedInPage,
+  SIGNED_IN,
+  SIGNED_OUT,
+  themedContext,
+  type Screen,
+  type Theme,
+} from './support/screens';
+import { uniqueEmail } from './support/server';
 import { useServerAndBrowser } from './support/suite';
 
-const WELL = 'Accessibility Well';
-const RECORDS: object[] = [
-  { email: 'ally.one@a11y.example', username: 'ally_one', password: 'ally-shared-pass', name: 'Ally One', hashed_password: '5f4dcc3b5aa765d61d8327deb882cf99:None' },
-  { email: 'hidden', username: 'ally_masked', password: 'ally-shared-pass' },
-  ...Array.from({ length: 45 }, (_, i) => ({ email: `ally${i}@a11y.example`, password: 'ally-shared-pass', username: `ally_${i}` })),
-];
-const QUERY = 'password:ally-shared-pass';
-
-const suite = useServerAndBrowser(({ server }) => server.ingest(WELL, RECORDS));
-const GRANTS: UserOptions = { verified: true, searchDays: 30, searchCredits: 100, whoisCredits: 10, enterprise: true };
+const suite = useServerAndBrowser(({ server }) => seedScreens(server));
 
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-type Theme = 'dark' | 'light';
 
 interface AxeNode {
   target: unknown[];
@@ -77,85 +80,13 @@ function describe(screen: string, theme: Theme, violations: AxeViolation[]): str
   );
 }
 
-async function newContext(theme: Theme): Promise<BrowserContext> {
-  // Reduced motion makes transitions instant, so colours are measured in their final state
-  // (a button fading in from disabled would otherwise be caught half-way).
-  const context = await suite.browser.newContext({ baseURL: suite.server.url, viewport: DESKTOP, deviceScaleFactor: 1, reducedMotion: 'reduce' });
-  context.setDefaultTimeout(10_000);
-  await context.addCookies([{ name: 'theme', value: theme, url: suite.server.url }]);
-  return context;
-}
-
-const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name }).first();
-
-/** A screen: where to go, what shows it is ready, and optional steps to a state on it. */
-interface Screen {
-  name: string;
-  path: string;
-  ready: (page: Page) => Promise<unknown>;
-  /** Navigates without a document load (GET /subscriptions answers the API as well). */
-  viaNav?: string;
-}
-
-const SIGNED_OUT: Screen[] = [
-  { name: 'login', path: '/login', ready: (p) => h1(p, 'Welcome back').waitFor() },
-  { name: 'register', path: '/register', ready: (p) => h1(p, 'Create your account').waitFor() },
-  { name: 'forgot-password', path: '/forgot-password', ready: (p) => p.locator('input[name="email"]').waitFor() },
-  { name: 'tos-privacy', path: '/tos-privacy', ready: (p) => h1(p, 'Terms of Service & Privacy Policy').waitFor() },
-  { name: 'opt-out', path: '/opt-out', ready: (p) => h1(p, 'Remove your email from search results').waitFor() },
-  { name: 'not-found', path: '/nowhere', ready: (p) => h1(p, 'Page not found').waitFor() },
-];
-
-const main = (page: Page) => page.locator('main h1, main h2').first().waitFor();
-
-const SIGNED_IN: Screen[] = [
-  { name: 'search', path: '/search', ready: (p) => h1(p, 'Search').waitFor() },
-  {
-    name: 'search results',
-    path: `/search?q=${encodeURIComponent(QUERY)}`,
-    ready: (p) => p.getByTestId('results-list').locator('li').first().waitFor(),
-  },
-  { name: 'whois', path: '/whois', ready: main },
-  { name: 'entry-removal', path: '/entry-removal', ready: main },
-  { name: 'data-wells', path: '/data-wells', ready: (p) => p.getByText(WELL).first().waitFor() },
-  { name: 'profile', path: '/profile', ready: (p) => h1(p, 'Profile Settings').waitFor() },
-  { name: 'close-account', path: '/close-account', ready: main },
-  { name: 'faq', path: '/documentation/faq', ready: main },
-  { name: 'search-guide', path: '/documentation/search-guide', ready: main },
-  { name: 'quick-start', path: '/documentation/quick-start', ready: main },
-  { name: 'api-docs', path: '/documentation/api', ready: main },
-  { name: 'monitoring-api', path: '/monitoring/api', ready: main },
-  { name: 'monitoring-docs', path: '/monitoring/documentation', ready: main },
-  { name: 'monitoring-docs-v2', path: '/monitoring/documentation-v2', ready: main },
-  { name: 'monitoring-manage', path: '/monitoring/manage', ready: (p) => p.getByTestId('tier-tag').waitFor() },
-  { name: 'monitoring-tasks', path: '/monitoring/manage/tasks', ready: (p) => p.getByTestId('task-value').first().waitFor() },
-  { name: 'monitoring-channels', path: '/monitoring/manage/channels', ready: main },
-  { name: 'monitoring-reports', path: '/monitoring/reports', ready: main },
-  { name: 'notifications', path: '/notifications', ready: main },
-  { name: 'subscriptions', path: '/profile', viaNav: 'Subscriptions', ready: (p) => p.getByRole('region', { name: 'API credits', exact: true }).waitFor() },
-  { name: 'payment-history', path: '/subscriptions/payment-history', ready: main },
-  { name: 'plans-search', path: '/subscriptions/search', ready: main },
-  { name: 'credits-search', path: '/subscriptions/search-credits', ready: main },
-  { name: 'credits-whois', path: '/subscriptions/whois-credits', ready: main },
-  { name: 'plans-monitoring', path: '/subscriptions/monitoring', ready: main },
-  {
-    name: 'checkout',
-    path: '/checkout?p=search-credits&q=100',
-    // The card button is enabled once the provider's script has loaded (400 ms after the page).
-    ready: (p) => p.locator('[data-testid="card-purchase"]:not([disabled])').waitFor(),
-  },
-  { name: 'thank-you', path: '/thank-you?p=search-credits', ready: main },
-  { name: 'event-codes', path: '/event-codes', ready: main },
-  { name: 'not-found (framed)', path: '/monitoring/nowhere', ready: main },
-];
+// Reduced motion makes transitions instant, so colours are measured in their final state
+// (a button fading in from disabled would otherwise be caught half-way).
+const newContext = (theme: Theme): Promise<BrowserContext> => themedContext(suite.browser, suite.server, theme);
 
 /** Opens a screen and audits it; returns the lines describing its violations. */
 async function visit(page: Page, screen: Screen, theme: Theme): Promise<string[]> {
-  await page.goto(screen.path);
-  if (screen.viaNav) {
-    await page.getByRole('complementary', { name: 'Main navigation' }).getByRole('link', { name: screen.viaNav }).click();
-  }
-  await screen.ready(page);
+  await openScreen(page, screen);
   return describe(screen.name, theme, await audit(page, screen.name, theme));
 }
 
@@ -190,22 +121,11 @@ async function visitStates(page: Page, theme: Theme): Promise<string[]> {
 }
 
 /** A fresh account with plans, credits, two monitoring tasks and an API key. */
-async function fullUser(label: string) {
-  const user = await suite.server.createUser({ email: uniqueEmail(`a11y-${label}`), apiKey: true, ...GRANTS });
-  const { token } = await suite.server.login(user.email, user.password);
-  await addTaskByApi(suite.server, token, 'email', `watch-${label}@a11y.example`);
-  await addTaskByApi(suite.server, token, 'username', `watch_${label}`);
-  return user;
-}
+const fullUser = (label: string) => fullUserOf(suite.server, label);
 
 /** A signed-in context (in `theme`) of a fresh full account, on /search. */
 async function signedIn(theme: Theme): Promise<Page> {
-  const user = await fullUser(theme);
-  const page = await (await newContext(theme)).newPage();
-  await page.goto('/login');
-  await logInThroughForm(page, user.email, user.password);
-  await page.waitForURL((url) => url.pathname === '/search');
-  return page;
+  return signedInPage(suite.browser, suite.server, await fullUser(theme), theme);
 }
 
 for (const theme of ['dark', 'light'] as const) {
@@ -264,7 +184,7 @@ async function tabTo(page: Page, target: ReturnType<Page['locator']>, what: stri
 const focusedText = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText?.trim() ?? '');
 
 test('keyboard only: skip link, sign-in, search with the tabs, export through a focus-trapped dialog', async () => {
-  const user = await suite.server.createUser({ email: uniqueEmail('a11y-keys'), ...GRANTS });
+  const user = await suite.server.createUser({ email: uniqueEmail('a11y-keys'), ...FULL_GRANTS });
   const context = await newContext('light');
   const page = await context.newPage();
   await page.goto('/login');
@@ -374,9 +294,8 @@ test('zoom to 200%: no screen scrolls sideways or hides its heading; reduced mot
   await check('login');
   await logInThroughForm(page, user.email, user.password);
   await page.waitForURL((url) => url.pathname === '/search');
-  for (const screen of SIGNED_IN.filter(({ viaNav }) => !viaNav)) {
-    await page.goto(screen.path);
-    await screen.ready(page);
+  for (const screen of SIGNED_IN) {
+    await openScreen(page, screen);
     await check(screen.name);
   }
   // prefers-reduced-motion: the toast's entrance and the buttons' transitions are instant.

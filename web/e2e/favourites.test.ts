@@ -1,6 +1,8 @@
 /**
  * Issue 13, item 7: favourites keep no breach data in the browser's storage (record ids and
- * data well names only) and are forgotten at sign-out, while the feature keeps working.
+ * data well names only), while the feature keeps working. Issue 42, item 7: that list stays
+ * on the device for its account across a sign-out (it was dropped without a word); another
+ * account signing in on the device does not see it.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -49,8 +51,9 @@ function assertNoRecordValues(entries: Record<string, string>): void {
   assert.ok(!/raw_record|password/.test(all), `localStorage holds record fields: ${all}`);
 }
 
-test('a favourite is stored as its id only, still listed, and forgotten at logout', async () => {
+test('a favourite is stored as its id only, still listed, and kept for its account after logout (issue 42 item 7)', async () => {
   const user = await suite.server.createUser({ email: uniqueEmail('fav'), ...USER });
+  const other = await suite.server.createUser({ email: uniqueEmail('fav-other'), ...USER });
   const page = await openPage(suite.browser, suite.server.url);
   await signIn(page, user.email, user.password);
   await searchEmail(page, SECRETS[0]!);
@@ -94,32 +97,40 @@ test('a favourite is stored as its id only, still listed, and forgotten at logou
   assertNoRecordValues(entries);
   assert.deepEqual(JSON.parse(entries[keys[0]!]!), [{ id, database_name: WELL }]);
 
-  // Logout: no favourites left in the browser.
+  // Logout: the account's list stays on the device, as references only.
   const loggedOut = page.waitForRequest((request) => new URL(request.url()).pathname === '/authentication/logout');
   await page.goto('/logout');
   await loggedOut;
   await page.waitForURL((url) => url.pathname === '/login');
   entries = await storage(page);
-  assert.deepEqual(favouriteKeys(entries), [], `favourites kept after logout: ${JSON.stringify(entries)}`);
+  assert.deepEqual(favouriteKeys(entries), keys, `favourites dropped at logout: ${JSON.stringify(entries)}`);
+  assert.deepEqual(JSON.parse(entries[keys[0]!]!), [{ id, database_name: WELL }]);
   assertNoRecordValues(entries);
 
-  // Signing in again starts with no favourites; starring still works.
-  await logInThroughForm(page, user.email, user.password);
+  // Another account on this device starts with none of them.
+  await logInThroughForm(page, other.email, other.password);
   await page.waitForURL((url) => url.pathname === '/search');
   await page.getByText('Star a result to keep it here.').waitFor();
-  await searchEmail(page, SECRETS[0]!);
-  await row.getByRole('button', { name: 'Add to favourites' }).click();
-  assert.equal(await textOf(favourites.getByTestId('result-headline')), SECRETS[0]);
+  await page.goto('/logout');
+  await page.waitForURL((url) => url.pathname === '/login');
+
+  // Signing in again lists the favourite, its record fetched again by id.
+  const again = page.waitForRequest((request) => new URL(request.url()).pathname === '/search/records');
+  await logInThroughForm(page, user.email, user.password);
+  await page.waitForURL((url) => url.pathname === '/search');
+  assert.deepEqual((await again).postDataJSON(), { ids: [id] });
+  await eventually(() => textOf(favourites.getByTestId('result-headline')), SECRETS[0]!);
   await page.context().close();
 });
 
-test('a session that ends without the logout page forgets the favourites too', async () => {
+test('a session that ends without the logout page keeps the favourites for the account too', async () => {
   const user = await suite.server.createUser({ email: uniqueEmail('fav'), ...USER });
   const page = await openPage(suite.browser, suite.server.url);
   await signIn(page, user.email, user.password);
   await searchEmail(page, SECRETS[0]!);
   await page.getByTestId('results-list').getByTestId('search-result').first().getByRole('button', { name: 'Add to favourites' }).click();
-  assert.equal(favouriteKeys(await storage(page)).length, 1);
+  const kept = favouriteKeys(await storage(page));
+  assert.equal(kept.length, 1);
   // The server refuses the token and the refresh (session revoked or expired): the app signs out.
   await page.route('**/search', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"expired"}' }));
   await page.route('**/authentication/refresh', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"no session"}' }));
@@ -129,6 +140,8 @@ test('a session that ends without the logout page forgets the favourites too', a
   await page.locator('input[name="query"]').press('Enter');
   await loggedOut;
   await page.waitForURL((url) => url.pathname === '/login');
-  assert.deepEqual(favouriteKeys(await storage(page)), []);
+  const entries = await storage(page);
+  assert.deepEqual(favouriteKeys(entries), kept);
+  assertNoRecordValues(entries);
   await page.context().close();
 });

@@ -69,3 +69,9 @@ test('notifications, subscriptions and payment history say the load failed', asy
     page.getByTestId('history-empty').waitFor(),
   );
 });
+
+test('profile: the settings cards say they could not be loaded, where they were (issue 42 item 7)', async () => {
+  await failsThenRecovers('/profile', ['/user/profile'], 'Could not load your settings', (page) =>
+    page.getByRole('heading', { name: 'Notifications', exact: true }).waitFor(),
+  );
+});

@@ -1,7 +1,7 @@
 /** Route table, frame, theme and not-found screen. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { DESKTOP, eventually, logInThroughForm, MOBILE, openPage, textOf } from './support/browser';
 import { newUser } from './support/server';
 import { useServerAndBrowser } from './support/suite';
@@ -39,6 +39,37 @@ test('the not-found screen offers quick navigation, services and help', async ()
     await page.locator('.tile-title', { hasText: name }).first().waitFor();
   }
   assert.equal(await page.title(), 'Page not found · LeakWell');
+  await page.context().close();
+});
+
+test('opt-out is one click from every screen anyone can open: sign-in, registration, terms and privacy, not found (issue 42 item 4)', async () => {
+  const page = await openPage(suite.browser, suite.server.url);
+  const reachesOptOut = async (link: Locator) => {
+    assert.equal(await link.getAttribute('href'), '/opt-out');
+    await link.click();
+    // The page itself, signed out: no detour through the sign-in.
+    await page.waitForURL((url) => url.pathname === '/opt-out');
+    await eventually(() => page.title(), 'Opt-out · LeakWell');
+  };
+  for (const path of ['/login', '/register']) {
+    await page.goto(path);
+    assert.match(await textOf(page.getByTestId('auth-opt-out')), /Want your email address out of our search results\? Opt out, no account needed\./);
+    await reachesOptOut(page.getByTestId('auth-opt-out').getByRole('link', { name: 'Opt out' }));
+    await page.goto(path);
+    await reachesOptOut(page.getByRole('contentinfo').getByRole('link', { name: 'Opt-out' }));
+  }
+  // The terms and privacy page: at its top, and in the privacy part's Your Rights (kept).
+  await page.goto('/tos-privacy');
+  const rightsHref = await page.getByTestId('legal-opt-out').getByRole('link', { name: 'Your Rights' }).getAttribute('href');
+  assert.match(await textOf(page.locator(`${rightsHref} h3`)), /Your Rights$/);
+  await reachesOptOut(page.getByTestId('legal-opt-out').getByRole('link', { name: 'opt-out page' }));
+  await page.goto('/tos-privacy');
+  const rights = page.locator('.legal-section', { has: page.getByRole('heading', { name: /Your Rights$/ }) });
+  await reachesOptOut(rights.getByRole('link', { name: 'opt-out page' }));
+  // The not-found screen's help, the help anyone can open (the FAQ and guides need an account).
+  await page.goto('/no/such/page');
+  const help = page.getByRole('navigation', { name: 'Need help?' });
+  await reachesOptOut(help.getByRole('link', { name: /Opt out/ }));
   await page.context().close();
 });
 

@@ -120,6 +120,8 @@ test('search credits: tiers at 5/50/100% (enterprise 10/50/100%), clamped quanti
 test('WHOIS credits: max 50,000, tiers 2,500 / 25,000 / 50,000 at $0.02', async () => {
   const page = await signIn('/subscriptions/whois-credits');
   await page.getByRole('heading', { name: 'WHOIS Credits', level: 1 }).waitFor();
+  // The product's name, not "Whois-credits" (issue 42 item 7).
+  assert.equal(await textOf(page.locator('.breadcrumb')), 'Subscriptions / WHOIS Credits');
   assert.equal(await page.getByRole('radio').count(), 0);
   const tiers = page.getByRole('group', { name: 'Tiers' }).getByRole('button');
   assert.deepEqual(
@@ -148,6 +150,9 @@ test('monitoring plans: free start, domain monitoring per domain, enterprise mon
   await domain.getByRole('button', { name: 'Subscribe & Save 10% (Domain Monitoring)' }).click();
   await onPath(page, '/checkout');
   assert.deepEqual(query(page), { p: 'domain-sub-monthly', q: '4' });
+  // The plan renews every month, for the 4 domains (issue 42 item 7: it said "renews every domain").
+  assert.equal(await textOf(page.getByTestId('order-quantity')), '4 domains');
+  assert.match(await textOf(page.getByTestId('order-total')), /^\$[\d,.]+ renews every month$/);
   await page.goBack();
   await page.getByRole('region', { name: 'Enterprise Level' }).getByRole('button', { name: 'Purchase Enterprise Level' }).click();
   await onPath(page, '/checkout');
@@ -217,6 +222,7 @@ test("the API docs checklist's fixes open the working purchase pages", async () 
   await page.goBack();
   await checklist.getByRole('link', { name: 'Buy search credits' }).click();
   await page.getByRole('heading', { name: 'Search Credits', level: 1 }).waitFor();
-  assert.equal(await textOf(page.locator('.breadcrumb')), 'Subscriptions / Search-credits');
+  // The breadcrumb names the product, as the heading does (issue 42 item 7: it read "Search-credits").
+  assert.equal(await textOf(page.locator('.breadcrumb')), 'Subscriptions / Search Credits');
   await page.context().close();
 });

@@ -204,8 +204,24 @@ test('"All" covers every page: it says how many searches it takes, loads with pr
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const dialog = page.getByRole('dialog');
   assert.match(await textOf(dialog.getByTestId('load-all-notice')), /6 pages are not loaded yet; loading them counts as 6 searches/);
+  // The progress counts the same 6 pages (issue 42 item 7: it counted "of 7", the loaded page too).
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const searchPath = (url: URL) => url.pathname === '/search';
+  await page.route(
+    searchPath,
+    async (route) => {
+      if (isSearchCall(route.request())) await held;
+      await route.continue();
+    },
+  );
   await dialog.getByRole('button', { name: 'Load 6 pages' }).click();
+  const progress = dialog.getByTestId('load-all-progress');
+  assert.equal(await textOf(progress.getByRole('status')), 'Loaded 0 of 6 pages…');
+  assert.equal(await progress.getByRole('progressbar').getAttribute('max'), '6');
+  release();
   await dialog.getByTestId('load-all-ready').waitFor();
+  await page.unroute(searchPath);
   assert.equal(await textOf(dialog.getByTestId('load-all-ready')), 'Every page is loaded: 130 records.');
   assert.equal(searches, 6, 'one search per page not loaded yet');
   await dialog.getByRole('button', { name: 'Export CSV' }).click();

@@ -96,12 +96,13 @@ test('TOTP: enabled from the profile, asked at sign-in; a wrong and a replayed c
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Generate key' }).click();
   await dialog.getByLabel('Authentication code').fill(codes[2]!);
-  await dialog.getByRole('button', { name: 'Generate key' }).click();
+  // Enter in the code field confirms, as the button does (issue 42 item 7).
+  await dialog.getByLabel('Authentication code').press('Enter');
   await page.locator('.api-key-note').waitFor();
   await page.context().close();
 });
 
-test('passkey: added from the profile with a virtual authenticator, then signs in alone (no email, no password)', async () => {
+test('passkey: said to turn on two-factor before it is added, added from the profile with a virtual authenticator, then signs in alone (no email, no password)', async () => {
   const user = await newUser(suite.server);
   const page = await openPage(suite.browser, base());
   const cdp = await page.context().newCDPSession(page);
@@ -113,6 +114,12 @@ test('passkey: added from the profile with a virtual authenticator, then signs i
   await logInThroughForm(page, user.email, user.password);
   await page.waitForURL((url) => url.pathname !== '/login');
   await page.goto('/profile');
+  await eventually(() => textOf(page.getByTestId('two-factor-sign-in')), 'Off');
+  // Before the passkey is made, the page says what it does to password sign-in (issue 42 item 3).
+  const note = page.getByTestId('passkey-two-factor-note');
+  assert.match(await textOf(note), /Adding a passkey also turns on two-factor sign-in/);
+  assert.match(await textOf(note), /on a device without it, you need one of the recovery codes we show you once, right after the passkey is made/);
+  assert.equal(await page.getByRole('button', { name: 'Add a passkey' }).getAttribute('aria-describedby'), await note.getAttribute('id'));
   await page.getByLabel('Passkey name').fill('Test laptop');
   await page.getByRole('button', { name: 'Add a passkey' }).click();
   // The first second factor: recovery codes are shown once.
@@ -121,6 +128,17 @@ test('passkey: added from the profile with a virtual authenticator, then signs i
   await page.getByRole('button', { name: 'Done' }).click();
   await page.getByRole('button', { name: 'Remove passkey Test laptop' }).waitFor();
   assert.match(await textOf(page.locator('.passkey-list')), /Last used never/);
+  // Dates read as every other date of the dashboard: "Dec 6, 2026, 05:53 AM" (issue 42 item 7).
+  assert.match(await textOf(page.locator('.passkey-list')), /Added [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2} [AP]M · Last used never/);
+  // The two-factor block says it is on, why, and what a password sign-in now asks for.
+  await eventually(() => textOf(page.getByTestId('two-factor-sign-in')), 'On');
+  const explained = page.getByTestId('two-factor-explained');
+  assert.match(await textOf(explained), /On because you added a passkey: signing in with your password also asks for your passkey, or, on a device without it, a recovery code/);
+  // …and links to the FAQ answer on how to recover.
+  await explained.getByRole('link', { name: 'How to recover' }).click();
+  await page.waitForURL((url) => url.pathname === '/documentation/faq' && url.hash === '#twoFactor');
+  assert.match(await textOf(page.locator('#twoFactor')), /Adding a passkey turns two-factor sign-in on too/);
+  assert.match(await textOf(page.locator('#twoFactor')), /Use a recovery code/);
 
   await signOut(page);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();

@@ -219,18 +219,30 @@ export interface WhoisContact {
 }
 
 export type DomainAvailability = 'AVAILABLE' | 'UNAVAILABLE' | 'UNDETERMINED';
-/** MISSING_WHOIS_DATA: not registered; MASKED_WHOIS_DATA: redacted; IN_COMPLETE_DATA: partial. */
+/**
+ * MISSING_WHOIS_DATA: no WHOIS record (domainAvailability says why: AVAILABLE, a registry
+ * answered that the domain is not registered; UNDETERMINED, no source knows it;
+ * UNAVAILABLE, registered without published WHOIS data); MASKED_WHOIS_DATA: redacted;
+ * IN_COMPLETE_DATA: partial.
+ */
 export type WhoisDataError = 'MISSING_WHOIS_DATA' | 'MASKED_WHOIS_DATA' | 'IN_COMPLETE_DATA';
 
 /**
- * What the dashboard says of a record nobody knew (MISSING_WHOIS_DATA with availability
- * UNDETERMINED, no credit taken); a registry's "not found" (AVAILABLE) reads DATA_ERROR_TEXT.
+ * What the dashboard says of a WHOIS record without data (MISSING_WHOIS_DATA), by its
+ * availability: not registered (a registry said so), unknown to every source, or
+ * registered without published WHOIS data.
  */
-export const NO_SOURCE_TEXT = 'No WHOIS source knows this domain: it may not be registered. No credit was taken.';
+export const NO_RECORD_TEXT: Record<DomainAvailability, string> = {
+  AVAILABLE: 'This domain is not registered: its registry holds no record of it.',
+  UNDETERMINED: 'No WHOIS source knows this domain: it may not be registered.',
+  UNAVAILABLE: 'This domain is registered, but no WHOIS data is published for it.',
+};
 
-/** Text the dashboard shows for a record's dataError. */
-export const DATA_ERROR_TEXT: Record<WhoisDataError, string> = {
-  MISSING_WHOIS_DATA: 'No WHOIS data: the domain is not registered.',
+/** Said with every answer without data (`hasData`): its credits were given back. */
+export const NO_CHARGE_TEXT = 'No credit was taken.';
+
+/** Text the dashboard shows for the dataError of a record that has data. */
+export const DATA_ERROR_TEXT: Record<Exclude<WhoisDataError, 'MISSING_WHOIS_DATA'>, string> = {
   MASKED_WHOIS_DATA: 'The registry or registrar redacts the contact data of this domain.',
   IN_COMPLETE_DATA: 'The WHOIS data of this domain is incomplete.',
 };
@@ -370,16 +382,21 @@ export function lookupRows(tool: WhoisTool, data: WhoisAnswer): LookupRow[] {
   return (data as ReverseLookupAnswer).result;
 }
 
-/** True when an answer holds nothing to show ('No results found.'). */
-export function isEmptyAnswer(tool: WhoisTool, data: WhoisAnswer): boolean {
+/**
+ * Whether an answer holds data: the one charging rule of every tool, on the dashboard and
+ * /v2 alike (docs/whois.md "Credits"): an answer without data costs nothing. Without data
+ * is a WHOIS record with MISSING_WHOIS_DATA (whatever its availability), or an empty list
+ * of any other tool; a redacted or incomplete record has data.
+ */
+export function hasData(tool: WhoisTool, data: WhoisAnswer): boolean {
   switch (tool) {
     case 'whois':
-      return false; // a record with dataError is still shown, with its text
+      return (data as WhoisRecord).dataError !== 'MISSING_WHOIS_DATA';
     case 'whois_history':
-      return (data as WhoisHistoryAnswer).records.length === 0;
+      return (data as WhoisHistoryAnswer).records.length > 0;
     case 'reverse_whois':
-      return (data as ReverseWhoisAnswer).domainsList.length === 0;
+      return (data as ReverseWhoisAnswer).domainsList.length > 0;
     default:
-      return lookupRows(tool, data).length === 0;
+      return lookupRows(tool, data).length > 0;
   }
 }

@@ -4,9 +4,9 @@
  * it with `app.monitorV1Routes(routes)`: each call is an encapsulated context under the base
  * path whose `onRequest` hook is the guard (bearer API key, its own limits; one guard, so
  * one set of limits for every context) and whose error handler speaks V1's codes: 429
- * 'Too Many Requests.', 401 'Invalid API credentials.', 404 for an unknown method (and for an
- * id that is not the caller's), 302 for a missing or invalid field (every refusal of a value
- * or a limit, with its message).
+ * 'Too Many Requests.', 401 'Invalid API credentials.', 404 'Method not allowed.' for an
+ * unknown method and for an id that is not the caller's (V1's table has that one 404), 302
+ * for a missing or invalid field (every refusal of a value or a limit, with its message).
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -36,6 +36,8 @@ function sendError(reply: FastifyReply, status: number, message: string, headers
 
 function v1ErrorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
+    // V1 has one 404 and one text for it: an id that is not the caller's answers it too.
+    if (error.statusCode === 404) return sendError(reply, 404, V1_METHOD_NOT_ALLOWED);
     // Every refusal of a value or a limit is a field V1 calls invalid.
     const code = error.statusCode === 400 ? 302 : error.statusCode;
     if (code >= 500) request.log.error({ err: error }, 'request failed');

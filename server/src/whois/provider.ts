@@ -5,8 +5,8 @@
  *
  * The three outcomes of a call:
  * - an answer (`ProviderAnswer`): "no data" is an answer too (a record with dataError
- *   MISSING_WHOIS_DATA, an empty list), and it is charged (the service refunds the one
- *   answer no provider gave: a WHOIS lookup nobody knew, see whois-service.ts);
+ *   MISSING_WHOIS_DATA, an empty list): it stands, and costs nothing (`hasData` in
+ *   common/whois-rules.ts, the one charging rule of every tool);
  * - `null`: this provider has nothing to say about this query (not configured for it, a
  *   reserved TLD, a domain the local store never saw): the next provider is asked, and if
  *   none answers the last "no data" answer stands (the local store always answers);

@@ -33,7 +33,7 @@ export function registerWhois(app: FastifyInstance, deps: { whois: WhoisService 
         operationId: 'dashboardWhois',
         tags,
         security,
-        summary: 'Run a WHOIS tool from the dashboard (query as a token). 1 WHOIS credit; history 25.',
+        summary: 'Run a WHOIS tool from the dashboard (query as a token). 1 WHOIS credit, history 25; an answer without data costs nothing.',
         body: Type.Object(
           {
             search_type: Type.String({ maxLength: 32 }),

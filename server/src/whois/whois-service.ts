@@ -1,7 +1,7 @@
 /**
  * The WHOIS tools (docs/whois.md): a checked query, its credits held, the
  * cache, then the tool's providers in the configured order; the credits are captured when
- * one answers and refunded when every one failed.
+ * one answers with data, and refunded when the answer has none or every provider failed.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError, Errors } from '../infra/errors';
 import {
   WHOIS_MESSAGES,
+  hasData,
   whoisCost,
   type WhoisAnswer,
   type WhoisQuery,
@@ -94,9 +95,8 @@ function ask(provider: WhoisProvider, query: WhoisQuery, cursor: WhoisCursor, op
 
 /**
  * What a WHOIS lookup answers when no provider knows the domain: "no data", with its
- * availability undetermined (nobody said it is not registered), and not charged (the
- * credit goes back: nothing was learnt). A registry's own "not found" is another answer:
- * AVAILABLE, "not registered", and charged.
+ * availability undetermined (nobody said it is not registered). A registry's own "not
+ * found" is another answer: AVAILABLE. Neither is charged (`hasData`).
  */
 function noDataRecord(domain: string): WhoisRecord {
   return { domainName: domain, domainAvailability: 'UNDETERMINED', dataError: 'MISSING_WHOIS_DATA' };
@@ -155,7 +155,8 @@ export function createWhoisService(options: WhoisServiceOptions) {
   return {
     /**
      * Runs one checked query for a user: 403 without enough credits (history needs 25),
-     * 503 (credits refunded) when every provider failed.
+     * 503 (credits refunded) when every provider failed. An answer without data (issue 42:
+     * one rule for every tool, docs/whois.md "Credits") gives the credits back.
      */
     async run<T extends WhoisTool>(userId: string, query: WhoisQuery & { tool: T }, cursor: WhoisCursor = {}): Promise<Omit<WhoisResponse<T>, 'search_type'>> {
       const cost = whoisCost(query.tool);
@@ -173,8 +174,8 @@ export function createWhoisService(options: WhoisServiceOptions) {
         throw new AppError(503, 'WHOIS_UNAVAILABLE', WHOIS_MESSAGES.unavailable);
       }
       let balance = hold.balance;
-      if (answer.source === 'none') balance = (await refundHold(db, hold.id)) ?? hold.balance + cost;
-      else await captureHold(db, hold.id);
+      if (hasData(query.tool, answer.data)) await captureHold(db, hold.id);
+      else balance = (await refundHold(db, hold.id)) ?? hold.balance + cost;
       return {
         data: answer.data as WhoisResponse<T>['data'],
         source: answer.source,

@@ -72,7 +72,8 @@ export function registerWhoisV2Routes(app: FastifyInstance) {
         operationId: 'v2WhoisSearch',
         tags,
         security,
-        summary: 'Run a WHOIS tool. 1 WHOIS credit per request; whois-history 25. Reverse lookups page by `from` (300 names a page).',
+        summary:
+          'Run a WHOIS tool. 1 WHOIS credit per request, whois-history 25; an answer without data (MISSING_WHOIS_DATA, an empty list) costs nothing. Reverse lookups page by `from` (300 names a page).',
         body: Type.Object(
           {
             search_type: Type.String({ maxLength: 32, description: V2_WHOIS_TYPES.join(', ') }),

@@ -1,10 +1,10 @@
 /**
  * Monitor API V1 under /monitor-api/v1 (docs/monitoring.md): the
  * bearer API key, its own limits (burst, then a block: MONITOR_V1_BLOCK_SECONDS is 2 here),
- * its codes (429 'Too Many Requests.', 401 'Invalid API credentials.', 404 for an unknown
- * method, 302 for a missing or invalid field), every call, V1's name rule, and another
- * user's ids answered 404 (test 22). Real PostgreSQL and engine; reports read through the
- * reports service.
+ * its codes (429 'Too Many Requests.', 401 'Invalid API credentials.', 404 'Method not
+ * allowed.' for an unknown method and for an id that is not the caller's, 302 for a missing
+ * or invalid field), every call, V1's name rule, and another user's ids answered 404 (test
+ * 22). Real PostgreSQL and engine; reports read through the reports service.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +14,7 @@ import { call, freshIp, type Reply } from '../support/helpers';
 import { grantPurchase } from '../../src/payments/grants-service';
 import { MONITORING_MESSAGES } from '../../src/common/monitoring-rules';
 import { V1_NAME_MESSAGE } from '../../src/monitoring/monitoring-v1-routes';
+import { V1_ERRORS } from '../../../web/src/features/monitoring-docs/lib/v1-calls';
 
 let server: TestServer;
 
@@ -364,7 +365,7 @@ describe("test 22: another user's ids are 404 on every V1 path", () => {
       ['delete', { delete_type: 'notification_method', id: bMethod }],
       ['get-breach-entries', { breach_id: bBreach }],
     ] as const) {
-      assertStatus(await v1(a, method, body), 404);
+      assertStatus(await v1(a, method, body), 404, 'Method not allowed.');
     }
     assert.equal((await v1(a, 'get-breaches', {})).body.breaches.length, 0);
     // B's things are as they were.
@@ -384,5 +385,31 @@ describe("test 22: another user's ids are 404 on every V1 path", () => {
       ['b-alerts@example.com'],
     );
     assert.equal((await v1(b, 'get-breach-entries', { breach_id: bBreach })).status, 200);
+  });
+});
+
+describe('issue 42 item 7: the answers are the documented ones, as the spec lists them', () => {
+  test("every 404 is 'Method not allowed.' (an unknown path or an id that is not the caller's), as the docs' table says", async () => {
+    const user = await apiUser({ enterprise: true });
+    const documented = new Map(V1_ERRORS.map(([status, message]) => [Number(status), message]));
+    assert.equal(documented.get(404), 'Method not allowed.');
+    assert.equal(documented.get(401), 'Invalid API credentials.');
+    const unknownTask = '999999999';
+    for (const [method, body] of [
+      ['no-such-call', {}],
+      ['update', { id: unknownTask, update_type: 'task', task_status: 'pause' }],
+      ['update', { id: unknownTask, update_type: 'domain_task', value: 'unknown.example.com' }],
+      ['update', { id: unknownTask, update_type: 'notification_method', value: 'x@example.com' }],
+      ['delete', { delete_type: 'task', id: unknownTask }],
+      ['delete', { delete_type: 'notification_method', id: unknownTask }],
+      ['get-breach-entries', { breach_id: randomUUID() }],
+    ] as const) {
+      const reply = await v1(user, method, body);
+      assert.deepEqual([reply.status, reply.body], [404, { error: documented.get(404) }], `${method} ${JSON.stringify(body)}`);
+    }
+    // A task id sent as a domain_task is no domain task of the caller's either.
+    const task = (await v1(user, 'create', { create_type: 'task', key: 'email', value: 'v1-known@example.com' })).body.id;
+    assertStatus(await v1(user, 'update', { id: task, update_type: 'domain_task', task_status: 'pause' }), 404, documented.get(404));
+    assertStatus(await v1(undefined, 'get-user-info', { type: 'tasks' }), 401, documented.get(401));
   });
 });

@@ -2,15 +2,16 @@
  * The WHOIS calls (docs/whois.md "Calls", "Credits"): `POST /whois`,
  * `GET /user/whois-credits`, `POST /v2/whois/search`, `GET /v2/whois/credits`, answered
  * from the local store; credits taken in one statement (50 concurrent requests with 10
- * credits spend exactly 10), stale holds refunded by
- * the sweeper (a failing provider: whois-refund.test.ts). Real PostgreSQL.
+ * credits spend exactly 10), an answer without data of any tool free on both APIs, stale
+ * holds refunded by the sweeper (a failing provider: whois-refund.test.ts). Real PostgreSQL.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql, startTestServer, type TestServer } from '../support/harness';
 import { call, callV2, freshIp, type Reply } from '../support/helpers';
 import { packWhois } from '../../src/common/obfuscation';
-import { HISTORY_COST, WHOIS_MESSAGES, type WhoisRecord, type WhoisTool } from '../../src/common/whois-rules';
+import { HISTORY_COST, WHOIS_MESSAGES, v2TypeOfTool, v2WhoisData, type WhoisRecord, type WhoisTool } from '../../src/common/whois-rules';
+import { writeCache } from '../../src/whois/whois-repository';
 import { recordSnapshot } from '../../src/whois/snapshots';
 import { reverseName } from '../../src/whois/names';
 
@@ -93,6 +94,7 @@ describe('POST /whois from the local store', () => {
     assert.deepEqual([...excluded.domainsList].sort(), ['acme-shop.test', 'acme.test']);
     const historic = ok(await whois(user.token, 'reverse_whois', 'historic:old registrar:'), 'reverse_whois');
     assert.deepEqual(historic.domainsList, ['acme.test']);
+    // Only in an old version: no domain, no charge.
     assert.deepEqual(ok(await whois(user.token, 'reverse_whois', 'current:old registrar:'), 'reverse_whois').domainsList, [], 'only in an old version');
 
     const names = (data: { result: { name: string }[] }) => data.result.map((r) => r.name).sort();
@@ -103,16 +105,16 @@ describe('POST /whois from the local store', () => {
     assert.deepEqual(subdomains.result.records.map((r: { domain: string }) => r.domain).sort(), ['mail.acme.test', 'shop.acme.test', 'www.acme.test']);
     assert.equal(typeof subdomains.result.records[0].firstSeen, 'number');
 
-    // 1 + 25 + 4 + 3 + 1 = 34 spent; each answer said what was left.
-    assert.equal(await credits(user.token), 100 - 34);
+    // 1 + 25 + 3 + 3 + 1 = 33 spent (the empty reverse WHOIS was free); each answer said what was left.
+    assert.equal(await credits(user.token), 100 - 33);
     // A domain no source knows: "no data", undetermined (not "not registered"), and the credit goes back.
     const last = await whois(user.token, 'whois', 'unknown-domain.test');
-    assert.equal(last.body.remaining_credits, 100 - 34);
+    assert.equal(last.body.remaining_credits, 100 - 33);
     assert.deepEqual(last.body.data, { domainName: 'unknown-domain.test', domainAvailability: 'UNDETERMINED', dataError: 'MISSING_WHOIS_DATA' });
     assert.equal(last.body.source, 'none');
-    assert.equal(await credits(user.token), 100 - 34);
+    assert.equal(await credits(user.token), 100 - 33);
     const ledger = await server.runtime.db.selectFrom('credit_ledger').select(['delta', 'reason']).where('user_id', '=', user.id).where('kind', '=', 'whois').execute();
-    assert.equal(ledger.reduce((sum, row) => sum + row.delta, 0), -34);
+    assert.equal(ledger.reduce((sum, row) => sum + row.delta, 0), -33);
     assert.ok(ledger.some((row) => row.reason === 'whois:whois_history' && row.delta === -HISTORY_COST));
   });
 
@@ -225,6 +227,75 @@ describe('/v2/whois', () => {
     // An undeclared property is dropped (clients send extras), never acted on.
     await expect({ search_type: 'whois', domain: 'acme.test', extra: 1 }, 200);
     await expect({ search_type: 'whois', domain: 'acme.test' }, 403, WHOIS_MESSAGES.creditsRequired);
+  });
+});
+
+/**
+ * Issue 42 item 6: one rule for every tool, the same on the dashboard's POST /whois and on
+ * /v2 (docs/whois.md "Credits"): an answer without data costs nothing. A registry's "not
+ * registered" (kept in the answer cache as the service keeps a live answer) is AVAILABLE;
+ * a domain no source knows is UNDETERMINED; every other tool answers its empty shape.
+ */
+describe('answers without data: every tool, on POST /whois and /v2, costs nothing', () => {
+  const NOT_REGISTERED = 'never-registered.test';
+  const UNKNOWN = 'nobody-knows.test';
+  /** Each tool's query with nothing behind it, and the answer it gets. */
+  const EMPTY: [tool: WhoisTool, query: string, v2: Record<string, unknown>, data: unknown][] = [
+    ['whois', NOT_REGISTERED, { domain: NOT_REGISTERED }, { domainName: NOT_REGISTERED, domainAvailability: 'AVAILABLE', dataError: 'MISSING_WHOIS_DATA' }],
+    ['whois', UNKNOWN, { domain: UNKNOWN }, { domainName: UNKNOWN, domainAvailability: 'UNDETERMINED', dataError: 'MISSING_WHOIS_DATA' }],
+    ['whois_history', UNKNOWN, { domain: UNKNOWN }, { recordsCount: 0, records: [] }],
+    ['reverse_whois', 'current:no such owner:', { include: ['no such owner'] }, { domainsCount: 0, domainsList: [], nextPageSearchAfter: null }],
+    ['reverse_ip', '198.51.100.250', { ip_address: '198.51.100.250' }, { current_page: '0', size: 0, result: [] }],
+    ['reverse_mx', 'mx.nowhere.test', { mx_address: 'mx.nowhere.test' }, { current_page: '0', size: 0, result: [] }],
+    ['reverse_ns', 'ns.nowhere.test', { ns_address: 'ns.nowhere.test' }, { current_page: '0', size: 0, result: [] }],
+    ['subdomain_scan', UNKNOWN, { domain: UNKNOWN }, { search: UNKNOWN, result: { count: 0, records: [] } }],
+  ];
+  const START = HISTORY_COST + 5;
+
+  before(async () => {
+    const answer = { domainName: NOT_REGISTERED, domainAvailability: 'AVAILABLE', dataError: 'MISSING_WHOIS_DATA' };
+    await writeCache(server.runtime.db, 'whois', NOT_REGISTERED, { answer, source: 'live-rdap', fetchedAt: new Date() }, 3600);
+  });
+
+  /** Every charge of the user came back: one refund row per charge, the ledger sums to 0. */
+  async function everyChargeRefunded(userId: string, count: number) {
+    const ledger = await server.runtime.db.selectFrom('credit_ledger').select(['delta', 'reason']).where('user_id', '=', userId).where('kind', '=', 'whois').execute();
+    assert.equal(ledger.length, 2 * count, 'a charge and its refund per request');
+    assert.equal(ledger.reduce((sum, row) => sum + row.delta, 0), 0);
+    for (const [tool] of EMPTY) assert.ok(ledger.some((row) => row.reason === `whois-refund:${tool}` && row.delta > 0), `${tool} refunded`);
+  }
+
+  test('POST /whois: each tool answers its empty shape and takes nothing', async () => {
+    const user = await signedIn(START);
+    for (const [tool, query, , data] of EMPTY) {
+      const reply = await whois(user.token, tool, query);
+      assert.equal(reply.status, 200, `${tool} ${query}: ${JSON.stringify(reply.body)}`);
+      assert.deepEqual(reply.body.data, data, `${tool} ${query}`);
+      assert.equal(reply.body.remaining_credits, START, `${tool} ${query} is free`);
+    }
+    assert.equal(await credits(user.token), START);
+    await everyChargeRefunded(user.id, EMPTY.length);
+    // An answer with data still costs its credit.
+    assert.equal((await whois(user.token, 'whois', 'acme.test')).body.remaining_credits, START - 1);
+  });
+
+  test('/v2/whois/search: the same answers (a record under WhoisRecord), the same rule', async () => {
+    const user = await signedIn(START);
+    for (const [tool, , fields, data] of EMPTY) {
+      const reply = await v2(user.apiKey, { search_type: v2TypeOfTool(tool), ...fields });
+      assert.equal(reply.status, 200, `${tool}: ${JSON.stringify(reply.body)}`);
+      assert.deepEqual(reply.body.data, v2WhoisData(tool, data as WhoisRecord), tool);
+      assert.equal(reply.body.remaining_credits, START, `${tool} is free`);
+    }
+    const balance = await call(server.url, 'GET', '/v2/whois/credits', { headers: { [server.runtime.config.apiKeyHeader]: user.apiKey }, ip: freshIp() });
+    assert.deepEqual(balance.body, { whois_credits: START });
+    await everyChargeRefunded(user.id, EMPTY.length);
+    // The first page of a reverse lookup with rows costs 1; the page after its last row is empty and free.
+    const page = await v2(user.apiKey, { search_type: 'reverse-ip', ip_address: '192.0.2.10' });
+    assert.equal(page.body.remaining_credits, START - 1);
+    const after = await v2(user.apiKey, { search_type: 'reverse-ip', ip_address: '192.0.2.10', from: page.body.data.result.at(-1).name });
+    assert.deepEqual(after.body.data.result, []);
+    assert.equal(after.body.remaining_credits, START - 1);
   });
 });
 

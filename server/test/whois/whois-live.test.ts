@@ -286,7 +286,7 @@ describe('port-43 WHOIS', () => {
     assert.deepEqual(answer?.data.registrant, { state: 'Ontario', countryCode: 'CA', email: 'Please query the RDDS service of the Registrar of Record identified in this output for information on how to contact the Registrant' });
   });
 
-  test('"No match for": an answer (charged) saying the domain is not registered', async () => {
+  test('"No match for": an answer saying the domain is not registered (AVAILABLE, no data: free)', async () => {
     IANA.reply = () => IANA_COM_REFER;
     REGISTRY.reply = () => `No match for "${DOMAIN.toUpperCase()}".\r\n>>> Last update of whois database: 2026-11-23T00:00:00Z <<<\r\n`;
     const answer = await provider().whois!(DOMAIN, call());
@@ -294,7 +294,7 @@ describe('port-43 WHOIS', () => {
     assert.equal(REGISTRAR.connections, 0);
   });
 
-  test('an answer that is neither a record nor "no match" (a rate-limit notice) is a failure, not a charged answer', async () => {
+  test('an answer that is neither a record nor "no match" (a rate-limit notice) is a failure, not an answer', async () => {
     IANA.reply = () => IANA_COM_REFER;
     REGISTRY.reply = () => 'WHOIS LIMIT EXCEEDED - SEE WWW.NIC.COM FOR DETAILS\r\n';
     const error = await failureOf(provider().whois!(DOMAIN, call()));

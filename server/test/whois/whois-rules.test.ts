@@ -7,6 +7,7 @@ import {
   checkWhoisQuery,
   domainAgeDays,
   formatReverseWhoisQuery,
+  hasData,
   parseReverseWhoisQuery,
   toolOfV2Type,
   v2TypeOfTool,
@@ -51,6 +52,19 @@ test('costs, type names and domain age', () => {
   assert.equal(v2TypeOfTool('whois_history'), 'whois-history');
   assert.equal(domainAgeDays('2020-01-01T00:00:00Z', new Date('2020-01-11T12:00:00Z')), 10);
   assert.equal(domainAgeDays('not a date'), null);
+});
+
+test('hasData, the charging rule (issue 42 item 6): a record without WHOIS data or an empty list is free; a redacted record is not', () => {
+  const record = (fields: object) => ({ domainName: 'example.test', domainAvailability: 'UNAVAILABLE' as const, ...fields });
+  assert.equal(hasData('whois', record({ domainAvailability: 'AVAILABLE', dataError: 'MISSING_WHOIS_DATA' })), false);
+  assert.equal(hasData('whois', record({ domainAvailability: 'UNDETERMINED', dataError: 'MISSING_WHOIS_DATA' })), false);
+  assert.equal(hasData('whois', record({ registrarName: 'Redacting Registrar', dataError: 'MASKED_WHOIS_DATA' })), true);
+  assert.equal(hasData('whois', record({ registrarName: 'Example Registrar' })), true);
+  assert.equal(hasData('whois_history', { recordsCount: 0, records: [] }), false);
+  assert.equal(hasData('reverse_whois', { domainsCount: 0, domainsList: [] }), false);
+  assert.equal(hasData('reverse_ip', { current_page: '0', size: 0, result: [] }), false);
+  assert.equal(hasData('reverse_ns', { current_page: '0', size: 1, result: [{ name: 'example.test', first_seen: 1, last_visit: 2 }] }), true);
+  assert.equal(hasData('subdomain_scan', { search: 'example.test', result: { count: 0, records: [] } }), false);
 });
 
 test('POST /whois token round-trips and a tampered one is refused', () => {

@@ -8,11 +8,13 @@
  */
 import type * as WhoisIngest from '../../../scripts/lib/whois-ingest/index';
 import type * as Snapshots from '../../../server/src/whois/snapshots';
+import type * as WhoisRepository from '../../../server/src/whois/whois-repository';
 import type { WhoisRecord } from '../../../server/src/common/whois-rules';
 import type { TestServer } from './server';
 
 const SNAPSHOTS_URL = new URL('../../../server/src/whois/snapshots.ts', import.meta.url).href;
 const INGEST_URL = new URL('../../../scripts/lib/whois-ingest/index.ts', import.meta.url).href;
+const REPOSITORY_URL = new URL('../../../server/src/whois/whois-repository.ts', import.meta.url).href;
 
 /** Values of samples/whois (see its README) the screen is tried with. */
 export const SAMPLE = {
@@ -113,4 +115,18 @@ export async function seedWhoisStore(server: TestServer): Promise<void> {
     .insertInto('subdomains')
     .values(SUBDOMAINS.map((name) => ({ name_rev: reversed(name), first_seen: first, last_seen: last, sources: ['e2e'] })))
     .execute();
+}
+
+/** A name a registry said is not registered (see cacheNotRegistered). */
+export const NOT_REGISTERED_DOMAIN = 'never-registered-e2e.test';
+
+/**
+ * A registry's "not registered" answer for `domain`, kept in the answer cache as the
+ * service keeps a live answer (1 h): the next lookup reads it (no registry is reachable
+ * from a test, and reserved names are never sent out).
+ */
+export async function cacheNotRegistered(server: TestServer, domain: string = NOT_REGISTERED_DOMAIN): Promise<void> {
+  const { writeCache } = (await import(REPOSITORY_URL)) as typeof WhoisRepository;
+  const answer: WhoisRecord = { domainName: domain, domainAvailability: 'AVAILABLE', dataError: 'MISSING_WHOIS_DATA' };
+  await writeCache(server.runtime.db, 'whois', domain, { answer, source: 'live-rdap', fetchedAt: new Date() }, 3600);
 }

@@ -30,6 +30,7 @@ import { MonitoringV2DocsPage } from '@/features/monitoring-docs/components/moni
 import { PaymentHistoryPage } from '@/features/subscriptions/components/payment-history-page';
 import { SearchPlansPage } from '@/features/subscriptions/components/search-plans-page';
 import { SubscriptionsPage } from '@/features/subscriptions/components/subscriptions-page';
+import { productName } from '@/features/subscriptions';
 import { useSession } from '@/lib/session';
 import { Open, Protected, PublicOnly, Splash } from './guards';
 import { HelpRedirect } from './pages/help-redirect';
@@ -144,19 +145,19 @@ export function AppRouter() {
           <PaymentHistoryPage />
         </Protected>
       </Route>
-      {/* Purchase pages: the breadcrumb's last part is the capitalised third path segment. */}
+      {/* Purchase pages: the breadcrumb's last part names what is sold there ("Search Credits", not the path's "search-credits"). */}
       <Route path="/subscriptions/search">
         <Protected title="Subscriptions / Search">
           <SearchPlansPage />
         </Protected>
       </Route>
       <Route path="/subscriptions/search-credits">
-        <Protected title="Subscriptions / Search-credits">
+        <Protected title={`Subscriptions / ${productName('search-credits')}`}>
           <CreditsPage kind="search-credits" />
         </Protected>
       </Route>
       <Route path="/subscriptions/whois-credits">
-        <Protected title="Subscriptions / Whois-credits">
+        <Protected title={`Subscriptions / ${productName('whois-credits')}`}>
           <CreditsPage kind="whois-credits" />
         </Protected>
       </Route>

@@ -17,36 +17,16 @@ export function signIn(token: string): void {
   authToken.set(token);
 }
 
-/** localStorage keys of per-user lists (search favourites: record ids only), removed at sign-out. */
-export const FAVOURITES_STORAGE_PREFIX = 'search-favourites:';
-
-function forgetStoredUserState(): void {
-  try {
-    for (let i = localStorage.length - 1; i >= 0; i--) {
-      const key = localStorage.key(i);
-      if (key?.startsWith(FAVOURITES_STORAGE_PREFIX)) localStorage.removeItem(key);
-    }
-  } catch {
-    // Storage blocked: nothing was stored.
-  }
-}
-
-/** Signs out (the logout page): forgets the stored lists at once, whatever the session state. */
+/** Signs out (the logout page). */
 export async function signOut(): Promise<void> {
-  forgetStoredUserState();
   await endSession();
 }
 
 // Signing out, or the session ending, forgets every cached resource (user, profile…) without
-// refetching, and what this browser kept for the user (issue 13, item 7).
-let signedIn = authToken.get() !== null;
+// refetching. The search favourites stay on the device for their account: the browser keeps
+// only their record ids, per email (features/search/lib/favourites.ts; issue 42 item 7).
 authToken.subscribe(() => {
-  const token = authToken.get();
-  if (token === null) {
-    void mutate(() => true, undefined, { revalidate: false });
-    if (signedIn) forgetStoredUserState();
-  }
-  signedIn = token !== null;
+  if (authToken.get() === null) void mutate(() => true, undefined, { revalidate: false });
 });
 
 export function useSession(): { status: SessionStatus; token: string | null } {

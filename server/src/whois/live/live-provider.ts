@@ -105,7 +105,7 @@ export function createLiveProvider(options: LiveProviderOptions): LiveProvider {
 
     const registry = parseWhoisText(await exchange(registryHost, domain), domain, fetchedAt);
     if (registry.record.dataError === 'MISSING_WHOIS_DATA') return registry.record;
-    // Neither a record nor "no match" (a rate-limit notice, an empty answer): no answer to charge for.
+    // Neither a record nor "no match" (a rate-limit notice, an empty answer): a failure, not an answer.
     if (registry.record.domainAvailability === 'UNDETERMINED') throw new ProviderError('live', 'unparseable', `WHOIS server ${registryHost}: no record in the answer`);
     const registryRecord = { ...registry.record, registryData: registryDataOf(registry.record, registryHost) };
     const registrarHost = registry.registrarWhoisServer;

@@ -9,6 +9,7 @@ import {
   LifeBuoyIcon,
   RadarIcon,
   SearchIcon,
+  ShieldIcon,
 } from '@/components/icons';
 import { Logo } from '@/components/logo';
 import { usePageTitle } from '@/hooks/use-page-title';
@@ -57,8 +58,11 @@ export function NotFoundPage({ framed = false }: { framed?: boolean }) {
         ))}
       </div>
 
-      <h2 className="section-label">Need help?</h2>
-      <div className="tile-grid tile-grid-3">
+      <h2 className="section-label" id="not-found-help">
+        Need help?
+      </h2>
+      {/* Help anyone can open (the FAQ and guides ask for an account): opt-out is among it (issue 42 item 4). */}
+      <nav className="tile-grid" aria-labelledby="not-found-help">
         <Link href="/documentation/faq" className="tile">
           <BookIcon />
           <span className="tile-title">FAQ</span>
@@ -74,7 +78,12 @@ export function NotFoundPage({ framed = false }: { framed?: boolean }) {
           <span className="tile-title">Knowledge base</span>
           <span className="tile-text">Guides to searching well</span>
         </Link>
-      </div>
+        <Link href="/opt-out" className="tile">
+          <ShieldIcon />
+          <span className="tile-title">Opt out</span>
+          <span className="tile-text">Take your email out of results, no account needed</span>
+        </Link>
+      </nav>
     </div>
   );
   if (framed) return content;

@@ -27,7 +27,7 @@ const PROFILE_KEY = '/user/profile';
 
 export function useProfile() {
   const { token } = useSession();
-  const { data: profile, isLoading, mutate } = useSWR<Profile>(token ? PROFILE_KEY : null, {
+  const { data: profile, error, isLoading, mutate } = useSWR<Profile>(token ? PROFILE_KEY : null, {
     // A 401 here means the session has ended: the guard shows the login instead.
     onError: (error) => {
       if (!(error instanceof ApiError && error.status === 401)) toast.error('Issue loading profile');
@@ -47,5 +47,8 @@ export function useProfile() {
     );
   };
 
-  return { profile, isLoading, updateSetting };
+  /** Loads the profile again (after a failed load). */
+  const reload = () => mutate();
+
+  return { profile, failed: !profile && Boolean(error) && !isLoading, isLoading, reload, updateSetting };
 }

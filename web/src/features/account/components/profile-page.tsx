@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LoadFailed } from '@/components/load-failed';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { useProfile } from '../api/use-profile';
 import { CloseAccountModal } from './close-account-modal';
@@ -9,7 +10,7 @@ import { TwoFactorSection } from './two-factor-section';
 
 export function ProfilePage() {
   usePageTitle('Profile');
-  const { profile, isLoading, updateSetting } = useProfile();
+  const { profile, failed, isLoading, reload, updateSetting } = useProfile();
   const [closing, setClosing] = useState(false);
 
   return (
@@ -35,11 +36,16 @@ export function ProfilePage() {
 
       <TwoFactorSection />
 
-      {profile && (
-        <>
-          <SettingsSection profile={profile} updateSetting={updateSetting} group="notifications" />
-          <SettingsSection profile={profile} updateSetting={updateSetting} group="payments" />
-        </>
+      {/* A failed load is said where the settings would be, never left out (issue 42 item 7). */}
+      {failed ? (
+        <LoadFailed title="Could not load your settings" retry={reload} />
+      ) : (
+        profile && (
+          <>
+            <SettingsSection profile={profile} updateSetting={updateSetting} group="notifications" />
+            <SettingsSection profile={profile} updateSetting={updateSetting} group="payments" />
+          </>
+        )
       )}
 
       <SessionsSection />

@@ -1,4 +1,5 @@
 import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
+import { formatDateTime } from '@/lib/date-time';
 import { relativeTime } from '@/lib/relative-time';
 import { toast } from '@/lib/toast-store';
 import {
@@ -9,10 +10,8 @@ import {
   type ActiveSession,
   type SignInEntry,
 } from '../api/sessions-api';
+import { ScrollRegion } from '@/components/scroll-region';
 import './sessions-section.css';
-
-const dateTime = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 const METHOD_LABELS: Record<SignInEntry['method'], string> = {
   password: 'Password',
@@ -43,7 +42,7 @@ function SessionRow({ session, onEnded }: { session: ActiveSession; onEnded: () 
         </span>
         <span className="setting-value">
           <span className="session-address">{where}</span>
-          {' · '}Started <time dateTime={session.created_at}>{dateTime(session.created_at)}</time>
+          {' · '}Started <time dateTime={session.created_at}>{formatDateTime(session.created_at)}</time>
           {' · '}Last used <time dateTime={session.last_used_at}>{relativeTime(session.last_used_at)}</time>
         </span>
       </div>
@@ -74,7 +73,7 @@ function SignInHistory() {
       {entries.length === 0 ? (
         <p className="muted">{isLoading ? 'Loading…' : 'No sign-ins recorded yet.'}</p>
       ) : (
-        <div className="sessions-table-scroll" tabIndex={0} role="region" aria-labelledby="sign-in-history-title">
+        <ScrollRegion labelledBy="sign-in-history-title">
           <table className="sessions-table" data-testid="sign-in-history">
             <thead>
               <tr>
@@ -89,7 +88,7 @@ function SignInHistory() {
               {entries.map((entry, i) => (
                 <tr key={`${entry.at}-${i}`}>
                   <td>
-                    <time dateTime={entry.at}>{dateTime(entry.at)}</time>
+                    <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
                   </td>
                   <td className="sessions-mono">{entry.ip}</td>
                   <td>{entry.device}</td>
@@ -99,7 +98,7 @@ function SignInHistory() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </div>
   );

@@ -1,5 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
 import { ApiError } from '@/lib/api';
+import { formatDateTime } from '@/lib/date-time';
 import { toast } from '@/lib/toast-store';
 import { stepUpPasskey, twoFactorApi, type SecondFactorProof, type TwoFactorStatus } from '@/features/auth';
 
@@ -17,7 +19,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   return (
     <div className="setting-form" role="region" aria-label="Recovery codes">
       <span className="setting-label">Recovery codes</span>
-      <p className="muted">Keep these somewhere safe. Each signs you in once if you lose your authenticator. They are shown only now.</p>
+      <p className="muted">Keep these somewhere safe. Each signs you in once if you cannot use your authenticator app or passkey. They are shown only now.</p>
       <ul className="recovery-codes" data-testid="recovery-codes">
         {codes.map((code) => (
           <li key={code}>
@@ -75,6 +77,21 @@ function StepUp({ label, hasPasskeys, onProof, onCancel }: { label: string; hasP
       </div>
     </form>
   );
+}
+
+/**
+ * What a password sign-in asks for besides the password, in plain words: a passkey turns
+ * two-factor sign-in on by itself, and its owner must know (issue 42 item 3).
+ */
+function secondStepText(status: TwoFactorStatus): string {
+  if (!status.enabled) return 'Signing in needs only your password. An authenticator app or a passkey turns on a second step.';
+  const passkey = status.passkeys.length > 0;
+  if (!status.totp) {
+    return 'On because you added a passkey: signing in with your password also asks for your passkey, or, on a device without it, a recovery code.';
+  }
+  return passkey
+    ? 'Signing in with your password also asks for a code from your authenticator app, a passkey, or a recovery code.'
+    : 'Signing in with your password also asks for a code from your authenticator app, or a recovery code.';
 }
 
 type Pending = { kind: 'disable' } | { kind: 'regenerate' } | { kind: 'remove'; id: string } | { kind: 'add' } | { kind: 'enable' };
@@ -159,6 +176,25 @@ export function TwoFactorSection() {
       </h2>
       <div className="setting-row">
         <div className="setting-text">
+          <span className="setting-label">Two-factor sign-in</span>
+          <span className="setting-value" data-testid="two-factor-sign-in">
+            {status ? (status.enabled ? 'On' : 'Off') : 'Loading…'}
+          </span>
+          {status && (
+            <p className="muted" data-testid="two-factor-explained">
+              {secondStepText(status)}
+              {status.enabled && (
+                <>
+                  {' '}
+                  <Link href="/documentation/faq#twoFactor">How to recover</Link> if you lose them.
+                </>
+              )}
+            </p>
+          )}
+        </div>
+      </div>
+      <div className="setting-row">
+        <div className="setting-text">
           <span className="setting-label">Authenticator app</span>
           <span className="setting-value" data-testid="two-factor-state">
             {status ? (status.totp ? 'On' : 'Off') : 'Loading…'}
@@ -222,7 +258,7 @@ export function TwoFactorSection() {
                 <div className="setting-text">
                   <span className="setting-value">{p.name}</span>
                   <span className="setting-hint">
-                    Added {new Date(p.created_at).toLocaleString()} · Last used {p.last_used_at ? new Date(p.last_used_at).toLocaleString() : 'never'}
+                    Added {formatDateTime(p.created_at)} · Last used {p.last_used_at ? formatDateTime(p.last_used_at) : 'never'}
                   </span>
                 </div>
                 <button type="button" className="button button-ghost" aria-label={`Remove passkey ${p.name}`} onClick={() => setStepUp({ kind: 'remove', id: p.id })}>
@@ -234,6 +270,13 @@ export function TwoFactorSection() {
         ) : (
           <p className="muted">No passkeys yet. A passkey signs you in without a password and counts as your second factor.</p>
         )}
+        {status && !status.enabled && (
+          <p className="muted" id="passkey-turns-on-two-factor" data-testid="passkey-two-factor-note">
+            Adding a passkey also turns on two-factor sign-in. After that, signing in with your email and password asks for this
+            passkey too; on a device without it, you need one of the recovery codes we show you once, right after the passkey is
+            made. Keep them somewhere safe.
+          </p>
+        )}
         <div className="form-grid">
           <label className="field">
             <span className="field-label">Passkey name</span>
@@ -241,7 +284,12 @@ export function TwoFactorSection() {
           </label>
         </div>
         <div className="form-actions">
-          <button type="button" className="button button-secondary" onClick={() => void addPasskey()}>
+          <button
+            type="button"
+            className="button button-secondary"
+            aria-describedby={status && !status.enabled ? 'passkey-turns-on-two-factor' : undefined}
+            onClick={() => void addPasskey()}
+          >
             Add a passkey
           </button>
         </div>

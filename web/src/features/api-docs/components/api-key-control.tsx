@@ -10,6 +10,8 @@ import './api-key-control.css';
 
 export const KEY_INVALID = 'API V2 Key is NOT VALID, please generate a new key below';
 export const KEY_REFRESH_FAILED = 'ERROR: could not refresh API Key';
+/** The confirmation dialog's form; its button sits in the dialog's actions row. */
+const KEY_FORM = 'api-key-form';
 
 /** The key box of the page header: masked key, or the full key once right after (re)generation. */
 export function ApiKeyControl({ user, valid }: { user: User | undefined; valid: boolean | undefined }) {
@@ -91,30 +93,41 @@ export function ApiKeyControl({ user, valid }: { user: User | undefined; valid: 
               <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
                 Cancel
               </button>
-              <button type="button" className="button button-primary" disabled={busy} onClick={() => void regenerate()}>
+              <button type="submit" form={KEY_FORM} className="button button-primary" disabled={busy}>
                 {hasKey ? 'Regenerate key' : 'Generate key'}
               </button>
             </>
           }
         >
-          <p className="muted">
-            {hasKey
-              ? 'A new key replaces the current one at once: programs using the old key stop working.'
-              : 'The key is shown once, right after it is generated.'}
-          </p>
-          {askCode && (
-            <label className="field">
-              <span className="field-label">Authentication code</span>
-              <input
-                className="input"
-                name="api-key-code"
-                autoComplete="one-time-code"
-                autoFocus
-                value={code}
-                onChange={(event) => setCode(event.currentTarget.value)}
-              />
-            </label>
-          )}
+          {/* A form, so Enter in the code field confirms as the button does (issue 42 item 7). */}
+          <form
+            id={KEY_FORM}
+            className="api-key-form"
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              void regenerate();
+            }}
+          >
+            <p className="muted">
+              {hasKey
+                ? 'A new key replaces the current one at once: programs using the old key stop working.'
+                : 'The key is shown once, right after it is generated.'}
+            </p>
+            {askCode && (
+              <label className="field">
+                <span className="field-label">Authentication code</span>
+                <input
+                  className="input"
+                  name="api-key-code"
+                  autoComplete="one-time-code"
+                  autoFocus
+                  value={code}
+                  onChange={(event) => setCode(event.currentTarget.value)}
+                />
+              </label>
+            )}
+          </form>
         </Modal>
       )}
     </section>

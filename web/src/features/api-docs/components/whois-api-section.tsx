@@ -4,6 +4,7 @@ import { CallDoc } from '@/features/monitoring-docs';
 import { HISTORY_COST } from '@common/whois-rules';
 import type { SampleContext } from '@/lib/api-samples';
 import { WHOIS_CALLS, WHOIS_CREDITS_CALL, WHOIS_ERRORS, WHOIS_SEARCH_PATH } from '../lib/whois-calls';
+import { ScrollRegion } from '@/components/scroll-region';
 
 /** The WHOIS API's table of contents (Search, Credits). */
 export const WHOIS_TOC: TocEntry[] = [
@@ -17,12 +18,13 @@ export function WhoisApiSections({ context }: { context: SampleContext }) {
     <>
       <p>
         WHOIS records, their history, reverse WHOIS, reverse IP, MX and NS lookups and subdomain scans, with the same key header
-        and rate limit as search. They spend WHOIS credits, not search credits: 1 a call, WHOIS history {HISTORY_COST}. A call
-        that answers “no data” is still charged; a call no source could answer is not. Every answer gives what is left in{' '}
+        and rate limit as search. They spend WHOIS credits, not search credits: 1 a call, WHOIS history {HISTORY_COST}. An
+        answer without data costs nothing: a WHOIS record with <code>MISSING_WHOIS_DATA</code>, or an empty list (no history
+        record, no domain, no row); nor does a call no source could answer (<code>503</code>). Every answer gives what is left in{' '}
         <code>remaining_credits</code>, where the data came from in <code>source</code> and when in <code>fetched_at</code>.
         Errors come as <code>{'{"error": "message"}'}</code>:
       </p>
-      <div className="docs-table-scroll">
+      <ScrollRegion label="WHOIS errors">
         <table className="docs-table">
           <thead>
             <tr>
@@ -43,7 +45,7 @@ export function WhoisApiSections({ context }: { context: SampleContext }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <HelpSection id="whois-search" title="Search" level={3}>
         <p>
           One call, <code>POST {WHOIS_SEARCH_PATH}</code>, for every tool: <code>search_type</code> names it and the other fields

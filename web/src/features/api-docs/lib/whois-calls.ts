@@ -112,7 +112,7 @@ export const WHOIS_CALLS: DocCall[] = [
     path: WHOIS_SEARCH_PATH,
     body: { search_type: 'whois', domain: SAMPLE_DOMAIN },
     description:
-      'The WHOIS record of a domain, under data.WhoisRecord as WhoisXML-style clients read it (status is one space-separated string): registrar, dates, age in days, status, addresses, name servers, contacts and the registry’s own data. 1 credit. A record the registry redacts or does not have carries dataError: MASKED_WHOIS_DATA, IN_COMPLETE_DATA or MISSING_WHOIS_DATA (not registered; domainAvailability is then AVAILABLE).',
+      'The WHOIS record of a domain, under data.WhoisRecord as WhoisXML-style clients read it (status is one space-separated string): registrar, dates, age in days, status, addresses, name servers, contacts and the registry’s own data. 1 credit. A record the registry redacts or gives in part carries dataError MASKED_WHOIS_DATA or IN_COMPLETE_DATA. A domain without a WHOIS record carries dataError MISSING_WHOIS_DATA and costs nothing; its domainAvailability says why: AVAILABLE, its registry answered that it is not registered; UNDETERMINED, no source knows it (it may not be registered); UNAVAILABLE, registered but without published WHOIS data.',
     fields: [TYPE_FIELD, DOMAIN_FIELD],
     response: answer('whois', v2WhoisData('whois', WHOIS_RECORD_EXAMPLE as WhoisRecord), 99),
   },

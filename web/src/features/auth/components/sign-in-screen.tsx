@@ -82,6 +82,12 @@ export function SignInScreen() {
 
           {view === 'login' && <LoginForm registerHref={registerHref} />}
           {view === 'register' && <RegisterForm loginHref={loginHref} />}
+          {/* Opt-out is for people who want no account: said where they land (issue 42 item 4). */}
+          {tabbed && (
+            <p className="auth-switch" data-testid="auth-opt-out">
+              Want your email address out of our search results? <Link href="/opt-out">Opt out</Link>, no account needed.
+            </p>
+          )}
           {view === 'forgot-password' && <ForgotPasswordForm />}
           {view === 'reset-password' && <ResetPasswordForm />}
           {view === 'verification' && <VerificationView />}
@@ -108,6 +114,7 @@ export function SignInScreen() {
           © {new Date().getFullYear()} {BRAND}
         </span>
         <Link href="/tos-privacy">Terms &amp; Privacy</Link>
+        <Link href="/opt-out">Opt-out</Link>
       </footer>
     </div>
   );

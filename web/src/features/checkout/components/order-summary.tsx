@@ -1,10 +1,11 @@
-import { formatUnitPrice, formatUsd, productName, totalPrice, unitName } from '@/features/subscriptions';
+import { formatUnitPrice, formatUsd, periodName, productName, totalPrice, unitName } from '@/features/subscriptions';
 import type { PurchaseParams } from '../lib/purchase-params';
 
 /** Product, quantity and total of a checkout (the server prices the purchase itself). */
 export function OrderSummary({ purchase, price }: { purchase: PurchaseParams; price: number }) {
   const { sku, quantity, parsed } = purchase;
-  const recurring = parsed.type === 'plan' && parsed.recurring;
+  // A recurring plan renews once a period, whatever its unit (a domain plan counts domains).
+  const renewsEvery = parsed.type === 'plan' && parsed.recurring ? periodName(parsed.period) : null;
   return (
     <dl className="order-summary" data-testid="order-summary">
       <div>
@@ -27,7 +28,7 @@ export function OrderSummary({ purchase, price }: { purchase: PurchaseParams; pr
         <dt>Total</dt>
         <dd data-testid="order-total">
           {formatUsd(totalPrice(price, quantity))}
-          {recurring && <span className="muted"> renews every {unitName(sku, 1)}</span>}
+          {renewsEvery && <span className="muted"> renews every {renewsEvery}</span>}
         </dd>
       </div>
     </dl>

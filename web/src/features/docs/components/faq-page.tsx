@@ -20,12 +20,18 @@ const QUESTIONS: { id: string; title: string; answer: ReactNode }[] = [
         <p>
           In your Profile, under &quot;Two-factor authentication&quot;, choose &quot;Enable two-factor authentication&quot;, scan the
           QR code with an authenticator app (or type the secret shown), and enter the code it shows. Keep the 10 recovery codes
-          you are then shown: each signs you in once. You can also &quot;Add a passkey&quot; and use &quot;Sign in with a
-          passkey&quot;. Your API key keeps working on its own.
+          you are then shown: each signs you in once. Your API key keeps working on its own.
         </p>
         <p>
-          Lost your phone? Choose &quot;Use a recovery code&quot; at sign-in. Lost your recovery codes too?{' '}
-          <Support>Contact support</Support>: once we have confirmed it is you, we turn two-factor off so you can set it up again.
+          Adding a passkey turns two-factor sign-in on too, even without an authenticator app. &quot;Sign in with a passkey&quot;
+          then needs nothing else, but signing in with your email and password also asks for the passkey, and on a device without
+          it, for a recovery code. The 10 recovery codes are shown once, right after your first passkey is made: save them then.
+        </p>
+        <p>
+          To recover: lost your phone, or signing in on a device without your passkey? Choose &quot;Use a recovery code&quot; at
+          sign-in. Once you are in, make new recovery codes in your Profile, or set up a new authenticator app or passkey. Lost
+          your recovery codes too? <Support>Contact support</Support>: once we have confirmed it is you, we turn two-factor off so
+          you can set it up again.
         </p>
       </>
     ),
@@ -150,8 +156,10 @@ const QUESTIONS: { id: string; title: string; answer: ReactNode }[] = [
     title: 'Where are my favourites kept?',
     answer: (
       <p>
-        On your device only, and only as record numbers, never the values. When you open your favourites we fetch those records
-        again, under your subscription and the same hiding rules as any search; a record removed since is no longer shown.
+        On your device only, and only as record numbers, never the values, in a list of your account&apos;s own: they stay when
+        you sign out and are back when you sign in on the same device; anyone else signing in there sees only theirs. When you
+        open your favourites we fetch those records again, under your subscription and the same hiding rules as any search; a
+        record removed since is no longer shown. Unstar a favourite to remove it.
       </p>
     ),
   },

@@ -2,10 +2,11 @@ import { CodeBlock, CodeTabs } from '@/features/api-docs';
 import { callSample, type SampleContext } from '@/lib/api-samples';
 import { HelpSection } from '@/features/docs';
 import type { DocCall, FieldRow } from '../lib/v2-calls';
+import { ScrollRegion } from '@/components/scroll-region';
 
 export function FieldsTable({ rows }: { rows: FieldRow[] }) {
   return (
-    <div className="docs-table-scroll">
+    <ScrollRegion label="Fields">
       <table className="docs-table docs-fields">
         <thead>
           <tr>
@@ -28,7 +29,7 @@ export function FieldsTable({ rows }: { rows: FieldRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

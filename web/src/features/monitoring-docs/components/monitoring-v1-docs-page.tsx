@@ -9,6 +9,7 @@ import { V1_BASE, V1_CALLS, V1_ERRORS, V1_LIMITS, V1_RULES, V1_WEBHOOK_PAYLOAD }
 import { useSampleContext } from '../lib/use-sample-context';
 import { CallDoc } from './call-doc';
 import './monitoring-docs.css';
+import { ScrollRegion } from '@/components/scroll-region';
 
 const TOC = [
   { id: 'introduction', title: 'Introduction' },
@@ -57,7 +58,7 @@ export function MonitoringV1DocsPage() {
         </p>
       </HelpSection>
       <HelpSection id="errors" title="Errors">
-        <div className="docs-table-scroll">
+        <ScrollRegion label="Errors">
           <table className="docs-table">
             <thead>
               <tr>
@@ -78,7 +79,7 @@ export function MonitoringV1DocsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </HelpSection>
       <HelpSection id="rules" title="Rules">
         <ul className="docs-steps">

@@ -17,7 +17,7 @@ export const V1_LIMITS = { perSecond: 5, burst: 50, blockMinutes: 3 };
 export const V1_ERRORS: [status: string, meaning: string, when: string][] = [
   ['302', 'Invalid or missing query', 'A required field is missing or a value is refused (the error says which), or your plan’s maximum is reached.'],
   ['401', 'Invalid API credentials.', 'The Authorization header is missing, or its key is not your current key.'],
-  ['404', 'Method not allowed.', 'The path is not one of the calls below; also an id that is not one of yours.'],
+  ['404', 'Method not allowed.', 'The path is not one of the calls below, or an id you sent is not one of yours (a task, domain task, notification method or breach): the same answer for both.'],
   ['429', 'Too Many Requests.', `More than ${V1_LIMITS.perSecond} requests a second beyond a burst of ${V1_LIMITS.burst}: every call is refused for ${V1_LIMITS.blockMinutes} minutes (Retry-After gives the seconds).`],
 ];
 

@@ -5,6 +5,7 @@ import { CloseIcon, DownloadIcon, MenuIcon, RadarIcon } from '@/components/icons
 import { Paginator } from '@/components/paginator';
 import { useEscape } from '@/components/use-escape';
 import { usePageTitle } from '@/hooks/use-page-title';
+import { formatDateTime } from '@/lib/date-time';
 import { relativeTime } from '@/lib/relative-time';
 import { toast } from '@/lib/toast-store';
 import { displayedFields, fieldLabel, isMaskedEmail, rawRecordText, valueText } from '@/features/search';
@@ -14,9 +15,6 @@ import { useReport, useReports } from '../api/use-monitoring';
 import { TASK_TITLES } from '../lib/channel-kinds';
 import { downloadReportCsv } from '../lib/report-csv';
 import './monitoring.css';
-
-const dateTime = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 /**
  * /monitoring/reports and /monitoring/reports/{id}: the paged list (20 a page) beside the
@@ -133,7 +131,7 @@ function ReportItem({ report, selected, onOpen }: { report: ReportSummary; selec
         <span className="report-item-tasks">
           {report.tasks.map((task) => `${TASK_TITLES[task.key] ?? task.key}: ${task.value}`).join(' · ')}
         </span>
-        <span className="report-item-date muted" title={dateTime(report.created)}>
+        <span className="report-item-date muted" title={formatDateTime(report.created)}>
           {relativeTime(report.created)}
         </span>
       </button>
@@ -168,7 +166,7 @@ function ReportView({ report }: { report: Report }) {
         <div>
           <h2 data-testid="report-database">{report.database_name}</h2>
           <p className="muted">
-            {dateTime(report.created)} · {report.results.toLocaleString('en-US')} {report.results === 1 ? 'result' : 'results'}
+            {formatDateTime(report.created)} · {report.results.toLocaleString('en-US')} {report.results === 1 ? 'result' : 'results'}
           </p>
         </div>
         <button type="button" className="button button-secondary button-small" onClick={exportCsv}>

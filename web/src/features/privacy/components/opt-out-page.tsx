@@ -4,6 +4,7 @@ import { EmailField } from '@/components/fields';
 import { useGuardedSubmit } from '@/hooks/use-guarded-submit';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { ApiError } from '@/lib/api';
+import { formatDateTime } from '@/lib/date-time';
 import { toast } from '@/lib/toast-store';
 import { isValidEmail } from '@common/credentials';
 import { confirmOptOut, previewOptOut, requestOptOut, undoOptOut, type OptOutHoldings } from '../api/opt-out-api';
@@ -136,7 +137,7 @@ function ConfirmView({ token }: { token: string }) {
     );
   }
   if (holdings.opted_out) {
-    const since = holdings.opted_out_since ? new Date(holdings.opted_out_since).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' }) : null;
+    const since = holdings.opted_out_since ? formatDateTime(holdings.opted_out_since) : null;
     return (
       <div data-testid="opt-out-opted-out">
         <h1 className="status-title">Your address is opted out</h1>

@@ -20,6 +20,12 @@ export interface SearchState {
   loaded: Map<number, SearchRecord[]>;
 }
 
+/** Page numbers of the last search not loaded yet, up to the deepest the dashboard serves. */
+function pagesNotLoaded(state: SearchState): number[] {
+  const pages = dashboardPageCount(state.response.total_results);
+  return Array.from({ length: pages }, (_, index) => index + 1).filter((page) => !state.loaded.has(page));
+}
+
 /**
  * POST /search as an action, not a cached resource: a search runs when asked (Enter,
  * Find, a page, ?q=), one at a time, and every run is fresh so a removed
@@ -67,22 +73,23 @@ export function useSearch() {
    * "All" in copy, print and export: every page of the last search up to the deepest the
    * dashboard serves, in page order. Pages not loaded yet are fetched one at a time, each a
    * search like any page (counted toward the daily limit; the caller says so first);
-   * `onProgress` hears after each. Stops, keeping what it loaded, when `signal` aborts or a
-   * page fails (then it throws).
+   * `onProgress` hears after each how many of those pages are in, out of the count the caller
+   * announced (`pagesToLoad`). Stops, keeping what it loaded, when `signal` aborts or a page
+   * fails (then it throws).
    */
   const loadAll = useCallback(
     async (onProgress: (done: number, total: number) => void, signal: AbortSignal): Promise<SearchRecord[]> => {
       if (!state) return [];
       const pages = dashboardPageCount(state.response.total_results);
+      const missing = pagesNotLoaded(state);
       const loaded = new Map(state.loaded);
-      let done = [...loaded.keys()].filter((page) => page <= pages).length;
-      onProgress(done, pages);
-      for (let page = 1; page <= pages; page++) {
-        if (loaded.has(page)) continue;
+      let done = 0;
+      onProgress(done, missing.length);
+      for (const page of missing) {
         if (signal.aborted) throw new DOMException('Stopped', 'AbortError');
         const response = await runSearch({ ...state.params, page });
         loaded.set(page, response.results);
-        onProgress(++done, pages);
+        onProgress(++done, missing.length);
       }
       setState((previous) => (previous && previous.params === state.params ? { ...previous, loaded: new Map(loaded) } : previous));
       return [...loaded.entries()]
@@ -93,8 +100,8 @@ export function useSearch() {
     [state],
   );
 
-  /** Pages of the last search, and how many of them are not loaded yet. */
-  const pagesToLoad = state ? dashboardPageCount(state.response.total_results) - [...state.loaded.keys()].filter((p) => p <= dashboardPageCount(state.response.total_results)).length : 0;
+  /** How many pages of the last search are not loaded yet. */
+  const pagesToLoad = state ? pagesNotLoaded(state).length : 0;
 
   return { state, searching, search, removed, markRemoved, loadAll, pagesToLoad };
 }

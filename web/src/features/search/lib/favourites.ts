@@ -1,14 +1,18 @@
 /**
  * Favourite records: client state. Breach records never reach the browser's storage:
- * localStorage keeps, per signed-in user, only each favourite's record id and data well name,
- * so a reload still lists them; the full records (starred in this visit, or fetched again by
- * id after a reload: rememberFavouriteRecords) are kept in memory only. Signing out forgets
- * both (lib/session.ts clears the stored lists, and the memory goes with the token).
+ * localStorage keeps, per signed-in user (by email), only each favourite's record id and data
+ * well name, so a reload, or the next sign-in of that account on this device, still lists
+ * them; the full records (starred in this visit, or fetched again by id:
+ * rememberFavouriteRecords) are kept in memory only, and signing out forgets them. The stored
+ * list stays across a sign-out (issue 42 item 7: it was dropped without a word); another
+ * account on the device has its own list and never reads this one.
  */
 import { useCallback, useSyncExternalStore } from 'react';
 import { authToken } from '@/lib/api';
-import { FAVOURITES_STORAGE_PREFIX as PREFIX } from '@/lib/session';
 import type { SearchRecord } from '../api/search-api';
+
+/** localStorage key of an account's list: this prefix and the email, lower-cased. */
+const PREFIX = 'search-favourites:';
 
 /** What is stored of a favourite: nothing of the record's content. */
 interface FavouriteRef {
@@ -83,7 +87,7 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-// Signed out (or the session lapsed): nothing of the records stays in memory either.
+// Signed out (or the session lapsed): nothing of the records stays in memory.
 authToken.subscribe(() => {
   if (authToken.get() !== null) return;
   refs.clear();

@@ -38,15 +38,21 @@ export function planSku(kind: PlanKind, recurring: boolean, period: Period): str
   return `${kind}-${recurring ? 'sub' : 'nonsub'}-${period}`;
 }
 
-/** What one unit of a SKU is, for "× quantity" lines. */
+const PERIOD_NAMES: Record<Period, string> = { weekly: 'week', monthly: 'month', yearly: 'year' };
+
+/** One period of a plan in words ("renews every month"). */
+export function periodName(period: Period): string {
+  return PERIOD_NAMES[period];
+}
+
+/** What one unit of a SKU is, for "× quantity" lines: a domain plan is counted in domains. */
 export function unitName(sku: string, quantity: number): string {
   const parsed = parseSku(sku);
   const plural = quantity === 1 ? '' : 's';
   if (!parsed) return `unit${plural}`;
   if (parsed.type === 'credits') return `credit${plural}`;
   if (parsed.kind === 'domain') return `domain${plural}`;
-  const period = { weekly: 'week', monthly: 'month', yearly: 'year' }[parsed.period];
-  return `${period}${plural}`;
+  return `${periodName(parsed.period)}${plural}`;
 }
 
 /** Default prices; subscriptions save 10% (rounded down to the cent, as the server's table). */

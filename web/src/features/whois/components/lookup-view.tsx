@@ -8,8 +8,8 @@ import {
   type WhoisTool,
 } from '@common/whois-rules';
 import { Paginator } from '@/components/paginator';
+import { ScrollRegion } from '@/components/scroll-region';
 import { asText, formatCount, formatEpochDay } from '../lib/format';
-import { HostName } from './host-name';
 
 type PageSize = (typeof LOOKUP_PAGE_SIZES)[number];
 
@@ -50,7 +50,8 @@ export function LookupView({ tool, rows }: { tool: WhoisTool; rows: LookupRow[] 
           The first {formatCount(LOOKUP_PAGE_ROWS)} rows are shown; the API reads the next ones with <code>from</code>.
         </p>
       )}
-      <div className="whois-table-scroll">
+      {/* On a phone the table scrolls sideways rather than break a name ("example." / "com"). */}
+      <ScrollRegion label={`${WHOIS_TAB_LABELS[tool]} rows`}>
         <table className="whois-table" data-testid="lookup-table">
           <thead>
             <tr>
@@ -62,14 +63,14 @@ export function LookupView({ tool, rows }: { tool: WhoisTool; rows: LookupRow[] 
           <tbody>
             {rows.slice(first, first + size).map((row, i) => (
               <tr key={`${first + i}-${String(row.name)}`} data-testid="lookup-row">
-                <td className="whois-table-name">{asText(row.name) !== undefined && <HostName name={row.name} />}</td>
+                <td className="whois-table-name">{asText(row.name)}</td>
                 <td>{formatEpochDay(row.first_seen)}</td>
                 <td>{formatEpochDay(row.last_visit)}</td>
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <Paginator page={page} pages={pages} onPage={setPage} />
     </section>
   );

@@ -106,7 +106,8 @@ export function WhoisForm({ tool, onTool, withResults, query, onQuery, reverse, 
         {tool === 'reverse_whois' ? REVERSE_HELP : TOOL_INPUT[tool].help}{' '}
         <span className="whois-cost" data-testid="whois-cost">
           Each lookup costs {credits(cost)}.
-        </span>
+        </span>{' '}
+        A lookup that finds nothing costs nothing.
       </p>
     </section>
   );

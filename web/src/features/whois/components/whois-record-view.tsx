@@ -1,5 +1,14 @@
-import { DATA_ERROR_TEXT, domainAgeDays, NO_SOURCE_TEXT, type WhoisContact, type WhoisDataError, type WhoisRecord } from '@common/whois-rules';
-import { AlertIcon } from '@/components/icons';
+import {
+  DATA_ERROR_TEXT,
+  domainAgeDays,
+  hasData,
+  NO_CHARGE_TEXT,
+  NO_RECORD_TEXT,
+  type DomainAvailability,
+  type WhoisContact,
+  type WhoisRecord,
+} from '@common/whois-rules';
+import { AlertIcon, InfoIcon } from '@/components/icons';
 import { asText, asTexts, formatCount, formatWhoisDate } from '../lib/format';
 
 const AVAILABILITY: Record<string, string> = {
@@ -67,12 +76,24 @@ export function ContactCard({ title, contact, withName = false }: { title: strin
   );
 }
 
-/** A WHOIS record: the dataError text, registrar, dates, age in days, addresses, contacts, registry data. */
+/**
+ * A WHOIS record: the dataError text, registrar, dates, age in days, addresses, contacts,
+ * registry data. A record without data (MISSING_WHOIS_DATA: not registered, or unknown to
+ * every source) shows its availability and why, and no contact cards: there is nothing
+ * to put in them, and the lookup cost nothing.
+ */
 export function WhoisRecordView({ record }: { record: WhoisRecord }) {
   const age = ageInDays(record);
   const dataError = asText(record.dataError);
   const registry = record.registryData;
   const availability = asText(record.domainAvailability);
+  const nameServers = asTexts(record.nameServers?.hostNames);
+  const ips = asTexts(record.ips);
+  const withData = hasData('whois', record);
+  // The record is hostile text: only its own known values pick a text.
+  const notice = withData
+    ? dataError && (Object.hasOwn(DATA_ERROR_TEXT, dataError) ? DATA_ERROR_TEXT[dataError as keyof typeof DATA_ERROR_TEXT] : dataError)
+    : `${availability && Object.hasOwn(NO_RECORD_TEXT, availability) ? NO_RECORD_TEXT[availability as DomainAvailability] : NO_RECORD_TEXT.UNDETERMINED} ${NO_CHARGE_TEXT}`;
   return (
     <article className="card whois-record" data-testid="whois-record">
       <header className="whois-record-head">
@@ -85,12 +106,10 @@ export function WhoisRecordView({ record }: { record: WhoisRecord }) {
           </span>
         )}
       </header>
-      {dataError && (
-        <p className="whois-notice" role="note" data-testid="whois-data-error">
-          <AlertIcon width={16} height={16} />
-          {dataError === 'MISSING_WHOIS_DATA' && availability === 'UNDETERMINED'
-            ? NO_SOURCE_TEXT
-            : (DATA_ERROR_TEXT[dataError as WhoisDataError] ?? dataError)}
+      {notice && (
+        <p className={withData ? 'whois-notice' : 'whois-notice whois-notice-info'} role="note" data-testid="whois-data-error">
+          {withData ? <AlertIcon width={16} height={16} /> : <InfoIcon width={16} height={16} />}
+          {notice}
         </p>
       )}
       <Facts
@@ -105,15 +124,19 @@ export function WhoisRecordView({ record }: { record: WhoisRecord }) {
           ['Status', asTexts(record.status).join(', ') || undefined],
         ]}
       />
-      <div className="whois-lists">
-        <ValueList title="Name servers" values={asTexts(record.nameServers?.hostNames)} testId="whois-name-servers" />
-        <ValueList title="IP addresses" values={asTexts(record.ips)} testId="whois-ips" />
-      </div>
-      <div className="whois-contacts">
-        {CONTACTS.map(([key, title]) => (
-          <ContactCard key={key} title={title} contact={record[key]} />
-        ))}
-      </div>
+      {(nameServers.length > 0 || ips.length > 0) && (
+        <div className="whois-lists">
+          <ValueList title="Name servers" values={nameServers} testId="whois-name-servers" />
+          <ValueList title="IP addresses" values={ips} testId="whois-ips" />
+        </div>
+      )}
+      {withData && (
+        <div className="whois-contacts">
+          {CONTACTS.map(([key, title]) => (
+            <ContactCard key={key} title={title} contact={record[key]} />
+          ))}
+        </div>
+      )}
       {registry && (
         <details className="whois-registry">
           <summary>Registry data</summary>

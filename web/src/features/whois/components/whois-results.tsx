@@ -1,6 +1,7 @@
 import {
-  isEmptyAnswer,
+  hasData,
   lookupRows,
+  NO_CHARGE_TEXT,
   WHOIS_MESSAGES,
   type WhoisAnswerOf,
   type WhoisTool,
@@ -38,13 +39,14 @@ export function WhoisResults({ tool, result }: { tool: WhoisTool; result: WhoisR
           {formatIsoTime(asText(response.fetched_at))}
         </span>
       </p>
-      {isEmptyAnswer(tool, response.data) ? (
+      {/* A WHOIS record without data still shows, with its availability (WhoisRecordView). */}
+      {tool !== 'whois' && !hasData(tool, response.data) ? (
         <section className="card empty-state" data-testid="whois-empty">
           <span className="empty-icon">
             <GlobeIcon width={28} height={28} />
           </span>
           <h2>{WHOIS_MESSAGES.noResults}</h2>
-          <p className="muted">Nothing is known for this query yet.</p>
+          <p className="muted">Nothing is known for this query yet. {NO_CHARGE_TEXT}</p>
         </section>
       ) : (
         <ToolView tool={tool} data={response.data} />
