@@ -47,9 +47,11 @@ describe('POST /search (dashboard)', () => {
     assert.equal((await dashboardSearch(token, '"10.1.2.3"', { type: 'ip_address' })).status, 200);
     const both = await dashboardSearch(token, 'email:alice*', { regex: true, wildcard: true });
     assert.equal(both.status, 400);
-    const wildStart = await dashboardSearch(token, '*lice', { wildcard: true, type: 'email' });
+    // A leading wildcard needs a field: named, or the tab's (issue 42 item 1).
+    const wildStart = await dashboardSearch(token, '*lice', { wildcard: true });
     assert.equal(wildStart.status, 400);
     assert.ok(wildStart.body.error.length > 5, 'the engine explains the rejection');
+    assert.equal((await dashboardSearch(token, '*lice', { wildcard: true, type: 'email' })).status, 200, 'on a field tab it is that field\'s');
   });
 
   test('subscribers see values; raw records only for law enforcement; others get counts and a notice', async () => {
