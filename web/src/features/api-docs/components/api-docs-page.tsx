@@ -19,7 +19,7 @@ import { ApiKeyControl } from './api-key-control';
 import { CodeBlock, CodeTabs } from './code-tabs';
 import { WHOIS_TOC, WhoisApiSections } from './whois-api-section';
 import '@/styles/api-docs.css';
-import { ScrollRegion } from '@/components/scroll-region';
+import { ReferenceTable } from '@/components/reference-table';
 
 const TOC: { id: string; title: string; children: { id: string; title: string }[] }[] = [
   {
@@ -147,28 +147,7 @@ export function ApiDocsPage() {
               <p>
                 Errors come as <code>{'{"error": "message"}'}</code> with one of these statuses:
               </p>
-              <ScrollRegion label="Error responses">
-                <table className="docs-table">
-                  <thead>
-                    <tr>
-                      <th>Status</th>
-                      <th>Meaning</th>
-                      <th>What to do</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {ERRORS.map(([status, name, text]) => (
-                      <tr key={status}>
-                        <td>
-                          <code>{status}</code>
-                        </td>
-                        <td>{name}</td>
-                        <td>{text}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </ScrollRegion>
+              <ReferenceTable label="Error responses" head={['Status', 'Meaning', 'What to do']} rows={ERRORS} />
             </Section>
           </Section>
 
@@ -188,30 +167,7 @@ export function ApiDocsPage() {
               <p>
                 <code>POST /v2/search</code>
               </p>
-              <ScrollRegion label="Search fields">
-                <table className="docs-table">
-                  <thead>
-                    <tr>
-                      <th>Field</th>
-                      <th>Type</th>
-                      <th>Default</th>
-                      <th>Description</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {SEARCH_FIELDS.map(([field, type, fallback, text]) => (
-                      <tr key={field}>
-                        <td>
-                          <code>{field}</code>
-                        </td>
-                        <td>{type}</td>
-                        <td>{fallback}</td>
-                        <td>{text}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </ScrollRegion>
+              <ReferenceTable label="Search fields" head={['Field', 'Type', 'Default', 'Description']} rows={SEARCH_FIELDS} />
               <CodeTabs name="search" code={(language) => searchSample(language, context)} />
               <p>
                 The answer: <code>balance</code> (credits left), <code>entries</code>, <code>took</code> and <code>total</code>.

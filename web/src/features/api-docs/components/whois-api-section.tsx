@@ -4,7 +4,7 @@ import { CallDoc } from '@/features/monitoring-docs';
 import { HISTORY_COST } from '@common/whois-rules';
 import type { SampleContext } from '@/lib/api-samples';
 import { WHOIS_CALLS, WHOIS_CREDITS_CALL, WHOIS_ERRORS, WHOIS_SEARCH_PATH } from '../lib/whois-calls';
-import { ScrollRegion } from '@/components/scroll-region';
+import { ReferenceTable } from '@/components/reference-table';
 
 /** The WHOIS API's table of contents (Search, Credits). */
 export const WHOIS_TOC: TocEntry[] = [
@@ -24,28 +24,7 @@ export function WhoisApiSections({ context }: { context: SampleContext }) {
         <code>remaining_credits</code>, where the data came from in <code>source</code> and when in <code>fetched_at</code>.
         Errors come as <code>{'{"error": "message"}'}</code>:
       </p>
-      <ScrollRegion label="WHOIS errors">
-        <table className="docs-table">
-          <thead>
-            <tr>
-              <th>Status</th>
-              <th>Meaning</th>
-              <th>error</th>
-            </tr>
-          </thead>
-          <tbody>
-            {WHOIS_ERRORS.map(([status, text, error]) => (
-              <tr key={status}>
-                <td>
-                  <code>{status}</code>
-                </td>
-                <td>{text}</td>
-                <td>{error && <code>{error}</code>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
+      <ReferenceTable label="WHOIS errors" head={['Status', 'Meaning', 'error']} rows={WHOIS_ERRORS.map(([status, text, error]) => [status, text, error && <code>{error}</code>])} />
       <HelpSection id="whois-search" title="Search" level={3}>
         <p>
           One call, <code>POST {WHOIS_SEARCH_PATH}</code>, for every tool: <code>search_type</code> names it and the other fields

@@ -4,7 +4,7 @@ import { BRAND } from '@/lib/brand';
 import { GUIDE_SECTIONS, liveExampleHref, SEARCHABLE_FIELDS, type SearchExample } from '../lib/search-examples';
 import { HashingHelper } from './hashing-helper';
 import { HelpLayout, HelpSection } from './help-layout';
-import { ScrollRegion } from '@/components/scroll-region';
+import { ReferenceTable } from '@/components/reference-table';
 
 const TOC = [
   { id: 'fields-list', title: 'Searchable Fields' },
@@ -46,26 +46,7 @@ export function SearchGuidePage() {
           Without a search subscription a search holds one term (one field and one value) and shows its count; combining terms
           with AND or OR, wildcards, regular expressions and source filters need a <Link href="/subscriptions/search">search subscription</Link>.
         </p>
-        <ScrollRegion label="Searchable fields">
-          <table className="docs-table help-fields">
-            <thead>
-              <tr>
-                <th>Field</th>
-                <th>Holds</th>
-              </tr>
-            </thead>
-            <tbody>
-              {SEARCHABLE_FIELDS.map((field) => (
-                <tr key={field.name}>
-                  <td>
-                    <code>{field.name}</code>
-                  </td>
-                  <td>{field.holds}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
+        <ReferenceTable label="Searchable fields" className="help-fields" head={['Field', 'Holds']} rows={SEARCHABLE_FIELDS.map((field) => [field.name, field.holds])} />
       </HelpSection>
 
       <HelpSection id="password-hashing" title="Password Hashing">

@@ -2,34 +2,11 @@ import { CodeBlock, CodeTabs } from '@/features/api-docs';
 import { callSample, type SampleContext } from '@/lib/api-samples';
 import { HelpSection } from '@/features/docs';
 import type { DocCall, FieldRow } from '../lib/v2-calls';
-import { ScrollRegion } from '@/components/scroll-region';
+import { ReferenceTable } from '@/components/reference-table';
 
 export function FieldsTable({ rows }: { rows: FieldRow[] }) {
   return (
-    <ScrollRegion label="Fields">
-      <table className="docs-table docs-fields">
-        <thead>
-          <tr>
-            <th>Field</th>
-            <th>Type</th>
-            <th>Required</th>
-            <th>Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([field, type, presence, text]) => (
-            <tr key={field}>
-              <td>
-                <code>{field}</code>
-              </td>
-              <td>{type}</td>
-              <td>{presence}</td>
-              <td>{text}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <ReferenceTable label="Fields" className="docs-fields" head={['Field', 'Type', 'Required', 'Description']} rows={rows} />
   );
 }
 

@@ -9,7 +9,7 @@ import { V1_BASE, V1_CALLS, V1_ERRORS, V1_LIMITS, V1_RULES, V1_WEBHOOK_PAYLOAD }
 import { useSampleContext } from '../lib/use-sample-context';
 import { CallDoc } from './call-doc';
 import './monitoring-docs.css';
-import { ScrollRegion } from '@/components/scroll-region';
+import { ReferenceTable } from '@/components/reference-table';
 
 const TOC = [
   { id: 'introduction', title: 'Introduction' },
@@ -58,28 +58,7 @@ export function MonitoringV1DocsPage() {
         </p>
       </HelpSection>
       <HelpSection id="errors" title="Errors">
-        <ScrollRegion label="Errors">
-          <table className="docs-table">
-            <thead>
-              <tr>
-                <th>Status</th>
-                <th>Message</th>
-                <th>When</th>
-              </tr>
-            </thead>
-            <tbody>
-              {V1_ERRORS.map(([status, message, when]) => (
-                <tr key={status}>
-                  <td>
-                    <code>{status}</code>
-                  </td>
-                  <td>{message}</td>
-                  <td>{when}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
+        <ReferenceTable label="Errors" head={['Status', 'Message', 'When']} rows={V1_ERRORS} />
       </HelpSection>
       <HelpSection id="rules" title="Rules">
         <ul className="docs-steps">

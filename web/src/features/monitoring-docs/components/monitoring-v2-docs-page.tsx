@@ -9,7 +9,7 @@ import { API_KEY_HEADER } from '@/lib/brand';
 import { V2_MONITORING_BASE } from '../lib/v2-calls';
 import { useSampleContext } from '../lib/use-sample-context';
 import { MonitoringV2Sections, V2_TOC } from './monitoring-v2-sections';
-import { ScrollRegion } from '@/components/scroll-region';
+import { ReferenceTable } from '@/components/reference-table';
 
 const ERRORS = [
   ['400', 'The key header is missing or not a current key, or a field is wrong (the message says which), or a plan’s maximum is reached.'],
@@ -42,26 +42,7 @@ export function MonitoringV2DocsPage() {
         <p>
           Errors come as <code>{'{"error": "message"}'}</code>:
         </p>
-        <ScrollRegion label="Error responses">
-          <table className="docs-table">
-            <thead>
-              <tr>
-                <th>Status</th>
-                <th>Meaning</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ERRORS.map(([status, text]) => (
-                <tr key={status}>
-                  <td>
-                    <code>{status}</code>
-                  </td>
-                  <td>{text}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
+        <ReferenceTable label="Error responses" head={['Status', 'Meaning']} rows={ERRORS} />
         <p className="docs-callout">
           Using the older bearer-key API? See the <Link href="/monitoring/documentation">Monitor API V1 documentation</Link>. Search
           and WHOIS calls: <Link href="/documentation/api">API Documentation</Link>.

@@ -5,7 +5,7 @@ import { V2_GROUPS, WEBHOOK_PAYLOAD, WEBHOOK_RETRY_SCHEDULE } from '../lib/v2-ca
 import { WEBHOOK_TOLERANCE_SECONDS, webhookSample } from '../lib/webhook-samples';
 import { CallDoc } from './call-doc';
 import './monitoring-docs.css';
-import { ScrollRegion } from '@/components/scroll-region';
+import { ReferenceTable } from '@/components/reference-table';
 
 /** The table of contents of the monitoring sections: Tasks, Reports, Notification Channels, Domains, Webhooks. */
 export const V2_TOC: TocEntry[] = [
@@ -60,26 +60,7 @@ export function WebhooksSection({ level }: { level: 2 | 3 }) {
           specification describes, with the secret shown once when you add the webhook channel (it starts with{' '}
           <code>whsec_</code>). Each delivery has three headers:
         </p>
-        <ScrollRegion label="Webhook headers">
-          <table className="docs-table">
-            <thead>
-              <tr>
-                <th>Header</th>
-                <th>Meaning</th>
-              </tr>
-            </thead>
-            <tbody>
-              {HEADERS.map(([name, text]) => (
-                <tr key={name}>
-                  <td>
-                    <code>{name}</code>
-                  </td>
-                  <td>{text}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
+        <ReferenceTable label="Webhook headers" head={['Header', 'Meaning']} rows={HEADERS} />
         <p>To verify a delivery:</p>
         <ol className="docs-steps">
           <li>
