@@ -57,19 +57,13 @@ test('signed out: ask for a link, see the records per well, remove them all', as
 test('signed out: a new link for an opted-out address says so, and "Undo my opt-out" lifts it', async () => {
   // After the first test: browser.opt@example.com is opted out. A later breach stays hidden.
   await suite.server.ingest('Browser Later', [{ email: 'Browser.Opt@example.com', password: 'Later-Secret-1' }]);
-  const seen = new Set((await suite.server.outbox()).filter((m) => m.to === 'browser.opt@example.com').flatMap((m) => m.links));
+  const mailed = (await suite.server.mailsTo('browser.opt@example.com', /see and remove your entries/)).length;
   const page = await openPage(suite.browser, suite.server.url);
   await page.goto('/opt-out');
   await page.getByLabel('Email').fill('browser.opt@example.com');
   await page.getByRole('button', { name: 'Send me the link' }).click();
   await page.getByTestId('opt-out-sent').waitFor();
-  let link: URL | undefined;
-  for (let i = 0; i < 100 && !link; i++) {
-    const fresh = (await suite.server.outbox()).filter((m) => m.to === 'browser.opt@example.com').flatMap((m) => m.links).find((l) => !seen.has(l));
-    if (fresh) link = new URL(fresh);
-    else await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.ok(link, 'a new link was mailed');
+  const link = new URL((await suite.server.waitForMail('browser.opt@example.com', /see and remove your entries/, 10_000, mailed)).links[0]!);
   await page.goto(`${link.pathname}${link.search}`);
   const view = page.getByTestId('opt-out-opted-out');
   await view.waitFor();

@@ -56,10 +56,18 @@ export interface OptOutHoldings {
 export function createOptOutService(deps: { db: Kysely<Database>; engine: Engine; mail: MailService; config: Config; limiter: RateLimiter }) {
   const { db, engine, config } = deps;
 
-  async function holdings(email: string): Promise<OptOutHoldings> {
+  /** The records holding the address, the first `size` of them listed. */
+  function holders(email: string, size: number) {
     // The address passed isValidEmail: no quote or backslash can end the quoted term.
+    return engine.search({ query: `email:"${email}"`, mode: 'exact', page: 1, size, dedup: false });
+  }
+
+  /** How many records holding the address show. */
+  const showing = async (email: string) => (await holders(email, 1)).total;
+
+  async function holdings(email: string): Promise<OptOutHoldings> {
     const [result, suppression] = await Promise.all([
-      engine.search({ query: `email:"${email}"`, mode: 'exact', page: 1, size: OPT_OUT_MAX_RECORDS, dedup: false }),
+      holders(email, OPT_OUT_MAX_RECORDS),
       engine.suppression(email),
     ]);
     const perWell = new Map<string, number>();
@@ -117,19 +125,18 @@ export function createOptOutService(deps: { db: Kysely<Database>; engine: Engine
      */
     async confirm(token: string): Promise<{ removed: number; remaining: number }> {
       const email = await linkEmail(token);
-      const before = await engine.search({ query: `email:"${email}"`, mode: 'exact', page: 1, size: 1, dedup: false });
+      const before = await showing(email);
       await engine.suppress(email);
-      const after = await engine.search({ query: `email:"${email}"`, mode: 'exact', page: 1, size: 1, dedup: false });
-      return { removed: before.total - after.total, remaining: after.total };
+      const after = await showing(email);
+      return { removed: before - after, remaining: after };
     },
 
     /** Uses the link up and lifts the address's opt-out: its records show again (unless removed one by one). */
     async undo(token: string): Promise<{ restored: number }> {
       const email = await linkEmail(token);
-      const before = await engine.search({ query: `email:"${email}"`, mode: 'exact', page: 1, size: 1, dedup: false });
+      const before = await showing(email);
       if (!(await engine.unsuppress(email))) throw Errors.badRequest(OPT_OUT_NOT_OPTED_OUT);
-      const after = await engine.search({ query: `email:"${email}"`, mode: 'exact', page: 1, size: 1, dedup: false });
-      return { restored: after.total - before.total };
+      return { restored: (await showing(email)) - before };
     },
   };
 }

@@ -106,8 +106,13 @@ export interface TestServer {
   logs(): string;
   /** Mails in the outbox, oldest first (also the ones delivered over SMTP). */
   outbox(): Promise<OutboxMail[]>;
-  /** Waits until a mail to `to` matching `subject` arrives; returns the newest. */
-  waitForMail(to: string, subject: RegExp, timeoutMs?: number): Promise<OutboxMail>;
+  /** The mails to `to` (any case) whose subject matches, oldest first. */
+  mailsTo(to: string, subject: RegExp): Promise<OutboxMail[]>;
+  /**
+   * Waits until more than `after` mails to `to` match `subject` (default: one arrives);
+   * returns the newest. `after`: how many there were before the action that mails again.
+   */
+  waitForMail(to: string, subject: RegExp, timeoutMs?: number, after?: number): Promise<OutboxMail>;
   createUser(options?: Grant & { email?: string; password?: string; apiKey?: boolean }): Promise<{ id: string; email: string; password: string; apiKey?: string }>;
   /** Logs in through the real route; returns the access token and refresh cookie. */
   login(email: string, password?: string, remember?: boolean): Promise<{ token: string; cookie: string; status: number }>;
@@ -194,6 +199,8 @@ export async function startTestServer(
     return rows.map((r) => ({ to: r.to_address, subject: r.subject, text: r.text_body, links: extractLinks(r.text_body) }));
   };
 
+  const mailsTo = async (to: string, subject: RegExp) => (await outbox()).filter((m) => m.to.toLowerCase() === to.toLowerCase() && subject.test(m.subject));
+
   let closing: Promise<void> | undefined;
   const server: TestServer = {
     url,
@@ -201,11 +208,12 @@ export async function startTestServer(
     runtime,
     logs: () => logText,
     outbox,
-    async waitForMail(to, subject, timeoutMs = 10_000) {
+    mailsTo,
+    async waitForMail(to, subject, timeoutMs = 10_000, after = 0) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const match = (await outbox()).filter((m) => m.to.toLowerCase() === to.toLowerCase() && subject.test(m.subject)).pop();
-        if (match) return match;
+        const matching = await mailsTo(to, subject);
+        if (matching.length > after) return matching.at(-1)!;
         if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${subject}`);
         await new Promise((r) => setTimeout(r, 100));
       }
