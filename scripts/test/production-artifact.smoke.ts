@@ -15,7 +15,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { Redis } from 'ioredis';
 import { packLogin } from '../../server/src/common/obfuscation';
-import { createTestDatabase, eventually } from '../../server/test/support/harness';
+import { createTestDatabase, eventually, startServerProcess, type ServerProcess } from '../../server/test/support/harness';
 import { freePort } from '../../server/test/support/ports';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -50,36 +50,16 @@ const PRODUCTION_PROVIDERS = {
   NOWPAYMENTS_IPN_SECRET: 'smoke-secret',
 };
 
-interface Started {
-  url: string;
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+interface Started extends ServerProcess {
   startSeconds: number;
 }
 
 /** The image's command in the artifact, with only `env` (plus PATH and HOME); resolves once /readyz answers 200. */
 async function startServer(env: Record<string, string>): Promise<Started> {
-  const port = await freePort();
   const [command, ...args] = imageCommand();
   const t0 = performance.now();
-  const child = spawn(command === 'node' ? process.execPath : command!, args, {
-    cwd: ARTIFACT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, HOST: '127.0.0.1', PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const url = `http://127.0.0.1:${port}`;
-  const ready = async () => (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined))?.status === 200;
-  const started = await Promise.race([eventually(ready, 90_000).catch(() => false), exited.then(() => false)]);
-  if (!started) {
-    child.kill('SIGKILL');
-    throw new Error(`the built server did not start:\n${output.slice(-3000)}`);
-  }
-  return { url, child, output: () => output, exited, startSeconds: (performance.now() - t0) / 1000 };
+  const server = await startServerProcess(env, 90_000, { command: command === 'node' ? process.execPath : command!, args, cwd: ARTIFACT });
+  return { ...server, startSeconds: (performance.now() - t0) / 1000 };
 }
 
 /** `npm run NAME -- ARGS` in the artifact (npm's scripts of the shipped package.json). */
@@ -93,13 +73,12 @@ function npmRun(name: string, args: string[], env: Record<string, string>) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** SIGTERM (SIGKILL after 30 s); the exit and how long it took. */
 async function stop(server: Started): Promise<{ code: number | null; signal: NodeJS.Signals | null; seconds: number }> {
   const t0 = performance.now();
-  server.child.kill('SIGTERM');
-  const timer = setTimeout(() => server.child.kill('SIGKILL'), 30_000);
-  const exit = await server.exited;
-  clearTimeout(timer);
-  return { ...exit, seconds: (performance.now() - t0) / 1000 };
+  await server.stop(30_000);
+  const { code, signal } = await server.exited;
+  return { code, signal, seconds: (performance.now() - t0) / 1000 };
 }
 
 before(() => {

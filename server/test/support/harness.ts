@@ -291,11 +291,16 @@ export interface ServerProcess {
  * with only `env` (plus PATH and HOME) as its environment; resolves once /readyz answers
  * 200. Stopped by the root cleanup if the test has not stopped it.
  */
-export async function startServerProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  readyTimeoutMs = 60_000,
+  /** Another command line of the server (the production artifact's, say); default the checkout's built server. */
+  launch: { command: string; args: string[]; cwd: string } = { command: process.execPath, args: cliArgs('server'), cwd: ROOT },
+): Promise<ServerProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, cliArgs('server'), {
-    cwd: ROOT,
+  const child = spawn(launch.command, launch.args, {
+    cwd: launch.cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
