@@ -13,7 +13,7 @@ import { openDatabase } from './infra/database';
 import { assertNamespace, createQueueSystem } from './infra/queues';
 import { createMetrics } from './metrics/metrics';
 import { createFailSafeRateLimiter, createMemoryRateLimiter } from './infra/rate-limiter';
-import { createMailService, outboxRetentionMs } from './mail/mail-service';
+import { MAIL_PURGE_EVERY_MS, createMailService, outboxRetentionMs } from './mail/mail-service';
 import { loadOrCreateSecret } from './infra/secrets';
 import { webhookRetryDelays } from './delivery/deliver';
 import { openEngine, type Engine } from '../../engine/index';
@@ -70,7 +70,6 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     from: config.mailFrom,
     console: options.mailConsole,
     retentionMs: outboxRetentionMs(config),
-    onPurgeError: (error) => process.stderr.write(`outbox purge failed: ${error.message}\n`),
   });
   let shuttingDown = false;
   let engine: Engine | undefined;
@@ -112,11 +111,13 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         'SEARCH_BATCH_RESERVE is below API_RATE_BURST + API_RATE_PER_SECOND × (1 s + 2 × SEARCH_FLUSH_MS): with several instances an account may search past its credits',
       );
     }
+    app.jobs.every('mail-purge', MAIL_PURGE_EVERY_MS, () => mail.purgeExpired());
     queues.startWorkers({ mail: ({ outboxId }) => mail.deliver(outboxId), ...app.jobProcessors }, (name, error) => {
       metrics?.jobFailed(name);
       app.log.warn({ queue: name, err: { message: error.message } }, 'job failed');
     });
     await queues.ready();
+    await queues.schedule(app.jobs.schedules());
     return {
       app,
       db: database.db,

@@ -21,9 +21,27 @@ export interface JobPayloads {
   deliver: { deliveryId: string };
   /** The daily expiry and low-credit notices (jobId `daily-{YYYYMMDD}`). */
   'monitor-daily': { day: string };
+  /** One run of a periodic task, made by its job scheduler (see Schedule). */
+  maintenance: { task: MaintenanceTask };
 }
 export type QueueName = keyof JobPayloads;
-export const QUEUE_NAMES: QueueName[] = ['mail', 'payment-event', 'sandbox-webhook', 'monitor-match', 'deliver', 'monitor-daily'];
+export const QUEUE_NAMES: QueueName[] = ['mail', 'payment-event', 'sandbox-webhook', 'monitor-match', 'deliver', 'monitor-daily', 'maintenance'];
+
+/**
+ * The periodic tasks. Each runs on one instance per period however many serve (a BullMQ job
+ * scheduler on the `maintenance` queue), and shows in the queue like any job. Timers that
+ * watch one process's own state (the search meter's usage flush, the sockets' session
+ * check) stay timers.
+ */
+export type MaintenanceTask = 'mail-purge' | 'monitor-daily' | 'monitor-sweep' | 'whois-sweep' | 'payment-expiry';
+
+export interface Schedule {
+  task: MaintenanceTask;
+  everyMs: number;
+}
+
+/** The scheduler id of a task in the queue (what `schedule` upserts and lists). */
+export const schedulerId = (task: MaintenanceTask) => `every-${task}`;
 
 export type Processors = { [N in QueueName]: (data: JobPayloads[N], attempt: number) => Promise<void> };
 
@@ -33,6 +51,14 @@ export interface QueueSystem {
   /** Many jobs of one queue in one round trip (BullMQ addBulk); the same ids rule. */
   enqueueMany<N extends QueueName>(name: N, jobs: { data: JobPayloads[N]; jobId: string }[]): Promise<void>;
   startWorkers(processors: Processors, onFailed?: (name: QueueName, error: Error) => void): void;
+  /**
+   * Makes the queue's job schedulers exactly `schedules` (each task's first run is now) and
+   * removes those of tasks no longer scheduled. Every instance calls it at start; the
+   * schedulers are shared, so each period runs once.
+   */
+  schedule(schedules: Schedule[]): Promise<void>;
+  /** The job schedulers in the queue: task, period and next run. */
+  schedules(): Promise<{ task: string; everyMs: number; next?: number }[]>;
   /**
    * Opens every queue and, on PostgreSQL, waits until it and every started worker reached
    * the database. That backend remembers a failed first connection for good (the queue's
@@ -116,48 +142,104 @@ export function assertNamespace(namespace: string): void {
   }
 }
 
+/** A periodic task's run: one attempt (the next period is its retry), a short history. */
+const MAINTENANCE_JOB_OPTIONS: JobsOptions = { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } };
+
+type JobFn = (job: { data: any; attemptsMade: number }) => Promise<void>;
+interface QueueHandle {
+  add: Queue['add'];
+  addBulk: Queue['addBulk'];
+  upsertJobScheduler: Queue['upsertJobScheduler'];
+  removeJobScheduler(id: string): Promise<unknown>;
+  getJobSchedulers(): Promise<{ key: string; every?: number | string | null; next?: number | null }[]>;
+  getJobCounts(...states: string[]): Promise<Record<string, number>>;
+  waitUntilReady(): Promise<unknown>;
+  close(): Promise<void>;
+}
+interface WorkerHandle {
+  on(event: 'failed' | 'error', fn: (...args: any[]) => void): void;
+  waitUntilReady(): Promise<unknown>;
+  close(): Promise<void>;
+}
+interface QueueClasses {
+  queue(name: QueueName): QueueHandle;
+  worker(name: QueueName, fn: JobFn): WorkerHandle;
+}
+
+function redisClasses(redisUrl: string, namespace: string, schedules: QueueConnection['retrySchedules'] & object, clients: Redis[]): QueueClasses {
+  const connect = () => {
+    const client = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+    clients.push(client);
+    return client;
+  };
+  return {
+    queue: (name) => new Queue(name, { connection: connect(), prefix: namespace, defaultJobOptions: DEFAULT_JOB_OPTIONS }) as unknown as QueueHandle,
+    worker: (name, fn) => new Worker(name, fn, { connection: connect(), prefix: namespace, concurrency: 4, ...workerSettings(schedules[name]) }) as unknown as WorkerHandle,
+  };
+}
+
+function postgresClasses(connectionString: string, namespace: string, schedules: QueueConnection['retrySchedules'] & object): QueueClasses {
+  const pg = withBackend(createPostgresBackend);
+  // SafeClient: a connection lost mid-query fails that query instead of ending the process.
+  const connection = { connectionString, schema: namespace, migrate: true, max: 4, Client: SafeClient };
+  return {
+    queue: (name) => new pg.Queue(name, { connection, defaultJobOptions: DEFAULT_JOB_OPTIONS }) as unknown as QueueHandle,
+    worker: (name, fn) => new pg.Worker(name, fn, { connection, concurrency: 4, ...workerSettings(schedules[name]) }) as unknown as WorkerHandle,
+  };
+}
+
+function startQueueWorkers(classes: QueueClasses, processors: Processors, onFailed?: (name: QueueName, error: Error) => void): WorkerHandle[] {
+  return QUEUE_NAMES.map((name) => {
+    const processor = processors[name] as (data: unknown, attempt: number) => Promise<void>;
+    const worker = classes.worker(name, (job) => processor(job.data, job.attemptsMade + 1));
+    worker.on('failed', (_job: unknown, error: Error) => onFailed?.(name, error));
+    // Connection trouble is retried by BullMQ; an unhandled 'error' event would crash us.
+    worker.on('error', (error: Error) => onFailed?.(name, error));
+    return worker;
+  });
+}
+
+async function applySchedules(queue: QueueHandle, schedules: Schedule[]): Promise<void> {
+  const wanted = new Set(schedules.map(({ task }) => schedulerId(task)));
+  for (const { task, everyMs } of schedules) {
+    await queue.upsertJobScheduler(schedulerId(task), { every: everyMs }, { name: 'maintenance', data: { task }, opts: MAINTENANCE_JOB_OPTIONS });
+  }
+  for (const { key } of await queue.getJobSchedulers()) {
+    if (!wanted.has(key)) await queue.removeJobScheduler(key);
+  }
+}
+
+/** Workers first (they finish the job in hand, within the grace period), then queues, then Redis. */
+async function closeAll(workers: WorkerHandle[], queues: QueueHandle[], redisClients: Redis[]): Promise<void> {
+  // After Redis restarted, an idle worker's close can wait for ever (BullMQ; close(true)
+  // returns that same promise, and cutting its connections makes it spin). Past the
+  // grace period closing goes on without it: the process is about to exit, and a job
+  // still in hand is retried elsewhere (at least once).
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, WORKER_CLOSE_GRACE_MS);
+    timer.unref();
+  });
+  await Promise.race([Promise.all(workers.map((w) => w.close())), graceOver]);
+  clearTimeout(timer);
+  await Promise.all(queues.map((q) => q.close()));
+  await Promise.all(redisClients.map((c) => c.quit().catch(() => c.disconnect())));
+}
+
 export function createQueueSystem(connection: QueueConnection): QueueSystem {
   const namespace = connection.namespace ?? 'bullmq';
   assertNamespace(namespace);
-  const schedules = connection.retrySchedules ?? {};
+  const retrySchedules = connection.retrySchedules ?? {};
   const redisClients: Redis[] = [];
-  const makeClasses = () => {
-    if (connection.redisUrl) {
-      const redisUrl = connection.redisUrl;
-      const connect = () => {
-        const client = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
-        redisClients.push(client);
-        return client;
-      };
-      return {
-        queue: (name: string) => new Queue(name, { connection: connect(), prefix: namespace, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
-        worker: (name: QueueName, fn: (job: { data: any; attemptsMade: number }) => Promise<void>) =>
-          new Worker(name, fn, { connection: connect(), prefix: namespace, concurrency: 4, ...workerSettings(schedules[name]) }),
-      };
-    }
-    const pg = withBackend(createPostgresBackend);
-    // SafeClient: a connection lost mid-query fails that query instead of ending the process.
-    const pgConnection = { connectionString: connection.connectionString, schema: namespace, migrate: true, max: 4, Client: SafeClient };
-    return {
-      queue: (name: string) => new pg.Queue(name, { connection: pgConnection, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
-      worker: (name: QueueName, fn: (job: { data: any; attemptsMade: number }) => Promise<void>) =>
-        new pg.Worker(name, fn, { connection: pgConnection, concurrency: 4, ...workerSettings(schedules[name]) }),
-    };
-  };
-  const classes = makeClasses();
-  type QueueHandle = {
-    add: Queue['add'];
-    addBulk: Queue['addBulk'];
-    getJobCounts(...states: string[]): Promise<Record<string, number>>;
-    waitUntilReady(): Promise<unknown>;
-    close(): Promise<void>;
-  };
+  const classes = connection.redisUrl
+    ? redisClasses(connection.redisUrl, namespace, retrySchedules, redisClients)
+    : postgresClasses(connection.connectionString, namespace, retrySchedules);
   const queues = new Map<QueueName, QueueHandle>();
-  const workers: { waitUntilReady(): Promise<unknown>; close(): Promise<void> }[] = [];
+  const workers: WorkerHandle[] = [];
   const queueFor = (name: QueueName) => {
     let queue = queues.get(name);
     if (!queue) {
-      queue = classes.queue(name) as unknown as QueueHandle;
+      queue = classes.queue(name);
       queues.set(name, queue);
     }
     return queue;
@@ -165,50 +247,29 @@ export function createQueueSystem(connection: QueueConnection): QueueSystem {
   return {
     backend: connection.redisUrl ? 'redis' : 'postgres',
     async enqueue(name, data, jobId) {
-      await queueFor(name).add(name, data, { jobId, ...jobOptionsFor(schedules[name]) });
+      await queueFor(name).add(name, data, { jobId, ...jobOptionsFor(retrySchedules[name]) });
     },
     async enqueueMany(name, jobs) {
       if (jobs.length === 0) return;
-      await queueFor(name).addBulk(jobs.map(({ data, jobId }) => ({ name, data, opts: { jobId, ...jobOptionsFor(schedules[name]) } })));
+      await queueFor(name).addBulk(jobs.map(({ data, jobId }) => ({ name, data, opts: { jobId, ...jobOptionsFor(retrySchedules[name]) } })));
     },
     startWorkers(processors, onFailed) {
-      for (const name of QUEUE_NAMES) {
-        const processor = processors[name] as (data: unknown, attempt: number) => Promise<void>;
-        const worker = classes.worker(name, (job) => processor(job.data, job.attemptsMade + 1)) as unknown as {
-          on(event: 'failed' | 'error', fn: (...args: any[]) => void): void;
-          waitUntilReady(): Promise<unknown>;
-          close(): Promise<void>;
-        };
-        worker.on('failed', (_job: unknown, error: Error) => onFailed?.(name, error));
-        // Connection trouble is retried by BullMQ; an unhandled 'error' event would crash us.
-        worker.on('error', (error: Error) => onFailed?.(name, error));
-        workers.push(worker);
-      }
+      workers.push(...startQueueWorkers(classes, processors, onFailed));
+    },
+    schedule: (schedules) => applySchedules(queueFor('maintenance'), schedules),
+    async schedules() {
+      const found = await queueFor('maintenance').getJobSchedulers();
+      return found.map(({ key, every, next }) => ({ task: key.replace(/^every-/, ''), everyMs: Number(every), ...(next ? { next } : {}) }));
     },
     async counts() {
       const entries = await Promise.all(QUEUE_NAMES.map(async (name) => [name, await queueFor(name).getJobCounts('waiting', 'active', 'delayed', 'failed')] as const));
       return Object.fromEntries(entries) as Record<QueueName, Record<string, number>>;
     },
     async ready() {
-      const all = [...QUEUE_NAMES.map(queueFor), ...workers];
       // On Redis, ioredis reconnects by itself and BullMQ follows: nothing to wait for here
       // (a Redis still down must not keep the server from starting).
-      if (!connection.redisUrl) await Promise.all(all.map((handle) => handle.waitUntilReady()));
+      if (!connection.redisUrl) await Promise.all([...QUEUE_NAMES.map(queueFor), ...workers].map((handle) => handle.waitUntilReady()));
     },
-    async close() {
-      // After Redis restarted, an idle worker's close can wait for ever (BullMQ; close(true)
-      // returns that same promise, and cutting its connections makes it spin). Past the
-      // grace period closing goes on without it: the process is about to exit, and a job
-      // still in hand is retried elsewhere (at least once).
-      let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, WORKER_CLOSE_GRACE_MS);
-        timer.unref();
-      });
-      await Promise.race([Promise.all(workers.map((w) => w.close())), graceOver]);
-      clearTimeout(timer);
-      await Promise.all([...queues.values()].map((q) => q.close()));
-      await Promise.all(redisClients.map((c) => c.quit().catch(() => c.disconnect())));
-    },
+    close: () => closeAll(workers, [...queues.values()], redisClients),
   };
 }

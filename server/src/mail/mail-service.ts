@@ -6,7 +6,7 @@
  * `npm run admin -- outbox` lists it too. That is a development convenience: with
  * NODE_ENV=production the configuration refuses to load without SMTP_URL. Stored mails
  * carry one-time links (reset, verification, closure, removal), so every row is purged once
- * the longest of those links has expired (at start, then hourly).
+ * the longest of those links has expired (the `mail-purge` task, hourly: MAIL_PURGE_EVERY_MS).
  */
 import nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
@@ -24,12 +24,13 @@ export interface MailService {
   send(mail: OutgoingMail): Promise<void>;
   /** Job processor: delivers one outbox row; idempotent. */
   deliver(outboxId: string): Promise<void>;
-  /** Deletes the mails older than the retention; returns how many. */
+  /** Deletes the mails older than the retention; returns how many (the `mail-purge` task). */
   purgeExpired(): Promise<number>;
   close(): void;
 }
 
-const PURGE_INTERVAL_MS = 3_600_000;
+/** How often the outbox is purged (a periodic task the runtime schedules). */
+export const MAIL_PURGE_EVERY_MS = 3_600_000;
 
 /** The longest lifetime of a one-time link a mail can carry: how long the outbox keeps a mail. */
 export function outboxRetentionMs(config: Config): number {
@@ -54,8 +55,6 @@ export function createMailService(options: {
   console?: NodeJS.WritableStream | null;
   /** Mails older than this are deleted (outboxRetentionMs); unset keeps them. */
   retentionMs?: number;
-  /** Told when a periodic purge fails. */
-  onPurgeError?: (error: Error) => void;
 }): MailService {
   const transport = options.smtpUrl
     ? nodemailer.createTransport(options.smtpUrl, { connectionTimeout: 10_000, socketTimeout: 20_000 } as object)
@@ -64,13 +63,6 @@ export function createMailService(options: {
   const { retentionMs } = options;
   const purgeExpired = async () =>
     retentionMs === undefined ? 0 : outbox.purgeOutboxBefore(options.db, new Date(Date.now() - retentionMs));
-  const purgeLogged = () => void purgeExpired().catch((error: Error) => options.onPurgeError?.(error));
-  let timer: NodeJS.Timeout | undefined;
-  if (retentionMs !== undefined) {
-    purgeLogged();
-    timer = setInterval(purgeLogged, PURGE_INTERVAL_MS);
-    timer.unref();
-  }
   return {
     purgeExpired,
     async send(mail) {
@@ -102,7 +94,6 @@ export function createMailService(options: {
       await outbox.markSent(options.db, outboxId);
     },
     close() {
-      if (timer) clearInterval(timer);
       transport?.close();
     },
   };

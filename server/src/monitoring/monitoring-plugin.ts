@@ -16,7 +16,7 @@ import { createNotificationsService } from './notifications-service';
 import { registerNotificationsRoutes } from './notifications-routes';
 import { createMatcher } from './matching';
 import { startSegmentWatcher } from './segment-watcher';
-import { startDailyNotices, writeDailyNotices } from './daily-notices';
+import { DAILY_NOTICES_EVERY_MS, enqueueDailyNotices, writeDailyNotices } from './daily-notices';
 import { registerMonitoringV2Routes } from './monitoring-v2-routes';
 import { registerReportsV2Routes } from './reports-v2-routes';
 import { registerMonitoringV1Routes } from './monitoring-v1-routes';
@@ -60,7 +60,8 @@ export const monitoringPlugin = fp<AppDeps>(
       const written = await writeDailyNotices(db, day, { expiryDays: config.EXPIRY_NOTICE_DAYS, lowCredits: config.LOW_CREDITS_THRESHOLD });
       app.log.info({ day, written }, 'daily notices written');
     });
-    // Once the app serves: new segments into the match queue (LISTEN + sweep), the daily notices.
+    app.jobs.every('monitor-daily', DAILY_NOTICES_EVERY_MS, () => enqueueDailyNotices(deps.queues));
+    // Once the app serves: new segments into the match queue (LISTEN + sweep).
     app.addHook('onReady', async () => {
       const watcher = startSegmentWatcher({
         connectionString: deps.connectionString,
@@ -69,11 +70,7 @@ export const monitoringPlugin = fp<AppDeps>(
         sweepMs: config.MONITOR_SWEEP_MS,
         log: app.log,
       });
-      const daily = startDailyNotices({ queues: deps.queues, log: app.log });
-      app.addHook('onClose', async () => {
-        daily.close();
-        await watcher.close();
-      });
+      app.addHook('onClose', () => watcher.close());
     });
   },
   { name: 'monitoring', fastify: '5.x', dependencies: ['auth', 'jobs', 'api-v2', 'monitor-api-v1'] },

@@ -51,16 +51,10 @@ export const paymentsPlugin = fp<AppDeps>(
     });
     // Invoices whose time ran out are expired (and their open pages told) even when the
     // provider never says so, as the sandbox does not.
-    let expiry: NodeJS.Timeout | undefined;
-    app.addHook('onReady', async () => {
-      expiry = setInterval(() => {
-        expireOverduePayments(db)
-          .then((expired) => expired.forEach(({ id }) => app.realtime.publish(`crypto-payment-${id}`, { status: 'expired' })))
-          .catch((error: Error) => app.log.warn({ err: { message: error.message } }, 'expiring overdue payments failed'));
-      }, PAYMENT_EXPIRY_SWEEP_MS);
-      expiry.unref();
+    app.jobs.every('payment-expiry', PAYMENT_EXPIRY_SWEEP_MS, async () => {
+      const expired = await expireOverduePayments(db);
+      await Promise.all(expired.map(({ id }) => app.realtime.publish(`crypto-payment-${id}`, { status: 'expired' })));
     });
-    app.addHook('onClose', async () => clearInterval(expiry));
   },
   { name: 'payments', fastify: '5.x', dependencies: ['auth', 'realtime', 'jobs'] },
 );

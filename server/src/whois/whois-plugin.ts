@@ -1,7 +1,7 @@
 /**
  * WHOIS: the dashboard's lookups and /v2/whois, one service over the configured providers
  * (`app.whois`). Its sweep gives back the credits of requests that died mid-way and drops
- * old holds and cache rows, from when the app serves until it closes.
+ * old holds and cache rows (the `whois-sweep` task, every minute on one instance).
  */
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../app-deps';
@@ -27,14 +27,7 @@ export const whoisPlugin = fp<AppDeps>(
     });
     registerWhois(app, { whois });
     app.v2Routes((v2) => registerWhoisV2Routes(v2));
-    let sweep: NodeJS.Timeout | undefined;
-    app.addHook('onReady', async () => {
-      sweep = setInterval(() => {
-        whois.sweep().catch((error: Error) => app.log.warn({ err: { message: error.message } }, 'WHOIS sweep failed'));
-      }, WHOIS_SWEEP_MS);
-      sweep.unref();
-    });
-    app.addHook('onClose', async () => clearInterval(sweep));
+    app.jobs.every('whois-sweep', WHOIS_SWEEP_MS, () => whois.sweep());
   },
-  { name: 'whois', fastify: '5.x', dependencies: ['auth', 'api-v2'] },
+  { name: 'whois', fastify: '5.x', dependencies: ['auth', 'api-v2', 'jobs'] },
 );
