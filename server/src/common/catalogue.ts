@@ -2,8 +2,8 @@
  * The catalogue's rules, shared by the server and the dashboard (as credentials.ts is):
  * which SKUs exist, what a quantity may be, what a purchase grants, what it is called.
  * Prices live in the `products` table (operators change them); the server computes every
- * amount from SKU and quantity, never from what a browser sends. See
- * docs/payments.md.
+ * amount from SKU and quantity, never from what a browser sends. The default prices are
+ * written once, here. See docs/payments.md.
  */
 
 export type Plan = 'search' | 'domain' | 'enterprise';
@@ -45,6 +45,32 @@ export const PRODUCTS: ProductDef[] = [
     ),
   ),
 ];
+
+/** One-time plans per period, in cents; a subscription (`*-sub-*`) saves 10% of these. */
+const ONE_TIME_PLAN_CENTS: Record<Plan, Record<BillingInterval, number>> = {
+  search: { weekly: 549, monthly: 1549, yearly: 17999 },
+  domain: { weekly: 349, monthly: 999, yearly: 10999 },
+  enterprise: { weekly: 2999, monthly: 9999, yearly: 109999 },
+};
+const CREDIT_CENTS: Record<CreditKind, number> = { search: 5, whois: 2 };
+
+function defaultPriceCents(product: ProductDef): number {
+  if (product.kind === 'credits') return CREDIT_CENTS[product.credit];
+  const oneTime = ONE_TIME_PLAN_CENTS[product.plan][product.interval];
+  // Rounded down to the cent: $5.49 a week becomes $4.94.
+  return product.recurring ? Math.floor((oneTime * 9) / 10) : oneTime;
+}
+
+/**
+ * Every SKU's default price in cents per unit: what the `products` table is seeded with
+ * (migrations/20261123T0003_payments.ts) and what the purchase pages show until the
+ * server's prices arrive. Operators change the stored prices (product:set); changing one
+ * here changes new databases only, so it comes with a migration that writes it to existing
+ * ones.
+ */
+export const DEFAULT_PRICE_CENTS: Readonly<Record<string, number>> = Object.fromEntries(
+  PRODUCTS.map((product) => [product.sku, defaultPriceCents(product)]),
+);
 
 const BY_SKU = new Map(PRODUCTS.map((product) => [product.sku, product]));
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestServer, signedIn } from '../support/harness';
 import { call } from '../support/helpers';
-import { PRODUCTS } from '../../src/common/catalogue';
+import { DEFAULT_PRICE_CENTS, PRODUCTS, centsToUsd } from '../../src/common/catalogue';
 import { lockPayment, markPaid, openPayment } from '../../src/payments/payments';
 
 let server: TestServer;
@@ -110,7 +110,7 @@ describe('payment history', () => {
     assert.equal(before.total_results, 1);
     assert.equal(before.invoices[0].item_type, 'Monthly Search Subscription');
     assert.equal(before.invoices[0].quantity, 2);
-    assert.equal(before.invoices[0].amount, 30.98);
+    assert.equal(before.invoices[0].amount, centsToUsd(2 * DEFAULT_PRICE_CENTS['search-nonsub-monthly']!));
     assert.equal(before.invoices[0].method, 'Card');
 
     const cleared = await call(server.url, 'POST', '/user/clear-payment-history', { token: user.token });
@@ -159,29 +159,8 @@ describe('payment history', () => {
 });
 
 describe('GET /payments/get-products', () => {
-  // The default prices of docs/payments.md (recurring 10% less, rounded down).
-  const SEEDED: Record<string, number> = {
-    'search-credits': 0.05,
-    'whois-credits': 0.02,
-    'search-nonsub-weekly': 5.49,
-    'search-nonsub-monthly': 15.49,
-    'search-nonsub-yearly': 179.99,
-    'search-sub-weekly': 4.94,
-    'search-sub-monthly': 13.94,
-    'search-sub-yearly': 161.99,
-    'domain-nonsub-weekly': 3.49,
-    'domain-nonsub-monthly': 9.99,
-    'domain-nonsub-yearly': 109.99,
-    'domain-sub-weekly': 3.14,
-    'domain-sub-monthly': 8.99,
-    'domain-sub-yearly': 98.99,
-    'enterprise-nonsub-weekly': 29.99,
-    'enterprise-nonsub-monthly': 99.99,
-    'enterprise-nonsub-yearly': 1099.99,
-    'enterprise-sub-weekly': 26.99,
-    'enterprise-sub-monthly': 89.99,
-    'enterprise-sub-yearly': 989.99,
-  };
+  // The catalogue's default prices (their values: server/test/payments/payments-core.test.ts).
+  const SEEDED = Object.fromEntries(Object.entries(DEFAULT_PRICE_CENTS).map(([sku, cents]) => [sku, centsToUsd(cents)]));
 
   test('every SKU of the catalogue with its seeded price in USD; a changed price shows', async () => {
     const user = await signedIn(server);
@@ -195,6 +174,6 @@ describe('GET /payments/get-products', () => {
     await server.runtime.db.updateTable('products').set({ price_cents: 1299 }).where('sku', '=', 'search-nonsub-monthly').execute();
     const changed = await call(server.url, 'GET', '/payments/get-products', { token: user.token });
     assert.equal(changed.body.products.find((p: { sku: string }) => p.sku === 'search-nonsub-monthly').price, 12.99);
-    await server.runtime.db.updateTable('products').set({ price_cents: 1549 }).where('sku', '=', 'search-nonsub-monthly').execute();
+    await server.runtime.db.updateTable('products').set({ price_cents: DEFAULT_PRICE_CENTS['search-nonsub-monthly']! }).where('sku', '=', 'search-nonsub-monthly').execute();
   });
 });

@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { eventually, payWithSandbox, sql, startTestServer, type TestServer, signedIn } from '../support/harness';
 import { call } from '../support/helpers';
 import { ConfigError, loadConfig } from '../../src/config';
+import { DEFAULT_PRICE_CENTS, centsToUsd } from '../../src/common/catalogue';
 import { paddleSignature } from '../../src/payments/card/paddle-format';
 import { cardProviderFor, type AnyCardProvider } from '../../src/payments/card/card-provider';
 import type { SandboxCardProvider } from '../../src/payments/card/sandbox-provider';
@@ -110,14 +111,15 @@ describe('sandbox card provider', () => {
     const before = await call(server.url, 'GET', '/user/info', { token: user.token });
     assert.equal(before.body.search_access, false);
     const opened = await checkout(server, user.token, 'search-nonsub-monthly', 2);
-    assert.deepEqual({ sku: opened.sku, quantity: opened.quantity, amount: opened.amount }, { sku: 'search-nonsub-monthly', quantity: 2, amount: 30.98 });
+    const amountCents = 2 * DEFAULT_PRICE_CENTS['search-nonsub-monthly']!;
+    assert.deepEqual({ sku: opened.sku, quantity: opened.quantity, amount: opened.amount }, { sku: 'search-nonsub-monthly', quantity: 2, amount: centsToUsd(amountCents) });
 
     const page = await fetch(`${server.url}/sandbox/checkout?checkout_id=${opened.checkout_id}`);
     assert.equal(page.status, 200);
     const html = await page.text();
     assert.match(html, /Monthly Search Subscription/);
     assert.match(html, /id="quantity">2</);
-    assert.match(html, /\$30\.98/);
+    assert.ok(html.includes(`$${centsToUsd(amountCents).toFixed(2)}`), 'the amount shown');
     assert.match(html, /id="pay"/);
     assert.match(html, /id="cancel"/);
     assert.doesNotMatch(html, /<script>/, 'no inline script (CSP script-src self)');
@@ -138,7 +140,7 @@ describe('sandbox card provider', () => {
     assert.deepEqual(status.body, { status: 'paid' });
     const invoices = await db(server).selectFrom('invoices').selectAll().where('user_id', '=', user.id).execute();
     assert.equal(invoices.length, 1);
-    assert.equal(invoices[0]!.amount_cents, 3098);
+    assert.equal(invoices[0]!.amount_cents, amountCents);
     assert.equal(invoices[0]!.method, 'Card');
     // 60 days of access from now.
     const row = await userRow(server, user.id);
@@ -168,7 +170,7 @@ describe('sandbox card provider', () => {
     assert.equal((await call(server.url, 'POST', '/payments/checkout', { token: user.token, body: { sku: 'gold-bars', quantity: 1 } })).status, 400);
     assert.equal((await call(server.url, 'POST', '/payments/checkout', { token: user.token, body: { sku: 'search-credits', quantity: 0 } })).status, 400);
     assert.equal((await call(server.url, 'POST', '/payments/checkout', { body: { sku: 'search-credits', quantity: 1 } })).status, 401);
-    assert.equal((await checkout(server, user.token, 'search-credits', 100)).amount, 5);
+    assert.equal((await checkout(server, user.token, 'search-credits', 100)).amount, centsToUsd(100 * DEFAULT_PRICE_CENTS['search-credits']!));
 
     const env = { DATABASE_URL: server.runtime.config.DATABASE_URL!, DATA_DIR: server.runtime.config.dataDir, LOG_LEVEL: 'silent' };
     const bad = await runAdmin(['product:set', '--sku', 'gold-bars', '--price', '1'], env);
@@ -184,7 +186,7 @@ describe('sandbox card provider', () => {
       const row = await db(server).selectFrom('products').select('price_cents').where('sku', '=', 'search-credits').executeTakeFirstOrThrow();
       assert.equal(row.price_cents, 7);
     } finally {
-      await db(server).updateTable('products').set({ price_cents: 5 }).where('sku', '=', 'search-credits').execute();
+      await db(server).updateTable('products').set({ price_cents: DEFAULT_PRICE_CENTS['search-credits']! }).where('sku', '=', 'search-credits').execute();
     }
   });
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/harness';
 import { expireOverduePayments, lockPayment, markExpired, markPaid, markRefunded, openPayment, recordRenewal } from '../../src/payments/payments';
 import { renewSubscription, stopRenewing } from '../../src/payments/grants-service';
-import { PRODUCTS } from '../../src/common/catalogue';
+import { DEFAULT_PRICE_CENTS, PRODUCTS } from '../../src/common/catalogue';
 
 let server: TestServer;
 before(async () => {
@@ -32,20 +32,33 @@ async function ledger(id: string) {
 }
 
 describe('catalogue', () => {
-  test('every SKU of the catalogue is seeded with a price; recurring plans are 10% less', async () => {
+  test('the default prices are the spec\'s: search $5.49 / $15.49 / $179.99, recurring plans 10% less', () => {
+    assert.equal(DEFAULT_PRICE_CENTS['search-nonsub-weekly'], 549);
+    assert.equal(DEFAULT_PRICE_CENTS['search-nonsub-monthly'], 1549);
+    assert.equal(DEFAULT_PRICE_CENTS['search-nonsub-yearly'], 17999);
+    assert.equal(DEFAULT_PRICE_CENTS['search-sub-monthly'], 1394);
+    // docs/payments.md: credits $0.05 and $0.02; domain monitoring $9.99 and enterprise $99.99 a month.
+    assert.equal(DEFAULT_PRICE_CENTS['search-credits'], 5);
+    assert.equal(DEFAULT_PRICE_CENTS['whois-credits'], 2);
+    assert.equal(DEFAULT_PRICE_CENTS['domain-nonsub-monthly'], 999);
+    assert.equal(DEFAULT_PRICE_CENTS['enterprise-nonsub-monthly'], 9999);
+    for (const sku of Object.keys(DEFAULT_PRICE_CENTS).filter((sku) => sku.includes('-sub-'))) {
+      assert.equal(DEFAULT_PRICE_CENTS[sku], Math.floor((DEFAULT_PRICE_CENTS[sku.replace('-sub-', '-nonsub-')]! * 9) / 10), sku);
+    }
+  });
+
+  test('every SKU of the catalogue is seeded with its default price', async () => {
     const rows = await db().selectFrom('products').select(['sku', 'price_cents']).execute();
     const prices = new Map(rows.map((r) => [r.sku, r.price_cents]));
     assert.deepEqual([...prices.keys()].sort(), PRODUCTS.map((p) => p.sku).sort());
-    assert.equal(prices.get('search-nonsub-weekly'), 549);
+    assert.deepEqual(Object.fromEntries(prices), DEFAULT_PRICE_CENTS);
     assert.equal(prices.get('search-nonsub-monthly'), 1549);
-    assert.equal(prices.get('search-nonsub-yearly'), 17999);
-    assert.equal(prices.get('search-sub-monthly'), 1394);
   });
 
   test('the server prices a purchase and refuses what the buyer may not buy', async () => {
     const { id } = await server.createUser();
     const payment = await openPayment(db(), { userId: id, sku: 'search-credits', quantity: 250, method: 'card', provider: 'test' });
-    assert.equal(payment.amount_cents, 250 * 5);
+    assert.equal(payment.amount_cents, 250 * DEFAULT_PRICE_CENTS['search-credits']!);
     await assert.rejects(openPayment(db(), { userId: id, sku: 'search-credits', quantity: 100_001, method: 'card', provider: 'test' }), /at most 100,000/);
     await assert.rejects(openPayment(db(), { userId: id, sku: 'search-sub-monthly', quantity: 2, method: 'card', provider: 'test' }), /at most 1/);
     await assert.rejects(openPayment(db(), { userId: id, sku: 'gold-bars', quantity: 1, method: 'card', provider: 'test' }), /Unknown product/);
@@ -65,7 +78,7 @@ describe('payment state machine', () => {
     assert.deepEqual(await ledger(id), [{ kind: 'search', delta: 40, balance_after: 40, reference: `payment:${payment.id}` }]);
     const invoice = await db().selectFrom('invoices').selectAll().where('user_id', '=', id).execute();
     assert.equal(invoice.length, 1);
-    assert.equal(invoice[0]!.amount_cents, 200);
+    assert.equal(invoice[0]!.amount_cents, 40 * DEFAULT_PRICE_CENTS['search-credits']!);
   });
 
   test('the ledger refuses a second grant from the same source even past the state machine', async () => {

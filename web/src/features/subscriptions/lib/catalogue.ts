@@ -1,15 +1,17 @@
 /**
- * The purchase pages' view of the catalogue. The SKU scheme, quantity limits, crypto rule
- * and product names are the server's own (`@common/catalogue`); added here: default prices
- * shown until GET /payments/get-products answers, and the credit ranges of the purchase
- * pages. The server prices every purchase itself.
+ * The purchase pages' view of the catalogue. The SKU scheme, quantity limits, crypto rule,
+ * product names and default prices are the server's own (`@common/catalogue`); added here:
+ * the default prices in USD, shown until GET /payments/get-products answers, and the credit
+ * ranges of the purchase pages. The server prices every purchase itself.
  */
 import {
+  DEFAULT_PRICE_CENTS,
   MAX_DOMAINS,
   MAX_PERIODS,
   SEARCH_CREDITS_MAX,
   SEARCH_CREDITS_STANDARD_MAX,
   WHOIS_CREDITS_MAX,
+  centsToUsd,
   cryptoAllowed,
   productDef,
   productName,
@@ -55,29 +57,10 @@ export function unitName(sku: string, quantity: number): string {
   return `${periodName(parsed.period)}${plural}`;
 }
 
-/** Default prices; subscriptions save 10% (rounded down to the cent, as the server's table). */
-export const DEFAULT_PRICES: Record<string, number> = {
-  'search-nonsub-weekly': 5.49,
-  'search-nonsub-monthly': 15.49,
-  'search-nonsub-yearly': 179.99,
-  'search-sub-weekly': 4.94,
-  'search-sub-monthly': 13.94,
-  'search-sub-yearly': 161.99,
-  'domain-nonsub-weekly': 3.49,
-  'domain-nonsub-monthly': 9.99,
-  'domain-nonsub-yearly': 109.99,
-  'domain-sub-weekly': 3.14,
-  'domain-sub-monthly': 8.99,
-  'domain-sub-yearly': 98.99,
-  'enterprise-nonsub-weekly': 29.99,
-  'enterprise-nonsub-monthly': 99.99,
-  'enterprise-nonsub-yearly': 1099.99,
-  'enterprise-sub-weekly': 26.99,
-  'enterprise-sub-monthly': 89.99,
-  'enterprise-sub-yearly': 989.99,
-  'search-credits': 0.05,
-  'whois-credits': 0.02,
-};
+/** Default prices in USD per unit, shown until GET /payments/get-products answers. */
+export const DEFAULT_PRICES: Record<string, number> = Object.fromEntries(
+  Object.entries(DEFAULT_PRICE_CENTS).map(([sku, cents]) => [sku, centsToUsd(cents)]),
+);
 
 /** A credit range of a purchase page: tier tiles at fractions of `max`, a slider in 5% steps. */
 export interface CreditRange {
