@@ -12,10 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import copyStreams from 'pg-copy-streams';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import type { Config } from '../config';
 import { createPool, migrationProvider } from '../infra/database';
@@ -25,11 +22,11 @@ import { embeddedConnectionString, startEmbeddedPostgres } from '../infra/embedd
 import { recordAudit } from '../audit/audit-service';
 import type { Database } from '../db/schema';
 import { isListening } from '../db/cli-database';
+import { copyTablesIn, copyTablesOut, counts, type DatabaseCounts, type TableInfo } from './database-copy';
+import { copyIndex, lockIndex, segmentAliases, type CopyTally, type IndexManifest } from './index-copy';
 
 export const BACKUP_FORMAT = 1;
 const MANIFEST_FILE = 'backup.json';
-/** Kysely's own bookkeeping: the restore rebuilds it by running the migrations. */
-const SKIPPED_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
 
 export interface BackupManifest {
   format: number;
@@ -41,7 +38,7 @@ export interface BackupManifest {
   /** Rows of every table copied (file database/<table>.copy). */
   tables: Record<string, number>;
   /** What the restore is checked against. */
-  counts: { accounts: number; credit_ledger: number; monitor_tasks: number; data_wells: number; catalogue_records: number };
+  counts: DatabaseCounts;
   index: {
     present: boolean;
     generation: number | null;
@@ -65,75 +62,6 @@ async function connect(config: Config): Promise<{ url: string; close(): Promise<
   return { url: embedded.connectionString, close: () => embedded.stop() };
 }
 
-function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-interface TableInfo {
-  name: string;
-  /** Stored columns (generated ones are computed again on restore). */
-  columns: string[];
-}
-
-/** The public schema's tables (kysely's own left out), parents before the tables whose foreign keys point to them. */
-async function listTables(client: pg.Client | pg.PoolClient): Promise<TableInfo[]> {
-  const { rows: tables } = await client.query<{ name: string; columns: string[] }>(
-    `select c.relname as name,
-            array_agg(a.attname::text order by a.attnum) as columns
-       from pg_class c
-       join pg_namespace n on n.oid = c.relnamespace
-       join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
-      where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition
-      group by c.relname
-      order by c.relname`,
-  );
-  const { rows: edges } = await client.query<{ child: string; parent: string }>(
-    `select distinct c.relname as child, p.relname as parent
-       from pg_constraint k
-       join pg_class c on c.oid = k.conrelid
-       join pg_class p on p.oid = k.confrelid
-       join pg_namespace n on n.oid = c.relnamespace
-      where k.contype = 'f' and n.nspname = 'public' and c.oid <> p.oid`,
-  );
-  const wanted = tables.filter((t) => !SKIPPED_TABLES.has(t.name));
-  const parents = new Map<string, Set<string>>(wanted.map((t) => [t.name, new Set<string>()]));
-  for (const e of edges) parents.get(e.child)?.add(e.parent);
-  const ordered: TableInfo[] = [];
-  const done = new Set<string>();
-  const visit = (table: TableInfo, path: string[]) => {
-    if (done.has(table.name)) return;
-    if (path.includes(table.name)) throw new Error(`foreign keys form a cycle: ${[...path, table.name].join(' -> ')}`);
-    for (const parent of parents.get(table.name) ?? []) {
-      const t = wanted.find((w) => w.name === parent);
-      if (t) visit(t, [...path, table.name]);
-    }
-    done.add(table.name);
-    ordered.push(table);
-  };
-  for (const t of wanted) visit(t, []);
-  return ordered;
-}
-
-/** Holds the index's LOCK (flock(2), as the engine's writers take it) until `release`. */
-async function lockIndex(indexDir: string): Promise<{ release(): Promise<void> }> {
-  const lockFile = path.join(indexDir, 'LOCK');
-  fs.closeSync(fs.openSync(lockFile, 'a'));
-  // util-linux flock(1) holds the lock while `cat` waits for its stdin; closing it releases.
-  const child: ChildProcess = spawn('flock', ['--exclusive', lockFile, 'sh', '-c', 'echo locked; exec cat >/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    child.once('error', (error) => reject(new Error(`cannot lock the index (flock from util-linux is needed): ${error.message}`)));
-    child.once('exit', (code) => reject(new Error(`cannot lock the index: flock exited with ${code}`)));
-    child.stdout!.once('data', () => resolve());
-  });
-  return {
-    async release() {
-      child.stdin!.end();
-      await exited;
-    },
-  };
-}
-
 function dirIsEmpty(dir: string): boolean {
   try {
     return fs.readdirSync(dir).length === 0;
@@ -143,65 +71,18 @@ function dirIsEmpty(dir: string): boolean {
   }
 }
 
-/** Links (or, across file systems, copies) every file under `from` into `to`. */
-function linkTree(from: string, to: string, tally: { linked: number; copied: number; bytes: number }): void {
-  fs.mkdirSync(to, { recursive: true });
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    const source = path.join(from, entry.name);
-    const target = path.join(to, entry.name);
-    if (entry.isDirectory()) {
-      linkTree(source, target, tally);
-    } else if (entry.isFile()) {
-      tally.bytes += fs.statSync(source).size;
-      try {
-        fs.linkSync(source, target);
-        tally.linked++;
-      } catch (error) {
-        if (!['EXDEV', 'EPERM', 'EMLINK'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
-        fs.copyFileSync(source, target);
-        tally.copied++;
-      }
-    }
-  }
-}
-
-interface IndexManifest {
-  generation?: number;
-  segments: { id: string; records?: number }[];
-}
-
-function readIndexManifest(indexDir: string): IndexManifest | null {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(indexDir, 'MANIFEST'), 'utf8')) as IndexManifest;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
-
-/** Every segment id a published segment answers to: its own and those merged into it. */
-function segmentAliases(indexDir: string, id: string): string[] {
-  try {
-    const meta = JSON.parse(fs.readFileSync(path.join(indexDir, `seg-${id}`, 'segment.json'), 'utf8')) as { aliases?: { id: string }[] };
-    return [id, ...(meta.aliases ?? []).map((a) => a.id)];
-  } catch {
-    return [id];
-  }
-}
-
 function productVersion(): string {
   return packageJson.version;
 }
 
-async function counts(client: pg.Client | pg.PoolClient): Promise<BackupManifest['counts']> {
-  const { rows } = await client.query<BackupManifest['counts']>(
-    `select (select count(*) from users)::int as accounts,
-            (select count(*) from credit_ledger)::int as credit_ledger,
-            (select count(*) from monitor_tasks)::int as monitor_tasks,
-            (select count(*) from data_wells)::int as data_wells,
-            (select coalesce(sum(records), 0) from data_wells)::bigint as catalogue_records`,
-  );
-  return { ...rows[0]!, catalogue_records: Number(rows[0]!.catalogue_records) };
+/** A Kysely over its own one-connection pool, destroyed after `use`. */
+async function withDatabase<T>(url: string, use: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(url, { max: 1 }) }) });
+  try {
+    return await use(db);
+  } finally {
+    await db.destroy();
+  }
 }
 
 export interface BackupOptions {
@@ -210,106 +91,102 @@ export interface BackupOptions {
   log?: (line: string) => void;
 }
 
+/** The backup folder, absent or empty and outside the index, created owner-only. */
+function prepareBackupFolder(config: Config, outOption: string): string {
+  const out = path.resolve(outOption);
+  if (!dirIsEmpty(out)) throw new Error(`${out} is not empty: back up into a new folder`);
+  const inside = path.relative(config.indexDir, out);
+  if (!inside.startsWith('..') && !path.isAbsolute(inside)) throw new Error('the backup folder cannot be inside the index folder');
+  fs.mkdirSync(path.join(out, 'database'), { recursive: true, mode: 0o700 });
+  fs.chmodSync(out, 0o700);
+  return out;
+}
+
+interface IndexSnapshot {
+  present: boolean;
+  manifest: IndexManifest | null;
+  tally: CopyTally;
+}
+
+/**
+ * Begins the backup's transaction and copies the index, both under the index lock: the
+ * snapshot is the one the transaction's first statement takes, so database and index agree
+ * on every published segment.
+ */
+async function snapshotUnderIndexLock(client: pg.Client, indexDir: string, out: string): Promise<IndexSnapshot> {
+  const present = fs.existsSync(indexDir);
+  const lock = present ? await lockIndex(indexDir) : null;
+  let manifest: IndexManifest | null = null;
+  const tally = { linked: 0, copied: 0, bytes: 0 };
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    await client.query('select 1');
+    if (present) manifest = copyIndex(indexDir, path.join(out, 'index'), tally);
+  } finally {
+    await lock?.release();
+  }
+  return { present, manifest, tally };
+}
+
+/** The rest of the backup's snapshot: migrations, server version, counts, the segments the catalogue names. */
+async function databaseFacts(client: pg.Client) {
+  const { rows: migrations } = await client.query<{ name: string }>('select name from kysely_migration order by name');
+  const { rows: version } = await client.query<{ server_version: string }>('show server_version');
+  const dbCounts = await counts(client);
+  const { rows: wellSegments } = await client.query<{ id: string }>('select distinct unnest(segment_ids) as id from data_wells');
+  return { migrations: migrations.map((m) => m.name), postgresVersion: version[0]!.server_version, counts: dbCounts, wellSegments: new Set(wellSegments.map((r) => r.id)) };
+}
+
+function backupManifest(out: string, index: IndexSnapshot, tables: Record<string, number>, facts: Awaited<ReturnType<typeof databaseFacts>>): BackupManifest {
+  const segments = index.manifest?.segments ?? [];
+  return {
+    format: BACKUP_FORMAT,
+    created_at: new Date().toISOString(),
+    product_version: productVersion(),
+    postgres_version: facts.postgresVersion,
+    migrations: facts.migrations,
+    tables,
+    counts: facts.counts,
+    index: {
+      present: index.present && index.manifest !== null,
+      generation: index.manifest?.generation ?? null,
+      segments: segments.length,
+      records: segments.reduce((sum, s) => sum + (s.records ?? 0), 0),
+      bytes: index.tally.bytes,
+      linked_files: index.tally.linked,
+      copied_files: index.tally.copied,
+      uncatalogued_segments: segments.filter((s) => !segmentAliases(path.join(out, 'index'), s.id).some((id) => facts.wellSegments.has(id))).map((s) => s.id),
+    },
+  };
+}
+
 /**
  * Writes a backup into `out` (absent or empty). The manifest file is written last: a folder
  * without it is an interrupted backup, which restore refuses.
  */
 export async function createBackup(config: Config, options: BackupOptions): Promise<BackupManifest> {
   const log = options.log ?? (() => {});
-  const out = path.resolve(options.out);
-  if (!dirIsEmpty(out)) throw new Error(`${out} is not empty: back up into a new folder`);
-  const inside = path.relative(config.indexDir, out);
-  if (!inside.startsWith('..') && !path.isAbsolute(inside)) throw new Error('the backup folder cannot be inside the index folder');
-  fs.mkdirSync(path.join(out, 'database'), { recursive: true, mode: 0o700 });
-  fs.chmodSync(out, 0o700);
-
+  const out = prepareBackupFolder(config, options.out);
   const connection = await connect(config);
   const client = new pg.Client({ connectionString: connection.url });
   client.on('error', () => {});
   try {
     await client.connect();
-    const indexPresent = fs.existsSync(config.indexDir);
-    const lock = indexPresent ? await lockIndex(config.indexDir) : null;
-    let indexManifest: IndexManifest | null = null;
-    const tally = { linked: 0, copied: 0, bytes: 0 };
-    try {
-      // The snapshot is the one the first statement of the transaction takes: under the
-      // index lock, so database and index agree on every published segment.
-      await client.query('begin isolation level repeatable read read only');
-      await client.query('select 1');
-      if (indexPresent) {
-        indexManifest = readIndexManifest(config.indexDir);
-        const target = path.join(out, 'index');
-        fs.mkdirSync(target, { recursive: true });
-        for (const segment of indexManifest?.segments ?? []) linkTree(path.join(config.indexDir, `seg-${segment.id}`), path.join(target, `seg-${segment.id}`), tally);
-        // The logs are appended to: copied, never linked. The removals, the opt-outs'
-        // suppressions and their key (owner-only, as in the index), the well takedowns and
-        // renames; MANIFEST last.
-        for (const file of ['tombstones.log', 'suppressions.log', 'suppression.key', 'wells.log', 'MANIFEST']) {
-          const source = path.join(config.indexDir, file);
-          if (fs.existsSync(source)) {
-            fs.copyFileSync(source, path.join(target, file));
-            if (file === 'suppression.key') fs.chmodSync(path.join(target, file), 0o600);
-            tally.copied++;
-            tally.bytes += fs.statSync(source).size;
-          }
-        }
-      }
-    } finally {
-      await lock?.release();
-    }
-    const tables = await listTables(client);
-    const tableRows: Record<string, number> = {};
-    for (const table of tables) {
-      const file = path.join(out, 'database', `${table.name}.copy`);
-      const columns = table.columns.map(quoteIdent).join(', ');
-      const stream = client.query(copyStreams.to(`copy (select ${columns} from ${quoteIdent(table.name)}) to stdout`));
-      await pipeline(stream, fs.createWriteStream(file, { mode: 0o600 }));
-      tableRows[table.name] = stream.rowCount ?? 0;
-      log(`${table.name}: ${tableRows[table.name]} rows`);
-    }
-    fs.writeFileSync(path.join(out, 'database', 'tables.json'), `${JSON.stringify(tables, null, 2)}\n`);
-    const { rows: migrations } = await client.query<{ name: string }>('select name from kysely_migration order by name');
-    const { rows: version } = await client.query<{ server_version: string }>('show server_version');
-    const dbCounts = await counts(client);
-    const { rows: wellSegments } = await client.query<{ id: string }>('select distinct unnest(segment_ids) as id from data_wells');
+    const index = await snapshotUnderIndexLock(client, config.indexDir, out);
+    const tables = await copyTablesOut(client, path.join(out, 'database'), log);
+    const facts = await databaseFacts(client);
     await client.query('commit');
 
-    const known = new Set(wellSegments.map((r) => r.id));
-    const segments = indexManifest?.segments ?? [];
-    const manifest: BackupManifest = {
-      format: BACKUP_FORMAT,
-      created_at: new Date().toISOString(),
-      product_version: productVersion(),
-      postgres_version: version[0]!.server_version,
-      migrations: migrations.map((m) => m.name),
-      tables: tableRows,
-      counts: dbCounts,
-      index: {
-        present: indexPresent && indexManifest !== null,
-        generation: indexManifest?.generation ?? null,
-        segments: segments.length,
-        records: segments.reduce((sum, s) => sum + (s.records ?? 0), 0),
-        bytes: tally.bytes,
-        linked_files: tally.linked,
-        copied_files: tally.copied,
-        uncatalogued_segments: segments.filter((s) => !segmentAliases(path.join(out, 'index'), s.id).some((id) => known.has(id))).map((s) => s.id),
-      },
-    };
+    const manifest = backupManifest(out, index, tables, facts);
     fs.writeFileSync(path.join(out, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
-
-    const pool = createPool(connection.url, { max: 1 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    try {
-      await recordAudit(db, {
+    await withDatabase(connection.url, (db) =>
+      recordAudit(db, {
         operator: options.operator,
         action: 'backup',
         target: out,
         details: { counts: manifest.counts, index_segments: manifest.index.segments, index_records: manifest.index.records },
-      });
-    } finally {
-      await db.destroy();
-    }
+      }),
+    );
     return manifest;
   } catch (error) {
     await client.query('rollback').catch(() => {});
@@ -339,17 +216,8 @@ export interface RestoreOptions {
   log?: (line: string) => void;
 }
 
-/**
- * Restores a backup into an empty target: an empty (or absent) DATA_DIR for the embedded
- * default, or with DATABASE_URL an empty database, and an empty (or absent) INDEX_DIR.
- * Refuses a target that holds anything, before writing.
- */
-export async function restoreBackup(config: Config, options: RestoreOptions): Promise<{ manifest: BackupManifest; counts: BackupManifest['counts'] }> {
-  const log = options.log ?? (() => {});
-  const from = path.resolve(options.from);
-  const manifest = readBackupManifest(from);
-  const tables = JSON.parse(fs.readFileSync(path.join(from, 'database', 'tables.json'), 'utf8')) as TableInfo[];
-
+/** Refuses a backup made by a newer version, and a target that holds anything, before writing. */
+async function checkRestoreTarget(config: Config, manifest: BackupManifest) {
   const known = Object.keys(MIGRATIONS);
   const unknown = manifest.migrations.filter((m) => !known.includes(m));
   if (unknown.length) throw new Error(`the backup was made by a newer version (migrations ${unknown.join(', ')} are unknown here): restore it with that version`);
@@ -360,63 +228,54 @@ export async function restoreBackup(config: Config, options: RestoreOptions): Pr
     if (await isListening(config.EMBEDDED_PG_PORT)) throw new Error(`a PostgreSQL already listens on EMBEDDED_PG_PORT ${config.EMBEDDED_PG_PORT}: stop that server, or pick another port`);
     fs.mkdirSync(config.dataDir, { recursive: true });
   }
+}
+
+async function checkDatabaseEmpty(pool: pg.Pool) {
+  const { rows } = await pool.query<{ n: number }>(`select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'p', 'v', 'm', 'S')`);
+  if (rows[0]!.n > 0) throw new Error('the database is not empty: restore into an empty database');
+}
+
+/** The schema of the backup's time, then its rows, then any later migrations. */
+async function restoreDatabase(db: Kysely<Database>, pool: pg.Pool, from: string, backup: { manifest: BackupManifest; tables: TableInfo[] }, log: (line: string) => void) {
+  const { manifest, tables } = backup;
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const last = manifest.migrations.at(-1);
+  if (last) {
+    const { error } = await migrator.migrateTo(last);
+    if (error) throw new Error(`migrating to ${last} failed: ${String(error)}`);
+  }
+  await copyTablesIn(pool, tables, path.join(from, 'database'), manifest.tables, log);
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw new Error(`migrating the restored database failed: ${String(error)}`);
+}
+
+/**
+ * Restores a backup into an empty target: an empty (or absent) DATA_DIR for the embedded
+ * default, or with DATABASE_URL an empty database, and an empty (or absent) INDEX_DIR.
+ * Refuses a target that holds anything, before writing.
+ */
+export async function restoreBackup(config: Config, options: RestoreOptions): Promise<{ manifest: BackupManifest; counts: BackupManifest['counts'] }> {
+  const log = options.log ?? (() => {});
+  const from = path.resolve(options.from);
+  const manifest = readBackupManifest(from);
+  const tables = JSON.parse(fs.readFileSync(path.join(from, 'database', 'tables.json'), 'utf8')) as TableInfo[];
+  await checkRestoreTarget(config, manifest);
   const connection = await connect(config);
   const pool = createPool(connection.url, { max: 2 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
-    const { rows } = await pool.query<{ n: number }>(`select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'p', 'v', 'm', 'S')`);
-    if (rows[0]!.n > 0) throw new Error('the database is not empty: restore into an empty database');
-
-    // The schema of the backup's time, then its rows, then any later migrations.
-    const migrator = new Migrator({ db, provider: migrationProvider });
-    const last = manifest.migrations.at(-1);
-    if (last) {
-      const { error } = await migrator.migrateTo(last);
-      if (error) throw new Error(`migrating to ${last} failed: ${String(error)}`);
-    }
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
-      // Migrations may seed rows (the product catalogue…): the backup's rows replace them.
-      const seeded: string[] = [];
-      for (const table of tables) {
-        const { rows: any } = await client.query(`select 1 from ${quoteIdent(table.name)} limit 1`);
-        if (any.length) seeded.push(quoteIdent(table.name));
-      }
-      if (seeded.length) await client.query(`truncate ${seeded.join(', ')} cascade`);
-      for (const table of tables) {
-        const columns = table.columns.map(quoteIdent).join(', ');
-        const stream = client.query(copyStreams.from(`copy ${quoteIdent(table.name)} (${columns}) from stdin`));
-        await pipeline(fs.createReadStream(path.join(from, 'database', `${table.name}.copy`)), stream);
-        if ((stream.rowCount ?? 0) !== manifest.tables[table.name]) throw new Error(`${table.name}: ${stream.rowCount} rows read, the backup says ${manifest.tables[table.name]}`);
-        log(`${table.name}: ${stream.rowCount} rows`);
-        // Sequences (serial and identity columns) continue after the restored rows.
-        for (const column of table.columns) {
-          const { rows: sequence } = await client.query<{ s: string | null }>('select pg_get_serial_sequence($1, $2) as s', [quoteIdent(table.name), column]);
-          if (!sequence[0]?.s) continue;
-          await client.query(`select setval($1, coalesce((select max(${quoteIdent(column)}) from ${quoteIdent(table.name)}), 0) + 1, false)`, [sequence[0].s]);
-        }
-      }
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-    const { error } = await migrator.migrateToLatest();
-    if (error) throw new Error(`migrating the restored database failed: ${String(error)}`);
-
+    await checkDatabaseEmpty(pool);
+    await restoreDatabase(db, pool, from, { manifest, tables }, log);
     if (manifest.index.present) {
       fs.mkdirSync(config.indexDir, { recursive: true });
       fs.cpSync(path.join(from, 'index'), config.indexDir, { recursive: true });
     }
-    const client2 = await pool.connect();
+    const client = await pool.connect();
     let restored: BackupManifest['counts'];
     try {
-      restored = await counts(client2);
+      restored = await counts(client);
     } finally {
-      client2.release();
+      client.release();
     }
     // Written into the restored database: its history says where it came from.
     await recordAudit(db, {

@@ -18,32 +18,20 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
-import type { WebSocket } from 'ws';
-import type { AccessClaims } from '../auth/auth-schemas';
 import type { AuthService, SessionsEnded } from '../auth/auth-service';
-import { createInProcessBus, createRedisBus } from './realtime-bus';
+import { createInProcessBus, createRedisBus, type Deliver, type RealtimeBus } from './realtime-bus';
 import { SESSION_SWEEP_MS } from './session-sweep';
 import type { ChannelRule, RealtimeHub } from './realtime-service';
+import { channelAccess } from './channel-access';
+import { createSocketRegistry, deliverToMembers, endSessions, type SocketRegistry } from './socket-registry';
+import { serveSocket } from './socket-connection';
 
 export type { ChannelRule, RealtimeHub } from './realtime-service';
+export { SESSION_ENDED_CLOSE_CODE } from './socket-connection';
 
 const MAX_MESSAGE_BYTES = 2048;
-const MAX_CHANNELS_PER_SOCKET = 16;
-const CHANNEL_PATTERN = /^[a-z0-9-]{1,100}$/;
-const PUBLIC_CHANNELS = new Set(['test']);
 /** The bus's channel for ended sessions: outside CHANNEL_PATTERN, so no client can join it. */
 const SESSIONS_ENDED_CHANNEL = ':sessions-ended';
-/** The close code of a socket whose session ended (4000-4999: the application's own). */
-export const SESSION_ENDED_CLOSE_CODE = 4401;
-
-
-/** What a socket is signed in as: the access token's claims, kept from before they are checked. */
-interface SocketSession {
-  userId: string;
-  sessionId: string;
-  /** Closes the socket and leaves its channels. */
-  end(): void;
-}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,154 +39,26 @@ declare module 'fastify' {
   }
 }
 
-export async function registerRealtimeRoutes(
-  app: FastifyInstance,
-  deps: {
-    auth: AuthService;
-    rules: ChannelRule[];
-    redisUrl?: string;
-    namespace: string;
-    /** Of the given session ids, those still live: the periodic check closes the others' sockets. */
-    liveSessions?: (sessionIds: string[]) => Promise<Set<string>>;
-  },
-): Promise<void> {
+interface RealtimeDeps {
+  auth: AuthService;
+  rules: ChannelRule[];
+  redisUrl?: string;
+  namespace: string;
+  /** Of the given session ids, those still live: the periodic check closes the others' sockets. */
+  liveSessions?: (sessionIds: string[]) => Promise<Set<string>>;
+}
+
+export async function registerRealtimeRoutes(app: FastifyInstance, deps: RealtimeDeps): Promise<void> {
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
-  const members = new Map<string, Set<WebSocket>>();
-  const sessions = new Map<WebSocket, SocketSession>();
-
-  const endSessions = (ended: SessionsEnded) => {
-    for (const session of [...sessions.values()]) {
-      const matches =
-        'sessionId' in ended ? session.sessionId === ended.sessionId : session.userId === ended.userId && session.sessionId !== ended.exceptSessionId;
-      if (matches) session.end();
-    }
-  };
-  const deliver = (channel: string, data: unknown) => {
-    if (channel === SESSIONS_ENDED_CHANNEL) return endSessions(data as SessionsEnded);
-    const text = JSON.stringify({ type: 'message', channel, data });
-    for (const socket of members.get(channel) ?? []) if (socket.readyState === socket.OPEN) socket.send(text);
-  };
-  const bus = deps.redisUrl
-    ? await createRedisBus({
-        redisUrl: deps.redisUrl,
-        namespace: deps.namespace,
-        deliver,
-        onError: (error) => app.log.warn({ err: { message: error.message } }, 'realtime bus'),
-      })
-    : createInProcessBus(deliver);
-  app.addHook('onClose', () => bus.close());
-
-  const liveSessions = deps.liveSessions;
-  if (liveSessions) {
-    let sweeping = false;
-    const sweep = setInterval(() => {
-      if (sweeping || sessions.size === 0) return;
-      sweeping = true;
-      const asked = new Set([...sessions.values()].map((session) => session.sessionId));
-      liveSessions([...asked])
-        .then((live) => {
-          for (const session of [...sessions.values()]) if (asked.has(session.sessionId) && !live.has(session.sessionId)) session.end();
-        })
-        .catch((error: Error) => app.log.warn({ err: { message: error.message } }, 'realtime: session check failed'))
-        .finally(() => {
-          sweeping = false;
-        });
-    }, SESSION_SWEEP_MS);
-    sweep.unref();
-    app.addHook('onClose', async () => clearInterval(sweep));
-  }
-
-  const ruleFor = (channel: string) => deps.rules.find((rule) => channel.startsWith(rule.prefix));
-
-  /** 'ok', or the error the client is told. */
-  const mayJoin = async (channel: string, userId: string | undefined): Promise<'ok' | 'Unauthorized' | 'Not Found'> => {
-    if (PUBLIC_CHANNELS.has(channel)) return 'ok';
-    if (!userId) return 'Unauthorized';
-    const rule = ruleFor(channel);
-    return rule && (await rule.authorize(channel, userId)) ? 'ok' : 'Not Found';
-  };
-
-  const leave = (socket: WebSocket, channel: string) => {
-    const set = members.get(channel);
-    set?.delete(socket);
-    if (set?.size === 0) members.delete(channel);
-  };
-
-  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket) => {
-    const joined = new Set<string>();
-    let userId: string | undefined;
-    const endThis = () => {
-      sessions.delete(socket);
-      for (const channel of joined) leave(socket, channel);
-      joined.clear();
-      userId = undefined;
-      socket.close(SESSION_ENDED_CLOSE_CODE, 'session ended');
-    };
-    const reply = (message: object) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
-    };
-    socket.on('message', async (raw: Buffer) => {
-      let message: { type?: unknown; action?: unknown; channel?: unknown; token?: unknown };
-      try {
-        message = JSON.parse(raw.toString('utf8'));
-      } catch {
-        return socket.close(1008, 'invalid message');
-      }
-      if (message.type === 'auth' && typeof message.token === 'string') {
-        const previous = userId;
-        sessions.delete(socket);
-        try {
-          const claims = app.jwt.verify<AccessClaims>(message.token);
-          // Known as this session before it is checked: a session that ends while the check
-          // runs closes this socket too (the check may have read it still live).
-          sessions.set(socket, { userId: claims.sub, sessionId: claims.sid, end: endThis });
-          userId = (await deps.auth.isSessionActive(claims.sid, claims.sub)) ? claims.sub : undefined;
-        } catch {
-          userId = undefined;
-        }
-        if (socket.readyState !== socket.OPEN) return;
-        if (userId === undefined) sessions.delete(socket);
-        // Another identity (or none) keeps no channel joined under the previous one.
-        for (const channel of userId === previous ? [] : joined) {
-          if (PUBLIC_CHANNELS.has(channel)) continue;
-          joined.delete(channel);
-          leave(socket, channel);
-        }
-        return reply({ type: 'auth', ok: userId !== undefined });
-      }
-      const channel = message.channel;
-      if (message.type !== 'action' || typeof channel !== 'string' || !CHANNEL_PATTERN.test(channel)) {
-        return socket.close(1008, 'invalid message');
-      }
-      if (message.action === 'join-channel') {
-        let verdict: Awaited<ReturnType<typeof mayJoin>>;
-        try {
-          verdict = await mayJoin(channel, userId);
-        } catch (error) {
-          app.log.warn({ err: { message: (error as Error).message } }, 'channel check failed');
-          return reply({ type: 'error', channel, error: 'Unavailable' });
-        }
-        if (verdict !== 'ok') return reply({ type: 'error', channel, error: verdict });
-        if (joined.size >= MAX_CHANNELS_PER_SOCKET && !joined.has(channel)) return reply({ type: 'error', channel, error: 'Too many channels' });
-        // The socket may have closed while the rule looked the channel up.
-        if (socket.readyState !== socket.OPEN) return;
-        joined.add(channel);
-        if (!members.has(channel)) members.set(channel, new Set());
-        members.get(channel)!.add(socket);
-        return reply({ type: 'joined', channel });
-      }
-      if (message.action === 'leave-channel') {
-        joined.delete(channel);
-        leave(socket, channel);
-        return reply({ type: 'left', channel });
-      }
-      socket.close(1008, 'invalid message');
-    });
-    socket.on('close', () => {
-      sessions.delete(socket);
-      for (const channel of joined) leave(socket, channel);
-    });
+  const registry = createSocketRegistry();
+  const bus = await openBus(app, deps, (channel, data) => {
+    if (channel === SESSIONS_ENDED_CHANNEL) return endSessions(registry, data as SessionsEnded);
+    deliverToMembers(registry, channel, data);
   });
+  if (deps.liveSessions) sweepSessions(app, registry.sessions, deps.liveSessions);
+
+  const context = { app, auth: deps.auth, registry, mayJoin: channelAccess(deps.rules) };
+  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket) => serveSocket(context, socket));
 
   app.decorate('realtime', {
     publish: (channel: string, data: unknown) => bus.publish(channel, data),
@@ -208,4 +68,38 @@ export async function registerRealtimeRoutes(
       deps.rules.push(rule);
     },
   });
+}
+
+/** Redis pub/sub when configured, else in process; closed with the app. */
+async function openBus(app: FastifyInstance, deps: RealtimeDeps, deliver: Deliver): Promise<RealtimeBus> {
+  const bus = deps.redisUrl
+    ? await createRedisBus({
+        redisUrl: deps.redisUrl,
+        namespace: deps.namespace,
+        deliver,
+        onError: (error) => app.log.warn({ err: { message: error.message } }, 'realtime bus'),
+      })
+    : createInProcessBus(deliver);
+  app.addHook('onClose', () => bus.close());
+  return bus;
+}
+
+/** Every SESSION_SWEEP_MS, ends the sockets whose session is no longer live (session-sweep.ts). */
+function sweepSessions(app: FastifyInstance, sessions: SocketRegistry['sessions'], liveSessions: NonNullable<RealtimeDeps['liveSessions']>) {
+  let sweeping = false;
+  const sweep = setInterval(() => {
+    if (sweeping || sessions.size === 0) return;
+    sweeping = true;
+    const asked = new Set([...sessions.values()].map((session) => session.sessionId));
+    liveSessions([...asked])
+      .then((live) => {
+        for (const session of [...sessions.values()]) if (asked.has(session.sessionId) && !live.has(session.sessionId)) session.end();
+      })
+      .catch((error: Error) => app.log.warn({ err: { message: error.message } }, 'realtime: session check failed'))
+      .finally(() => {
+        sweeping = false;
+      });
+  }, SESSION_SWEEP_MS);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
 }

@@ -11,13 +11,21 @@ import { searchMode, type SearchService } from './search-service';
 
 const HEX_HASH = '^[0-9a-fA-F]{32,128}$';
 
-export function registerSearchV2Routes(app: FastifyInstance, options: { search: SearchService; maxDepth: number }) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { search } = options;
-  const security = [{ apiKey: [] }];
-  const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
+const security = [{ apiKey: [] }];
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
 
-  r.post(
+type SearchV2Options = { search: SearchService; maxDepth: number };
+
+export function registerSearchV2Routes(app: FastifyInstance, options: SearchV2Options) {
+  registerSearch(app, options);
+  registerPasswordCheck(app, options.search);
+  registerPasswordRange(app, options.search);
+}
+
+/** `/v2/search`: charged one credit. */
+function registerSearch(app: FastifyInstance, options: SearchV2Options) {
+  const { search } = options;
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/search',
     {
       schema: {
@@ -59,8 +67,11 @@ export function registerSearchV2Routes(app: FastifyInstance, options: { search: 
         });
     },
   );
+}
 
-  r.post(
+/** `/v2/search-password`: free. */
+function registerPasswordCheck(app: FastifyInstance, search: SearchService) {
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/search-password',
     {
       schema: {
@@ -87,8 +98,11 @@ export function registerSearchV2Routes(app: FastifyInstance, options: { search: 
       return { results_found: (await search.passwordCount(request.apiKeyUserId, hash)).total };
     },
   );
+}
 
-  r.post(
+/** `/v2/search-password-range`: free, k-anonymity. */
+function registerPasswordRange(app: FastifyInstance, search: SearchService) {
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/search-password-range',
     {
       schema: {
