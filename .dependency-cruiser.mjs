@@ -8,6 +8,10 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SERVER_SHARED = '^server/src/(common|infra|db)/';
 /** A server feature's public entry: its services and its shared TypeBox schemas. */
 const SERVER_ENTRY = '^server/src/.+-(service|schemas)\\.ts$';
+/** A feature's operator commands (`npm run admin`), public to the scripts that run them. */
+const SERVER_COMMANDS = '^server/src/[^/]+/[^/]+-commands\\.ts$';
+/** The app shell and the config: what starts a server and what configures it. */
+const SERVER_SHELL = '^server/src/[^/]+\\.ts$';
 /** A dashboard feature's public entry: its index module. */
 const WEB_ENTRY = '^web/src/features/[^/]+/index\\.tsx?$';
 
@@ -34,6 +38,14 @@ export default {
       comment: "A server feature imports another feature only through its public entry (*-service.ts, *-schemas.ts), never its repository, routes or internals.",
       from: { path: '^server/src/([^/]+)/', pathNot: SERVER_SHARED },
       to: { path: '^server/src/[^/]+/', pathNot: ['^server/src/$1/', SERVER_SHARED, SERVER_ENTRY] },
+    },
+    {
+      name: 'tools-server-public',
+      severity: 'error',
+      comment:
+        "scripts/ and loadtest/ reach the server through a feature's public entry (*-service.ts, *-schemas.ts, its *-commands.ts), the shared layers and the app shell, never a repository or other internals.",
+      from: { path: '^(scripts|loadtest)/' },
+      to: { path: '^server/src/', pathNot: [SERVER_SHARED, SERVER_ENTRY, SERVER_COMMANDS, SERVER_SHELL] },
     },
     {
       name: 'server-shared-layers',

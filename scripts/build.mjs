@@ -31,9 +31,9 @@ const STAMP = path.join(DIST, 'build.json');
 /** What ships: name → TypeScript entry; `dist/NAME.mjs` is its bundle. */
 export const ENTRIES = {
   server: 'server/src/server.ts',
-  admin: 'scripts/admin/launch.ts',
+  admin: 'scripts/admin.ts',
   ingest: 'scripts/lib/ingest-launch.ts',
-  'whois-ingest': 'scripts/lib/whois-ingest/launch.ts',
+  'whois-ingest': 'scripts/lib/whois-ingest-launch.ts',
 };
 
 /** Packages the bundles load by a name in a string rather than an import (pino's transport). */

@@ -178,12 +178,11 @@ export async function syncCatalogue(indexDir: string): Promise<number> {
   const segments = publishedSegments(indexDir);
   if (segments.length === 0) return 0;
   const { withDatabase } = await import('../server/src/db/cli-database');
-  const { upsertDataWell } = await import('../server/src/datawells/datawells-repository');
-  const { recordSegment } = await import('../server/src/monitoring/matching-repository');
+  const { recordIngest } = await import('../server/src/datawells/ingests-service');
   await withDatabase(async (db) => {
     for (const s of segments) {
-      await db.transaction().execute(async (trx) => {
-        await upsertDataWell(trx, {
+      await db.transaction().execute((trx) =>
+        recordIngest(trx, {
           name: s.well,
           date: s.catalogue?.date ?? null,
           description: s.catalogue?.description ?? '',
@@ -191,11 +190,8 @@ export async function syncCatalogue(indexDir: string): Promise<number> {
           dataTypes: s.fields,
           isSensitive: s.catalogue?.sensitive ?? false,
           segmentId: s.id,
-        });
-        // Monitoring: a segment new to the database is recorded for matching and the servers
-        // told on commit (NOTIFY); a replayed or baseline one is left alone, never matched twice.
-        await recordSegment(trx, { segmentId: s.id, well: s.well, records: s.records });
-      });
+        }),
+      );
     }
   });
   return segments.length;

@@ -27,9 +27,7 @@ import pg from 'pg';
 import { LOOKUP_PAGE_ROWS, type ReverseWhoisQuery } from '../server/src/common/whois-rules';
 import type { Database } from '../server/src/db/schema';
 import { createPool, migrateToLatest } from '../server/src/infra/database';
-import { createLocalProvider } from '../server/src/whois/local-provider';
-import { reverseName } from '../server/src/whois/names';
-import type { ReverseKind } from '../server/src/whois/provider';
+import { createLocalProvider, reverseName, type ReverseKind } from '../server/src/whois/local-store-service';
 import { rng } from './lib/random';
 
 const { values: args } = parseArgs({

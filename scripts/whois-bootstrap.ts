@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { loadConfig } from '../server/src/config';
-import { checkBootstrap, type RdapBootstrap } from '../server/src/whois/live/bootstrap';
+import { checkBootstrap, type RdapBootstrap } from '../server/src/whois/rdap-bootstrap-service';
 
 const TARGET = fileURLToPath(new URL('../server/src/whois/live/rdap-bootstrap.json', import.meta.url));
 const TIMEOUT_MS = 30_000;

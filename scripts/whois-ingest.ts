@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { withDatabase } from '../server/src/db/cli-database';
 import { UsageError, humanBytes, progressWriter } from './lib/cli';
-import { USAGE } from './lib/whois-ingest/usage';
+import { USAGE } from './lib/whois-ingest-usage';
 import { embeddedConnectionString } from '../server/src/infra/embedded-postgres';
 import {
   WHOIS_FORMATS,
@@ -24,7 +24,7 @@ import {
   type WhoisFormat,
   type WhoisIngestProgress,
   type WhoisIngestResult,
-} from './lib/whois-ingest/index';
+} from '../server/src/whois/ingest/whois-ingest-service';
 
 
 
@@ -181,7 +181,7 @@ async function main(): Promise<void> {
   if (results.some((r) => r.files.some((f) => f.status === 'failed'))) process.exit(1);
 }
 
-/** Runs the command on process.argv (the compiled command's entry, scripts/lib/whois-ingest/launch.ts, calls it). */
+/** Runs the command on process.argv (the compiled command's entry, scripts/lib/whois-ingest-launch.ts, calls it). */
 export function runCli(): void {
   main().catch((e: unknown) => {
     console.error(`whois-ingest: ${e instanceof Error ? e.message : String(e)}`);

@@ -1,7 +1,6 @@
 /** What the operator commands (breach ingest, WHOIS ingest) share: usage errors and progress display. */
 
-/** A command line that cannot run as given; an empty message asks for the usage text. */
-export class UsageError extends Error {}
+export { UsageError } from '../../server/src/infra/operator-commands';
 
 /** Bytes in the largest unit that keeps the number at or above 1 (`1.5 MB`). */
 export function humanBytes(n: number): string {

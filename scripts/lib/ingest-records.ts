@@ -9,8 +9,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ingestFiles, type Engine } from '../../engine/index';
-import { upsertDataWell } from '../../server/src/datawells/datawells-repository';
-import { recordSegment } from '../../server/src/monitoring/matching-repository';
+import { recordIngest } from '../../server/src/datawells/ingests-service';
 import type { Database } from '../../server/src/db/schema';
 
 export async function ingestRecords(
@@ -23,7 +22,7 @@ export async function ingestRecords(
   try {
     const result = await ingestFiles(target.indexDir, { well, files: [file], format: 'jsonl' });
     if (!result.segmentId) throw new Error(`nothing ingested into ${well}`);
-    await upsertDataWell(target.db, {
+    await recordIngest(target.db, {
       name: well,
       date: null,
       description: '',
@@ -32,7 +31,6 @@ export async function ingestRecords(
       isSensitive: false,
       segmentId: result.segmentId,
     });
-    await recordSegment(target.db, { segmentId: result.segmentId, well, records: result.records });
     await target.engine?.refresh();
     return result.segmentId;
   } finally {

@@ -279,7 +279,7 @@ export async function monitoringE2E(o: MonitoringE2EOptions): Promise<string> {
     }
     // Where the match job's time goes: its first two steps again, timed alone (tasks still
     // active, the last segment): reading the active tasks, and the engine's matchWatches.
-    const { MATCH_BATCH_SIZE, activeWatches } = await import('../../server/src/monitoring/matching');
+    const { MATCH_BATCH_SIZE, activeWatches } = await import('../../server/src/monitoring/matching-service');
     const { REPORT_RECORDS_PER_TASK } = await import('../../server/src/common/monitoring-rules');
     let t0 = performance.now();
     const watches = await activeWatches(db);

@@ -1,8 +1,9 @@
 /**
  * The import boundaries of `npm run lint` (scripts/check-boundaries.mjs with
  * .dependency-cruiser.mjs): the repository passes, and a copy of it with one import cycle,
- * one cross-feature import on each side fails, naming each, as does a known violation listed
- * that no longer happens (the test's own config adds one, so it needs none in the real list).
+ * one cross-feature import on each side and a script reading a server repository fails,
+ * naming each, as does a known violation listed that no longer happens (the test's own config
+ * adds one, so it needs none in the real list).
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,6 +57,9 @@ test('a cycle, a cross-feature import and a stale known violation fail the check
   // A dashboard feature reaching past another feature's index, and into the server's infrastructure.
   fs.appendFileSync(path.join(copy, 'web/src/features/monitoring/lib/report-csv.ts'), "import '@/features/search/lib/csv';\n");
   fs.appendFileSync(path.join(copy, 'web/src/features/search/lib/csv.ts'), "import '../../../../../server/src/infra/errors';\n");
+  // A script past a feature's public entry (its service, its commands) to its repository.
+  fs.mkdirSync(path.join(copy, 'scripts'));
+  fs.writeFileSync(path.join(copy, 'scripts/tool.ts'), "import '../server/src/users/users-commands';\nimport '../server/src/users/user-repository';\n");
   // A known violation that no longer happens must leave the list.
   const config = configKnowing('server/src/delivery/deliver.ts', 'server/src/monitoring/channels-repository.ts');
 
@@ -65,5 +69,7 @@ test('a cycle, a cross-feature import and a stale known violation fail the check
   assert.match(output, /error server-feature-private server\/src\/whois\/whois-service\.ts -> server\/src\/monitoring\/monitoring-repository\.ts/);
   assert.match(output, /error web-feature-private web\/src\/features\/monitoring\/lib\/report-csv\.ts -> web\/src\/features\/search\/lib\/csv\.ts/);
   assert.match(output, /error web-server-common-only web\/src\/features\/search\/lib\/csv\.ts -> server\/src\/infra\/errors\.ts/);
+  assert.match(output, /error tools-server-public scripts\/tool\.ts -> server\/src\/users\/user-repository\.ts/);
+  assert.doesNotMatch(output, /users-commands/);
   assert.match(output, /stale known violation.*server\/src\/delivery\/deliver\.ts -> server\/src\/monitoring\/channels-repository\.ts/);
 });

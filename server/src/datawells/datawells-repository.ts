@@ -117,3 +117,78 @@ export async function searchDataWells(db: Kysely<Database>, text: string, limit:
     .limit(limit)
     .execute();
 }
+
+/** A catalogue row as the operator commands list it (well:list). */
+export interface OperatorWellRow {
+  name: string;
+  records: number;
+  date: string | null;
+  description: string;
+  sensitive: boolean;
+  /** When the well was first ingested, ISO 8601. */
+  ingested_at: string;
+  segment_ids: string[];
+}
+
+/** Every well, by name case-insensitively. */
+export async function listWellsForOperators(db: Kysely<Database>): Promise<OperatorWellRow[]> {
+  const rows = await db
+    .selectFrom('data_wells')
+    .select([
+      'name',
+      sql<string>`records`.as('records'),
+      sql<string | null>`to_char(date, 'YYYY-MM-DD')`.as('date'),
+      'description',
+      'is_sensitive',
+      'created_at',
+      'segment_ids',
+    ])
+    .orderBy(sql`lower(name)`)
+    .orderBy('name')
+    .execute();
+  return rows.map((r) => ({
+    name: r.name,
+    records: Number(r.records),
+    date: r.date,
+    description: r.description,
+    sensitive: r.is_sensitive,
+    ingested_at: r.created_at.toISOString(),
+    segment_ids: r.segment_ids,
+  }));
+}
+
+/** The well named `name`, locked until the caller's transaction ends; undefined when there is none. */
+export async function lockWellByName(trx: Kysely<Database>, name: string) {
+  return trx.selectFrom('data_wells').select(['id', 'name', 'segment_ids', sql<string>`records`.as('records')]).where('name', '=', name).forUpdate().executeTakeFirst();
+}
+
+export async function wellNameTaken(db: Kysely<Database>, name: string): Promise<boolean> {
+  return (await db.selectFrom('data_wells').select('id').where('name', '=', name).executeTakeFirst()) !== undefined;
+}
+
+/** An operator's correction of a well's catalogue entry (well:update). */
+export interface WellCorrection {
+  description?: string;
+  /** YYYY-MM-DD. */
+  date?: string;
+  isSensitive?: boolean;
+  name?: string;
+}
+
+export async function correctWell(db: Kysely<Database>, id: string, change: WellCorrection): Promise<void> {
+  await db
+    .updateTable('data_wells')
+    .set({
+      updated_at: sql`now()`,
+      ...(change.description !== undefined ? { description: change.description } : {}),
+      ...(change.date !== undefined ? { date: change.date } : {}),
+      ...(change.isSensitive !== undefined ? { is_sensitive: change.isSensitive } : {}),
+      ...(change.name !== undefined ? { name: change.name } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteWell(db: Kysely<Database>, id: string): Promise<void> {
+  await db.deleteFrom('data_wells').where('id', '=', id).execute();
+}

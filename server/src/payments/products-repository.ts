@@ -10,3 +10,10 @@ export async function listPrices(db: Kysely<Database>): Promise<{ sku: string; p
 export async function findPriceCents(db: Kysely<Database>, sku: string): Promise<number | undefined> {
   return (await db.selectFrom('products').select('price_cents').where('sku', '=', sku).executeTakeFirst())?.price_cents;
 }
+
+/** Sets one SKU's price (the operator's product:set), in the caller's transaction; returns the price it had. */
+export async function setPriceCents(trx: Kysely<Database>, sku: string, cents: number): Promise<number> {
+  const before = await trx.selectFrom('products').select('price_cents').where('sku', '=', sku).forUpdate().executeTakeFirstOrThrow();
+  await trx.updateTable('products').set({ price_cents: cents, updated_at: new Date() }).where('sku', '=', sku).executeTakeFirstOrThrow();
+  return before.price_cents;
+}

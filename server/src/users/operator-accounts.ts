@@ -1,6 +1,6 @@
 /**
  * What operators do to accounts from the CLI (`npm run admin -- user:list | user:suspend |
- * user:unsuspend | user:set-le | user:unset-le`, scripts/admin/accounts.ts). Each change and
+ * user:unsuspend | user:set-le | user:unset-le`, users-commands.ts). Each change and
  * its audit entry are one transaction. The decisions are in docs/operator-commands.md.
  */
 import type { Kysely } from 'kysely';

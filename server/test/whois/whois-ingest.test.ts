@@ -1,5 +1,5 @@
 /**
- * `npm run whois-ingest` (scripts/whois-ingest.ts, scripts/lib/whois-ingest): every format
+ * `npm run whois-ingest` (scripts/whois-ingest.ts, server/src/whois/ingest): every format
  * from the samples into a real PostgreSQL, idempotent re-imports, bad lines with their
  * numbers, gzip, passive DNS merging, consecutive zone files, and the CLI end to end.
  */
@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from '../../src/infra/database';
-import { ingestSamples, ingestWhoisFiles, SAMPLE_FILES, SAMPLES_DIR, type WhoisIngestResult } from '../../../scripts/lib/whois-ingest/index';
+import { ingestSamples, ingestWhoisFiles, SAMPLE_FILES, SAMPLES_DIR, type WhoisIngestResult } from '../../src/whois/ingest/whois-ingest-service';
 import { createTestDatabase } from '../support/harness';
 import { cliArgs } from '../../../scripts/lib/cli-command';
 

@@ -6,14 +6,14 @@
  * recordSnapshot), passive DNS and subdomain rows written as the ingest writes them (names
  * reversed by label, MX/NS answers as the bare host).
  */
-import type * as WhoisIngest from '../../../scripts/lib/whois-ingest/index';
+import type * as WhoisIngest from '../../../server/src/whois/ingest/whois-ingest-service';
 import type * as Snapshots from '../../../server/src/whois/snapshots';
 import type * as WhoisRepository from '../../../server/src/whois/whois-repository';
 import type { WhoisRecord } from '../../../server/src/common/whois-rules';
 import type { TestServer } from './server';
 
 const SNAPSHOTS_URL = new URL('../../../server/src/whois/snapshots.ts', import.meta.url).href;
-const INGEST_URL = new URL('../../../scripts/lib/whois-ingest/index.ts', import.meta.url).href;
+const INGEST_URL = new URL('../../../server/src/whois/ingest/whois-ingest-service.ts', import.meta.url).href;
 const REPOSITORY_URL = new URL('../../../server/src/whois/whois-repository.ts', import.meta.url).href;
 
 /** Values of samples/whois (see its README) the screen is tried with. */

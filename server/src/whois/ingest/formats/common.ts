@@ -1,7 +1,7 @@
 /**
  * What every input format shares: the parser interface, bad records, host names and times.
  */
-import { normaliseHost, reverseName } from '../../../../server/src/whois/names';
+import { normaliseHost, reverseName } from '../../names';
 import type { Stage } from '../stage';
 
 /** A record that cannot be imported: reported with its line number, the others go on. */

@@ -1,6 +1,6 @@
 /**
  * The usage text of `npm run whois-ingest`, apart from the command: `--help` prints it
- * without loading the ingest's modules (scripts/lib/whois-ingest/launch.ts).
+ * without loading the ingest's modules (scripts/lib/whois-ingest-launch.ts).
  */
 export const USAGE = `usage: npm run whois-ingest -- --format FORMAT [--source NAME] [--observed-at ISO]
        [--report FILE] [--dry-run] FILE...

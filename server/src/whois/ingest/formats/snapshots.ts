@@ -2,9 +2,9 @@
  * Formats that carry WHOIS records, kept as snapshots (whois/snapshots.ts): RDAP domain
  * objects (one per line) and WhoisXML's CSV database download.
  */
-import { checkDomain, type WhoisContact, type WhoisRecord } from '../../../../server/src/common/whois-rules';
-import { RdapMapError, isRedactedValue, rdapToWhoisRecord } from '../../../../server/src/whois/rdap-map';
-import { snapshotRow } from '../../../../server/src/whois/snapshots';
+import { checkDomain, type WhoisContact, type WhoisRecord } from '../../../common/whois-rules';
+import { RdapMapError, isRedactedValue, rdapToWhoisRecord } from '../../rdap-map';
+import { snapshotRow } from '../../snapshots';
 import { BadRecord, epochSeconds, hostOrNull, parseJsonObject, type ParseContext, type RecordParser } from './common';
 
 function stageRecord(ctx: ParseContext, record: WhoisRecord, observedAt: Date): void {

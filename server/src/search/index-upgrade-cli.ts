@@ -7,11 +7,11 @@
  * an upgrade that changed something is always recorded, and a database that cannot be
  * reached stops the command before the index is touched.
  */
-import { withDatabase } from '../../server/src/db/cli-database';
-import { recordAudit } from '../../server/src/audit/audit-service';
-import { loadConfig } from '../../server/src/config';
-import { upgradeIndex, type UpgradeResult } from '../../engine/index';
-import type { AdminCommands } from '../lib/admin-command';
+import { upgradeIndex, type UpgradeResult } from '../../../engine/index';
+import { loadConfig } from '../config';
+import { withDatabase } from '../db/cli-database';
+import { stringOption, type CommandContext, type OptionValues } from '../infra/operator-commands';
+import { recordAudit } from '../audit/audit-service';
 
 const number = (n: number) => n.toLocaleString('en-US');
 
@@ -28,25 +28,20 @@ function describe(result: UpgradeResult): string {
   return lines.join('');
 }
 
-export const INDEX_COMMANDS: AdminCommands = {
-  'index:upgrade': {
-    options: { json: { type: 'boolean', default: false }, 'index-dir': { type: 'string' } },
-    async run(values, { operator }) {
-      const indexDir = (values['index-dir'] as string | undefined) ?? loadConfig().indexDir;
-      const result = await withDatabase(async (db) => {
-        const done = await upgradeIndex(indexDir);
-        if (done.upgraded.length > 0 || done.dropped.length > 0) {
-          await recordAudit(db, {
-            operator,
-            action: 'index:upgrade',
-            target: indexDir,
-            details: { format: done.format, upgraded: done.upgraded, dropped: done.dropped },
-          });
-        }
-        return done;
+export async function upgradeIndexCommand({ operator }: CommandContext, values: OptionValues): Promise<number> {
+  const indexDir = stringOption(values, 'index-dir') ?? loadConfig().indexDir;
+  const result = await withDatabase(async (db) => {
+    const done = await upgradeIndex(indexDir);
+    if (done.upgraded.length > 0 || done.dropped.length > 0) {
+      await recordAudit(db, {
+        operator,
+        action: 'index:upgrade',
+        target: indexDir,
+        details: { format: done.format, upgraded: done.upgraded, dropped: done.dropped },
       });
-      process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : describe(result));
-      return 0;
-    },
-  },
-};
+    }
+    return done;
+  });
+  process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : describe(result));
+  return 0;
+}

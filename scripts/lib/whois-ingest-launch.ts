@@ -3,12 +3,12 @@
  * answered before the ingest's modules (the database client, the parsers) load, which take
  * longer than Node's own start; anything else runs scripts/whois-ingest.ts.
  */
-import { USAGE } from './usage';
+import { USAGE } from './whois-ingest-usage';
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
   console.log(USAGE);
   process.exit(0);
 }
-const { runCli } = await import('../../whois-ingest');
+const { runCli } = await import('../whois-ingest');
 runCli();

@@ -3,8 +3,8 @@
  * `rrname, rrtype, rdata, time_first, time_last, count` (or `zone_time_first/last`);
  * `rdata` a string or an array of them.
  */
-import { isIPv4, isIPv6 } from '../../../../server/src/common/search-rules';
-import { checkIp } from '../../../../server/src/common/whois-rules';
+import { isIPv4, isIPv6 } from '../../../common/search-rules';
+import { checkIp } from '../../../common/whois-rules';
 import { BadRecord, epochSeconds, hostOrNull, parseJsonObject, type ParseContext, type RecordParser } from './common';
 
 /** Answers of a line: at most this many; an answer of another type at most this long. */

@@ -18,9 +18,9 @@ import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import pgCopy from 'pg-copy-streams';
-import type { Database } from '../../../server/src/db/schema';
-import { refreshCurrent, type SnapshotRow } from '../../../server/src/whois/snapshots-repository';
-import { reverseName } from '../../../server/src/whois/names';
+import type { Database } from '../../db/schema';
+import { refreshCurrent, type SnapshotRow } from '../snapshots-repository';
+import { reverseName } from '../names';
 
 /** Rows (or bytes of COPY text) per batch: bounded memory, few statements. */
 export const BATCH_ROWS = 100_000;
