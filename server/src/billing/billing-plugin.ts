@@ -2,13 +2,15 @@
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../app-deps';
 import { createBillingService } from './billing-service';
-import { registerBillingRoutes } from './billing-routes';
+import { registerInvoiceDetailsRoutes, registerPaymentHistoryRoutes } from './billing-routes';
 import { createEventCodeService } from './event-code-service';
 import { registerEventCodeRoutes } from './event-code-routes';
 
 export const billingPlugin = fp<AppDeps>(
   async (app, { db, limiter }) => {
-    registerBillingRoutes(app, { billing: createBillingService(db) });
+    const billing = createBillingService(db);
+    registerPaymentHistoryRoutes(app, { billing });
+    registerInvoiceDetailsRoutes(app, { billing });
     registerEventCodeRoutes(app, { eventCodes: createEventCodeService({ db, limiter }) });
   },
   { name: 'billing', fastify: '5.x', dependencies: ['auth'] },

@@ -5,6 +5,7 @@ import { ErrorBody } from '../infra/errors';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody };
 const Success = Type.Object({ success: Type.Boolean() });
+const security = [{ bearer: [] }];
 
 /** Allow-list of what the invoice view shows. */
 const Invoice = Type.Object({
@@ -28,11 +29,11 @@ const Invoice = Type.Object({
   ),
 });
 
-export function registerBillingRoutes(app: FastifyInstance, deps: { billing: BillingService }) {
+/** The user's invoices: a page of them, and clearing them. */
+export function registerPaymentHistoryRoutes(app: FastifyInstance, deps: { billing: BillingService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { billing } = deps;
   const common = { onRequest: [app.authenticate] };
-  const security = [{ bearer: [] }];
 
   r.post(
     '/user/payment-history',
@@ -53,12 +54,37 @@ export function registerBillingRoutes(app: FastifyInstance, deps: { billing: Bil
     (request) => billing.history(request.user.sub, request.body.page),
   );
 
-  const Details = Type.Object({
-    name: Type.String({ maxLength: 200 }),
-    company: Type.String({ maxLength: 200 }),
-    address: Type.String({ maxLength: 500 }),
-    vat_id: Type.String({ maxLength: 40 }),
-  });
+  r.post(
+    '/user/clear-payment-history',
+    {
+      ...common,
+      schema: {
+        operationId: 'clearPaymentHistory',
+        tags: ['user'],
+        security,
+        summary: "Deletes the user's invoices (their payments are kept).",
+        response: { 200: Success, ...errors },
+      },
+    },
+    async (request) => {
+      await billing.clearHistory(request.user.sub);
+      return { success: true };
+    },
+  );
+}
+
+const Details = Type.Object({
+  name: Type.String({ maxLength: 200 }),
+  company: Type.String({ maxLength: 200 }),
+  address: Type.String({ maxLength: 500 }),
+  vat_id: Type.String({ maxLength: 40 }),
+});
+
+/** The billing details printed on the next invoices. */
+export function registerInvoiceDetailsRoutes(app: FastifyInstance, deps: { billing: BillingService }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { billing } = deps;
+  const common = { onRequest: [app.authenticate] };
 
   r.get(
     '/user/invoice-details',
@@ -89,23 +115,5 @@ export function registerBillingRoutes(app: FastifyInstance, deps: { billing: Bil
       },
     },
     (request) => billing.setInvoiceDetails(request.user.sub, request.body),
-  );
-
-  r.post(
-    '/user/clear-payment-history',
-    {
-      ...common,
-      schema: {
-        operationId: 'clearPaymentHistory',
-        tags: ['user'],
-        security,
-        summary: "Deletes the user's invoices (their payments are kept).",
-        response: { 200: Success, ...errors },
-      },
-    },
-    async (request) => {
-      await billing.clearHistory(request.user.sub);
-      return { success: true };
-    },
   );
 }

@@ -16,6 +16,13 @@ import type { Payment } from './payments-repository';
 export type { Payment } from './payments-repository';
 type Trx = Transaction<Database>;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A payment id is a UUID: anything else names no payment and is not looked up. */
+export function isPaymentId(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
 /** Checks what may be bought and prices it; throws the 400/403 a buyer sees. */
 export async function openPayment(
   db: Kysely<Database>,

@@ -1,7 +1,7 @@
 /** The SQL of crypto invoices: a crypto payment's invoice facts and who may see them. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { isPaymentId } from './settlement';
+import { isPaymentId } from '../payments';
 
 /** Keeps what the provider answered: its invoice id and the payment options (and its own facts). */
 export async function saveInvoice(db: Kysely<Database>, paymentId: string, invoice: { providerRef: string; details: Record<string, unknown> }): Promise<void> {

@@ -16,7 +16,8 @@ import type { QueueSystem } from '../../infra/queues';
 import { constantTimeEqual, loadOrCreateSecret } from '../../infra/secrets';
 import { createPaymentIngress, webhookRejected, type VerifiedEvent } from '../ingress';
 import { coinAmount, paymentUri, CRYPTO_CURRENCIES, type CryptoCurrency, type CryptoProvider, type PaymentOption } from './crypto-provider';
-import { applyOutcome, isPaymentId, lockCryptoPayment, type InvoiceOutcome, type Publish } from './settlement';
+import { applyOutcome, lockCryptoPayment, type InvoiceOutcome, type Publish } from './settlement';
+import { isPaymentId } from '../payments';
 import { findPayment } from '../payments-repository';
 
 export const SANDBOX_CRYPTO = 'sandbox-crypto';

@@ -8,7 +8,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { AfterCommit } from '../ingress';
-import { lockPayment, markExpired, markPaid, markRefunded, noteDetails, type Payment } from '../payments';
+import { isPaymentId, lockPayment, markExpired, markPaid, markRefunded, noteDetails, type Payment } from '../payments';
 
 type Trx = Transaction<Database>;
 
@@ -25,12 +25,6 @@ export type InvoiceOutcome =
 
 export function cryptoChannel(paymentId: string): string {
   return `crypto-payment-${paymentId}`;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isPaymentId(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value);
 }
 
 /** The crypto payment `id` of `provider`, locked; undefined when it is not one (never someone else's). */

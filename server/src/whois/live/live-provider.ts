@@ -2,12 +2,14 @@
  * The `live` provider (docs/whois.md "Providers"): WHOIS lookups only, asked
  * of the registries themselves.
  *
- * 1. RDAP: the TLD's base URL from the IANA bootstrap, `GET {base}domain/{name}`, then at
- *    most one `related` link (a thin registry points at the registrar's record). 404 is an
- *    answer: the domain is not registered (MISSING_WHOIS_DATA).
- * 2. When RDAP fails or the TLD has none: port-43 WHOIS. IANA's server names the TLD's
- *    server (`refer:`), whose answer may name the registrar's (`Registrar WHOIS Server:`):
- *    at most two hops after IANA. A registrar hop that fails leaves the registry's record.
+ * 1. RDAP (via-rdap.ts): the TLD's base URL from the IANA bootstrap,
+ *    `GET {base}domain/{name}`, then at most one `related` link (a thin registry points at
+ *    the registrar's record). 404 is an answer: the domain is not registered
+ *    (MISSING_WHOIS_DATA).
+ * 2. When RDAP fails or the TLD has none: port-43 WHOIS (via-port43.ts). IANA's server names
+ *    the TLD's server (`refer:`), whose answer may name the registrar's (`Registrar WHOIS
+ *    Server:`): at most two hops after IANA. A registrar hop that fails leaves the
+ *    registry's record.
  *
  * Reserved names are never sent out (null). Every host taken from a bootstrap, a referral,
  * a redirect or a link is refused when it is or resolves to a non-public address, unless
@@ -19,11 +21,9 @@ import type { Resolver } from '../../infra/ssrf';
 import { guardedAgent } from '../../infra/ssrf';
 import type { WhoisRecord } from '../../common/whois-rules';
 import { ProviderError, type CallOptions, type ProviderAnswer, type WhoisProvider } from '../provider';
-import { RdapMapError, rdapToWhoisRecord } from '../rdap-map';
 import { shippedRdapBaseFor, type RdapBaseFor } from './bootstrap';
-import { queryPort43 } from './port43';
-import { fetchRdap, relatedDomainLink } from './rdap-client';
-import { ianaReferral, parseWhoisText, registryDataOf } from './whois-text';
+import { viaPort43 } from './via-port43';
+import { viaRdap } from './via-rdap';
 
 export interface LiveProviderOptions {
   /** WHOIS_TIMEOUT_MS: the whole lookup, RDAP and port-43 together. */
@@ -64,61 +64,9 @@ function bothFailed(rdap: ProviderError | null, whois: unknown): ProviderError {
 }
 
 export function createLiveProvider(options: LiveProviderOptions): LiveProvider {
-  const rdapBaseFor = options.rdapBaseFor ?? shippedRdapBaseFor;
   const ssrf = { allowPrivate: options.allowPrivate, resolve: options.resolve };
   const agent: Agent = guardedAgent({ ...ssrf, connectTimeoutMs: options.timeoutMs });
-
-  /** The RDAP record, or null when the TLD has no RDAP server. */
-  async function viaRdap(domain: string, signal: AbortSignal, fetchedAt: Date): Promise<WhoisRecord | null> {
-    const base = rdapBaseFor(domain.slice(domain.lastIndexOf('.') + 1));
-    if (!base || !URL.canParse(base)) return null;
-    const url = new URL(`domain/${encodeURIComponent(domain)}`, base);
-    const fetchOptions = { dispatcher: agent, maxBytes: options.maxBytes, signal };
-    const registry = await fetchRdap(url, fetchOptions);
-    if (!registry.found) return { domainName: domain, domainAvailability: 'AVAILABLE', dataError: 'MISSING_WHOIS_DATA' };
-    const registryRecord = mapped(registry.object, fetchedAt);
-
-    const related = relatedDomainLink(registry.object, url);
-    if (!related) return registryRecord;
-    try {
-      const registrar = await fetchRdap(related, fetchOptions);
-      if (!registrar.found) return registryRecord;
-      return merged(mapped(registrar.object, fetchedAt), registryRecord);
-    } catch (error) {
-      if (error instanceof ProviderError) return registryRecord; // the registry's record still stands
-      throw error;
-    }
-  }
-
-  async function viaPort43(domain: string, signal: AbortSignal, fetchedAt: Date): Promise<WhoisRecord | null> {
-    const exchange = (host: string, query: string) =>
-      queryPort43(host, query, { port: options.port43, allowPrivate: options.allowPrivate, resolve: options.resolve, maxBytes: options.maxBytes, signal });
-    // IANA is the operator's setting: trusted, so asked even when it is a private address.
-    const ianaAnswer = await queryPort43(options.ianaHost, domain.slice(domain.lastIndexOf('.') + 1), {
-      port: options.port43,
-      allowPrivate: true,
-      maxBytes: options.maxBytes,
-      signal,
-    });
-    const registryHost = ianaReferral(ianaAnswer);
-    if (!registryHost) return null; // IANA knows no WHOIS server for this TLD
-
-    const registry = parseWhoisText(await exchange(registryHost, domain), domain, fetchedAt);
-    if (registry.record.dataError === 'MISSING_WHOIS_DATA') return registry.record;
-    // Neither a record nor "no match" (a rate-limit notice, an empty answer): a failure, not an answer.
-    if (registry.record.domainAvailability === 'UNDETERMINED') throw new ProviderError('live', 'unparseable', `WHOIS server ${registryHost}: no record in the answer`);
-    const registryRecord = { ...registry.record, registryData: registryDataOf(registry.record, registryHost) };
-    const registrarHost = registry.registrarWhoisServer;
-    if (!registrarHost || registrarHost === registryHost) return registryRecord;
-    try {
-      const registrar = parseWhoisText(await exchange(registrarHost, domain), domain, fetchedAt);
-      if (registrar.record.domainAvailability !== 'UNAVAILABLE') return registryRecord;
-      return merged(registrar.record, registryRecord);
-    } catch (error) {
-      if (error instanceof ProviderError) return registryRecord; // a registrar hop that fails (refused, down, slow) leaves the registry's record
-      throw error;
-    }
-  }
+  const rdap = { rdapBaseFor: options.rdapBaseFor ?? shippedRdapBaseFor, dispatcher: agent, maxBytes: options.maxBytes };
 
   async function whois(domain: string, call: CallOptions): Promise<ProviderAnswer<WhoisRecord> | null> {
     if (isReservedDomain(domain)) return null;
@@ -126,7 +74,7 @@ export function createLiveProvider(options: LiveProviderOptions): LiveProvider {
     const fetchedAt = new Date();
     let rdapError: ProviderError | null = null;
     try {
-      const record = await viaRdap(domain, signal, fetchedAt);
+      const record = await viaRdap(rdap, domain, signal, fetchedAt);
       if (record) return { data: record, source: 'live-rdap', fetchedAt };
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
@@ -134,7 +82,7 @@ export function createLiveProvider(options: LiveProviderOptions): LiveProvider {
     }
     let record: WhoisRecord | null;
     try {
-      record = await viaPort43(domain, signal, fetchedAt);
+      record = await viaPort43(options, domain, signal, fetchedAt);
     } catch (error) {
       throw bothFailed(rdapError, error);
     }
@@ -148,25 +96,4 @@ export function createLiveProvider(options: LiveProviderOptions): LiveProvider {
     whois,
     close: () => agent.close(),
   };
-}
-
-/** An RDAP object mapped, or 'unparseable' when it is no domain object. */
-function mapped(object: unknown, fetchedAt: Date): WhoisRecord {
-  try {
-    return rdapToWhoisRecord(object, fetchedAt);
-  } catch (error) {
-    if (error instanceof RdapMapError) throw new ProviderError('live', 'unparseable', `RDAP answer: ${error.message}`);
-    throw error;
-  }
-}
-
-/**
- * A thin registry's two records as one: the registrar's values, the registry's where the
- * registrar has none, the registry's view as registryData. A registrar record about
- * another domain is ignored.
- */
-function merged(registrar: WhoisRecord, registry: WhoisRecord): WhoisRecord {
-  if (registrar.domainName !== registry.domainName) return registry;
-  const defined = Object.fromEntries(Object.entries(registrar).filter(([, v]) => v !== undefined));
-  return { ...registry, ...defined, registryData: registry.registryData, domainAvailability: 'UNAVAILABLE' } as WhoisRecord;
 }
