@@ -115,6 +115,28 @@ test('the dashboard sanitises on its own: raw hostile markup from the API stays 
   await page.context().close();
 });
 
+test('with no banner to show, the dashboard does not load the markup parser', async () => {
+  await suite.server.runtime.db.updateTable('marketing_banners').set({ cleared_at: new Date() }).where('cleared_at', 'is', null).execute();
+  const page = await openPage(suite.browser, suite.server.url);
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  const answered = page.waitForResponse((response) => response.url().endsWith('/marketing/banner'));
+  await page.goto('/login');
+  await answered;
+  await page.waitForTimeout(300);
+  assert.equal(await bannerCount(page), 0);
+  assert.ok(scripts.length > 0, 'the dashboard loaded its scripts');
+  assert.deepEqual(scripts.filter((script) => script.includes('banner-markup')), [], 'the parser chunk stays unloaded');
+  // Once there is one, it loads and the banner shows.
+  await setBanner('Now a <b>banner</b>');
+  await page.reload();
+  await banners(page).waitFor();
+  assert.equal(scripts.filter((script) => script.includes('banner-markup')).length, 1);
+  await page.context().close();
+});
+
 test('mobile: the banner in the frame and on the sign-in screen (screenshots)', async () => {
   await setBanner('Spring sale: <b>50% off</b> yearly plans. <a href="https://example.com/sale">See plans</a>');
   const page = await signedInPage(MOBILE);

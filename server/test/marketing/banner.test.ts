@@ -60,10 +60,12 @@ describe('banner markup allow-list', () => {
     ['&lt;script&gt;alert(1)&lt;/script&gt;', '&lt;script&gt;alert(1)&lt;/script&gt;'],
     ['&#60;img src=x onerror=alert(1)&#62; &#x3c;b&#x3e;', '&lt;img src=x onerror=alert(1)&gt; &lt;b&gt;'],
     ['&#0; &#xD800; &bogus; &copy;', '\ufffd \ufffd &amp;bogus; ©'],
-    // Not tags at all; comments and doctypes dropped; a tag that never closes stays text.
+    // Not tags at all; comments and doctypes dropped; a tag that never closes (its quote runs
+    // to the end) is dropped with what follows, as browsers drop a tag cut off by the end.
     ['1 < 2 > 0', '1 &lt; 2 &gt; 0'],
     ['<!-- <script>alert(1)</script> -->x<!DOCTYPE html><?php echo 1 ?>y', 'xy'],
-    ['<b title="unterminated>text', '&lt;b title=&quot;unterminated&gt;text'],
+    ['<b title="unterminated>text', ''],
+    ['kept <b title="unterminated>text', 'kept '],
     ['<b title="a>b">t</b>', '<b>t</b>'],
   ];
   for (const [input, expected] of cases) {
@@ -112,6 +114,11 @@ describe('banner markup allow-list', () => {
     assert.match(bannerMarkupProblem('<script>x</script>hi')!, /<script>/);
     assert.match(bannerMarkupProblem('<b onclick=x>hi</b>')!, /onclick attribute/);
     assert.match(bannerMarkupProblem('<a href="javascript:x">hi</a>')!, /only http: and https:/);
+    assert.match(bannerMarkupProblem('a<!-- note -->b')!, /comment/);
+    assert.match(bannerMarkupProblem('a<!DOCTYPE html>b<?php x ?>')!, /<!…> or <\?…>/);
+    assert.match(bannerMarkupProblem('Sale <a href="https://example.com>now')!, /left open at the end/);
+    assert.match(bannerMarkupProblem('Sale <b')!, /left open at the end/);
+    assert.match(bannerMarkupProblem('<b>'.repeat(17) + 'deep')!, /nesting deeper than 16/);
     assert.match(bannerMarkupProblem('   ')!, /empty/);
     assert.match(bannerMarkupProblem('x'.repeat(2001))!, /longer than 2000/);
   });

@@ -1,6 +1,6 @@
-import { createElement, useLayoutEffect, useState, type ReactNode } from 'react';
+import { createElement, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import useSWR, { SWRConfig, type Cache } from 'swr';
-import { parseBannerMarkup, type BannerNode } from '@common/banner-markup';
+import type { BannerNode } from '@common/banner-markup';
 import { api } from '@/lib/api';
 import { dismissBanner, isBannerDismissed } from '@/lib/banner-dismissal';
 import { createStore } from '@/lib/store';
@@ -27,6 +27,29 @@ function renderNodes(nodes: BannerNode[]): ReactNode[] {
     // A link whose href was dropped is plain text, not something that looks clickable.
     return createElement(node.tag === 'a' ? 'span' : node.tag, { key: index }, ...renderNodes(node.children));
   });
+}
+
+/**
+ * The markup's tree, or null until it is parsed (or when `markup` is null). The parser and its
+ * sanitiser load only when there is a banner to show: most visits have none, and they stay
+ * out of the dashboard's first download.
+ */
+function useBannerNodes(markup: string | null): BannerNode[] | null {
+  const [parsed, setParsed] = useState<{ markup: string; nodes: BannerNode[] } | null>(null);
+  useEffect(() => {
+    if (!markup) return;
+    let wanted = true;
+    import('@common/banner-markup')
+      .then(({ parseBannerMarkup }) => {
+        if (wanted) setParsed({ markup, nodes: parseBannerMarkup(markup).nodes });
+      })
+      // A parser that cannot load (a deploy replaced its chunk) shows no banner rather than raw markup.
+      .catch(() => undefined);
+    return () => {
+      wanted = false;
+    };
+  }, [markup]);
+  return markup && parsed?.markup === markup ? parsed.nodes : null;
 }
 
 /** How many banners the dashboard frame shows now: while one does, the page-level one does not. */
@@ -56,6 +79,12 @@ export function Banner({ framed = false }: { framed?: boolean }) {
   );
 }
 
+/** The current banner unless there is none or it was dismissed (now, or within the year). */
+function undismissed(data: BannerResponse | undefined, dismissedNow: string | null): { id: string; markup: string } | null {
+  if (!data?.id || !data.data || dismissedNow === data.id || isBannerDismissed(data.id)) return null;
+  return { id: data.id, markup: data.data };
+}
+
 function BannerBar({ framed }: { framed: boolean }) {
   const { data } = useBanner();
   const framedCount = framedBanners.use();
@@ -67,12 +96,11 @@ function BannerBar({ framed }: { framed: boolean }) {
     return () => framedBanners.set(framedBanners.get() - 1);
   }, [framed]);
 
-  if (!framed && framedCount > 0) return null;
-  if (!data?.id || !data.data) return null;
-  const id = data.id;
-  if (dismissedNow === id || isBannerDismissed(id)) return null;
-  const nodes = parseBannerMarkup(data.data).nodes;
-  if (nodes.length === 0) return null;
+  // The page-level banner steps aside while the frame shows its own.
+  const shown = framed || framedCount === 0 ? undismissed(data, dismissedNow) : null;
+  const nodes = useBannerNodes(shown?.markup ?? null);
+  if (!shown || !nodes?.length) return null;
+  const { id } = shown;
 
   return (
     <div className="marketing-banner" role="region" aria-label="Announcement" data-banner-id={id}>
