@@ -20,9 +20,12 @@ export const V1_NAME_PATTERN = /^[\p{L} ]{10,48}$/u;
 export const V1_NAME_MESSAGE = 'name must be 10 to 48 letters and spaces';
 export const V1_ENTRIES_PAGE_SIZE = 100;
 
-const CreateType = Type.Union([Type.Literal('task'), Type.Literal('notification_method'), Type.Literal('domain_task')]);
-const Id = Type.Union([Type.String({ maxLength: 64 }), Type.Integer()]);
-const Value = Type.String({ maxLength: 4096 });
+const CreateType = Type.Union([Type.Literal('task'), Type.Literal('notification_method'), Type.Literal('domain_task')], {
+  description: 'task, notification_method or domain_task.',
+});
+const Id = Type.Union([Type.String({ maxLength: 64 }), Type.Integer()], { description: 'Its id, from create or get-user-info.' });
+const Value = (description: string) => Type.String({ maxLength: 4096, description });
+const Page = Type.Integer({ minimum: 1, maximum: 100_000, description: 'Page number, from 1.' });
 const Status = Type.Union([Type.Literal('active'), Type.Literal('paused')]);
 const Time = Type.String({ format: 'date-time' });
 const Success = Type.Object({ success: Type.Literal(true) });
@@ -64,7 +67,17 @@ export function registerMonitoringV1Routes(app: FastifyInstance, deps: { tasks: 
         summary:
           "Creates a task (key email, username, phone or name), a notification_method (key email, sms, webhook) or a domain_task (value a host name). The kind goes in `create_type` (or `type`). A webhook's signing secret is answered once, in `secret`.",
         body: Type.Object(
-          { create_type: Type.Optional(CreateType), type: Type.Optional(CreateType), key: Type.Optional(Type.String({ maxLength: 32 })), value: Value },
+          {
+            create_type: Type.Optional(CreateType),
+            type: Type.Optional(CreateType),
+            key: Type.Optional(
+              Type.String({
+                maxLength: 32,
+                description: 'A task: email, username, phone or name. A notification method: email, sms or webhook. A domain task: domain (or leave it out).',
+              }),
+            ),
+            value: Value('The value to watch, the address, phone number or URL to notify, or the domain (a host name, no scheme).'),
+          },
           { additionalProperties: false },
         ),
         response: { 200: Type.Object({ success: Type.Literal(true), id: Type.String(), secret: Type.Optional(Type.String()) }), ...errors },
@@ -103,8 +116,8 @@ export function registerMonitoringV1Routes(app: FastifyInstance, deps: { tasks: 
           {
             id: Id,
             update_type: CreateType,
-            task_status: Type.Optional(Type.Union([Type.Literal('pause'), Type.Literal('resume'), Type.Literal('delete')])),
-            value: Type.Optional(Value),
+            task_status: Type.Optional(Type.Union([Type.Literal('pause'), Type.Literal('resume'), Type.Literal('delete')], { description: 'pause, resume or delete.' })),
+            value: Type.Optional(Value('The new value, checked as on create.')),
           },
           { additionalProperties: false },
         ),
@@ -188,7 +201,7 @@ export function registerMonitoringV1Routes(app: FastifyInstance, deps: { tasks: 
         summary:
           "The caller's tasks (type tasks), domains (domain_tasks: each slot of a current domain subscription, and each enterprise domain task) or notification methods (notification_methods), with the tier's maximum.",
         body: Type.Object(
-          { type: Type.Union([Type.Literal('tasks'), Type.Literal('domain_tasks'), Type.Literal('notification_methods')]) },
+          { type: Type.Union([Type.Literal('tasks'), Type.Literal('domain_tasks'), Type.Literal('notification_methods')], { description: 'tasks, domain_tasks or notification_methods.' }) },
           { additionalProperties: false },
         ),
         response: {
@@ -253,7 +266,7 @@ export function registerMonitoringV1Routes(app: FastifyInstance, deps: { tasks: 
         tags,
         security,
         summary: `The caller's breaches (monitoring reports: breach_id is the report id), newest first, ${REPORTS_PAGE_SIZE} a page; next_page is null on the last page.`,
-        body: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }, { additionalProperties: false }),
+        body: Type.Object({ page: Type.Optional(Page) }, { additionalProperties: false }),
         response: {
           200: Type.Object({
             breaches: Type.Array(
@@ -295,7 +308,10 @@ export function registerMonitoringV1Routes(app: FastifyInstance, deps: { tasks: 
         tags,
         security,
         summary: `The entries of one breach (report), ${V1_ENTRIES_PAGE_SIZE} a page, each with the task it matched (task_type, task_value) and the public API entry fields; without search access values_hidden is true and no entries are shown; a domain task whose domain is not verified shows none either (its domain in unverified_domains). A breach that is not the caller's: 404.`,
-        body: Type.Object({ breach_id: Type.String({ maxLength: 64 }), page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }, { additionalProperties: false }),
+        body: Type.Object(
+          { breach_id: Type.String({ maxLength: 64, description: 'From get-breaches or from a webhook.' }), page: Type.Optional(Page) },
+          { additionalProperties: false },
+        ),
         response: {
           200: Type.Object({
             page: Type.Integer(),

@@ -10,7 +10,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { awaitingConfirmation } from './channels-service';
 import { ErrorBody, Errors } from '../infra/errors';
 import { API_TASKS_PAGE_SIZE, STANDARD_TASK_KINDS, TASK_KINDS, channelKind, type ChannelKind, type TaskKind } from '../common/monitoring-rules';
-import { Id, Success, Value } from './monitoring-schemas';
+import { IdField, Success, ValueField } from './monitoring-schemas';
 import type { TaskRow } from './monitoring-repository';
 
 export const API_TASK_TYPE_MESSAGE = 'type must be one of email, username, phone, name';
@@ -66,7 +66,13 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         tags,
         security,
         summary: "Watches a value. type: email, username, phone or name (domains: update-domain). 400 with the rule's message, for a value already watched, or 'Can not add additional tasks (reached maximum)'.",
-        body: Type.Object({ type: Type.String({ maxLength: 32 }), value: Value }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            type: Type.String({ maxLength: 32, description: 'email, username, phone or name.' }),
+            value: ValueField('At most 256 characters. Usernames and names 4 to 64 characters; phones 4 to 15 digits, no spaces, dashes or country code.'),
+          },
+          { additionalProperties: false },
+        ),
         response: { 200: Type.Object({ success: Type.Literal(true), id: Type.String() }), ...errors },
       },
     },
@@ -85,7 +91,12 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         security,
         summary: "Changes a task's type and value, or pauses (active false) and resumes it. Another user's or an unknown id: 404.",
         body: Type.Object(
-          { id: Id, type: Type.Optional(Type.String({ maxLength: 32 })), value: Type.Optional(Value), active: Type.Optional(Type.Boolean()) },
+          {
+            id: IdField('The task id.'),
+            type: Type.Optional(Type.String({ maxLength: 32, description: 'email, username, phone or name.' })),
+            value: Type.Optional(ValueField('The new value, checked as on create.')),
+            active: Type.Optional(Type.Boolean({ description: 'false pauses the task, true resumes it.' })),
+          },
           { additionalProperties: false },
         ),
         response: { 200: Success, ...errors },
@@ -109,7 +120,7 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         tags,
         security,
         summary: "Deletes a task. Another user's or an unknown id: 404.",
-        body: Type.Object({ id: Id }, { additionalProperties: false }),
+        body: Type.Object({ id: IdField('The task id.') }, { additionalProperties: false }),
         response: { 200: Success, ...errors },
       },
     },
@@ -127,7 +138,7 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         tags,
         security,
         summary: "One task. Another user's or an unknown id: 404.",
-        body: Type.Object({ id: Id }, { additionalProperties: false }),
+        body: Type.Object({ id: IdField('The task id from get-tasks.') }, { additionalProperties: false }),
         response: { 200: ApiTask, ...errors },
       },
     },
@@ -142,7 +153,7 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         tags,
         security,
         summary: `The caller's tasks of the four standard types, oldest first, ${API_TASKS_PAGE_SIZE} a page; total, active and inactive count them all; max is the tier's task limit; next_page is null on the last page.`,
-        body: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })) }, { additionalProperties: false }),
+        body: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Page number, from 1.' })) }, { additionalProperties: false }),
         response: {
           200: Type.Object({
             tasks: Type.Array(ApiTask),
@@ -218,7 +229,13 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         security,
         summary:
           "Sets the newest channel of a type (webhook or email), creating it when there is none; an empty value disables it. A webhook created here answers its signing secret (whsec_…) once, in `secret`.",
-        body: Type.Object({ type: Type.String({ maxLength: 32 }), value: Value }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            type: Type.String({ maxLength: 32, description: 'email or webhook (SMS alerts are set up on the dashboard).' }),
+            value: ValueField('An email address or an http(s) URL; empty to disable.'),
+          },
+          { additionalProperties: false },
+        ),
         response: { 200: Type.Object({ success: Type.Literal(true), secret: Type.Optional(Type.String()) }), ...errors },
       },
     },
@@ -236,7 +253,7 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         tags,
         security,
         summary: "Deletes a webhook or email channel by id, or every channel of a type (webhook, email). Another user's, an unknown or an SMS channel's id: 404.",
-        body: Type.Object({ channel: Id }, { additionalProperties: false }),
+        body: Type.Object({ channel: IdField('email, webhook, or a channel id from get-channels.') }, { additionalProperties: false }),
         response: { 200: Success, ...errors },
       },
     },
@@ -281,7 +298,10 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         security,
         summary:
           "Sets a monitored domain (a host name, no scheme): `id` from get-domains; without `id`, the first empty slot, else (enterprise) a new domain task. 400 'invalid domain value'; another user's or an unknown id: 404.",
-        body: Type.Object({ id: Type.Optional(Id), domain: Value }, { additionalProperties: false }),
+        body: Type.Object(
+          { id: Type.Optional(IdField('The id from get-domains.')), domain: ValueField('A host name such as example.com.') },
+          { additionalProperties: false },
+        ),
         response: { 200: Success, ...errors },
       },
     },
@@ -299,7 +319,7 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         tags,
         security,
         summary: "Stops monitoring a domain: a slot is emptied (it stays, to be set again), an enterprise domain task deleted. Another user's or an unknown id: 404.",
-        body: Type.Object({ id: Id }, { additionalProperties: false }),
+        body: Type.Object({ id: IdField('The id from get-domains.') }, { additionalProperties: false }),
         response: { 200: Success, ...errors },
       },
     },

@@ -25,7 +25,7 @@ export function registerReportsV2Routes(app: FastifyInstance, deps: { reports: R
         tags: ['public api v2'],
         security,
         summary: `The caller's monitoring reports, newest first, ${API_REPORTS_PAGE_SIZE} a page; next_page is null on the last page. Free.`,
-        body: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }, { additionalProperties: false }),
+        body: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'Page number, from 1.' })) }, { additionalProperties: false }),
         response: {
           200: Type.Object({
             reports: Type.Array(Type.Object({ id: Type.String(), timestamp: Type.String({ description: 'ISO 8601.' }) })),
@@ -54,7 +54,7 @@ export function registerReportsV2Routes(app: FastifyInstance, deps: { reports: R
         security,
         summary:
           'One report: per task its matching records (at most 1,000 shown; results_count counts all) as /v2/search entries, null fields omitted. Entries need search access (none without it; counts stay); domain tasks need their domain verified (domain_unverified). Free. 404 for an id that is not the caller’s.',
-        body: Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
+        body: Type.Object({ id: Type.String({ maxLength: 64, description: 'The report id from get-reports or from a webhook.' }) }, { additionalProperties: false }),
         response: {
           200: Type.Object({
             tasks: Type.Array(

@@ -35,12 +35,21 @@ function registerSearch(app: FastifyInstance, options: SearchV2Options) {
         summary: 'Search. Needs a search subscription and one credit per successful search (refunded if the search fails).',
         body: Type.Object(
           {
-            query: Type.String({ minLength: 1, maxLength: 1000 }),
-            page: Type.Integer({ minimum: 1, maximum: 50_000, default: 1 }),
-            size: Type.Integer({ minimum: 1, maximum: 10_000, default: 100 }),
-            regex: Type.Boolean({ default: false }),
-            wildcard: Type.Boolean({ default: false }),
-            de_dupe: Type.Boolean({ default: false }),
+            query: Type.String({
+              minLength: 1,
+              maxLength: 1000,
+              description: 'Search terms: email:"a@b.com", username:"x", domain:example.com, a bare term; join with &, AND, OR.',
+            }),
+            page: Type.Integer({ minimum: 1, maximum: 50_000, default: 1, description: 'Page number, from 1.' }),
+            size: Type.Integer({
+              minimum: 1,
+              maximum: 10_000,
+              default: 100,
+              description: 'Entries per page, at most 10,000; page × size at most 10,000 (an operator may allow up to 50,000).',
+            }),
+            regex: Type.Boolean({ default: false, description: 'Values between slashes are regular expressions. Not with wildcard.' }),
+            wildcard: Type.Boolean({ default: false, description: '? matches one character, * many. Not with regex.' }),
+            de_dupe: Type.Boolean({ default: false, description: 'Merge entries that repeat the same values.' }),
           },
           { additionalProperties: false },
         ),

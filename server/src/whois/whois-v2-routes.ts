@@ -6,7 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorBody, Errors } from '../infra/errors';
 import {
+  LOOKUP_PAGE_ROWS,
   MAX_DOMAIN_LENGTH,
+  MAX_REVERSE_TERMS,
   V2_WHOIS_TYPES,
   WHOIS_MESSAGES,
   checkReverseWhois,
@@ -61,9 +63,9 @@ export function registerWhoisV2Routes(app: FastifyInstance) {
   const security = [{ apiKey: [] }];
   const tags = ['public api v2'];
   const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, 503: ErrorBody };
-  const Value = Type.String({ maxLength: MAX_DOMAIN_LENGTH + 2 });
+  const Value = (description: string) => Type.String({ maxLength: MAX_DOMAIN_LENGTH + 2, description });
   // Terms are checked by checkReverseWhois (its messages); the schema only bounds the body.
-  const Terms = Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 64 });
+  const Terms = (description: string) => Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 64, description });
 
   r.post(
     '/whois/search',
@@ -76,16 +78,16 @@ export function registerWhoisV2Routes(app: FastifyInstance) {
           'Run a WHOIS tool. 1 WHOIS credit per request, whois-history 25; an answer without data (MISSING_WHOIS_DATA, an empty list) costs nothing. Reverse lookups page by `from` (300 names a page).',
         body: Type.Object(
           {
-            search_type: Type.String({ maxLength: 32, description: V2_WHOIS_TYPES.join(', ') }),
-            domain: Type.Optional(Value),
-            ip_address: Type.Optional(Value),
-            mx_address: Type.Optional(Value),
-            ns_address: Type.Optional(Value),
-            include: Type.Optional(Terms),
-            exclude: Type.Optional(Terms),
-            reverse_type: Type.Optional(Type.String({ maxLength: 16, description: 'current (default) or historic' })),
+            search_type: Type.String({ maxLength: 32, description: `One of ${V2_WHOIS_TYPES.join(', ')}.` }),
+            domain: Type.Optional(Value('A domain name, such as example.com (IDNs as typed or in punycode).')),
+            ip_address: Type.Optional(Value('An IPv4 or IPv6 address (domain is accepted too).')),
+            mx_address: Type.Optional(Value('The mail server’s host name (domain is accepted too).')),
+            ns_address: Type.Optional(Value('The name server’s host name (domain is accepted too).')),
+            include: Type.Optional(Terms(`Up to ${MAX_REVERSE_TERMS} terms a domain’s record must contain.`)),
+            exclude: Type.Optional(Terms(`Up to ${MAX_REVERSE_TERMS} terms it must not contain.`)),
+            reverse_type: Type.Optional(Type.String({ maxLength: 16, description: 'current (the default): the current record of each domain; historic: every record kept.' })),
             search_after: Type.Optional(Type.String({ maxLength: 512, description: "Reverse WHOIS: the previous answer's nextPageSearchAfter." })),
-            from: Type.Optional(Type.String({ maxLength: MAX_DOMAIN_LENGTH, description: 'Reverse IP/MX/NS: the last name of the previous page.' })),
+            from: Type.Optional(Type.String({ maxLength: MAX_DOMAIN_LENGTH, description: `The next page: the last name of the previous page. A page holds up to ${LOOKUP_PAGE_ROWS} rows; each page costs 1 credit.` })),
           },
           { additionalProperties: false },
         ),

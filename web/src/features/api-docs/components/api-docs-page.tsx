@@ -20,6 +20,7 @@ import { CodeBlock, CodeTabs } from './code-tabs';
 import { WHOIS_TOC, WhoisApiSections } from './whois-api-section';
 import '@/styles/api-docs.css';
 import { ReferenceTable } from '@/components/reference-table';
+import { endpointOf, referenceFields } from '@/lib/api-reference';
 
 const TOC: { id: string; title: string; children: { id: string; title: string }[] }[] = [
   {
@@ -50,15 +51,6 @@ const ERRORS = [
   ['401', 'Unauthorized', 'A search subscription and API credits are needed.'],
   ['403', 'Forbidden', 'Insufficient Credits: buy search credits to continue.'],
   ['429', 'Too Many Requests', 'Too many requests: wait for the seconds given in the Retry-After header.'],
-];
-
-const SEARCH_FIELDS = [
-  ['query', 'string', 'required', 'Search terms: email:"a@b.com", username:"x", domain:example.com, a bare term; join with &, AND, OR.'],
-  ['page', 'integer', '1', 'Page number, from 1.'],
-  ['size', 'integer', '100', 'Entries per page, at most 10,000; page × size at most 10,000 (an operator may allow up to 50,000).'],
-  ['regex', 'boolean', 'false', 'Values between slashes are regular expressions. Not with wildcard.'],
-  ['wildcard', 'boolean', 'false', '? matches one character, * many. Not with regex.'],
-  ['de_dupe', 'boolean', 'false', 'Merge entries that repeat the same values.'],
 ];
 
 function Section({ id, title, children, level = 2 }: { id: string; title: string; children: ReactNode; level?: 2 | 3 }) {
@@ -165,9 +157,9 @@ export function ApiDocsPage() {
             </Section>
             <Section id="general-search" title="General Search" level={3}>
               <p>
-                <code>POST /v2/search</code>
+                <code>{endpointOf('v2Search')}</code>
               </p>
-              <ReferenceTable label="Search fields" head={['Field', 'Type', 'Default', 'Description']} rows={SEARCH_FIELDS} />
+              <ReferenceTable label="Search fields" head={['Field', 'Type', 'Default', 'Description']} rows={referenceFields('v2Search')} />
               <CodeTabs name="search" code={(language) => searchSample(language, context)} />
               <p>
                 The answer: <code>balance</code> (credits left), <code>entries</code>, <code>took</code> and <code>total</code>.
@@ -177,7 +169,7 @@ export function ApiDocsPage() {
             </Section>
             <Section id="password-search" title="Password Search" level={3}>
               <p>
-                <code>POST /v2/search-password</code> with the SHA-256 of the password, in hex: the password itself never leaves
+                <code>{endpointOf('v2SearchPassword')}</code> with the SHA-256 of the password, in hex: the password itself never leaves
                 your machine. The answer says how many leaked records hold it.
               </p>
               <CodeTabs name="password" code={(language) => passwordSample(language, context)} />

@@ -3,7 +3,8 @@ import { HelpSection, type TocEntry } from '@/features/docs';
 import { CallDoc } from '@/features/monitoring-docs';
 import { HISTORY_COST } from '@common/whois-rules';
 import type { SampleContext } from '@/lib/api-samples';
-import { WHOIS_CALLS, WHOIS_CREDITS_CALL, WHOIS_ERRORS, WHOIS_SEARCH_PATH } from '../lib/whois-calls';
+import { endpointOf } from '@/lib/api-reference';
+import { WHOIS_CALLS, WHOIS_CREDITS_CALL, WHOIS_ERRORS } from '../lib/whois-calls';
 import { ReferenceTable } from '@/components/reference-table';
 
 /** The WHOIS API's table of contents (Search, Credits). */
@@ -27,7 +28,7 @@ export function WhoisApiSections({ context }: { context: SampleContext }) {
       <ReferenceTable label="WHOIS errors" head={['Status', 'Meaning', 'error']} rows={WHOIS_ERRORS.map(([status, text, error]) => [status, text, error && <code>{error}</code>])} />
       <HelpSection id="whois-search" title="Search" level={3}>
         <p>
-          One call, <code>POST {WHOIS_SEARCH_PATH}</code>, for every tool: <code>search_type</code> names it and the other fields
+          One call, <code>{endpointOf('v2WhoisSearch')}</code>, for every tool: <code>search_type</code> names it and the other fields
           give the value. The answer’s <code>data</code> has the tool’s own shape, shown under each.
         </p>
         {WHOIS_CALLS.map((call) => (

@@ -1,26 +1,22 @@
 /**
  * The public API v2's WHOIS calls as documented on /documentation/api (contract:
  * docs/whois.md "Calls"; answers are WhoisXML API's shapes, wrapped with the
- * source and the balance). Each call's body is the sample's body; each response is the
+ * source and the balance). Method, path and fields come from the route schemas
+ * (lib/api-reference.ts). Each call's body is the sample's body; each response is the
  * documented answer. server/test/dashboard/whois-docs-samples.test.ts runs the samples made from these
  * against a server and checks every answer against the documented one (it imports this file,
  * hence the rules by a relative path rather than @common). No React here.
  */
 import {
   HISTORY_COST,
-  LOOKUP_PAGE_ROWS,
-  MAX_REVERSE_TERMS,
   REVERSE_WHOIS_MAX_RESULTS,
-  V2_WHOIS_TYPES,
   WHOIS_MESSAGES,
   v2WhoisData,
   type V2WhoisType,
   type WhoisRecord,
 } from '@common/whois-rules';
-import type { DocCall, FieldRow } from '../../../lib/api-samples';
-
-export const WHOIS_SEARCH_PATH = '/v2/whois/search';
-export const WHOIS_CREDITS_PATH = '/v2/whois/credits';
+import type { DocCall } from '../../../lib/api-samples';
+import { documentedCall, type FieldPick } from '../../../lib/api-reference';
 
 /** The values the samples look up: reserved names and a documentation address (RFC 2606, RFC 5737). */
 export const SAMPLE_DOMAIN = 'example.com';
@@ -94,89 +90,68 @@ const ROWS = [
   { name: 'example.net', first_seen: 1659312000, last_visit: 1745310000 },
 ];
 
-const TYPE_FIELD: FieldRow = ['search_type', 'string', 'required', `One of ${V2_WHOIS_TYPES.join(', ')}.`];
-const DOMAIN_FIELD: FieldRow = ['domain', 'string', 'required', 'A domain name, such as example.com (IDNs as typed or in punycode).'];
-const FROM_FIELD: FieldRow = [
-  'from',
-  'string',
-  'optional',
-  `The next page: the last name of the previous page. A page holds up to ${LOOKUP_PAGE_ROWS} rows; each page costs 1 credit.`,
-];
+/**
+ * One call serves every search_type: each documents the fields its type reads, the value
+ * field required (the schema, shared by all types, cannot say which).
+ */
+const TYPE_FIELD: FieldPick = ['search_type', 'required'];
+const DOMAIN_FIELD: FieldPick = ['domain', 'required'];
+const FROM_FIELD = 'from';
 
 /** One call per search_type, then the balance. */
 export const WHOIS_CALLS: DocCall[] = [
-  {
+  documentedCall('v2WhoisSearch', {
     id: 'whois-lookup',
     title: 'WHOIS',
-    method: 'POST',
-    path: WHOIS_SEARCH_PATH,
     body: { search_type: 'whois', domain: SAMPLE_DOMAIN },
     description:
       'The WHOIS record of a domain, under data.WhoisRecord as WhoisXML-style clients read it (status is one space-separated string): registrar, dates, age in days, status, addresses, name servers, contacts and the registry’s own data. 1 credit. A record the registry redacts or gives in part carries dataError MASKED_WHOIS_DATA or IN_COMPLETE_DATA. A domain without a WHOIS record carries dataError MISSING_WHOIS_DATA and costs nothing; its domainAvailability says why: AVAILABLE, its registry answered that it is not registered; UNDETERMINED, no source knows it (it may not be registered); UNAVAILABLE, registered but without published WHOIS data.',
     fields: [TYPE_FIELD, DOMAIN_FIELD],
     response: answer('whois', v2WhoisData('whois', WHOIS_RECORD_EXAMPLE as WhoisRecord), 99),
-  },
-  {
+  }),
+  documentedCall('v2WhoisSearch', {
     id: 'whois-history',
     title: 'WHOIS History',
-    method: 'POST',
-    path: WHOIS_SEARCH_PATH,
     body: { search_type: 'whois-history', domain: SAMPLE_DOMAIN },
     description: `Every WHOIS record kept for a domain over the last 10 years, each with when it was first and last seen (audit). ${HISTORY_COST} credits; refused with 403 below ${HISTORY_COST}.`,
     fields: [TYPE_FIELD, DOMAIN_FIELD],
     response: answer('whois-history', { recordsCount: 1, records: [HISTORY_RECORD] }, 74),
-  },
-  {
+  }),
+  documentedCall('v2WhoisSearch', {
     id: 'whois-reverse',
     title: 'Reverse WHOIS',
-    method: 'POST',
-    path: WHOIS_SEARCH_PATH,
     body: { search_type: 'reverse-whois', include: [SAMPLE_TERM], exclude: ['privacy'], reverse_type: 'current' },
     description: `Domains whose WHOIS records mention every include term and none of the exclude terms (names, organisations, emails, states, countries, name servers; any case). Up to ${REVERSE_WHOIS_MAX_RESULTS.toLocaleString('en-US')} domains in one answer, 1 credit; when more match, nextPageSearchAfter is set: send it as search_after for the next ones.`,
-    fields: [
-      TYPE_FIELD,
-      ['include', 'string[]', 'one side required', `Up to ${MAX_REVERSE_TERMS} terms a domain’s record must contain.`],
-      ['exclude', 'string[]', 'optional', `Up to ${MAX_REVERSE_TERMS} terms it must not contain.`],
-      ['reverse_type', 'string', 'current', 'current: the current record of each domain; historic: every record kept.'],
-      ['search_after', 'string', 'optional', 'nextPageSearchAfter of the previous answer.'],
-    ],
+    fields: [TYPE_FIELD, ['include', 'one side required'], 'exclude', ['reverse_type', 'current'], 'search_after'],
     response: answer('reverse-whois', { domainsCount: 2, domainsList: [SAMPLE_DOMAIN, 'example.net'], nextPageSearchAfter: null }, 98),
-  },
-  {
+  }),
+  documentedCall('v2WhoisSearch', {
     id: 'whois-reverse-ip',
     title: 'Reverse IP',
-    method: 'POST',
-    path: WHOIS_SEARCH_PATH,
     body: { search_type: 'reverse-ip', ip_address: SAMPLE_IP },
     description: 'Domains seen resolving to an IPv4 or IPv6 address, with when each was first and last seen (seconds since 1970). 1 credit.',
-    fields: [TYPE_FIELD, ['ip_address', 'string', 'required', 'An IPv4 or IPv6 address (domain is accepted too).'], FROM_FIELD],
+    fields: [TYPE_FIELD, ['ip_address', 'required'], FROM_FIELD],
     response: answer('reverse-ip', { current_page: '0', size: 2, result: ROWS }, 97),
-  },
-  {
+  }),
+  documentedCall('v2WhoisSearch', {
     id: 'whois-reverse-mx',
     title: 'Reverse MX',
-    method: 'POST',
-    path: WHOIS_SEARCH_PATH,
     body: { search_type: 'reverse-mx', mx_address: SAMPLE_MX },
     description: 'Domains whose mail is handled by a mail server. 1 credit.',
-    fields: [TYPE_FIELD, ['mx_address', 'string', 'required', 'The mail server’s host name (domain is accepted too).'], FROM_FIELD],
+    fields: [TYPE_FIELD, ['mx_address', 'required'], FROM_FIELD],
     response: answer('reverse-mx', { current_page: '0', size: 2, result: ROWS }, 96),
-  },
-  {
+  }),
+  documentedCall('v2WhoisSearch', {
     id: 'whois-reverse-ns',
     title: 'Reverse NS',
-    method: 'POST',
-    path: WHOIS_SEARCH_PATH,
     body: { search_type: 'reverse-ns', ns_address: SAMPLE_NS },
     description: 'Domains served by a name server. 1 credit.',
-    fields: [TYPE_FIELD, ['ns_address', 'string', 'required', 'The name server’s host name (domain is accepted too).'], FROM_FIELD],
+    fields: [TYPE_FIELD, ['ns_address', 'required'], FROM_FIELD],
     response: answer('reverse-ns', { current_page: '0', size: 2, result: ROWS }, 95),
-  },
-  {
+  }),
+  documentedCall('v2WhoisSearch', {
     id: 'whois-subdomains',
     title: 'Subdomain Scan',
-    method: 'POST',
-    path: WHOIS_SEARCH_PATH,
     body: { search_type: 'subdomain-scan', domain: SAMPLE_DOMAIN },
     description: `Host names seen under a domain, up to ${SUBDOMAIN_ROWS.toLocaleString('en-US')} in one answer, with when each was first and last seen (seconds since 1970). 1 credit.`,
     fields: [TYPE_FIELD, DOMAIN_FIELD],
@@ -194,17 +169,15 @@ export const WHOIS_CALLS: DocCall[] = [
       },
       94,
     ),
-  },
+  }),
 ];
 
-export const WHOIS_CREDITS_CALL: DocCall = {
+export const WHOIS_CREDITS_CALL: DocCall = documentedCall('v2WhoisCredits', {
   id: 'whois-credits-call',
   title: 'Credit Balance',
-  method: 'GET',
-  path: WHOIS_CREDITS_PATH,
   description: 'Your WHOIS credit balance. Free.',
   response: { whois_credits: 94 },
-};
+});
 
 /** WHOIS errors: the status, what it means, and the `error` text where it is always the same. */
 export const WHOIS_ERRORS: [status: string, meaning: string, error: string | null][] = [

@@ -1,14 +1,16 @@
 /**
  * The Monitor API V1 as documented on /monitoring/documentation (docs/monitoring.md
  * "Monitor API V1"): all POST under /monitor-api/v1 with
- * the API key as a bearer token. server/test/dashboard/monitoring-docs-samples.test.ts runs the
- * samples made from these against a server. No React here.
+ * the API key as a bearer token. Method, path and fields come from the route schemas
+ * (lib/api-reference.ts); here are the prose, the samples' bodies and the documented answers.
+ * server/test/dashboard/monitoring-docs-samples.test.ts runs the samples made from these
+ * against a server. No React here.
  */
+import { documentedCall } from '../../../lib/api-reference';
 import type { DocCall } from './v2-calls';
 import { SAMPLE_REPORT_ID, SAMPLE_TASK_ID } from './v2-calls';
 
 export const V1_BASE = '/monitor-api/v1';
-const path = (name: string) => `${V1_BASE}/${name}`;
 
 /** 5 requests a second, bursts of 50, then a 3-minute block. */
 export const V1_LIMITS = { perSecond: 5, burst: 50, blockMinutes: 3 };
@@ -33,75 +35,51 @@ const SUCCESS = { success: true };
 const TIME = '2025-04-23T10:15:00.000Z';
 
 export const V1_CALLS: DocCall[] = [
-  {
+  documentedCall('monitorV1Create', {
     id: 'v1-create',
     title: 'Create',
-    method: 'POST',
-    path: path('create'),
     body: { create_type: 'task', key: 'email', value: 'name@example.com' },
+    // The kind may come as create_type or type (an alias): one is needed, and key but for a domain.
+    fields: [['create_type', 'required'], ['key', 'required'], 'value'],
     description:
       'Adds a task, a notification method or a domain task; the answer gives its id. A new webhook notification method also answers its signing secret (secret, starting whsec_), this once.',
-    fields: [
-      ['create_type', 'string', 'required', 'task, notification_method or domain_task.'],
-      ['key', 'string', 'required', 'A task: email, username, phone or name. A notification method: email, sms or webhook. A domain task: domain (or leave it out).'],
-      ['value', 'string', 'required', 'The value to watch, the address, phone number or URL to notify, or the domain (a host name, no scheme).'],
-    ],
     response: { success: true, id: SAMPLE_TASK_ID },
-  },
-  {
+  }),
+  documentedCall('monitorV1Update', {
     id: 'v1-update',
     title: 'Update',
-    method: 'POST',
-    path: path('update'),
     body: { id: SAMPLE_TASK_ID, update_type: 'task', task_status: 'pause' },
+    fields: ['id', 'update_type', ['task_status', 'or value'], ['value', 'or task_status']],
     description:
       'Pauses, resumes or deletes a task or domain task, or gives it a new value. A notification method takes a new value (empty disables it) or task_status delete.',
-    fields: [
-      ['id', 'string', 'required', 'Its id, from create or get-user-info.'],
-      ['update_type', 'string', 'required', 'task, domain_task or notification_method.'],
-      ['task_status', 'string', 'or value', 'pause, resume or delete.'],
-      ['value', 'string', 'or task_status', 'The new value, checked as on create.'],
-    ],
     response: SUCCESS,
-  },
-  {
+  }),
+  documentedCall('monitorV1Delete', {
     id: 'v1-delete',
     title: 'Delete',
-    method: 'POST',
-    path: path('delete'),
     body: { delete_type: 'task', id: SAMPLE_TASK_ID },
     description: 'Removes a task, a notification method or a domain task (a Domain Monitoring slot is emptied and stays yours).',
-    fields: [
-      ['delete_type', 'string', 'required', 'task, notification_method or domain_task.'],
-      ['id', 'string', 'required', 'Its id, from create or get-user-info.'],
-    ],
     response: SUCCESS,
-  },
-  {
+  }),
+  documentedCall('monitorV1GetUserInfo', {
     id: 'v1-get-user-info',
     title: 'Get User Info',
-    method: 'POST',
-    path: path('get-user-info'),
     body: { type: 'tasks' },
     description:
       'Lists your tasks, domain tasks or notification methods, with how many you have and your plan’s maximum. Domain tasks: { id, domain, status, updated } (domain null until a slot is set); notification methods: { id, key, value, active, created, updated }, a webhook with secret_hint (the secret’s last 4 characters), and max_webhooks beside max.',
-    fields: [['type', 'string', 'required', 'tasks, domain_tasks or notification_methods.']],
     response: {
       type: 'tasks',
       tasks: [{ id: SAMPLE_TASK_ID, key: 'email', value: 'name@example.com', status: 'active', created: TIME, updated: TIME }],
       total: 1,
       max: 10,
     },
-  },
-  {
+  }),
+  documentedCall('monitorV1GetBreaches', {
     id: 'v1-get-breaches',
     title: 'Get Breaches',
-    method: 'POST',
-    path: path('get-breaches'),
     body: { page: 1 },
     description:
       'A breach is one of your reports: a newly published data well that held watched values, with the tasks it matched. Newest first, 20 a page; next_page is null on the last page.',
-    fields: [['page', 'integer', '1', 'Page number, from 1.']],
     response: {
       breaches: [
         {
@@ -114,19 +92,13 @@ export const V1_CALLS: DocCall[] = [
       ],
       next_page: null,
     },
-  },
-  {
+  }),
+  documentedCall('monitorV1GetBreachEntries', {
     id: 'v1-get-breach-entries',
     title: 'Get Breach Entries',
-    method: 'POST',
-    path: path('get-breach-entries'),
     body: { breach_id: SAMPLE_REPORT_ID, page: 1 },
     description:
       'The entries of one breach, 100 a page, each with the task it matched (task_type, task_value) and the search API’s entry fields; empty fields are left out. Without search access values_hidden is true and no entries are given; a domain task whose domain is not verified gives none either, its domain listed in unverified_domains (present only then).',
-    fields: [
-      ['breach_id', 'string', 'required', 'From get-breaches or from a webhook.'],
-      ['page', 'integer', '1', 'Page number, from 1.'],
-    ],
     response: {
       page: 1,
       next_page: null,
@@ -144,7 +116,7 @@ export const V1_CALLS: DocCall[] = [
         },
       ],
     },
-  },
+  }),
 ];
 
 /** What a V1 webhook receives: breach_id names the breach (id repeats it for v2 clients). */

@@ -1,11 +1,12 @@
 /**
  * The public API v2's monitoring calls as documented on /documentation/api and
  * /monitoring/documentation-v2 (shapes: docs/monitoring.md, after
- * DeHashed v2). Each call's body is the sample's body; each response is the documented
- * answer. server/test/dashboard/monitoring-docs-samples.test.ts runs the samples made from these
+ * DeHashed v2). Method, path and fields come from the route schemas (lib/api-reference.ts).
+ * Each call's body is the sample's body; each response is the documented answer. server/test/dashboard/monitoring-docs-samples.test.ts runs the samples made from these
  * against a server and checks every answer has the documented shape. No React here.
  */
 import type { DocCall } from '../../../lib/api-samples';
+import { documentedCall } from '../../../lib/api-reference';
 
 export type { DocCall, FieldRow } from '../../../lib/api-samples';
 
@@ -17,7 +18,6 @@ export interface DocGroup {
 }
 
 export const V2_MONITORING_BASE = '/v2/monitoring';
-const path = (name: string) => `${V2_MONITORING_BASE}/${name}`;
 
 const SUCCESS = { success: true };
 export const SAMPLE_TASK_ID = '1024';
@@ -39,28 +39,19 @@ export const V2_GROUPS: DocGroup[] = [
     intro:
       'A task watches one value. Every new data well is matched against your active tasks as it is published; a match makes a report. Task types: email, username, phone and name (domains have their own calls). How many tasks you may keep depends on your plan: max in the get-tasks answer.',
     calls: [
-      {
+      documentedCall('v2MonitoringCreateTask', {
         id: 'v2-create-task',
         title: 'Create Task',
-        method: 'POST',
-        path: path('create-task'),
         body: { type: 'email', value: 'name@example.com' },
         description: 'Start watching a value. The answer gives the new task’s id. A value you already watch (the same email in other capitals too) is refused.',
-        fields: [
-          ['type', 'string', 'required', 'email, username, phone or name.'],
-          ['value', 'string', 'required', 'At most 256 characters. Usernames and names 4 to 64 characters; phones 4 to 15 digits, no spaces, dashes or country code.'],
-        ],
         response: { success: true, id: SAMPLE_TASK_ID },
-      },
-      {
+      }),
+      documentedCall('v2MonitoringGetTasks', {
         id: 'v2-get-tasks',
         title: 'List Tasks',
-        method: 'POST',
-        path: path('get-tasks'),
         body: { page: 1 },
         description:
           'Your email, username, phone and name tasks, oldest first, 100 a page. total, active and inactive count them all; max is your plan’s task limit; next_page is the next page number, or null on the last page.',
-        fields: [['page', 'integer', '1', 'Page number, from 1.']],
         response: {
           tasks: [
             {
@@ -78,15 +69,12 @@ export const V2_GROUPS: DocGroup[] = [
           max: 10,
           next_page: null,
         },
-      },
-      {
+      }),
+      documentedCall('v2MonitoringGetTask', {
         id: 'v2-get-task',
         title: 'Get Task',
-        method: 'POST',
-        path: path('get-task'),
         body: { id: SAMPLE_TASK_ID },
         description: 'One task by id. An id that is not one of your tasks answers 404.',
-        fields: [['id', 'string', 'required', 'The task id from get-tasks.']],
         response: {
           id: SAMPLE_TASK_ID,
           type: 'email',
@@ -95,32 +83,21 @@ export const V2_GROUPS: DocGroup[] = [
           created: '2025-04-23T10:15:00.000Z',
           updated: '2025-04-23T10:15:00.000Z',
         },
-      },
-      {
+      }),
+      documentedCall('v2MonitoringUpdateTask', {
         id: 'v2-update-task',
         title: 'Update Task',
-        method: 'POST',
-        path: path('update-task'),
         body: { id: SAMPLE_TASK_ID, active: false },
         description: 'Change a task’s type or value, or pause (active false) and resume (active true) it. A paused task matches nothing.',
-        fields: [
-          ['id', 'string', 'required', 'The task id.'],
-          ['type', 'string', 'optional', 'email, username, phone or name.'],
-          ['value', 'string', 'optional', 'The new value, checked as on create.'],
-          ['active', 'boolean', 'optional', 'false pauses the task, true resumes it.'],
-        ],
         response: SUCCESS,
-      },
-      {
+      }),
+      documentedCall('v2MonitoringDeleteTask', {
         id: 'v2-delete-task',
         title: 'Delete Task',
-        method: 'POST',
-        path: path('delete-task'),
         body: { id: SAMPLE_TASK_ID },
         description: 'Stop watching a value and free its place. Reports already made are kept.',
-        fields: [['id', 'string', 'required', 'The task id.']],
         response: SUCCESS,
-      },
+      }),
     ],
   },
   {
@@ -129,25 +106,19 @@ export const V2_GROUPS: DocGroup[] = [
     intro:
       'A report is made when a newly published data well holds one of your watched values: one report per data well, listing every task it matched. Reports cost no credits.',
     calls: [
-      {
+      documentedCall('v2MonitoringGetReports', {
         id: 'v2-get-reports',
         title: 'List Reports',
-        method: 'POST',
-        path: path('get-reports'),
         body: { page: 1 },
         description: 'Your reports, newest first. next_page is the next page number, or null on the last page.',
-        fields: [['page', 'integer', '1', 'Page number, from 1.']],
         response: { reports: [{ id: SAMPLE_REPORT_ID, timestamp: '2025-04-23T11:02:41.000Z' }], next_page: null },
-      },
-      {
+      }),
+      documentedCall('v2MonitoringGetReport', {
         id: 'v2-get-report',
         title: 'Get Report',
-        method: 'POST',
-        path: path('get-report'),
         body: { id: SAMPLE_REPORT_ID },
         description:
           'One report: per matched task, how many records matched (results_count) and the entries themselves (the first 1,000), in the search API’s entry shape. Empty fields are left out; an entry removed since is not shown. The entries need search access (without it results is empty and the counts stay); a domain task’s need its domain verified on the monitoring tasks screen (until then results is empty and domain_unverified is true); a task deleted since has no id.',
-        fields: [['id', 'string', 'required', 'The report id from get-reports or from a webhook.']],
         response: {
           tasks: [
             {
@@ -160,7 +131,7 @@ export const V2_GROUPS: DocGroup[] = [
             },
           ],
         },
-      },
+      }),
     ],
   },
   {
@@ -169,11 +140,9 @@ export const V2_GROUPS: DocGroup[] = [
     intro:
       'Where alerts go besides your inbox: email and webhook (SMS alerts, where your plan has them, are set up on the dashboard). Webhooks need a Domain Monitoring or Enterprise plan; how many channels you may keep depends on your plan.',
     calls: [
-      {
+      documentedCall('v2MonitoringGetChannels', {
         id: 'v2-get-channels',
         title: 'List Channels',
-        method: 'GET',
-        path: path('get-channels'),
         description:
           'Your channels, newest first. A disabled channel has an empty value. awaiting_confirmation: an email address that has not followed the confirmation link mailed to it yet gets no alert.',
         response: {
@@ -182,31 +151,22 @@ export const V2_GROUPS: DocGroup[] = [
             { id: '302', type: 'webhook', value: 'https://hooks.example.com/leaks', updated_at: '2025-04-23T10:21:00.000Z', awaiting_confirmation: false },
           ],
         },
-      },
-      {
+      }),
+      documentedCall('v2MonitoringUpdateChannel', {
         id: 'v2-update-channel',
         title: 'Set Channel',
-        method: 'POST',
-        path: path('update-channel'),
         body: { type: 'email', value: 'alerts@example.com' },
         description:
           'Sets your newest channel of that type, or adds one if you have none; an empty value disables it. A webhook URL must be http or https and reach the public internet. When this call adds a webhook channel, the answer carries its signing secret (secret, starting whsec_) this once: store it to verify deliveries.',
-        fields: [
-          ['type', 'string', 'required', 'email, webhook or sms.'],
-          ['value', 'string', 'required', 'An email address, an http(s) URL or a phone number (4 to 15 digits); empty to disable.'],
-        ],
         response: SUCCESS,
-      },
-      {
+      }),
+      documentedCall('v2MonitoringDeleteChannel', {
         id: 'v2-delete-channel',
         title: 'Delete Channel',
-        method: 'POST',
-        path: path('delete-channel'),
         body: { channel: 'email' },
         description: 'Removes one channel by its id, or every channel of a type.',
-        fields: [['channel', 'string', 'required', 'email, webhook, or a channel id from get-channels.']],
         response: SUCCESS,
-      },
+      }),
     ],
   },
   {
@@ -215,11 +175,9 @@ export const V2_GROUPS: DocGroup[] = [
     intro:
       'A watched domain is matched in email addresses and URLs, subdomains included. Each Domain Monitoring subscription is one slot for a domain (buy slots on the Monitoring plans page); Enterprise accounts also add domains of their own.',
     calls: [
-      {
+      documentedCall('v2MonitoringGetDomains', {
         id: 'v2-get-domains',
         title: 'List Domains',
-        method: 'GET',
-        path: path('get-domains'),
         description: 'Your domain slots (domain null until one is set) and, for Enterprise accounts, the domains added.',
         response: {
           domains: [
@@ -227,31 +185,22 @@ export const V2_GROUPS: DocGroup[] = [
             { id: '3f6c1d2e-0000-4c7e-9f10-2a5b7c9d1e44', domain: null, updated: '2025-04-23T10:30:00.000Z' },
           ],
         },
-      },
-      {
+      }),
+      documentedCall('v2MonitoringUpdateDomain', {
         id: 'v2-update-domain',
         title: 'Set Domain',
-        method: 'POST',
-        path: path('update-domain'),
         body: { id: SAMPLE_DOMAIN_ID, domain: 'example.com' },
         description:
           'Sets the domain of a slot, written without a scheme or path: example.com, not https://example.com/. Without an id, the first empty slot is used, or (Enterprise) a domain is added.',
-        fields: [
-          ['id', 'string', 'optional', 'The id from get-domains.'],
-          ['domain', 'string', 'required', 'A host name such as example.com.'],
-        ],
         response: SUCCESS,
-      },
-      {
+      }),
+      documentedCall('v2MonitoringClearDomain', {
         id: 'v2-clear-domain',
         title: 'Clear Domain',
-        method: 'POST',
-        path: path('clear-domain'),
         body: { id: SAMPLE_DOMAIN_ID },
         description: 'Stops watching a domain. A slot is emptied and stays yours, to be set again; a domain an Enterprise account added is deleted.',
-        fields: [['id', 'string', 'required', 'The id from get-domains.']],
         response: SUCCESS,
-      },
+      }),
     ],
   },
 ];
