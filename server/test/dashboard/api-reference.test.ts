@@ -29,7 +29,7 @@ describe('the generated API reference', () => {
     assert.equal(
       fs.readFileSync(REFERENCE_FILE, 'utf8'),
       referenceText(apiReference(document)),
-      'web/src/generated/api-reference.json is stale: run node --import tsx scripts/api-reference.ts',
+      'web/src/generated/api-reference.json is stale: run npm run gen:api-reference',
     );
   });
 });
