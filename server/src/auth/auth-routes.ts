@@ -27,10 +27,30 @@ const SecondStepBody = Type.Object({
   methods: Type.Array(Type.Union([Type.Literal('code'), Type.Literal('recovery code'), Type.Literal('passkey')])),
 });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
+const tags = ['auth'];
+
+interface AuthRouteDeps {
+  auth: AuthService;
+  secureCookies: boolean;
+}
 
 /** The exact address and user agent a session and the sign-in history show. */
 function clientOf(request: FastifyRequest) {
   return { ip: request.ip, userAgent: storedUserAgent(request.headers['user-agent']) };
+}
+
+function setRefreshCookie(reply: FastifyReply, tokens: SessionTokens, secure: boolean) {
+  reply.setCookie(REFRESH_COOKIE, tokens.refreshToken, {
+    httpOnly: true,
+    secure,
+    sameSite: 'strict',
+    path: '/authentication',
+    ...(tokens.cookieMaxAge ? { maxAge: tokens.cookieMaxAge } : {}),
+  });
+}
+
+function clearRefreshCookie(reply: FastifyReply, secure: boolean) {
+  reply.clearCookie(REFRESH_COOKIE, { path: '/authentication', httpOnly: true, sameSite: 'strict', secure });
 }
 
 function decode<F, V>(unpack: (fields: F) => V, fields: F): V {
@@ -42,21 +62,10 @@ function decode<F, V>(unpack: (fields: F) => V, fields: F): V {
   }
 }
 
-export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthService; secureCookies: boolean }) {
+/** Registration and the mailed verification link. */
+function registerSignUpRoutes(app: FastifyInstance, deps: AuthRouteDeps) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { auth } = deps;
-  const tags = ['auth'];
-
-  const setRefreshCookie = (reply: FastifyReply, tokens: SessionTokens) =>
-    reply.setCookie(REFRESH_COOKIE, tokens.refreshToken, {
-      httpOnly: true,
-      secure: deps.secureCookies,
-      sameSite: 'strict',
-      path: '/authentication',
-      ...(tokens.cookieMaxAge ? { maxAge: tokens.cookieMaxAge } : {}),
-    });
-  const clearRefreshCookie = (reply: FastifyReply) =>
-    reply.clearCookie(REFRESH_COOKIE, { path: '/authentication', httpOnly: true, sameSite: 'strict', secure: deps.secureCookies });
 
   r.post(
     '/registration/submit',
@@ -103,6 +112,12 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
       return { success: true };
     },
   );
+}
+
+/** A password sign-in and, with two-factor on, its second step. */
+function registerPasswordSignInRoutes(app: FastifyInstance, deps: AuthRouteDeps) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { auth } = deps;
 
   r.post(
     '/authentication/login',
@@ -131,7 +146,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
       const values = decode(unpackLogin, request.body as LoginFields);
       const outcome = await auth.login(values, request.limitAddress, clientOf(request));
       if ('pendingToken' in outcome) return { second_factor_required: true as const, pending_token: outcome.pendingToken, methods: outcome.methods };
-      setRefreshCookie(reply, outcome);
+      setRefreshCookie(reply, outcome, deps.secureCookies);
       return { auth_token: outcome.accessToken };
     },
   );
@@ -151,10 +166,16 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
     async (request, reply) => {
       const { pending_token, ...proof } = request.body;
       const tokens = await auth.completeSecondFactor(pending_token, proof, request.limitAddress, clientOf(request));
-      setRefreshCookie(reply, tokens);
+      setRefreshCookie(reply, tokens, deps.secureCookies);
       return { auth_token: tokens.accessToken };
     },
   );
+}
+
+/** "Sign in with a passkey", and passkey options before any session (a passkey sign-in or a second step). */
+function registerPasskeySignInRoutes(app: FastifyInstance, deps: AuthRouteDeps) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { auth } = deps;
 
   r.post(
     '/authentication/passkey-options',
@@ -187,10 +208,16 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
     },
     async (request, reply) => {
       const tokens = await auth.passkeyLogin(request.body.response, request.body.remember ?? false, request.limitAddress, clientOf(request));
-      setRefreshCookie(reply, tokens);
+      setRefreshCookie(reply, tokens, deps.secureCookies);
       return { auth_token: tokens.accessToken };
     },
   );
+}
+
+/** The refresh cookie: a new access token, and signing out. */
+function registerSessionTokenRoutes(app: FastifyInstance, deps: AuthRouteDeps) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { auth } = deps;
 
   r.post(
     '/authentication/refresh',
@@ -198,10 +225,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
     async (request, reply) => {
       try {
         const tokens = await auth.refresh(request.cookies[REFRESH_COOKIE]);
-        setRefreshCookie(reply, tokens);
+        setRefreshCookie(reply, tokens, deps.secureCookies);
         return { auth_token: tokens.accessToken };
       } catch (error) {
-        clearRefreshCookie(reply);
+        clearRefreshCookie(reply, deps.secureCookies);
         throw error;
       }
     },
@@ -209,9 +236,15 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
 
   r.post('/authentication/logout', { schema: { operationId: 'logout', tags, response: { 200: Success } } }, async (request, reply) => {
     await auth.logout(request.cookies[REFRESH_COOKIE]);
-    clearRefreshCookie(reply);
+    clearRefreshCookie(reply, deps.secureCookies);
     return { success: true };
   });
+}
+
+/** Forgotten password (a mailed reset link), reset, and change from a session. */
+function registerPasswordRoutes(app: FastifyInstance, deps: AuthRouteDeps) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { auth } = deps;
 
   r.post(
     '/authentication/forgot-password',
@@ -274,4 +307,12 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
       return { success: true };
     },
   );
+}
+
+export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps) {
+  registerSignUpRoutes(app, deps);
+  registerPasswordSignInRoutes(app, deps);
+  registerPasskeySignInRoutes(app, deps);
+  registerSessionTokenRoutes(app, deps);
+  registerPasswordRoutes(app, deps);
 }

@@ -1,8 +1,8 @@
 /**
- * The SQL of two-factor authentication (two-factor.ts holds the rules: secrets encrypted,
- * codes accepted once, step-up, limits): the account's TOTP columns, its recovery codes
- * (HMACs), its passkeys and the WebAuthn challenges (one_time_tokens rows bound to their
- * purpose, account and pending sign-in or session).
+ * The SQL of two-factor authentication (two-factor.ts and its parts hold the rules: secrets
+ * encrypted, codes accepted once, step-up, limits): the account's TOTP columns, its recovery
+ * codes (HMACs), its passkeys and the WebAuthn challenges (one_time_tokens rows bound to
+ * their purpose, account and pending sign-in or session).
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';

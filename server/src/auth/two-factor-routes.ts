@@ -14,17 +14,17 @@ const Success = Type.Object({ success: Type.Boolean() });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
 const RecoveryCodes = Type.Object({ recovery_codes: Type.Array(Type.String()) });
+const StepUp = Type.Object(StepUpFields, { additionalProperties: false });
+const tags = ['two-factor'];
+const security = [{ bearer: [] }];
 
 /** The signed-in account and its session: a step-up's passkey challenge is bound to the session. */
 const actorOf = (request: FastifyRequest): Actor => ({ userId: request.user.sub, sessionId: request.user.sid });
 
-export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor: TwoFactorService }) {
+/** Whether two-factor is on, with what, and how many recovery codes are left. */
+function registerStatusRoute(app: FastifyInstance, twoFactor: TwoFactorService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { twoFactor } = deps;
   const common = { onRequest: [app.authenticate] };
-  const tags = ['two-factor'];
-  const security = [{ bearer: [] }];
-  const StepUp = Type.Object(StepUpFields, { additionalProperties: false });
 
   r.get(
     '/user/two-factor',
@@ -50,6 +50,12 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
     },
     (request) => twoFactor.status(request.user.sub),
   );
+}
+
+/** TOTP: a new secret, its first code turning it on, turning it off. */
+function registerTotpRoutes(app: FastifyInstance, twoFactor: TwoFactorService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: [app.authenticate] };
 
   r.post(
     '/user/two-factor/totp/begin',
@@ -92,6 +98,12 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
       return { success: true };
     },
   );
+}
+
+/** Ten new recovery codes (the old ones die). */
+function registerRecoveryCodeRoute(app: FastifyInstance, twoFactor: TwoFactorService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: [app.authenticate] };
 
   r.post(
     '/user/two-factor/recovery-codes',
@@ -108,6 +120,12 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
     },
     async (request) => ({ recovery_codes: await twoFactor.regenerateRecoveryCodes(actorOf(request), request.body, request.limitAddress) }),
   );
+}
+
+/** Passkeys: step-up options, a new passkey's options, adding and removing one. */
+function registerPasskeyRoutes(app: FastifyInstance, twoFactor: TwoFactorService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: [app.authenticate] };
 
   r.post(
     '/user/two-factor/passkey-options',
@@ -176,4 +194,11 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
       return { success: true };
     },
   );
+}
+
+export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor: TwoFactorService }) {
+  registerStatusRoute(app, deps.twoFactor);
+  registerTotpRoutes(app, deps.twoFactor);
+  registerRecoveryCodeRoute(app, deps.twoFactor);
+  registerPasskeyRoutes(app, deps.twoFactor);
 }

@@ -8,6 +8,14 @@ import { ErrorBody } from '../infra/errors';
 
 const Success = Type.Object({ success: Type.Boolean() });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
+const tags = ['user'];
+const security = [{ bearer: [] }];
+
+interface UserRouteDeps {
+  users: UserService;
+  auth: AuthService;
+  apiKeyHeader: string;
+}
 
 export const CurrentUser = Type.Object({
   email: Type.String(),
@@ -36,15 +44,11 @@ const Profile = Type.Object({
   store_extra_invoice_data: Type.Boolean(),
 });
 
-export function registerUserRoutes(
-  app: FastifyInstance,
-  deps: { users: UserService; auth: AuthService; apiKeyHeader: string },
-) {
+/** The signed-in account as the dashboard shows it, and its notification settings. */
+function registerProfileRoutes(app: FastifyInstance, deps: UserRouteDeps) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { users, auth } = deps;
+  const { users } = deps;
   const common = { onRequest: [app.authenticate] };
-  const tags = ['user'];
-  const security = [{ bearer: [] }];
 
   r.get('/user/info', { ...common, schema: { operationId: 'userInfo', tags, security, response: { 200: CurrentUser, ...errors } } }, (request) =>
     users.info(request.user.sub),
@@ -77,6 +81,13 @@ export function registerUserRoutes(
       return { success: true };
     },
   );
+}
+
+/** Closing the account: the mailed link, then the final step. */
+function registerClosureRoutes(app: FastifyInstance, deps: UserRouteDeps) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { auth } = deps;
+  const common = { onRequest: [app.authenticate] };
 
   r.post(
     '/user/account-closure-request',
@@ -107,6 +118,13 @@ export function registerUserRoutes(
       return { success: true };
     },
   );
+}
+
+/** The API key: a new one (behind the second factor), and checking one. */
+function registerApiKeyRoutes(app: FastifyInstance, deps: UserRouteDeps) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { users, auth } = deps;
+  const common = { onRequest: [app.authenticate] };
 
   r.post(
     '/user/update-key',
@@ -147,4 +165,10 @@ export function registerUserRoutes(
       return { valid: await users.checkApiKey(request.user.sub, Array.isArray(header) ? header[0] : header) };
     },
   );
+}
+
+export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDeps) {
+  registerProfileRoutes(app, deps);
+  registerClosureRoutes(app, deps);
+  registerApiKeyRoutes(app, deps);
 }
