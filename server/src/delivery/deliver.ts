@@ -19,20 +19,25 @@
  *
  * After the last attempt the delivery is dead: an inbox notice (`delivery-failed`), a mail
  * to the account address, and the channel's fail_streak grows (a success resets it).
+ *
+ * The attempts per kind are delivery-attempts.ts, giving up is delivery-failure.ts.
  */
 import type { Kysely } from 'kysely';
 import { UnrecoverableError } from 'bullmq';
 import type { Agent } from 'undici';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
-import { type MailService, MailTemplates } from '../mail/mail-service';
+import type { MailService } from '../mail/mail-service';
 import { guardedAgent } from '../infra/ssrf';
-import { sendWebhook } from './webhook-sender';
 import { unsubscribeKey, unsubscribeToken } from './signing';
-import { createOutboxSmsProvider, PermanentSmsError, type SmsProvider } from './sms';
+import { createOutboxSmsProvider, type SmsProvider } from './sms';
 import { createTwilioSmsProvider, TWILIO_STATUS_PATH } from './twilio';
 import * as repo from './delivery-repository';
-import { createChannelConfirmations } from '../monitoring/monitoring-service';
+import { attemptDelivery, type AttemptDeps, type DeliveryChannel, type Outcome } from './delivery-attempts';
+import { giveUp, type GiveUpDeps } from './delivery-failure';
+import { createChannelConfirmations, type ChannelConfirmations } from '../monitoring/monitoring-service';
+
+export { describeChannel } from './delivery-failure';
 
 export const AWAITING_CONFIRMATION_SKIP = 'skipped: the email channel awaits confirmation';
 
@@ -69,26 +74,17 @@ export function createSmsProvider(db: Kysely<Database>, config: Config): SmsProv
   });
 }
 
-/** How a channel is named to its owner: a webhook by its origin only (paths and queries may hold tokens). */
-export function describeChannel(kind: string, target: string): string {
-  if (kind === 'webhook') {
-    try {
-      return `webhook ${new URL(target).origin}`;
-    } catch {
-      return 'webhook';
-    }
-  }
-  return kind === 'phone' ? `phone ${target}` : `email ${target}`;
-}
-
-type Outcome = { ok: true } | { ok: false; error: string; retryAfterMs?: number; final?: 'disable' | 'refused' };
-
 export interface DeliveryService {
   /** The job processor; `attempt` counts from 1. */
   process(deliveryId: string, attempt: number): Promise<void>;
   unsubscribeUrl(channelId: string): string;
   close(): Promise<void>;
 }
+
+type Told = (channel: string, outcome: 'sent' | 'retry' | 'failed' | 'skipped') => void;
+
+/** What processing a delivery is given, made once by createDeliveryService. */
+type DeliveryContext = AttemptDeps & GiveUpDeps & { confirmations: ChannelConfirmations; told: Told };
 
 export function createDeliveryService(deps: {
   db: Kysely<Database>;
@@ -100,133 +96,85 @@ export function createDeliveryService(deps: {
   /** The connection pool of webhook calls (the SSRF guard at connect); tests inject a resolver through it. */
   agent?: Agent;
   /** Told each attempt's outcome by channel kind (the metrics). */
-  onOutcome?: (channel: string, outcome: 'sent' | 'retry' | 'failed' | 'skipped') => void;
+  onOutcome?: Told;
 }): DeliveryService {
-  const { db, config } = deps;
-  const told = deps.onOutcome ?? (() => {});
-  const agent = deps.agent ?? guardedAgent({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, connectTimeoutMs: config.WEBHOOK_TIMEOUT_MS, webhookPorts: true });
-  const sms = deps.sms ?? createSmsProvider(db, config);
+  const { db, config, mail } = deps;
   const key = unsubscribeKey(deps.serverSecret);
-  const attempts = webhookRetryDelays(config).length;
-  const userAgent = `${config.BRAND.replace(/\s+/g, '')}-Webhooks/1.0`;
-  const reportUrl = (reportId: string) => `${config.publicUrl}/monitoring/reports/${reportId}`;
-  const confirmations = createChannelConfirmations({ db, mail: deps.mail, config });
   const unsubscribeUrl = (channelId: string) => `${config.publicUrl}${UNSUBSCRIBE_PATH}?t=${unsubscribeToken(key, channelId)}`;
-
-  async function attemptWebhook(delivery: repo.DeliveryToSend, channel: NonNullable<repo.DeliveryToSend['channel']>, n: number): Promise<Outcome> {
-    const body = JSON.stringify({ id: delivery.reportId, breach_id: delivery.reportId, type: 'report', timestamp: new Date().toISOString() });
-    const result = await sendWebhook({
-      url: channel.value,
-      secret: channel.secret ?? '',
-      id: delivery.id,
-      body,
-      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      dispatcher: agent,
-      userAgent,
-    });
-    await repo.recordAttempt(db, delivery.id, { n, httpStatus: result.status, ms: result.ms, error: result.error });
-    if (result.error === null) return { ok: true };
-    if (result.status === 410) return { ok: false, error: result.error, final: 'disable' };
-    return { ok: false, error: result.error, ...(result.retryAfterMs !== undefined ? { retryAfterMs: result.retryAfterMs } : {}) };
-  }
-
-  async function attemptEmail(delivery: repo.DeliveryToSend, channel: NonNullable<repo.DeliveryToSend['channel']>, n: number): Promise<Outcome> {
-    const started = Date.now();
-    const unsubscribe = unsubscribeUrl(channel.id);
-    const mail = MailTemplates.monitoringAlert(channel.value, config.BRAND, {
-      url: reportUrl(delivery.reportId),
-      wellName: delivery.report.wellName,
-      results: delivery.report.results,
-      unsubscribeUrl: unsubscribe,
-    });
-    try {
-      await deps.mail.send({ ...mail, headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } });
-    } catch (error) {
-      const message = `mail not queued: ${(error as Error).message}`;
-      await repo.recordAttempt(db, delivery.id, { n, httpStatus: null, ms: Date.now() - started, error: message });
-      return { ok: false, error: message };
-    }
-    await repo.recordAttempt(db, delivery.id, { n, httpStatus: null, ms: Date.now() - started, error: null });
-    return { ok: true };
-  }
-
-  async function attemptSms(delivery: repo.DeliveryToSend, channel: NonNullable<repo.DeliveryToSend['channel']>, n: number): Promise<Outcome> {
-    const started = Date.now();
-    const text = `${config.BRAND}: your monitoring found ${delivery.report.results} new record(s) in ${delivery.report.wellName}. ${reportUrl(delivery.reportId)}`;
-    try {
-      await sms.send(channel.value, text);
-    } catch (error) {
-      const message = (error as Error).message;
-      await repo.recordAttempt(db, delivery.id, { n, httpStatus: null, ms: Date.now() - started, error: message });
-      return { ok: false, error: message, ...(error instanceof PermanentSmsError ? { final: 'refused' as const } : {}) };
-    }
-    await repo.recordAttempt(db, delivery.id, { n, httpStatus: null, ms: Date.now() - started, error: null });
-    return { ok: true };
-  }
-
-  async function giveUp(delivery: repo.DeliveryToSend, reason: string, channelDisabled: boolean): Promise<void> {
-    const target = delivery.channel?.value || delivery.target;
-    const channel = describeChannel(delivery.kind, target);
-    const notice = channelDisabled
-      ? `An alert could not be delivered to your ${channel}, which answered 410 Gone: the channel was disabled.`
-      : `An alert could not be delivered to your ${channel} after ${attempts} attempts (last error: ${reason}).`;
-    const becameDead = await repo.markDead(db, { id: delivery.id, userId: delivery.userId, channelId: delivery.channel?.id ?? null, reportId: delivery.reportId }, reason, notice);
-    // The owner's account address, unless the failed channel is that very address.
-    if (becameDead && !(delivery.kind === 'email' && target.toLowerCase() === delivery.userEmail.toLowerCase())) {
-      await deps.mail.send(MailTemplates.deliveryFailed(delivery.userEmail, config.BRAND, channel, channelDisabled ? 'it answered 410 Gone and was disabled' : reason, reportUrl(delivery.reportId)));
-    }
-  }
-
+  const context: DeliveryContext = {
+    db,
+    config,
+    mail,
+    told: deps.onOutcome ?? (() => {}),
+    agent: deps.agent ?? guardedAgent({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, connectTimeoutMs: config.WEBHOOK_TIMEOUT_MS, webhookPorts: true }),
+    sms: deps.sms ?? createSmsProvider(db, config),
+    attempts: webhookRetryDelays(config).length,
+    userAgent: `${config.BRAND.replace(/\s+/g, '')}-Webhooks/1.0`,
+    reportUrl: (reportId: string) => `${config.publicUrl}/monitoring/reports/${reportId}`,
+    confirmations: createChannelConfirmations({ db, mail, config }),
+    unsubscribeUrl,
+  };
   return {
     unsubscribeUrl,
-    async process(deliveryId, attempt) {
-      const delivery = await repo.loadDelivery(db, deliveryId);
-      if (!delivery || delivery.status !== 'pending') return;
-      if (delivery.userSuspended) {
-        // Suspended by an operator (user:suspend): monitoring is paused, no alert leaves.
-        await repo.markDead(db, { id: delivery.id, userId: delivery.userId, channelId: null, reportId: delivery.reportId }, 'account suspended', null);
-        return;
-      }
-      const channel = delivery.channel;
-      if (!channel || !channel.active || channel.value === '') {
-        // Deleted or turned off since the fan-out: nothing to send, nobody to tell.
-        await repo.markDead(db, { id: delivery.id, userId: delivery.userId, channelId: null, reportId: delivery.reportId }, 'channel removed or disabled', null);
-        told(delivery.kind, 'skipped');
-        return;
-      }
-      if (delivery.kind === 'email' && channel.verifiedAt === null) {
-        // Not confirmed: skipped, not failed (channelId null: the fail streak stays).
-        if (!channel.confirmSentAt) await confirmations.send(channel);
-        await repo.markDead(db, { id: delivery.id, userId: delivery.userId, channelId: null, reportId: delivery.reportId }, AWAITING_CONFIRMATION_SKIP, null);
-        told(delivery.kind, 'skipped');
-        return;
-      }
-      let outcome: Outcome;
-      if (delivery.kind === 'webhook') outcome = await attemptWebhook(delivery, channel, attempt);
-      else if (delivery.kind === 'email') outcome = await attemptEmail(delivery, channel, attempt);
-      else outcome = await attemptSms(delivery, channel, attempt);
-
-      if (outcome.ok) {
-        await repo.markSent(db, delivery.id, channel.id);
-        told(delivery.kind, 'sent');
-        return;
-      }
-      if (outcome.final === 'disable') {
-        await repo.disableChannel(db, channel.id, delivery.kind, 'The webhook endpoint answered 410 Gone');
-        await giveUp(delivery, outcome.error, true);
-        told(delivery.kind, 'failed');
-        throw new UnrecoverableError(outcome.error);
-      }
-      if (outcome.final === 'refused' || attempt >= attempts) {
-        await giveUp(delivery, outcome.error, false);
-        told(delivery.kind, 'failed');
-        throw new UnrecoverableError(outcome.error);
-      }
-      told(delivery.kind, 'retry');
-      throw new RetryDeliveryError(outcome.error, outcome.retryAfterMs);
-    },
+    process: (deliveryId, attempt) => processDelivery(context, deliveryId, attempt),
     async close() {
-      await agent.close();
+      await context.agent.close();
     },
   };
+}
+
+async function processDelivery(context: DeliveryContext, deliveryId: string, attempt: number): Promise<void> {
+  const delivery = await repo.loadDelivery(context.db, deliveryId);
+  if (!delivery || delivery.status !== 'pending') return;
+  const channel = await channelToSend(context, delivery);
+  if (!channel) return;
+  const outcome = await attemptDelivery(context, delivery, channel, attempt);
+  await settle(context, delivery, channel, outcome, attempt);
+}
+
+/** The channel to send to; undefined when the delivery is dropped unsent (dead, no attempt, no notice). */
+async function channelToSend(context: DeliveryContext, delivery: repo.DeliveryToSend): Promise<DeliveryChannel | undefined> {
+  const drop = (reason: string) => repo.markDead(context.db, { id: delivery.id, userId: delivery.userId, channelId: null, reportId: delivery.reportId }, reason, null);
+  if (delivery.userSuspended) {
+    // Suspended by an operator (user:suspend): monitoring is paused, no alert leaves.
+    await drop('account suspended');
+    return undefined;
+  }
+  const channel = delivery.channel;
+  if (!channel || !channel.active || channel.value === '') {
+    // Deleted or turned off since the fan-out: nothing to send, nobody to tell.
+    await drop('channel removed or disabled');
+    context.told(delivery.kind, 'skipped');
+    return undefined;
+  }
+  if (delivery.kind === 'email' && channel.verifiedAt === null) {
+    // Not confirmed: skipped, not failed (channelId null: the fail streak stays).
+    if (!channel.confirmSentAt) await context.confirmations.send(channel);
+    await drop(AWAITING_CONFIRMATION_SKIP);
+    context.told(delivery.kind, 'skipped');
+    return undefined;
+  }
+  return channel;
+}
+
+/** After an attempt: sent; or given up (410, a permanent refusal, the last attempt); or retried by the queue. */
+async function settle(context: DeliveryContext, delivery: repo.DeliveryToSend, channel: DeliveryChannel, outcome: Outcome, attempt: number): Promise<void> {
+  if (outcome.ok) {
+    await repo.markSent(context.db, delivery.id, channel.id);
+    context.told(delivery.kind, 'sent');
+    return;
+  }
+  if (outcome.final === 'disable') {
+    await repo.disableChannel(context.db, channel.id, delivery.kind, 'The webhook endpoint answered 410 Gone');
+    await giveUp(context, delivery, outcome.error, true);
+    context.told(delivery.kind, 'failed');
+    throw new UnrecoverableError(outcome.error);
+  }
+  if (outcome.final === 'refused' || attempt >= context.attempts) {
+    await giveUp(context, delivery, outcome.error, false);
+    context.told(delivery.kind, 'failed');
+    throw new UnrecoverableError(outcome.error);
+  }
+  context.told(delivery.kind, 'retry');
+  throw new RetryDeliveryError(outcome.error, outcome.retryAfterMs);
 }

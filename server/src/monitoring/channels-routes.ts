@@ -80,14 +80,20 @@ function registerConfirmRoutes(app: FastifyInstance, deps: { confirmations: Chan
   });
 }
 
-export function registerChannelsRoutes(app: FastifyInstance, deps: { channels: ChannelsService; confirmations: ChannelConfirmations; brand: string }) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { channels } = deps;
-  registerConfirmRoutes(app, deps);
-  const common = { onRequest: [app.authenticate] };
-  const tags = ['notification channels'];
-  const security = [{ bearer: [] }];
+const tags = ['notification channels'];
+const security = [{ bearer: [] }];
 
+export function registerChannelsRoutes(app: FastifyInstance, deps: { channels: ChannelsService; confirmations: ChannelConfirmations; brand: string }) {
+  registerConfirmRoutes(app, deps);
+  registerChannelReadRoutes(app, deps.channels);
+  registerChannelWriteRoutes(app, deps.channels);
+  registerResendConfirmationRoute(app, deps.channels);
+  registerChannelDeleteRoute(app, deps.channels);
+}
+
+function registerChannelReadRoutes(app: FastifyInstance, channels: ChannelsService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: [app.authenticate] };
   r.get(
     '/notification-channels/info',
     {
@@ -118,7 +124,11 @@ export function registerChannelsRoutes(app: FastifyInstance, deps: { channels: C
     },
     async (request) => ({ notification_channels: (await channels.list(request.user.sub)).map(channelView) }),
   );
+}
 
+function registerChannelWriteRoutes(app: FastifyInstance, channels: ChannelsService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: [app.authenticate] };
   r.post(
     '/notification-channels/add',
     {
@@ -168,7 +178,12 @@ export function registerChannelsRoutes(app: FastifyInstance, deps: { channels: C
       return { success: true as const, channel: channelView(channel), ...(secret ? { secret } : {}) };
     },
   );
+}
 
+/** Email channels awaiting confirmation: a new link. */
+function registerResendConfirmationRoute(app: FastifyInstance, channels: ChannelsService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: [app.authenticate] };
   r.post(
     '/notification-channels/resend-confirmation',
     {
@@ -185,7 +200,11 @@ export function registerChannelsRoutes(app: FastifyInstance, deps: { channels: C
     },
     async (request) => ({ success: true as const, channel: channelView(await channels.resendConfirmation(request.user.sub, request.body.id)) }),
   );
+}
 
+function registerChannelDeleteRoute(app: FastifyInstance, channels: ChannelsService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: [app.authenticate] };
   r.post(
     '/notification-channels/delete',
     {

@@ -33,13 +33,18 @@ const CheckResult = wireSchema<DomainCheckResult>()(Type.Object({ verified: Type
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 const DomainName = Type.String({ minLength: 1, maxLength: 256 });
 
-export function registerDomainVerificationRoutes(app: FastifyInstance, deps: { verification: DomainVerificationService; brand: string }) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { verification } = deps;
-  const common = { onRequest: [app.authenticate] };
-  const tags = ['monitoring'];
-  const security = [{ bearer: [] }];
+const tags = ['monitoring'];
+const security = [{ bearer: [] }];
 
+export function registerDomainVerificationRoutes(app: FastifyInstance, deps: { verification: DomainVerificationService; brand: string }) {
+  registerDashboardRoutes(app, deps.verification);
+  registerMailLinkRoutes(app, deps);
+}
+
+/** The dashboard's list, "check now" and role-address mail (bearer session). */
+function registerDashboardRoutes(app: FastifyInstance, verification: DomainVerificationService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: [app.authenticate] };
   r.post(
     '/monitoring/domains/get',
     {
@@ -87,7 +92,11 @@ export function registerDomainVerificationRoutes(app: FastifyInstance, deps: { v
     },
     async (request) => ({ success: true as const, domain: await verification.sendMail(request.user.sub, request.body.domain, request.body.address) }),
   );
+}
 
+/** The mailed link: GET shows what would be confirmed, POST confirms. */
+function registerMailLinkRoutes(app: FastifyInstance, deps: { verification: DomainVerificationService; brand: string }) {
+  const { verification } = deps;
   const page = (reply: FastifyReply, status: number, body: string) => linkPage(reply, status, { brand: deps.brand, title: 'domain verification', body });
   const invalid = (reply: FastifyReply) => page(reply, 400, '<p>This confirmation link is not valid: it was used already, it expired, or a newer one was sent.</p>');
   const querySchema = { type: 'object', properties: { t: { type: 'string', maxLength: 100 } }, additionalProperties: true } as const;

@@ -55,99 +55,122 @@ export interface MatchOutcome {
   deliveriesQueued: number;
 }
 
-export function createMatcher(deps: { db: Kysely<Database>; engine: Engine; queues: QueueSystem; log: FastifyBaseLogger }) {
-  const { db, engine, queues, log } = deps;
+type MatcherDeps = { db: Kysely<Database>; engine: Engine; queues: QueueSystem; log: FastifyBaseLogger };
 
-  /** The engine's matches of one batch; a segment it does not know yet is looked for once more after a refresh. */
-  async function matchBatch(segmentId: string, watches: WatchInput[]): Promise<WatchMatch[]> {
-    const options = { limit: REPORT_RECORDS_PER_TASK };
-    try {
-      return await engine.matchWatches(segmentId, watches, options);
-    } catch (error) {
-      if (!isUnknownSegment(error)) throw error;
-      // Published by another process a moment ago: pick it up and try again. Still unknown,
-      // the job fails and BullMQ retries it later.
-      await engine.refresh();
-      return engine.matchWatches(segmentId, watches, options);
+export function createMatcher(deps: MatcherDeps) {
+  return { matchSegment: (segmentId: string) => matchSegment(deps, segmentId) };
+}
+
+/** The engine's matches of one batch; a segment it does not know yet is looked for once more after a refresh. */
+async function matchBatch(engine: Engine, segmentId: string, watches: WatchInput[]): Promise<WatchMatch[]> {
+  const options = { limit: REPORT_RECORDS_PER_TASK };
+  try {
+    return await engine.matchWatches(segmentId, watches, options);
+  } catch (error) {
+    if (!isUnknownSegment(error)) throw error;
+    // Published by another process a moment ago: pick it up and try again. Still unknown,
+    // the job fails and BullMQ retries it later.
+    await engine.refresh();
+    return engine.matchWatches(segmentId, watches, options);
+  }
+}
+
+/** The tasks with a match in the segment, by task id; as few engine calls as possible (each walks the segment's dictionaries once). */
+async function findMatches(engine: Engine, segmentId: string, watches: WatchInput[]): Promise<Map<string, WatchMatch>> {
+  const found = new Map<string, WatchMatch>();
+  for (let i = 0; i < watches.length; i += MATCH_BATCH_SIZE) {
+    for (const match of await matchBatch(engine, segmentId, watches.slice(i, i + MATCH_BATCH_SIZE))) {
+      if (match.total > 0) found.set(match.id, match);
     }
   }
+  return found;
+}
 
-  async function matchSegment(segmentId: string): Promise<MatchOutcome> {
-    const segment = await repo.findSegment(db, segmentId);
-    // Old data (baseline) raises no alert; an id the ingest never recorded is not ours.
-    if (!segment || segment.status === 'baseline') return { matched: false, tasksMatched: 0, reportsWritten: 0, deliveriesQueued: 0 };
-
-    // Only id, kind and match_value of every task, in one query; the engine gets them in
-    // as few calls as possible (each call walks the segment's dictionaries once).
-    const started = performance.now();
-    const watches = await activeWatches(db);
-    const readMs = performance.now() - started;
-    const found = new Map<string, WatchMatch>();
-    for (let i = 0; i < watches.length; i += MATCH_BATCH_SIZE) {
-      for (const match of await matchBatch(segmentId, watches.slice(i, i + MATCH_BATCH_SIZE))) {
-        if (match.total > 0) found.set(match.id, match);
-      }
-    }
-
-    const matchMs = performance.now() - started - readMs;
-    // Owner and value as entered, for the matched tasks only (still active, account open).
-    const byUser = new Map<string, repo.ReportTaskInput[]>();
-    let tasksMatched = 0;
-    for (const task of await repo.matchedTaskDetails(db, [...found.keys()])) {
-      const match = found.get(task.id);
-      if (!match) continue;
-      tasksMatched++;
-      const list = byUser.get(task.user_id) ?? [];
-      list.push({ taskId: task.id, kind: task.kind, value: task.value, resultsCount: match.total, recordIds: match.recordIds });
-      byUser.set(task.user_id, list);
-    }
-
-    const detailsMs = performance.now() - started - readMs - matchMs;
-    // The reports in multi-row statements, users in a fixed order (so two runs of one
-    // segment take the report rows' locks in the same order).
-    let reportsWritten = 0;
-    const users = [...byUser.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const chunks: repo.UserReportInput[][] = [];
-    let chunk: repo.UserReportInput[] = [];
-    let chunkTasks = 0;
-    for (const [userId, tasks] of users) {
-      if (chunk.length > 0 && (chunk.length >= REPORT_CHUNK_USERS || chunkTasks + tasks.length > REPORT_CHUNK_TASKS)) {
-        chunks.push(chunk);
-        chunk = [];
-        chunkTasks = 0;
-      }
-      chunk.push({ userId, tasks });
-      chunkTasks += tasks.length;
-    }
-    if (chunk.length > 0) chunks.push(chunk);
-    const writeNext = async (): Promise<void> => {
-      for (let next = chunks.shift(); next; next = chunks.shift()) {
-        const written = await repo.writeReports(db, {
-          segmentId,
-          well: segment.well_name,
-          reports: next,
-          notice: (results) => reportNotice(results, segment.well_name),
-        });
-        reportsWritten += written;
-      }
-    };
-    await Promise.all(Array.from({ length: REPORT_CONCURRENCY }, writeNext));
-
-    const reportsMs = performance.now() - started - readMs - matchMs - detailsMs;
-    // Every delivery of this segment still pending, not only the ones just written: a run
-    // that crashed after its commits and before this point is repaired by the next run.
-    const deliveries = await repo.pendingDeliveriesOfSegment(db, segmentId);
-    for (let i = 0; i < deliveries.length; i += ENQUEUE_CHUNK) {
-      await queues.enqueueMany(
-        'deliver',
-        deliveries.slice(i, i + ENQUEUE_CHUNK).map((deliveryId) => ({ data: { deliveryId }, jobId: `deliver-${deliveryId}` })),
-      );
-    }
-    await repo.markSegmentMatched(db, segmentId, tasksMatched);
-    const ms = { read: Math.round(readMs), match: Math.round(matchMs), details: Math.round(detailsMs), reports: Math.round(reportsMs), total: Math.round(performance.now() - started) };
-    log.info({ segment: segmentId, tasksMatched, reportsWritten, deliveriesQueued: deliveries.length, ms }, 'segment matched');
-    return { matched: true, tasksMatched, reportsWritten, deliveriesQueued: deliveries.length };
+/** Owner and value as entered, for the matched tasks only (still active, account open), grouped by user. */
+async function matchedTasksByUser(db: Kysely<Database>, found: Map<string, WatchMatch>) {
+  const byUser = new Map<string, repo.ReportTaskInput[]>();
+  let tasksMatched = 0;
+  for (const task of await repo.matchedTaskDetails(db, [...found.keys()])) {
+    const match = found.get(task.id);
+    if (!match) continue;
+    tasksMatched++;
+    const list = byUser.get(task.user_id) ?? [];
+    list.push({ taskId: task.id, kind: task.kind, value: task.value, resultsCount: match.total, recordIds: match.recordIds });
+    byUser.set(task.user_id, list);
   }
+  return { byUser, tasksMatched };
+}
 
-  return { matchSegment };
+/**
+ * The users' reports in chunks of one statement each, users in a fixed order (so two runs
+ * of one segment take the report rows' locks in the same order).
+ */
+function reportChunks(byUser: Map<string, repo.ReportTaskInput[]>): repo.UserReportInput[][] {
+  const users = [...byUser.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const chunks: repo.UserReportInput[][] = [];
+  let chunk: repo.UserReportInput[] = [];
+  let chunkTasks = 0;
+  for (const [userId, tasks] of users) {
+    if (chunk.length > 0 && (chunk.length >= REPORT_CHUNK_USERS || chunkTasks + tasks.length > REPORT_CHUNK_TASKS)) {
+      chunks.push(chunk);
+      chunk = [];
+      chunkTasks = 0;
+    }
+    chunk.push({ userId, tasks });
+    chunkTasks += tasks.length;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
+/** Writes the chunks, REPORT_CONCURRENCY statements at once; answers how many reports were new. */
+async function writeReportChunks(db: Kysely<Database>, segmentId: string, well: string, chunks: repo.UserReportInput[][]): Promise<number> {
+  let reportsWritten = 0;
+  const writeNext = async (): Promise<void> => {
+    for (let next = chunks.shift(); next; next = chunks.shift()) {
+      const written = await repo.writeReports(db, { segmentId, well, reports: next, notice: (results) => reportNotice(results, well) });
+      reportsWritten += written;
+    }
+  };
+  await Promise.all(Array.from({ length: REPORT_CONCURRENCY }, writeNext));
+  return reportsWritten;
+}
+
+/**
+ * Every delivery of this segment still pending into the deliver queue, not only the ones
+ * just written: a run that crashed after its commits and before this point is repaired by
+ * the next run.
+ */
+async function queueDeliveries(db: Kysely<Database>, queues: QueueSystem, segmentId: string): Promise<number> {
+  const deliveries = await repo.pendingDeliveriesOfSegment(db, segmentId);
+  for (let i = 0; i < deliveries.length; i += ENQUEUE_CHUNK) {
+    await queues.enqueueMany(
+      'deliver',
+      deliveries.slice(i, i + ENQUEUE_CHUNK).map((deliveryId) => ({ data: { deliveryId }, jobId: `deliver-${deliveryId}` })),
+    );
+  }
+  return deliveries.length;
+}
+
+async function matchSegment(deps: MatcherDeps, segmentId: string): Promise<MatchOutcome> {
+  const { db, log } = deps;
+  const segment = await repo.findSegment(db, segmentId);
+  // Old data (baseline) raises no alert; an id the ingest never recorded is not ours.
+  if (!segment || segment.status === 'baseline') return { matched: false, tasksMatched: 0, reportsWritten: 0, deliveriesQueued: 0 };
+
+  // Only id, kind and match_value of every task, in one query.
+  const started = performance.now();
+  const watches = await activeWatches(db);
+  const readMs = performance.now() - started;
+  const found = await findMatches(deps.engine, segmentId, watches);
+  const matchMs = performance.now() - started - readMs;
+  const { byUser, tasksMatched } = await matchedTasksByUser(db, found);
+  const detailsMs = performance.now() - started - readMs - matchMs;
+  const reportsWritten = await writeReportChunks(db, segmentId, segment.well_name, reportChunks(byUser));
+  const reportsMs = performance.now() - started - readMs - matchMs - detailsMs;
+  const deliveriesQueued = await queueDeliveries(db, deps.queues, segmentId);
+  await repo.markSegmentMatched(db, segmentId, tasksMatched);
+  const ms = { read: Math.round(readMs), match: Math.round(matchMs), details: Math.round(detailsMs), reports: Math.round(reportsMs), total: Math.round(performance.now() - started) };
+  log.info({ segment: segmentId, tasksMatched, reportsWritten, deliveriesQueued, ms }, 'segment matched');
+  return { matched: true, tasksMatched, reportsWritten, deliveriesQueued };
 }

@@ -66,13 +66,19 @@ export function registerMonitoring(app: FastifyInstance, deps: { db: Kysely<Data
   registerChannelsRoutes(app, { channels, confirmations, brand: deps.config.BRAND });
 }
 
-export function registerMonitoringRoutes(app: FastifyInstance, deps: { tasks: MonitoringService }) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { tasks } = deps;
-  const common = { onRequest: [app.authenticate] };
-  const tags = ['monitoring'];
-  const security = [{ bearer: [] }];
+const tags = ['monitoring'];
+const security = [{ bearer: [] }];
 
+export function registerMonitoringRoutes(app: FastifyInstance, deps: { tasks: MonitoringService }) {
+  registerTaskReadRoutes(app, deps.tasks);
+  registerTaskWriteRoutes(app, deps.tasks);
+  registerDomainTaskRoutes(app, deps.tasks);
+}
+
+/** The tier and its usage, and the task list. */
+function registerTaskReadRoutes(app: FastifyInstance, tasks: MonitoringService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: [app.authenticate] };
   r.get(
     '/monitoring/info',
     {
@@ -115,7 +121,11 @@ export function registerMonitoringRoutes(app: FastifyInstance, deps: { tasks: Mo
       return { tasks: rows.map(taskView), total, page, next_page } satisfies TasksPage;
     },
   );
+}
 
+function registerTaskWriteRoutes(app: FastifyInstance, tasks: MonitoringService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: [app.authenticate] };
   r.post(
     '/monitoring/add-task',
     {
@@ -173,7 +183,12 @@ export function registerMonitoringRoutes(app: FastifyInstance, deps: { tasks: Mo
       return { success: true as const };
     },
   );
+}
 
+/** A domain slot's domain, set and cleared. */
+function registerDomainTaskRoutes(app: FastifyInstance, tasks: MonitoringService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: [app.authenticate] };
   r.post(
     '/monitoring/clear-domains',
     {

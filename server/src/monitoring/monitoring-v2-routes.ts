@@ -7,11 +7,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { awaitingConfirmation } from './channels-service';
+import { awaitingConfirmation, type ChannelsService } from './channels-service';
+import type { MonitoringService } from './monitoring-service';
 import { ErrorBody, Errors } from '../infra/errors';
 import { API_TASKS_PAGE_SIZE, STANDARD_TASK_KINDS, TASK_KINDS, channelKind, type ChannelKind, type TaskKind } from '../common/monitoring-rules';
 import { IdField, Success, ValueField } from './monitoring-schemas';
 import type { TaskRow } from './monitoring-repository';
+import type { ChannelRow } from './channels-repository';
 
 export const API_TASK_TYPE_MESSAGE = 'type must be one of email, username, phone, name';
 export const API_CHANNEL_TYPE_MESSAGE = 'type must be webhook or email (SMS alerts are set up on the dashboard)';
@@ -41,6 +43,18 @@ function apiTask(row: TaskRow) {
   return { id: String(row.id), type: row.kind, value: row.value, active: row.active, created: row.created.toISOString(), updated: row.updated.toISOString() };
 }
 
+const ApiChannel = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  value: Type.String(),
+  updated_at: Type.String({ format: 'date-time' }),
+  awaiting_confirmation: Type.Boolean({ description: 'An email address not confirmed yet: no alert goes there until its owner follows the mailed link.' }),
+});
+
+function apiChannel(row: ChannelRow) {
+  return { id: String(row.id), type: row.kind, value: row.value, updated_at: row.updated.toISOString(), awaiting_confirmation: awaitingConfirmation(row) };
+}
+
 function isApiChannel(kind: ChannelKind): boolean {
   return (API_CHANNEL_KINDS as readonly ChannelKind[]).includes(kind);
 }
@@ -51,13 +65,20 @@ function standardType(type: string): (typeof STANDARD_TASK_KINDS)[number] {
   return kind;
 }
 
+const tags = ['public api v2'];
+const security = [{ apiKey: [] }];
+
 /** Call inside a /v2 context (`app.v2Routes`, after its guard hook); reads the services from `app.monitoring`. */
 export function registerMonitoringV2Routes(app: FastifyInstance) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { tasks, channels } = app.monitoring;
-  const tags = ['public api v2'];
-  const security = [{ apiKey: [] }];
+  registerV2TaskWriteRoutes(app, tasks);
+  registerV2TaskReadRoutes(app, tasks);
+  registerV2ChannelRoutes(app, channels);
+  registerV2DomainRoutes(app, tasks);
+}
 
+function registerV2TaskWriteRoutes(app: FastifyInstance, tasks: MonitoringService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post(
     '/monitoring/create-task',
     {
@@ -129,7 +150,10 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
       return { success: true as const };
     },
   );
+}
 
+function registerV2TaskReadRoutes(app: FastifyInstance, tasks: MonitoringService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post(
     '/monitoring/get-task',
     {
@@ -184,7 +208,10 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
       };
     },
   );
+}
 
+function registerV2ChannelRoutes(app: FastifyInstance, channels: ChannelsService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get(
     '/monitoring/get-channels',
     {
@@ -193,31 +220,10 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
         tags,
         security,
         summary: "The caller's webhook and email channels, newest first (value '' is a disabled channel).",
-        response: {
-          200: Type.Object({
-            channels: Type.Array(
-              Type.Object({
-                id: Type.String(),
-                type: Type.String(),
-                value: Type.String(),
-                updated_at: Type.String({ format: 'date-time' }),
-                awaiting_confirmation: Type.Boolean({ description: 'An email address not confirmed yet: no alert goes there until its owner follows the mailed link.' }),
-              }),
-            ),
-          }),
-          ...errors,
-        },
+        response: { 200: Type.Object({ channels: Type.Array(ApiChannel) }), ...errors },
       },
     },
-    async (request) => ({
-      channels: (await channels.list(request.apiKeyUserId)).filter((row) => isApiChannel(row.kind)).map((row) => ({
-        id: String(row.id),
-        type: row.kind,
-        value: row.value,
-        updated_at: row.updated.toISOString(),
-        awaiting_confirmation: awaitingConfirmation(row),
-      })),
-    }),
+    async (request) => ({ channels: (await channels.list(request.apiKeyUserId)).filter((row) => isApiChannel(row.kind)).map(apiChannel) }),
   );
 
   r.post(
@@ -264,7 +270,10 @@ export function registerMonitoringV2Routes(app: FastifyInstance) {
       return { success: true as const };
     },
   );
+}
 
+function registerV2DomainRoutes(app: FastifyInstance, tasks: MonitoringService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get(
     '/monitoring/get-domains',
     {
