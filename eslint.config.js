@@ -35,4 +35,19 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // A server function does one use case; past 80 lines it does several (docs/architecture.md).
+    files: ['server/src/**/*.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false, IIFEs: true }],
+      // Work done every so often for the whole deployment is a periodic task (app.jobs.every: a
+      // job scheduler, one run per period across instances), not a timer in every process.
+      'no-restricted-globals': ['error', { name: 'setInterval', message: 'Periodic work is a task: app.jobs.every (infra/jobs.ts).' }],
+    },
+  },
+  {
+    // The two timers that watch their own process's state: the meter's counts in memory, the sockets it holds.
+    files: ['server/src/search/search-meter.ts', 'server/src/realtime/realtime-routes.ts'],
+    rules: { 'no-restricted-globals': 'off' },
+  },
 );

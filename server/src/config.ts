@@ -113,7 +113,7 @@ export const ConfigSchema = Type.Object({
   ),
   PADDLE_WEBHOOK_TOLERANCE_SECONDS: Integer(5, 1, 3600, "How far a Paddle-Signature timestamp may be from now (Paddle's SDK allows 5 s)."),
   // Monitoring (docs/monitoring.md): matching, notices and alert delivery.
-  MONITOR_SWEEP_MS: Integer(30_000, 100, 3_600_000, 'How often segments not yet matched and deliveries not yet queued are swept into the queues (a lost notify or a crash only delays them).'),
+  MONITOR_SWEEP_MS: Integer(30_000, 100, 3_600_000, 'How often segments not yet matched and deliveries not yet queued are swept into the queues, by one instance (the monitor-sweep task; a lost notify or a crash only delays them).'),
   EXPIRY_NOTICE_DAYS: Integer(3, 1, 60, 'Days before a search, monitoring or enterprise plan ends that its expiry notice is posted (daily job).'),
   LOW_CREDITS_THRESHOLD: Integer(10, 0, 1_000_000, 'Search or WHOIS credits at or under this many post a low-credits notice (daily job).'),
   WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false, description: 'Allow webhook URLs on loopback, private, link-local and CGNAT addresses and on any port (a self-hosted install; tests). Never on a shared service.' }),

@@ -15,7 +15,7 @@ import { registerReportsRoutes } from './reports-routes';
 import { createNotificationsService } from './notifications-service';
 import { registerNotificationsRoutes } from './notifications-routes';
 import { createMatcher } from './matching';
-import { startSegmentWatcher } from './segment-watcher';
+import { startSegmentWatcher, sweepPending } from './segment-watcher';
 import { DAILY_NOTICES_EVERY_MS, enqueueDailyNotices, writeDailyNotices } from './daily-notices';
 import { registerMonitoringV2Routes } from './monitoring-v2-routes';
 import { registerReportsV2Routes } from './reports-v2-routes';
@@ -61,13 +61,13 @@ export const monitoringPlugin = fp<AppDeps>(
       app.log.info({ day, written }, 'daily notices written');
     });
     app.jobs.every('monitor-daily', DAILY_NOTICES_EVERY_MS, () => enqueueDailyNotices(deps.queues));
-    // Once the app serves: new segments into the match queue (LISTEN + sweep).
+    app.jobs.every('monitor-sweep', config.MONITOR_SWEEP_MS, () => sweepPending(db, deps.queues));
+    // Once the app serves: new segments into the match queue (LISTEN, and a sweep once listening).
     app.addHook('onReady', async () => {
       const watcher = startSegmentWatcher({
         connectionString: deps.connectionString,
         db,
         queues: deps.queues,
-        sweepMs: config.MONITOR_SWEEP_MS,
         log: app.log,
       });
       app.addHook('onClose', () => watcher.close());

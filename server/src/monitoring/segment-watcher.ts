@@ -1,10 +1,11 @@
 /**
  * Puts new segments into the `monitor-match` queue (docs/monitoring.md "Segment"): LISTEN on a
- * connection of its own for the ingest's `NOTIFY monitor_segments`, and a sweep (at start,
- * after each reconnect and every MONITOR_SWEEP_MS) of every segment still `pending` and
- * every delivery left pending for over a minute, so a lost notify, a crash or a Redis
- * restart only delays an alert. Every server does this; BullMQ keeps one job per id.
- * The listening connection is segment-listener.ts.
+ * connection of its own for the ingest's `NOTIFY monitor_segments`, and a sweep of every
+ * segment still `pending` and every delivery left pending for over a minute, so a lost
+ * notify, a crash or a Redis restart only delays an alert. Each server sweeps when it starts
+ * listening (at start, after each reconnect: what was published meanwhile); the periodic
+ * task `monitor-sweep` sweeps every MONITOR_SWEEP_MS on one of them. BullMQ keeps one job
+ * per id. The listening connection is segment-listener.ts.
  */
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
@@ -20,13 +21,13 @@ export const STALE_DELIVERY_MS = 60_000;
 export const matchJobId = (segmentId: string) => `match-${segmentId}`;
 
 export interface SegmentWatcher {
-  /** One sweep now (also what the timer runs). */
+  /** One sweep now. */
   sweep(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Every segment still `pending` into the match queue, every stale pending delivery into the deliver queue. */
-async function sweepPending(db: Kysely<Database>, queues: QueueSystem): Promise<void> {
+/** Every segment still `pending` into the match queue, every stale pending delivery into the deliver queue (the `monitor-sweep` task). */
+export async function sweepPending(db: Kysely<Database>, queues: QueueSystem): Promise<void> {
   const segments = await repo.pendingSegmentIds(db, SWEEP_LIMIT);
   await queues.enqueueMany(
     'monitor-match',
@@ -43,7 +44,6 @@ export function startSegmentWatcher(deps: {
   connectionString: string;
   db: Kysely<Database>;
   queues: QueueSystem;
-  sweepMs: number;
   log: FastifyBaseLogger;
 }): SegmentWatcher {
   const { db, queues, log } = deps;
@@ -52,7 +52,7 @@ export function startSegmentWatcher(deps: {
 
   let sweeping: Promise<void> | undefined;
   const sweepLogged = () => {
-    // One sweep at a time; a tick that finds one running skips.
+    // One sweep at a time: a reconnect during one joins it.
     sweeping ??= sweepPending(db, queues)
       .catch((error: Error) => log.warn({ err: { message: error.message } }, 'monitoring sweep failed'))
       .finally(() => (sweeping = undefined));
@@ -68,13 +68,10 @@ export function startSegmentWatcher(deps: {
     // Whatever was published while we were not listening.
     onListening: sweepLogged,
   });
-  const timer = setInterval(() => void sweepLogged(), deps.sweepMs);
-  timer.unref();
 
   return {
     sweep: sweepLogged,
     async close() {
-      clearInterval(timer);
       await listener.close();
       await sweeping;
     },

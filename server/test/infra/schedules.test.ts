@@ -75,7 +75,7 @@ for (const backend of BACKENDS) {
 }
 
 describe('a server schedules its periodic tasks', () => {
-  test('the mail purge, daily notices, WHOIS sweep and payment expiry are job schedulers of the maintenance queue', async (t) => {
+  test('the mail purge, daily notices, monitoring sweep, WHOIS sweep and payment expiry are job schedulers of the maintenance queue', async (t) => {
     const server = await startTestServer();
     t.after(() => server.close());
     const queues = queueClient(server);
@@ -85,6 +85,7 @@ describe('a server schedules its periodic tasks', () => {
     assert.deepEqual(periods, {
       'mail-purge': 3_600_000,
       'monitor-daily': 3_600_000,
+      'monitor-sweep': 30_000,
       'whois-sweep': 60_000,
       'payment-expiry': 30_000,
     });
