@@ -1,5 +1,5 @@
 /**
- * Load scenarios (issue 13, scenarios.ts) and the /v2/search throughput against the
+ * Load scenarios (scenarios.ts) and the /v2/search throughput against the
  * machine's Fastify floor, against the product started in this process. The load comes
  * from autocannon in a child process (driver.ts); k6 runs the same scenarios from the
  * `*.k6.js` scripts for operators who have it.

@@ -24,7 +24,7 @@ test('the server unpacks what pack.js packs', () => {
 
 test('a NUL packed by pack.js is refused, as the request guard refuses it (reliability test 39)', () => {
   const text = TEXTS.find((t) => t.includes('\u0000'))!;
-  // The refusal names the decoded value (issue 45 item 4).
+  // The refusal names the decoded value, so the client learns which field to fix.
   assert.throws(() => unpackLogin(packLogin({ email: 'a@example.com', password: text, remember: true })), { message: 'Invalid request: password must not contain NUL characters' });
   assert.throws(() => unpackSearch(packSearch({ query: text, type: 'email', page: 1 })), { message: 'Invalid request: query must not contain NUL characters' });
 });

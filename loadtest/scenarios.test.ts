@@ -101,7 +101,7 @@ test('floor comparison: both targets judged on the medians of the rounds, with e
   assert.match(cpu, /server CPU per request \(median of 3 rounds\): floor 22\.0 µs, \/v2\/search 44\.0 µs; the floor's is 50\.0% of the search's/);
 });
 
-test('a run namespace is one both queue backends take (issue 33: loadtest-<pid> stopped the embedded default)', () => {
+test('a run namespace is one both queue backends take (loadtest-<pid> would stop the embedded default)', () => {
   for (const pid of [1, 15727, 4_194_304]) assert.match(runNamespace(pid), NAMESPACE_PATTERN);
   // Refused on either backend, before any connection: a name that works with Redis must not
   // wait for the embedded default to fail.

@@ -1,5 +1,5 @@
 /**
- * The load scenarios of issue 13 as data: what the driver (driver.ts, autocannon in a child
+ * The load scenarios as data: what the driver (driver.ts, autocannon in a child
  * process) is asked to run, what it reports, and the checks on the report. The same
  * scenarios for k6 are the `*.k6.js` scripts next to this file.
  *
@@ -18,7 +18,8 @@ export type ScenarioName = (typeof SCENARIOS)[number];
 /**
  * A run's own namespace: its Redis keys' prefix with REDIS_URL, its queues' PostgreSQL
  * schema without it, so letters, digits and underscores only (infra/queues.ts
- * NAMESPACE_PATTERN; a hyphen stopped `npm run loadtest` on the embedded default, issue 33).
+ * NAMESPACE_PATTERN: the PostgreSQL backend takes a simple identifier only, so a hyphen
+ * would stop `npm run loadtest` on the embedded default).
  */
 export function runNamespace(pid: number): string {
   return `loadtest_${pid}`;
@@ -143,7 +144,7 @@ export function formatTally(kind: string, tally: Tally, seconds: number): string
   );
 }
 
-/** The targets of the floor comparison (issue 14, item 5). */
+/** The targets of the floor comparison: how close /v2/search must come to a bare Fastify route. */
 export const FLOOR_TARGETS = {
   /** `/v2/search` requests/s over the floor's, at the same number of connections. */
   ratio: 0.5,
@@ -192,7 +193,7 @@ export interface SequentialReport {
   page?: { entries: number; floorP50: number; pageP50: number; failures: number };
 }
 
-/** A one-hit /v2/search at p50 less a bare route's, one client waiting for each answer (issue 30, item 1), in ms. */
+/** A one-hit /v2/search at p50 less a bare route's, one client waiting for each answer, in ms. */
 export const SEQUENTIAL_TARGET_MS = 0.15;
 
 /** An entry of a large /v2/search page end to end (the client's round trip less the bare route's), in µs. */
@@ -240,7 +241,7 @@ export interface ServerTimes {
 }
 
 /**
- * Where a paced one-hit search's time goes (issue 30's profile of the paced miss): its cold
+ * Where a paced one-hit search's time goes, to tell what to work on when it misses: its cold
  * half (first in its pair, after the pause) beside the bare route's and the engine's own
  * `took`; the same POST on a bare Fastify server with no application code (the framework's
  * share); and the server's own time of each request, after an idle gap and not.

@@ -53,8 +53,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       source text not null,
       primary key (rrname_rev, rrtype, rdata)
     )`.execute(db);
-  // first/last seen ride in the index: a reverse lookup never reads the table (a popular
-  // address with 30,000 names: 650 ms from the table, 2.5 ms index-only; BENCHMARKS.md).
+  // first/last seen ride in the index: a reverse lookup never reads the table, whose heap
+  // pages a popular address with tens of thousands of names would scatter over
+  // (docs/whois-benchmark.md has the figures).
   await sql`create index pdns_reverse on pdns (rrtype, rdata, rrname_rev) include (first_seen, last_seen)`.execute(db);
 
   // Every host name seen (from passive DNS, zone files, certificate logs, subdomain

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: never edit after it lands; add a new migration instead.
-// Passive DNS keeps one B-tree instead of two (issue 11's ingest rate; BENCHMARKS.md).
+// Passive DNS keeps one B-tree instead of two: every index an ingested row updates slows the
+// ingest (docs/whois-benchmark.md).
 // Every read of `pdns` is a reverse lookup, one range of (rrtype, rdata, rrname_rev); the
 // primary key in name order served only to find conflicts. The reverse index becomes the
 // primary key (same columns, so a row is still unique per name, type and answer): each

@@ -1,8 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: never edit after it lands; add a new migration instead.
-// Email alert channels are confirmed by a mailed link before an alert goes there (issue 25
-// item 4; docs/monitoring.md 'Email channel confirmation'). `verified_at` is
+// Email alert channels are confirmed by a mailed link before an alert goes there, so no one
+// can send alerts to an address that is not theirs (docs/monitoring.md 'Email channel
+// confirmation'). `verified_at` is
 // when the current value was confirmed (null: awaiting confirmation; phones and webhooks do
 // not use it). The pending link is kept as its SHA-256 only, with its expiry; `confirm_sent_at`
 // throttles resends. Existing email channels at their owner's verified sign-in address are

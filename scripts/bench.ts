@@ -9,21 +9,23 @@
 // `--reuse` keeps the engine index and the PostgreSQL table of an earlier run of the same
 // corpus (no ingest, no load: their rows say "not measured") and runs the queries again.
 //
-// Issue 14 rows: pages of 10,000 entries (the /v2/search `size: 10000` path, `searchApiText`)
-// beside PostgreSQL returning the same rows, then a "Targets" table of every issue-14 target.
+// Large-page rows: pages of 10,000 entries (the /v2/search `size: 10000` path, `searchApiText`)
+// beside PostgreSQL returning the same rows, then a "Targets" table of the page, ingest,
+// index size, dedup and HTTP floor targets (docs/benchmark-method.md "Targets").
 // `--http` also runs the HTTP floor (`npm run loadtest -- --scenario floor --rounds 3`, with
 // REDIS_URL, default redis://127.0.0.1:6379) after the queries, whose last lines are the
 // single sequential client's (one keep-alive connection: a bare route and a one-hit
 // /v2/search in turn, back to back and paced at 10 a second), so that one run prints every
 // target with its figure; without it the HTTP rows point at the loadtest.
 //
-// Issue 30 rows: every class side by side returning the same rows (pages of up to 10,000:
+// Side-by-side rows: every class returning the same rows (pages of up to 10,000:
 // the engine's whole /v2/search reply body as a Buffer, `searchApiReply`; PostgreSQL and
 // DuckDB `select * … limit 10000`, rows materialised in this process), the cost of an
 // entry, the operator commands' start-up (with and without npm), and met or missed for each
 // target. `--ingest-e2e` adds the ingest end to end (`npm run bench:ingest`: 1,000,000
 // records in 12 files, one `npm run ingest` each, against PostgreSQL's COPY and index
-// build), so that `--http --ingest-e2e` prints every issue-30 target in one run.
+// build), so that `--http --ingest-e2e` prints every target in one run (engine/BENCHMARKS.md
+// "Every target in one run").
 //
 // `--monitoring` runs the monitoring benchmark instead (see `monitoringBench`): the corpus
 // ingested as one segment, then matchWatches of that segment with 0, 10,000 and 100,000
@@ -153,7 +155,7 @@ interface QueryCase {
 }
 
 /**
- * Ingest speed per input format (issue 28): the same records (at most 1,000,000) written
+ * Ingest speed per input format, since parsing differs by format: the same records (at most 1,000,000) written
  * as JSON lines, a JSON array, CSV, a combolist, a stealer log, a mysqldump and a pg_dump,
  * each ingested alone into a fresh index (no merge); records/s of the best of 2 runs.
  */
@@ -516,7 +518,7 @@ async function main(): Promise<void> {
   out.push('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of pageRows) out.push(`| ${r.cls} | ${r.entries.toLocaleString('en-US')} | ${fmt(r.cold)} | ${fmt(r.warm)} | ${r.perEntry.toFixed(2)} µs | ${fmt(r.oneEntry)} | ${Number.isNaN(r.entryCost) ? '-' : `${r.entryCost.toFixed(2)} µs`} | ${fmt(r.pg ?? NaN)} | ${ratio(r.pg, r.warm)} | ${fmt(r.duck ?? NaN)} | ${ratio(r.duck, r.warm)} |`);
   out.push('');
-  // Issue 14's targets, each with its figure from this run.
+  // The page, ingest, size, dedup and HTTP floor targets, each with its figure from this run.
   const verdict = (ok: boolean | undefined) => (ok === undefined ? 'not measured' : ok ? 'met' : 'missed');
   const worstCold = Math.max(...pageRows.map((r) => r.cold));
   const worstWarm = Math.max(...pageRows.map((r) => r.warm));
@@ -546,7 +548,7 @@ async function main(): Promise<void> {
   } else {
     out.push('| /v2/search ≥ 50% of the Fastify floor in req/s, one-hit exact ≤ 0.5 ms over the floor at p50 | not run (add `--http`, or `npm run loadtest -- --scenario floor`) | not measured |');
   }
-  // Issue 30's targets.
+  // The per-entry, side-by-side, start-up and end-to-end ingest targets.
   out.push('');
   out.push('### Targets (issue 30)');
   out.push('');
@@ -597,7 +599,7 @@ function startSeconds(args: string[], command = process.execPath): number {
   return median(t);
 }
 
-/** The shipped operator commands' start-up: each one's `--help` (issue 30's 0.3 s), run by node or through npm. */
+/** The shipped operator commands' start-up: each one's `--help` (against the start-up target), run by node or through npm. */
 function cliStarts(throughNpm = false): { name: string; seconds: number }[] {
   return ['admin', 'ingest', 'whois-ingest'].map((name) => ({
     name,
@@ -606,7 +608,7 @@ function cliStarts(throughNpm = false): { name: string; seconds: number }[] {
 }
 
 /**
- * The ingest end to end (issue 30, item 3): `scripts/ingest-bench.ts` in a child process
+ * The ingest end to end, as an operator runs it: `scripts/ingest-bench.ts` in a child process
  * (1,000,000 records in 12 files under `--dir`, made once; one `npm run ingest` a file
  * against PostgreSQL's COPY and index build of the same rows), its figures read back.
  */
@@ -677,7 +679,7 @@ async function corpus(): Promise<CorpusInfo> {
 }
 
 /**
- * Monitoring (issue 10): every ingest is followed by a match of every active task against
+ * Monitoring: every ingest is followed by a match of every active task against
  * the new segment. Ingests the whole corpus as one segment (one data well, like an
  * operator's `npm run ingest` of a breach), then matches watches against it: a mix of
  * kinds (40% email, 25% username, 15% phone, 10% name, 10% domain), 1% of them values the

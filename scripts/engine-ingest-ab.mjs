@@ -1,6 +1,7 @@
-// Ingest A/B of two engine builds (BENCHMARKS.md in git history "session 9"): the bench's 10M ingests, one per
-// source (as scripts/bench.ts does, automatic merges inside), with a given addon file, so two
-// builds (copies of engine/build/engine.node) run alternately in the same minutes. Prints one
+// Ingest A/B of two engine builds: the bench's 10M ingests, one per source (as
+// scripts/bench.ts does, automatic merges inside), with a given addon file, so two builds
+// (copies of engine/build/engine.node) run alternately in the same minutes: the machine's
+// speed drifts between runs, so only interleaved runs compare. Prints one
 // JSON line: wall, records/s, the process's CPU seconds, merges, the summed `timing` phase
 // figures (seconds) when the build reports them, index bytes, load average.
 // usage: node scripts/engine-ingest-ab.mjs ADDON.node INDEXDIR [maxSegments] [firstN]

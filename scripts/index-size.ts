@@ -1,6 +1,6 @@
 // Where an engine index's bytes go: the size of every file kind of its parts (`.terms`,
 // `.post`, `store.dat`, …, see engine/FORMAT.md), summed over segments and parts, with
-// bytes per record and the share of the index. Used for engine/BENCHMARKS.md (issue 14).
+// bytes per record and the share of the index. Used for engine/BENCHMARKS.md (the index size target).
 //
 //   node --import tsx scripts/index-size.ts INDEX_DIR [--raw BYTES]
 //

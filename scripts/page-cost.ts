@@ -1,5 +1,5 @@
 /**
- * The cost of /v2/search pages in process, for profiles (engine/BENCHMARKS.md, issue 30):
+ * The cost of /v2/search pages in process, for profiles (engine/BENCHMARKS.md):
  *
  *   node --import tsx scripts/page-cost.ts page INDEX QUERY [REPS]
  *       `searchApiReply` of QUERY (size 10000, count cache off) once, then REPS times

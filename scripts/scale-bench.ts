@@ -1,4 +1,4 @@
-// Scale benchmark (issue 14, item 3): the engine alone over an index that is already built
+// Scale benchmark: the engine alone over an index that is already built
 // (1M, 10M, 100M records), for engine/BENCHMARKS.md "1M, 10M and 100M records".
 //
 //   node --import tsx scripts/scale-bench.ts --index DIR [--pick DIR] [--well NAME] [--cold] [--startup-only]

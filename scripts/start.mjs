@@ -18,7 +18,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => child.kill(signal));
 }
 // `npm start` runs this through `sh -c`, which dies of a SIGTERM sent to npm's pid without
-// passing it on: this process and the server would run on, orphaned (issue 33). A parent
+// passing it on: this process and the server would run on, orphaned. A parent
 // gone is taken as that SIGTERM.
 const parent = process.ppid;
 const orphaned = setInterval(() => {

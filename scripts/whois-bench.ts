@@ -1,4 +1,4 @@
-// WHOIS local store benchmark (issue 11): with 10 million passive DNS rows and 1 million
+// WHOIS local store benchmark (figures: docs/whois-benchmark.md): with 10 million passive DNS rows and 1 million
 // WHOIS snapshots, reverse IP/MX/NS and subdomain scans answer in ≤ 10 ms and reverse WHOIS
 // with 4 include and 4 exclude terms in ≤ 50 ms (median, warm), through the local provider.
 //

@@ -1,5 +1,5 @@
 /**
- * End-to-end monitoring benchmark (issue 10, `npm run bench -- --monitoring-e2e`): the
+ * End-to-end monitoring benchmark (`npm run bench -- --monitoring-e2e`): the
  * server runtime (server/src/runtime.ts, the same wiring as `server.ts` and the tests:
  * segment watcher, `monitor-match` worker, `deliver` worker, mail outbox) on a scratch
  * database, users with active tasks and email channels written in bulk, then the bench

@@ -1,6 +1,6 @@
 /**
  * Every command the documentation shows runs, as a user types it, on the embedded default
- * with nothing configured (issue 33: `npm run loadtest` broke on it unseen).
+ * with nothing configured, so a documented command cannot break unseen.
  *
  * The documented commands are the `npm …` lines of the fenced sh blocks of README.md and
  * docs/*.md, and of the indented code blocks of loadtest/README.md (README links it as the

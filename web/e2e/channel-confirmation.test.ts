@@ -1,5 +1,5 @@
 /**
- * Email channel confirmation on /monitoring/manage/channels (issue 25 item 4): an email
+ * Email channel confirmation on /monitoring/manage/channels: an email
  * channel at another address than the account's shows "Awaiting confirmation" and a
  * "Resend confirmation" button (reached and pressed by keyboard; a resend within a minute is
  * refused with a toast, a later one mails a new link); the state goes once the mailed link is

@@ -105,7 +105,7 @@ test('API and WHOIS credits by card show on /subscriptions; the payment history 
   assert.equal(await textOf(page.getByTestId('order-total')), '$250.00');
   await payByCard(page, 'Purchase with Fiat', 'search-credits');
   assert.equal(await textOf(page.getByTestId('thank-you-message')), 'Successfully purchased Search Credits');
-  // A made-up product in the address bar is not echoed (issue 27).
+  // A made-up product in the address bar is not echoed: a link could put any words on the page.
   await page.goto('/thank-you?p=bogus');
   assert.equal(await textOf(page.getByTestId('thank-you-message')), 'Successfully purchased your order');
 
@@ -181,7 +181,7 @@ test('a crypto invoice: tabs without eth, QR code at level H, countdown; paid by
   await page.context().close();
 });
 
-test('a quantity past the product maximum is refused on the page, as the server would (issue 27)', async () => {
+test('a quantity past the product maximum is refused on the page, as the server would', async () => {
   const { page } = await signIn('/checkout?p=search-credits&q=100001');
   await page.getByTestId('checkout-quantity-problem').waitFor();
   assert.equal(await textOf(page.getByTestId('checkout-quantity-problem')), 'Quantity must be at most 100,000; contact support for more.');
@@ -191,7 +191,7 @@ test('a quantity past the product maximum is refused on the page, as the server 
   await page.context().close();
 });
 
-test('an expired crypto invoice shows no address or QR code and offers a new invoice (issue 27)', async () => {
+test('an expired crypto invoice shows no address or QR code and offers a new invoice', async () => {
   const { page } = await signIn('/checkout?p=search-credits&q=100');
   await page.clock.install();
   await page.getByRole('link', { name: 'Purchase With Crypto' }).click();

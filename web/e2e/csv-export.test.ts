@@ -1,7 +1,7 @@
 /**
  * The dashboard's CSV exports (web/src/features/search/lib/csv.ts and the monitoring
- * report's, built on it): formulas neutralised (issue 13 item 8), every character kept,
- * commas and line breaks inside their quoted cell (issue 45 item 1), numbered columns (from 1
+ * report's, built on it): formulas neutralised, every character kept,
+ * commas and line breaks inside their quoted cell, numbered columns (from 1
  * for search, from 0 for reports), and the report file name.
  * (Here rather than in server/test: csv.ts touches the DOM to download, which the server
  * project does not type; these run with the browser tests, no browser needed.)
@@ -18,7 +18,7 @@ describe('cleanCell', () => {
     for (const value of ['=1+1', '+1', '-1', '@SUM(A1)', '\t=1']) assert.equal(cleanCell(value), `'${value}`);
   });
 
-  // Regression, issue 13 item 8: a newline before the formula hid it from the check.
+  // A newline before the formula must not hide it from the check.
   test('regression: a newline, CR or whitespace before = + - @ is neutralised', () => {
     assert.equal(cleanCell('\n=HYPERLINK("http://evil.example","x")'), `'\n=HYPERLINK("http://evil.example","x")`);
     assert.equal(cleanCell('\r\n+1'), "'\r\n+1");
@@ -28,7 +28,7 @@ describe('cleanCell', () => {
     assert.equal(cleanCell('\u00a0=1'), "'\u00a0=1");
   });
 
-  // Regression, issue 45 item 1: commas were removed and line breaks became spaces.
+  // An export is a copy of the data: no comma removed, no line break turned into a space.
   test('ordinary values pass unchanged, commas and line breaks included', () => {
     assert.equal(cleanCell('alice@example.com'), 'alice@example.com');
     assert.equal(cleanCell('Doe, John'), 'Doe, John');

@@ -1,8 +1,8 @@
 /**
- * Issue 13, item 7: favourites keep no breach data in the browser's storage (record ids and
- * data well names only), while the feature keeps working. Issue 42, item 7: that list stays
- * on the device for its account across a sign-out (it was dropped without a word); another
- * account signing in on the device does not see it.
+ * Favourites keep no breach data in the browser's storage (record ids and data well names
+ * only), while the feature keeps working. That list stays on the device for its account
+ * across a sign-out (a user does not expect signing out to delete it); another account
+ * signing in on the device does not see it.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -51,7 +51,7 @@ function assertNoRecordValues(entries: Record<string, string>): void {
   assert.ok(!/raw_record|password/.test(all), `localStorage holds record fields: ${all}`);
 }
 
-test('a favourite is stored as its id only, still listed, and kept for its account after logout (issue 42 item 7)', async () => {
+test('a favourite is stored as its id only, still listed, and kept for its account after logout', async () => {
   const user = await suite.server.createUser({ email: uniqueEmail('fav'), ...USER });
   const other = await suite.server.createUser({ email: uniqueEmail('fav-other'), ...USER });
   const page = await openPage(suite.browser, suite.server.url);

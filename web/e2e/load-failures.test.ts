@@ -70,7 +70,7 @@ test('notifications, subscriptions and payment history say the load failed', asy
   );
 });
 
-test('profile: the settings cards say they could not be loaded, where they were (issue 42 item 7)', async () => {
+test('profile: the settings cards say they could not be loaded, where they were', async () => {
   await failsThenRecovers('/profile', ['/user/profile'], 'Could not load your settings', (page) =>
     page.getByRole('heading', { name: 'Notifications', exact: true }).waitFor(),
   );

@@ -210,7 +210,7 @@ test('tasks: the free tier stops at 10 with the documented message', async () =>
   // The server says the same when asked directly.
   await assert.rejects(addTaskByApi(suite.server, token, 'name', 'Over The Limit'), new RegExp(MONITORING_MESSAGES.maxTasks.replace(/[()]/g, '\\$&')));
   await screenshot(page, 'monitoring-tasks-limit');
-  // At the maximum a paused task resumes: it holds its place while paused (issue 27).
+  // At the maximum a paused task resumes: it holds its place while paused.
   await tab(page, 'Email').click();
   await page.getByRole('button', { name: 'Pause limit0@example.com' }).click();
   await page.getByRole('button', { name: 'Resume limit0@example.com' }).click();

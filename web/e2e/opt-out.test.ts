@@ -2,7 +2,7 @@
  * Opt-out for anyone, in the real dashboard, signed out: /opt-out asks for the address, the
  * mailed link shows the records holding it per data well (no values) and "Remove all my
  * entries" opts it out; the link does not work twice. A new link for an opted-out address
- * says so and "Undo my opt-out" lifts it (issue 45 item 3).
+ * says so and "Undo my opt-out" lifts it.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

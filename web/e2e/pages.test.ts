@@ -42,7 +42,7 @@ test('the not-found screen offers quick navigation, services and help', async ()
   await page.context().close();
 });
 
-test('opt-out is one click from every screen anyone can open: sign-in, registration, terms and privacy, not found (issue 42 item 4)', async () => {
+test('opt-out is one click from every screen anyone can open: sign-in, registration, terms and privacy, not found', async () => {
   const page = await openPage(suite.browser, suite.server.url);
   const reachesOptOut = async (link: Locator) => {
     assert.equal(await link.getAttribute('href'), '/opt-out');
@@ -114,8 +114,8 @@ test('dark by default; the theme survives a reload; the sign-in screen forces li
 
   await page.locator('.topbar').getByTestId('theme-switch').click();
   assert.equal(await theme(page), 'dark');
-  // /logout typed into the address bar goes to the login screen and nowhere else (issue 27:
-  // it flashed /search while the page load's refresh was still answering).
+  // /logout typed into the address bar goes to the login screen and nowhere else, not even
+  // for a moment while the page load's refresh is still answering.
   const visited: string[] = [];
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);

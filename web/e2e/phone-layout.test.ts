@@ -1,5 +1,5 @@
 /**
- * Phone widths (issue 42 item 5): every screen at 320, 360 and 390 px, in the dark and the
+ * Phone widths: every screen at 320, 360 and 390 px, in the dark and the
  * light theme, signed out and signed in with data in its tables and cards (search results,
  * an answer of every WHOIS tool, monitoring tasks and a report, notifications, a paid plan
  * with its domain and invoice), never scrolls sideways: the document is no wider than the

@@ -64,7 +64,7 @@ test('notification toggles save and survive a reload', async () => {
   await page.context().close();
 });
 
-test('Save extra invoice details: the billing details form appears with the setting, saves and survives a reload (issue 27)', async () => {
+test('Save extra invoice details: the billing details form appears with the setting, saves and survives a reload', async () => {
   const user = await newUser(suite.server);
   const page = await signIn(user.email, user.password);
   assert.equal(await page.getByTestId('invoice-details').count(), 0, 'hidden while the setting is off');
@@ -143,7 +143,8 @@ test('the closing link opened while signed out comes back to /close-account afte
   assert.equal(new URL(fresh.url()).searchParams.get('t'), token);
   await logInThroughForm(fresh, user.email, user.password);
   // Two steps, so that a failure says which: back on the closing page with its token, then
-  // the closure processed. The CI machine, late in the suite, once took over 10 s for both.
+  // the closure processed. Each gets a long timeout: a loaded CI machine, late in the suite,
+  // can be slow at both.
   await fresh.waitForURL((url) => url.pathname === '/close-account' && url.searchParams.get('t') === token, { timeout: 20_000 });
   await fresh.getByRole('heading', { name: 'Request Processed', exact: true }).waitFor({ timeout: 20_000 });
   await fresh.waitForURL((url) => url.pathname === '/login', { timeout: 8_000 });

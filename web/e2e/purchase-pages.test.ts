@@ -120,7 +120,7 @@ test('search credits: tiers at 5/50/100% (enterprise 10/50/100%), clamped quanti
 test('WHOIS credits: max 50,000, tiers 2,500 / 25,000 / 50,000 at $0.02', async () => {
   const page = await signIn('/subscriptions/whois-credits');
   await page.getByRole('heading', { name: 'WHOIS Credits', level: 1 }).waitFor();
-  // The product's name, not "Whois-credits" (issue 42 item 7).
+  // The product's name, not its id spelt as words ("Whois-credits").
   assert.equal(await textOf(page.locator('.breadcrumb')), 'Subscriptions / WHOIS Credits');
   assert.equal(await page.getByRole('radio').count(), 0);
   const tiers = page.getByRole('group', { name: 'Tiers' }).getByRole('button');
@@ -150,7 +150,7 @@ test('monitoring plans: free start, domain monitoring per domain, enterprise mon
   await domain.getByRole('button', { name: 'Subscribe & Save 10% (Domain Monitoring)' }).click();
   await onPath(page, '/checkout');
   assert.deepEqual(query(page), { p: 'domain-sub-monthly', q: '4' });
-  // The plan renews every month, for the 4 domains (issue 42 item 7: it said "renews every domain").
+  // The plan renews every month, for the 4 domains (not "renews every domain").
   assert.equal(await textOf(page.getByTestId('order-quantity')), '4 domains');
   assert.match(await textOf(page.getByTestId('order-total')), /^\$[\d,.]+ renews every month$/);
   await page.goBack();
@@ -222,7 +222,7 @@ test("the API docs checklist's fixes open the working purchase pages", async () 
   await page.goBack();
   await checklist.getByRole('link', { name: 'Buy search credits' }).click();
   await page.getByRole('heading', { name: 'Search Credits', level: 1 }).waitFor();
-  // The breadcrumb names the product, as the heading does (issue 42 item 7: it read "Search-credits").
+  // The breadcrumb names the product, as the heading does, not its id ("Search-credits").
   assert.equal(await textOf(page.locator('.breadcrumb')), 'Subscriptions / Search Credits');
   await page.context().close();
 });

@@ -192,7 +192,7 @@ test('paging: 20 a page, the window with ellipses, the last-run query re-run, sc
   await page.context().close();
 });
 
-test('"All" covers every page: it says how many searches it takes, loads with progress, then exports (issue 27)', async () => {
+test('"All" covers every page: it says how many searches it takes, loads with progress, then exports', async () => {
   const page = await signIn();
   await search(page, 'paging-shared-pass', 'Password');
   assert.equal(await stat(page, 'total'), '130');
@@ -204,7 +204,7 @@ test('"All" covers every page: it says how many searches it takes, loads with pr
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const dialog = page.getByRole('dialog');
   assert.match(await textOf(dialog.getByTestId('load-all-notice')), /6 pages are not loaded yet; loading them counts as 6 searches/);
-  // The progress counts the same 6 pages (issue 42 item 7: it counted "of 7", the loaded page too).
+  // The progress counts the same 6 pages, not the page already loaded ("of 7").
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   const searchPath = (url: URL) => url.pathname === '/search';
@@ -324,7 +324,7 @@ test('CSV export: numbered columns, every character kept (commas, line breaks), 
   const record = records[0]!;
   assert.equal(record.email_1, 'csv.one@example.com');
   assert.equal(record.email_2, 'csv.two@example.com');
-  // Issue 45 item 1: an export is a copy of the data.
+  // An export is a copy of the data: commas and line breaks kept.
   assert.equal(record.name_1, 'Doe, John');
   assert.equal(record.address_1, 'Line one\nLine two');
   assert.equal(record.password_1, `'${HYPERLINK}`);
@@ -379,7 +379,7 @@ test('without a subscription: the notice with a Subscribe link, no values', asyn
   assert.match(await textOf(notice.getByTestId('one-term-rule')), /one term/);
   assert.equal(await notice.getByTestId('credits-need-subscription').count(), 0, 'no credits, no word about them');
 
-  // Issue 25: a guess about a hidden field joined to a known email is refused, with no count.
+  // A guess about a hidden field joined to a known email is refused, with no count: a count would confirm the guess.
   await page.locator('input[name="query"]').fill('email:alice.search@example.com AND password:"Sup3rSecret!"');
   const answered = page.waitForResponse((response) => isSearchCall(response.request()));
   const message = await toastAfter(page, () => page.getByRole('button', { name: 'Find' }).click());
@@ -389,7 +389,7 @@ test('without a subscription: the notice with a Subscribe link, no values', asyn
   await page.context().close();
 });
 
-test('credits without a subscription: the notice says what the credits are for (issue 27)', async () => {
+test('credits without a subscription: the notice says what the credits are for', async () => {
   const page = await signIn({ verified: true, searchCredits: 50 });
   const notice = page.getByTestId('subscription-notice');
   await notice.waitFor();
@@ -400,7 +400,7 @@ test('credits without a subscription: the notice says what the credits are for (
   await page.context().close();
 });
 
-test('a search that finds nothing says how to write what was meant (issue 27)', async () => {
+test('a search that finds nothing says how to write what was meant', async () => {
   const page = await signIn();
   await search(page, 'Nobody Atall', 'Name');
   const hints = page.getByTestId('search-empty-hints');

@@ -1,5 +1,5 @@
 /**
- * Issue 26 in real Chromium: TOTP turned on from the profile and used at sign-in (a replayed
+ * Two-factor sign-in in real Chromium: TOTP turned on from the profile and used at sign-in (a replayed
  * and a wrong code refused, a recovery code working once), and a passkey added and then used
  * alone through Chromium's virtual authenticator (DevTools protocol, WebAuthn domain).
  * WebAuthn does not run on an IP address: the pages are opened at http://localhost:PORT.
@@ -96,7 +96,7 @@ test('TOTP: enabled from the profile, asked at sign-in; a wrong and a replayed c
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Generate key' }).click();
   await dialog.getByLabel('Authentication code').fill(codes[2]!);
-  // Enter in the code field confirms, as the button does (issue 42 item 7).
+  // Enter in the code field confirms, as the button does.
   await dialog.getByLabel('Authentication code').press('Enter');
   await page.locator('.api-key-note').waitFor();
   await page.context().close();
@@ -115,7 +115,7 @@ test('passkey: said to turn on two-factor before it is added, added from the pro
   await page.waitForURL((url) => url.pathname !== '/login');
   await page.goto('/profile');
   await eventually(() => textOf(page.getByTestId('two-factor-sign-in')), 'Off');
-  // Before the passkey is made, the page says what it does to password sign-in (issue 42 item 3).
+  // Before the passkey is made, the page says what it does to password sign-in.
   const note = page.getByTestId('passkey-two-factor-note');
   assert.match(await textOf(note), /Adding a passkey also turns on two-factor sign-in/);
   assert.match(await textOf(note), /on a device without it, you need one of the recovery codes we show you once, right after the passkey is made/);
@@ -128,7 +128,7 @@ test('passkey: said to turn on two-factor before it is added, added from the pro
   await page.getByRole('button', { name: 'Done' }).click();
   await page.getByRole('button', { name: 'Remove passkey Test laptop' }).waitFor();
   assert.match(await textOf(page.locator('.passkey-list')), /Last used never/);
-  // Dates read as every other date of the dashboard: "Dec 6, 2026, 05:53 AM" (issue 42 item 7).
+  // Dates read as every other date of the dashboard: "Dec 6, 2026, 05:53 AM".
   assert.match(await textOf(page.locator('.passkey-list')), /Added [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2} [AP]M · Last used never/);
   // The two-factor block says it is on, why, and what a password sign-in now asks for.
   await eventually(() => textOf(page.getByTestId('two-factor-sign-in')), 'On');

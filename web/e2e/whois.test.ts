@@ -320,7 +320,7 @@ test('validation messages before sending; dataError text; "No results found."; t
   await eventually(() => texts(page, 'reverse-whois-domain'), [HISTORY_DOMAIN]);
   assert.equal(await textOf(page.getByTestId('whois-query-echo')), 'historic:e2e widgets inc:');
 
-  // An empty scan. The empty reverse WHOIS and the empty scan were free (issue 42 item 6).
+  // An empty scan. The empty reverse WHOIS and the empty scan cost nothing: an answer without data is free.
   await lookUpOn(page, 'Subdomain Scan', 'subdomain_scan', 'nothing-here.test');
   assert.equal(await textOf(results(page, 'subdomain_scan').getByTestId('whois-empty').locator('h2')), WHOIS_MESSAGES.noResults);
   await eventually(() => balance(page), '18');
@@ -328,7 +328,7 @@ test('validation messages before sending; dataError text; "No results found."; t
   await page.context().close();
 });
 
-// Issue 42 item 6: a lookup without data costs nothing, whatever the tool, and a WHOIS record
+// A lookup without data costs nothing, whatever the tool, and a WHOIS record
 // without data shows the domain's availability and why, never empty contact cards.
 test('no data: not registered reads Available, unknown reads Undetermined, no contact cards; no credit taken, on any tab', async () => {
   await cacheNotRegistered(suite.server);

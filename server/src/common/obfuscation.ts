@@ -116,8 +116,8 @@ export function obfuscate(plain: string, nonce: string): string {
  * Every decoded value passes here, whether it came straight out of a field or out of JSON
  * inside one (registration's `query`): a string with no NUL and no unpaired surrogate, the
  * request guard's rule (infra/text-input.ts) applied after decoding, which the guard cannot
- * see through (issue 45 item 4: `"\u0000"` inside the JSON made an account that could never
- * sign in). `where` names the value in the refusal.
+ * see through (a `"\u0000"` inside the JSON would make an account that can never sign in).
+ * `where` names the value in the refusal.
  */
 function decodedText(value: unknown, where: string): string {
   if (typeof value !== 'string') throw new ObfuscationError();

@@ -1,6 +1,6 @@
 /**
- * Searches running at once per account (issue 13: a few users' heavy queries must not take
- * every engine thread). A search over the cap waits a short while for one of the account's
+ * Searches running at once per account, so that a few users' heavy queries cannot take
+ * every engine thread. A search over the cap waits a short while for one of the account's
  * slots (first come, first served), so that a burst the API's rate limit allows (quick
  * searches sent together) is served rather than refused; a search still without a slot
  * after `waitMs`, or arriving when `maxWaiting` already wait, gets 429. In process only:

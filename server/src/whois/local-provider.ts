@@ -50,7 +50,7 @@ export function normaliseIp(ip: string): { rrtype: 'A' | 'AAAA'; rdata: string }
  * Reverse WHOIS terms are looked up in the trigram index only when they are rare: a common
  * term ("godaddy", "united states") has trigrams in a third of the records, and the index
  * reads long lists of entries for them, which costs more than checking the term on the few
- * rows the rare terms find (BENCHMARKS.md: 4+4 terms 62 → 25 ms). How common a term is
+ * rows the rare terms find (docs/whois-benchmark.md has the figures). How common a term is
  * comes from a sample of current texts, taken again every hour. The sample only chooses
  * the plan: the answer is the same either way.
  */

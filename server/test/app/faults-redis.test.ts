@@ -66,7 +66,7 @@ describe('Redis restarted during rate limiting and jobs', () => {
   // redis-server is a child process that would keep it busy for ever.
   after(async () => {
     // A cleanup step that never ends (a connection that lived through the restarts) must not
-    // hold the suite for ever: the process leaves after 30 s whatever happens (seen once in CI).
+    // hold the suite for ever: the process leaves after 30 s whatever happens.
     setTimeout(() => {
       console.log('# cleanup did not finish in 30 s: exiting');
       process.exit();

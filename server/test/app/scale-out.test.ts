@@ -1,5 +1,5 @@
 /**
- * More than one server (issue 14, item 4): two real server processes (server/src/server.ts,
+ * More than one server: two real server processes (server/src/server.ts,
  * as `npm start` runs it) share one PostgreSQL database, one Redis and one index directory;
  * the operator ingest CLI, a third process, publishes into that directory. Separate
  * processes, so nothing is shared through the engine addon's memory. Proven here, each

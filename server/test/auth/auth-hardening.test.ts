@@ -1,5 +1,5 @@
 /**
- * Issue 13, items 1, 2 and 5: one-time links neither kept nor printed beyond their use,
+ * Account hardening: one-time links neither kept nor printed beyond their use,
  * reset-password and update-password throttled, argon2 hashing bounded, and
  * forgot-password doing the same work on its request path for known and unknown emails.
  */

@@ -1,6 +1,7 @@
 /**
  * The `Authorization` scheme is case-insensitive (RFC 9110 §11.1): `bearer`, `BEARER` and
- * `Bearer` carry the same access token (issue 45 item 7: lower case was refused with 401).
+ * `Bearer` carry the same access token: clients that write the scheme in lower case are
+ * within the standard and must not get 401.
  * What is not a bearer token stays refused.
  */
 import { after, before, test } from 'node:test';

@@ -1,8 +1,8 @@
 /**
  * Decoded values pass the text check the request guard applies to plain fields: no NUL and
- * no unpaired surrogate (issue 45 item 4). Registration's obfuscated `query` is JSON inside
- * an obfuscated string, so `"\u0000"` there reached the database as a NUL in the password
- * and made an account that could never sign in. Refused with 400 before anything is stored,
+ * no unpaired surrogate. Registration's obfuscated `query` is JSON inside an obfuscated
+ * string, so a `"\u0000"` there would reach the database as a NUL in the password and make
+ * an account that can never sign in. Refused with 400 before anything is stored,
  * naming the value; the same rule for the other obfuscated forms.
  */
 import { after, before, test } from 'node:test';

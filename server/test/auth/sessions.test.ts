@@ -1,5 +1,5 @@
 /**
- * Sessions a person can see (issue 26, item 3): the Profile's session list, signing out one
+ * Sessions a person can see: the Profile's session list, signing out one
  * session or every other one, ended sessions' access tokens and websockets, the sign-in
  * history, and what the per-request session check costs. One server (and, for the
  * two-instance case, a second one sharing its database).

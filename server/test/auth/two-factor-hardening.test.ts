@@ -1,8 +1,8 @@
 /**
- * Issue 45, items 5 and 6 (found by an attack from outside):
- * - item 5: a passkey challenge is bound to its purpose and to the pending sign-in or session
- *   it was issued to, and an assertion's user handle must name the passkey's account;
- * - item 6: wrong codes slow the address they come from, not the owner elsewhere; recovery
+ * Second-factor attacks from outside (docs/reliability-security.md, tests 56 and 57):
+ * - a passkey challenge is bound to its purpose and to the pending sign-in or session it was
+ *   issued to, and an assertion's user handle must name the passkey's account;
+ * - wrong codes slow the address they come from, not the owner elsewhere; recovery
  *   codes and passkeys get through the code throttle; the owner is mailed about repeated
  *   wrong codes after a right password.
  * Passkeys are made and used by a software authenticator (server/test/support/soft-authenticator.ts),
@@ -113,8 +113,7 @@ async function keyRefused(key: string | undefined): Promise<boolean> {
 const notRecognised = (reply: { status: number; body: { error?: string } }, what: string) =>
   assert.deepEqual([reply.status, reply.body.error], [403, 'Passkey not recognised'], what);
 
-describe('issue 45 item 5: a passkey challenge serves only the step it was issued for', () => {
-  // issue 45 item 5
+describe('a passkey challenge serves only the step it was issued for', () => {
   test("an anonymous sign-in challenge signed by B's authenticator is refused for B's second step and B's new API key", async () => {
     const b = await withPasskey({ apiKey: true });
     const pending = await pendingSignIn(b.email, freshIp());
@@ -149,7 +148,6 @@ describe('issue 45 item 5: a passkey challenge serves only the step it was issue
     assert.equal(await keyRefused(b.apiKey), true, 'the step-up made a new key');
   });
 
-  // issue 45 item 5
   test('a challenge issued to one pending sign-in is refused for another pending sign-in of the same account', async () => {
     const b = await withPasskey();
     const first = await pendingSignIn(b.email, freshIp());
@@ -159,7 +157,6 @@ describe('issue 45 item 5: a passkey challenge serves only the step it was issue
     assert.equal((await post('/authentication/second-factor', { pending_token: first, passkey: forFirst })).status, 200, 'its own pending sign-in takes it');
   });
 
-  // issue 45 item 5
   test("an assertion whose user handle names another account is refused (passkey sign-in and second step)", async () => {
     const a = await withPasskey();
     const b = await withPasskey();
@@ -196,7 +193,6 @@ describe('issue 45 item 5: a passkey challenge serves only the step it was issue
     server.markSecret(second.body.auth_token);
   });
 
-  // issue 45 item 5
   test('a registration challenge serves only the session that asked for it', async () => {
     const ip = freshIp();
     const user = await server.createUser();
@@ -212,8 +208,7 @@ describe('issue 45 item 5: a passkey challenge serves only the step it was issue
   });
 });
 
-describe('issue 45 item 6: a password thief cannot lock the owner out of the code step', () => {
-  // issue 45 item 6
+describe('a password thief cannot lock the owner out of the code step', () => {
   test("after 5 wrong codes from address X, X waits (429) but the owner's right code from address Y is accepted", async () => {
     const owner = await withTotpAndPasskey();
     const x = freshIp();
@@ -232,7 +227,6 @@ describe('issue 45 item 6: a password thief cannot lock the owner out of the cod
     server.markSecret(ok.body.auth_token);
   });
 
-  // issue 45 item 6
   test('a recovery code and a passkey get through when the code throttle is spent for the address', async () => {
     const owner = await withTotpAndPasskey();
     const x = freshIp();
@@ -252,7 +246,6 @@ describe('issue 45 item 6: a password thief cannot lock the owner out of the cod
     server.markSecret(withPasskeyReply.body.auth_token);
   });
 
-  // issue 45 item 6
   test("wrong codes from many addresses slow the account for new addresses only; its known address, recovery codes and passkeys still pass", async () => {
     const owner = await withTotpAndPasskey();
     // Six addresses, five wrong codes each: the account's 30 are spent.
@@ -281,7 +274,6 @@ describe('issue 45 item 6: a password thief cannot lock the owner out of the cod
     assert.equal(byPasskey.status, 200, JSON.stringify(byPasskey.body));
   });
 
-  // issue 45 item 6
   test('the owner gets one mail about repeated wrong codes after a right password, with no code or secret in it', async () => {
     const owner = await withTotpAndPasskey();
     const x = freshIp();

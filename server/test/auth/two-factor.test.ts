@@ -1,6 +1,6 @@
 /**
- * Issue 26, items 1, 2 and 4: TOTP two-factor sign-in, recovery codes, step-up for sensitive
- * changes, user:reset-2fa, and API keys unchanged. Passkeys are proven in real Chromium
+ * Two-factor sign-in: TOTP, recovery codes, step-up for sensitive changes, user:reset-2fa,
+ * and API keys unchanged by it. Passkeys are proven in real Chromium
  * (web/e2e/two-factor.test.ts); here their API refuses what it must.
  */
 import { after, before, describe, test } from 'node:test';
@@ -160,7 +160,7 @@ describe('TOTP two-factor authentication', () => {
     assert.equal((await call(server.url, 'GET', '/user/two-factor', { token: user.token })).body.recovery_codes_left, 9);
   });
 
-  // Across addresses the account is slowed, not locked: two-factor-hardening.test.ts (issue 45 item 6).
+  // Across addresses the account is slowed, not locked: two-factor-hardening.test.ts.
   test('code guesses are throttled per account and address (429 with Retry-After), and per address', async () => {
     const user = await withTotp();
     const guesser = freshIp();

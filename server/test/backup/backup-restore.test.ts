@@ -74,7 +74,7 @@ test('a backup taken under search traffic and an ingest restores to the same cou
   await server.ingest('Backup Alpha', Array.from({ length: 200 }, (_, i) => ({ email: `alpha${i}@backup.example`, password: `pw${i}` })));
   await server.ingest('Backup Beta', Array.from({ length: 50 }, (_, i) => ({ email: `beta${i}@backup.example`, username: `beta${i}` })));
   await server.login(users[0]!.email);
-  // An opt-out (issue 45 item 3): its suppression and key travel with the index.
+  // An opt-out: its suppression and key travel with the index, or a restore would bring the address back.
   await server.runtime.engine.suppress('beta3@backup.example');
 
   // Search traffic (charging credits: the credit ledger moves) during the backup, and an ingest.

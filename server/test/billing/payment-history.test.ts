@@ -123,7 +123,7 @@ describe('payment history', () => {
     assert.equal((await post('/user/clear-payment-history', {}, user.token)).status, 200, 'an empty JSON body is fine too');
   });
 
-  test('billing details: saved, printed on the next invoices while the setting is on, kept by the invoice (issue 27)', async () => {
+  test('billing details: saved, printed on the next invoices while the setting is on, kept by the invoice', async () => {
     const user = await signedIn(server);
     const db = server.runtime.db;
     const get = () => call(server.url, 'GET', '/user/invoice-details', { token: user.token });

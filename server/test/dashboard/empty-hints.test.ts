@@ -6,7 +6,7 @@ import { emptyHints } from '../../../web/src/features/search/lib/empty-hints';
 const run = (query: string, type = 'all', wildcard = false, regex = false) => emptyHints({ query, type, wildcard, regex });
 
 test('unquoted words, decorated phones, * without Wildcard, a part of a value on a field tab', () => {
-  // A hash with its salt is found as shown (issue 42 item 2): no hint sends it elsewhere.
+  // A hash with its salt is found as shown: no hint sends it elsewhere.
   assert.deepEqual(run('5f4dcc3b5aa765d61d8327deb882cf99:xyz12'), []);
   assert.deepEqual(run('hashed_password:$1$abc$defghijk:salt'), []);
   assert.match(run('John Smith', 'name')[0]!, /in quotes: "John Smith"/);

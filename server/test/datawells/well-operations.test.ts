@@ -1,5 +1,5 @@
 /**
- * Data well operations (issue 31, item 1): `well:list`, `well:update` and `well:delete`
+ * Data well operations: `well:list`, `well:update` and `well:delete`
  * through the real operator CLI (scripts/admin.ts, a process of its own) against two real
  * server processes sharing one database and one index directory, as in scale-out.test.ts.
  *

@@ -1,4 +1,4 @@
-// Issue 12, item 1: a client sending the SHA-256 of a password that a data well holds in
+// Password checks across forms: a client sending the SHA-256 of a password that a data well holds in
 // plaintext is told it was found (the engine derives SHA-256 and SHA-1 of plaintext
 // passwords at ingest), by search-password and by the k-anonymity range; after entry
 // removal, by neither.

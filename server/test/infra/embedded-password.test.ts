@@ -1,5 +1,5 @@
 /**
- * The embedded PostgreSQL's password (issue 25 item 4): random, made at first start, kept in
+ * The embedded PostgreSQL's password, which nobody can guess: random, made at first start, kept in
  * DATA_DIR/postgres-password (0600, tightened when looser), read by the CLIs; the old fixed
  * password `embedded` is refused; pg_hba.conf asks for a password on every line; a data dir
  * made with the old password is moved over at its next start. Two embedded starts in all.

@@ -1,5 +1,5 @@
-// The shared (Redis) limiter's batched takes and its early answers (issue 14: the /v2/search
-// guard does not wait for Redis while a key's buckets are far from empty), against a real
+// The shared (Redis) limiter's batched takes and its early answers (the /v2/search guard
+// does not wait for Redis while a key's buckets are far from empty), against a real
 // Redis: the limits stay exact on one instance, and bounded with two.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

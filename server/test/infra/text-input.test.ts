@@ -1,5 +1,5 @@
 /**
- * Reliability test 39 (issue 25 item 4): a NUL character or an unpaired UTF-16 surrogate
+ * Reliability test 39: a NUL character or an unpaired UTF-16 surrogate
  * in any request text (JSON body values and keys, query string, path parameters, the
  * obfuscated dashboard payloads) answers 400 with a clear message, never 500: nothing is
  * stored, no error is logged, and a refused public API search is neither counted against

@@ -54,7 +54,7 @@ test('/metrics is 404 without METRICS_TOKEN, and 401 without the token or with a
   assert.equal((await scrape(server, TOKEN, 'Basic')).status, 401);
 });
 
-// Issue 45 item 7: the scheme is case-insensitive (RFC 9110 §11.1).
+// The scheme is case-insensitive (RFC 9110 §11.1): a scraper writing `bearer` is within the standard.
 test('/metrics takes the token whatever the case of the Bearer scheme', async () => {
   for (const scheme of ['Bearer', 'bearer', 'BEARER']) assert.equal((await scrape(server, TOKEN, scheme)).status, 200, scheme);
 });

@@ -388,7 +388,7 @@ describe("test 22: another user's ids are 404 on every V1 path", () => {
   });
 });
 
-describe('issue 42 item 7: the answers are the documented ones, as the spec lists them', () => {
+describe('the answers are the documented ones, as the spec lists them', () => {
   test("every 404 is 'Method not allowed.' (an unknown path or an id that is not the caller's), as the docs' table says", async () => {
     const user = await apiUser({ enterprise: true });
     const documented = new Map(V1_ERRORS.map(([status, message]) => [Number(status), message]));

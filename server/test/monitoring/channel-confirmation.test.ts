@@ -1,6 +1,6 @@
 /**
- * Email alert channels are confirmed by a mailed link before an alert goes there (issue 25
- * item 4; docs/monitoring.md 'Email channel confirmation'): a channel at
+ * Email alert channels are confirmed by a mailed link before an alert goes there
+ * (docs/monitoring.md 'Email channel confirmation'): a channel at
  * another address gets only the confirmation mail, its alerts are skipped (not failures:
  * no notice, the fail streak stays), the link confirms once, then alerts are delivered; a
  * wrong, used, replaced or expired link is refused; the account's own verified address

@@ -199,7 +199,7 @@ describe('tasks', () => {
     assertRefused(await post('/monitoring/add-task', { key: 'email', value: 'one@more.com' }, user.token), 400, MONITORING_MESSAGES.maxTasks);
     const info = (await get('/monitoring/info', user.token)).body;
     assert.equal(info.active_standard_tasks, 10);
-    // …so resuming it at the maximum is never refused (issue 27: the dashboard refused it).
+    // …so resuming it at the maximum is never refused: a paused task holds its place.
     const resumed = await post('/monitoring/update-task', { id: first.id, active: true }, user.token);
     assert.deepEqual([resumed.status, resumed.body.task.active], [200, true]);
 
@@ -248,7 +248,7 @@ describe('tasks', () => {
 });
 
 describe('domain slots: /monitoring/set-domain and /monitoring/clear-domains', () => {
-  test('add-task with key domain (the Domain tab) uses a paid slot; past the slots the standard tier is refused (issue 27)', async () => {
+  test('add-task with key domain (the Domain tab) uses a paid slot; past the slots the standard tier is refused', async () => {
     const user = await signedIn(server);
     const [slotA, slotB] = await buyDomainSlots(user.id, 2);
     assert.equal((await post('/monitoring/set-domain', { id: slotA, domain: 'first.example' }, user.token)).status, 200);

@@ -88,7 +88,7 @@ test('malformed or oversized messages close the socket', async () => {
   assert.equal(await huge.closed, 1009);
 });
 
-// Reliability test 40 (issue 25 item 4): a session's end closes its websockets.
+// Reliability test 40: a session's end closes its websockets, so a signed-out token hears nothing more.
 
 /** A new session of `email` with a socket authenticated by it and joined to `channel`. */
 async function sessionSocket(email: string, channel?: string, target: TestServer = server) {

@@ -2,7 +2,7 @@
  * Opt-out for anyone (server/src/removal/opt-out-service.ts): without an account, a person
  * asks for a link to their address, sees how many records hold it per data well (no values)
  * and opts out: every record holding it is hidden, in the wells there are and in every well
- * ingested later (issue 45 item 3), until the owner lifts it through the same mailed-link
+ * ingested later, until the owner lifts it through the same mailed-link
  * flow. The answer to a request never tells whether the address is in the data.
  */
 import { after, before, test } from 'node:test';
@@ -87,7 +87,7 @@ test('one answer for every address; the link shows counts per well, removes them
   await server.ingest('Opt Forum Reupload', MINE);
   assert.equal(await total('email:"opt.me@example.com"'), 0);
 
-  // Issue 45 item 3: a later breach with the address and other content is hidden too, from
+  // An opt-out is for good: a later breach with the address and other content is hidden too, from
   // search and from the password check, whatever the address's case.
   await server.ingest('Opt Later Breach', [{ email: 'Opt.Me@EXAMPLE.com', password: 'Later-Breach-Pw-7', address: '1 Main St, Springfield' }]);
   assert.equal(await total('email:"opt.me@example.com"'), 0);

@@ -151,7 +151,7 @@ test('paging is the engine\'s rule: the server answers a too-deep /v2 page with 
   assert.equal(ok.body.balance, 4, 'only the search that ran was charged');
 });
 
-test('the dashboard never offers a page the server refuses: exactly 10,000 results are 499 pages, not 500 (issue 27)', async () => {
+test('the dashboard never offers a page the server refuses: exactly 10,000 results are 499 pages, not 500', async () => {
   assert.deepEqual(
     [0, 1, 20, 21, 9960, 9961, 9980, 9981, 10_000, 10_001, 1_000_000].map(dashboardPageCount),
     [1, 1, 1, 2, 498, 499, 499, 499, 499, 499, 499],

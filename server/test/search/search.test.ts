@@ -47,7 +47,7 @@ describe('POST /search (dashboard)', () => {
     assert.equal((await dashboardSearch(token, '"10.1.2.3"', { type: 'ip_address' })).status, 200);
     const both = await dashboardSearch(token, 'email:alice*', { regex: true, wildcard: true });
     assert.equal(both.status, 400);
-    // A leading wildcard needs a field: named, or the tab's (issue 42 item 1).
+    // A leading wildcard needs a field: named, or the tab's.
     const wildStart = await dashboardSearch(token, '*lice', { wildcard: true });
     assert.equal(wildStart.status, 400);
     assert.ok(wildStart.body.error.length > 5, 'the engine explains the rejection');
@@ -120,7 +120,7 @@ describe('POST /search (dashboard)', () => {
   });
 });
 
-describe('hidden values stay hidden from counts (issue 25)', () => {
+describe('hidden values stay hidden from counts', () => {
   /**
    * The extraction as an attacker ran it: a visible condition (an email they know) joined
    * with a guess about a hidden field. Without a subscription, a true and a false guess

@@ -142,7 +142,7 @@ describe('GET /subscriptions', () => {
 });
 
 describe('domain slots', () => {
-  test('domain plans show renewal or expiry; a recurring one is cancelled from the summary (issue 27); Monitoring counts them', async () => {
+  test('domain plans show renewal or expiry; a recurring one is cancelled from the summary; Monitoring counts them', async () => {
     const user = await signedIn(server);
     const recurring = await payWithSandbox(server, user.token, 'domain-sub-monthly', 2);
     const subscriptionId = String((await server.runtime.db.selectFrom('payments').select('details').where('id', '=', recurring).executeTakeFirstOrThrow()).details.subscription_id);

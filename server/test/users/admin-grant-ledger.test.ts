@@ -1,5 +1,5 @@
 /**
- * `npm run admin -- user:create / user:grant` (issue 25 item 4): every credit the operator
+ * `npm run admin -- user:create / user:grant`: every credit the operator
  * adds is a credit_ledger row (reason admin-grant), written in the same transaction as the
  * balance, so the ledger of an account sums to its balances.
  */

@@ -1,5 +1,5 @@
 /**
- * Operator commands on accounts and the audit log (issue 31 items 2 and 3), run as an
+ * Operator commands on accounts and the audit log, run as an
  * operator runs them: the real CLI (`npm run admin -- …`, another process) against two
  * running instances of one server (same database, index and Redis namespace).
  *

@@ -231,7 +231,7 @@ describe('/v2/whois', () => {
 });
 
 /**
- * Issue 42 item 6: one rule for every tool, the same on the dashboard's POST /whois and on
+ * One charging rule for every tool, the same on the dashboard's POST /whois and on
  * /v2 (docs/whois.md "Credits"): an answer without data costs nothing. A registry's "not
  * registered" (kept in the answer cache as the service keeps a live answer) is AVAILABLE;
  * a domain no source knows is UNDETERMINED; every other tool answers its empty shape.

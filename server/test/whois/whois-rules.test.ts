@@ -54,7 +54,7 @@ test('costs, type names and domain age', () => {
   assert.equal(domainAgeDays('not a date'), null);
 });
 
-test('hasData, the charging rule (issue 42 item 6): a record without WHOIS data or an empty list is free; a redacted record is not', () => {
+test('hasData, the charging rule: a record without WHOIS data or an empty list is free; a redacted record is not', () => {
   const record = (fields: object) => ({ domainName: 'example.test', domainAvailability: 'UNAVAILABLE' as const, ...fields });
   assert.equal(hasData('whois', record({ domainAvailability: 'AVAILABLE', dataError: 'MISSING_WHOIS_DATA' })), false);
   assert.equal(hasData('whois', record({ domainAvailability: 'UNDETERMINED', dataError: 'MISSING_WHOIS_DATA' })), false);

@@ -24,7 +24,7 @@ export async function signOut(): Promise<void> {
 
 // Signing out, or the session ending, forgets every cached resource (user, profile…) without
 // refetching. The search favourites stay on the device for their account: the browser keeps
-// only their record ids, per email (features/search/lib/favourites.ts; issue 42 item 7).
+// only their record ids, per email (features/search/lib/favourites.ts).
 authToken.subscribe(() => {
   if (authToken.get() === null) void mutate(() => true, undefined, { revalidate: false });
 });

@@ -27,8 +27,8 @@ export const BATCH_ROWS = 100_000;
 export const BATCH_BYTES = 32 << 20;
 /**
  * The first batch is small and each next one twice the size, up to BATCH_ROWS: PostgreSQL
- * starts merging after 12,500 rows instead of waiting while node parses a whole batch
- * (0.3–0.5 s; the merges then run back to back, so that wait was never made up).
+ * starts merging after 12,500 rows instead of waiting while node parses a whole batch (the
+ * merges then run back to back, so a wait at the start is never made up).
  */
 export const FIRST_BATCH_ROWS = 12_500;
 /** A name keeps at most this many sources. */
@@ -225,9 +225,9 @@ const PDNS_TAIL_BYTES = 40;
  * Where each pdns row's key lies in the keys buffer, and its times and count, so that the
  * batch can be staged grouped by the table's key and in its order: PostgreSQL then
  * neither sorts nor groups, and its insert walks the unique index in order (the pdns
- * merge is the ingest's critical path; BENCHMARKS.md "Session 9, sorted batches"). The
- * buffer holds only the keys: a row's tail (first seen, last seen, count) is written when
- * the batch is staged (Session 10).
+ * merge is the ingest's critical path; docs/whois-benchmark.md "Ingest"). The buffer holds
+ * only the keys: a row's tail (first seen, last seen, count) is written once, when the batch
+ * is staged, rather than copied as the rows are grouped.
  */
 class PdnsRows {
   /** Offsets of each row: start and end of its key (rrtype, rdata, rrname_rev: the index's order). */
@@ -438,7 +438,7 @@ export class Stage {
    * Queues what is buffered for merging, on each connection after its part of the batches
    * before: node reads and groups the next batch while PostgreSQL merges, and a connection
    * done with a batch starts on the next one without waiting for the other connection or
-   * for node (BENCHMARKS.md "Session 10"). Waits only while a batch is already waiting on
+   * for node, so neither side idles (docs/whois-benchmark.md "Ingest"). Waits only while a batch is already waiting on
    * a connection, so at most three batches are in memory (one merging, one waiting, one
    * being read). A failure surfaces at a later flush or at finish.
    */
@@ -500,8 +500,8 @@ export class Stage {
       await this.copy(this.client, 'whois_stage_pdns (rrtype, rdata, rrname_rev, first_seen, last_seen, count)', pdns.chunks());
       // The staging tables are never analysed, so the planner expects 200 groups and picks a
       // hash aggregate, then sorts its output in key order for the insert. One sort that
-      // groups as it goes does the same work in a third of the time (1 M rows: 3.8 s → 1.3 s
-      // of CPU; BENCHMARKS.md). Only this statement: the snapshot merge keeps its plan.
+      // groups as it goes does the same work once, not twice, with far less CPU
+      // (docs/whois-benchmark.md). Only this statement: the snapshot merge keeps its plan.
       if (batch.pdnsGrouped) {
         await this.mergePdnsGrouped();
       } else {
@@ -527,11 +527,12 @@ export class Stage {
     await pipeline(Readable.from(chunks), stream);
   }
 
-  // Rows go in near key order (few index pages touched per batch; in no order: +25 % CPU).
-  // Sorted by answer first, not by type: rdata's first bytes tell rows apart, so the sort
-  // compares abbreviated keys, where a leading rrtype ('A' in most rows) makes it compare
-  // every column in full (1 M rows: 1.2 → 0.6 s); answers of different types rarely share
-  // a prefix, so the order stays close to (rrtype, rdata, rrname_rev).
+  // Rows go in near key order: few index pages touched per batch, where rows in no order
+  // would cost the insert much more CPU. Sorted by answer first, not by type: rdata's first
+  // bytes tell rows apart, so the sort compares abbreviated keys, where a leading rrtype ('A'
+  // in most rows) makes it compare every column in full, at twice the cost; answers of
+  // different types rarely share a prefix, so the order stays close to (rrtype, rdata,
+  // rrname_rev).
   private async mergePdns(): Promise<void> {
     await this.client.query(
       `insert into pdns as p (rrname_rev, rrtype, rdata, first_seen, last_seen, count, source)

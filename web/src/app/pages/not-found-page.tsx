@@ -61,7 +61,7 @@ export function NotFoundPage({ framed = false }: { framed?: boolean }) {
       <h2 className="section-label" id="not-found-help">
         Need help?
       </h2>
-      {/* Help anyone can open (the FAQ and guides ask for an account): opt-out is among it (issue 42 item 4). */}
+      {/* Help anyone can open (the FAQ and guides ask for an account): opt-out is among it, for people with no account. */}
       <nav className="tile-grid" aria-labelledby="not-found-help">
         <Link href="/documentation/faq" className="tile">
           <BookIcon />

@@ -36,7 +36,7 @@ export function ProfilePage() {
 
       <TwoFactorSection />
 
-      {/* A failed load is said where the settings would be, never left out (issue 42 item 7). */}
+      {/* A failed load is said where the settings would be, never left out: a missing card reads as a missing setting. */}
       {failed ? (
         <LoadFailed title="Could not load your settings" retry={reload} />
       ) : (

@@ -81,7 +81,7 @@ function StepUp({ label, hasPasskeys, onProof, onCancel }: { label: string; hasP
 
 /**
  * What a password sign-in asks for besides the password, in plain words: a passkey turns
- * two-factor sign-in on by itself, and its owner must know (issue 42 item 3).
+ * two-factor sign-in on by itself, and its owner must know before signing in needs it.
  */
 function secondStepText(status: TwoFactorStatus): string {
   if (!status.enabled) return 'Signing in needs only your password. An authenticator app or a passkey turns on a second step.';

@@ -82,7 +82,7 @@ export function SignInScreen() {
 
           {view === 'login' && <LoginForm registerHref={registerHref} />}
           {view === 'register' && <RegisterForm loginHref={loginHref} />}
-          {/* Opt-out is for people who want no account: said where they land (issue 42 item 4). */}
+          {/* Opt-out is for people who want no account: said where they land. */}
           {tabbed && (
             <p className="auth-switch" data-testid="auth-opt-out">
               Want your email address out of our search results? <Link href="/opt-out">Opt out</Link>, no account needed.

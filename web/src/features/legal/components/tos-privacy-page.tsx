@@ -114,7 +114,7 @@ export function TosPrivacyPage() {
         <article className="legal-content">
           <h1>Terms of Service &amp; Privacy Policy</h1>
           <p className="legal-updated">Updated Nov 13, 2020</p>
-          {/* For people who never meant to have an account (issue 42 item 4); Your Rights says more. */}
+          {/* For people who never meant to have an account, who read this page first; Your Rights says more. */}
           <p className="legal-opt-out" data-testid="legal-opt-out">
             Is your email address in a breach we hold? Anyone can opt it out of every search, without an account, on the{' '}
             <Link href="/opt-out">opt-out page</Link>. <a href={`#${rightsId}`}>Your Rights</a> below says what it does.

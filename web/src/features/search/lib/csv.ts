@@ -5,12 +5,12 @@
  * - an array field expands into numbered columns: email_1, email_2, … (monitoring reports
  *   number from 0: email_0, email_1, …);
  * - every character of a value is kept, commas and line breaks included: an export is a copy
- *   of the data (issue 45 item 1; the spec's first wording stripped them). Every cell is
- *   quoted (RFC 4180), inner double quotes doubled, so a comma or a line break stays inside
- *   its cell;
+ *   of the data, not a rendering of it. Every cell is quoted (RFC 4180), inner double quotes
+ *   doubled, so a comma or a line break stays inside its cell;
  * - a cell that begins with = + - @ after any leading white space (spaces, tabs, line
  *   breaks, no-break spaces), or with a tab or a carriage return, gets a leading single
- *   quote, so no spreadsheet reads it as a formula ("\n=HYPERLINK(…)" too: issue 13 item 8).
+ *   quote, so no spreadsheet reads it as a formula ("\n=HYPERLINK(…)" too: some spreadsheets
+ *   skip leading white space).
  */
 import type { SearchRecord } from '../api/search-api';
 

@@ -2,8 +2,8 @@
  * What to tell a searcher whose search found nothing, from the query they ran: the forms
  * that commonly find nothing because they are written differently from how records are
  * stored or how the query language reads them. Every hint suggests what works where it is
- * shown: a leading * works on a field's tab (issue 42 item 1), and a hashed password is
- * found as a result shows it, with or without its salt (item 2), so neither needs a hint.
+ * shown: a leading * works on a field's tab, and a hashed password is found as a result
+ * shows it, with or without its salt, so neither needs a hint.
  * Pure, unit-tested in server/test/dashboard/empty-hints.test.ts.
  */
 export interface RunQuery {

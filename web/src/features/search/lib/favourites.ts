@@ -4,7 +4,7 @@
  * well name, so a reload, or the next sign-in of that account on this device, still lists
  * them; the full records (starred in this visit, or fetched again by id:
  * rememberFavouriteRecords) are kept in memory only, and signing out forgets them. The stored
- * list stays across a sign-out (issue 42 item 7: it was dropped without a word); another
+ * list stays across a sign-out (a user does not expect signing out to delete their list); another
  * account on the device has its own list and never reads this one.
  */
 import { useCallback, useSyncExternalStore } from 'react';
