@@ -2,6 +2,9 @@
 // The only module the server imports from engine/. Every native call runs on the engine's
 // own threads (never libuv's pool, which argon2 and file I/O use; ARCHITECTURE.md,
 // "Threads") and returns a Promise; arguments and answers cross as one JSON string each.
+// Those requests and replies are the engine's contract (engine/src/contract/), whose
+// TypeScript is generated (contract.generated.ts): the options below are this wrapper's,
+// with their defaults, and become the contract's requests, every field given.
 // Loading only loads: the addon is built by `npm run build:engine` (and by `npm start` and
 // `npm test` before they run), never here.
 
@@ -9,26 +12,25 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { BUILD_COMMAND, addonPath, addonState } from './addon';
+import {
+  DEFAULT_BUDGET_MS, DEFAULT_WATCH_LIMIT, FIELD_NAME_VALUES, MAX_RESULT_WINDOW,
+  type ColumnMapping, type EditWellsArgs, type Entry, type FieldName, type FileSummary, type GetManyArgs,
+  type GetManyTextHead, type IngestArgs, type IngestReply, type IngestTiming, type LaneStats, type MatchWatchesHead,
+  type MergeArgs, type MergeFailure, type MergeReply, type Op, type ParseArgs, type ParseReply, type PasswordCountArgs,
+  type PasswordCountReply, type PasswordRangeArgs, type PasswordRangeReply, type PurgeReply, type RawRecordMode,
+  type SearchArgs, type SearchMode, type SearchReply, type SearchReplyArgs, type SearchTextHead, type StatsReply,
+  type SuppressReply, type SuppressionReply, type TableSummary, type UpgradeArgs, type UpgradeReply,
+  type UpgradedSegment as ContractUpgradedSegment, type WatchHit, type WatchPairs, type WatchStrategy,
+} from './contract.generated';
 
-export const FIELD_NAMES = [
-  'email', 'username', 'password', 'hashed_password', 'ip_address', 'name', 'dob', 'license_plate',
-  'vin', 'address', 'phone', 'company', 'url', 'social', 'cryptocurrency_address', 'domain',
-] as const;
-export type FieldName = (typeof FIELD_NAMES)[number];
-export type SearchMode = 'exact' | 'wildcard' | 'regex';
-
-/** One record as the public API shows it; fields without values are omitted. */
-export type Entry = {
-  id: string;
-  database_name: string;
-  raw_record: string;
-} & Partial<Record<FieldName, string[]>>;
+export type { Entry, FieldName, SearchMode };
+export const FIELD_NAMES = FIELD_NAME_VALUES;
 
 export interface SearchRequest {
   query: string;
   page?: number; // 1-based, default 1
   size?: number; // default 20; size <= 10,000 and page * size <= maxWindow
-  /** Deepest hit the search pages to (page × size): default 10,000, at most 50,000. */
+  /** Deepest hit the search pages to (page × size): default (and 0) 10,000, at most 50,000. */
   maxWindow?: number;
   mode?: SearchMode; // default 'exact'
   dedup?: boolean; // default true
@@ -51,23 +53,10 @@ export interface SearchRequest {
   oneTerm?: boolean;
 }
 
-export interface SearchResult {
-  /** Exact, whatever its size. */
-  total: number;
-  tookMicros: number;
-  segmentsSearched: number;
-  entries: Entry[];
-}
+export type SearchResult = SearchReply;
 
 /** `passwordRange`: every known hash with the prefix, as suffix (lower-case hex) and record count. */
-export interface PasswordRange {
-  prefix: string;
-  /** By suffix. SHA-1 suffixes are 35 hex digits long, SHA-256 ones 59 (after a 5-digit prefix). */
-  suffixes: { suffix: string; count: number }[];
-  /** More than 100,000 distinct hashes had the prefix: the rest are left out. */
-  truncated: boolean;
-  tookMicros: number;
-}
+export type PasswordRange = PasswordRangeReply;
 
 /** `searchApiText`: the entries as a JSON array's text. */
 export interface ApiSearchText {
@@ -76,13 +65,13 @@ export interface ApiSearchText {
   entriesJson: string;
 }
 
-function searchBody(req: SearchRequest, rawRecord: 'line' | 'omit' | 'le' = 'line'): string {
-  return JSON.stringify({
-    query: req.query, page: req.page ?? 1, size: req.size ?? 20, mode: req.mode ?? 'exact',
-    dedup: req.dedup ?? true, timeBudgetMs: req.timeBudgetMs, type: req.type ?? 'all', countCache: req.countCache ?? true, rawRecord,
-    oneTerm: req.oneTerm ?? false,
-    ...(req.maxWindow ? { maxWindow: req.maxWindow } : {}),
-  });
+/** The engine's request for a search: every field given, the wrapper's defaults applied. */
+function searchArgs(req: SearchRequest, rawRecord: RawRecordMode = 'line'): SearchArgs {
+  return {
+    query: req.query, mode: req.mode ?? 'exact', page: req.page ?? 1, size: req.size ?? 20,
+    maxWindow: req.maxWindow || MAX_RESULT_WINDOW, dedup: req.dedup ?? true, timeBudgetMs: req.timeBudgetMs ?? DEFAULT_BUDGET_MS,
+    type: req.type ?? 'all', countCache: req.countCache ?? true, rawRecord, oneTerm: req.oneTerm ?? false,
+  };
 }
 
 /**
@@ -117,7 +106,7 @@ export interface MatchWatchesOptions {
    * field's distinct terms probing a hash set of the watched values) force one, for
    * tests and the benchmark. Both give the same answer.
    */
-  strategy?: 'auto' | 'lookup' | 'walk';
+  strategy?: WatchStrategy;
 }
 
 /** `getManyApiText`: the entries found as a JSON array's text. */
@@ -127,20 +116,7 @@ export interface ApiEntriesText {
   entriesJson: string;
 }
 
-export interface EngineStats {
-  records: number;
-  segments: number;
-  parts: number;
-  generation: number;
-  removed: number;
-  /** Live records by well (taken-down sources left out, renames applied). */
-  wells: Record<string, number>;
-  segmentIds: string[];
-  /** Records of taken-down sources still in the index (until a purge or merge drops them). */
-  hiddenRecords: number;
-  /** Every live ingest (source): its id (the ingest's segment id), well and records. */
-  sources: { id: string; well: string; records: number }[];
-}
+export type EngineStats = StatsReply;
 
 /** Operator edits of data wells, by source (an ingest's segment id; see FORMAT.md, `wells.log`). */
 export interface WellEdits {
@@ -150,14 +126,7 @@ export interface WellEdits {
   rename?: [string, string][];
 }
 
-export interface PurgeResult {
-  /** Segments dropped whole (every source taken down). */
-  dropped: string[];
-  /** Segments rewritten without their taken-down records. */
-  rewritten: { from: string; to: string }[];
-  segments: number;
-  elapsedMs: number;
-}
+export type PurgeResult = PurgeReply;
 
 const QUERY_CODES = [
   'empty', 'too_short', 'too_long', 'syntax', 'unknown_field', 'field_required', 'wildcard_start',
@@ -206,7 +175,7 @@ interface Native {
   configure(threads: number): string;
   poolStats(): string;
   open(dir: string): Promise<object>;
-  call(handle: object, op: string, arg: string): Promise<string>;
+  call(handle: object, op: Op, arg: string): Promise<string>;
   parse(arg: string): Promise<string>;
   ingest(arg: string, progress: Float64Array): Promise<string>;
   merge(arg: string): Promise<string>;
@@ -251,9 +220,12 @@ async function native<T>(f: (n: Native) => Promise<T>): Promise<T> {
 }
 
 /** Validate a query exactly as a search would, without searching (throws EngineQueryError). */
-export async function validateQuery(req: Pick<SearchRequest, 'query' | 'mode' | 'type' | 'page' | 'size' | 'oneTerm' | 'maxWindow'>): Promise<{ mode: SearchMode; sources: string[] }> {
-  const out = await native((n) => n.parse(JSON.stringify({ ...req, mode: req.mode ?? 'exact' })));
-  return JSON.parse(out) as { mode: SearchMode; sources: string[] };
+export async function validateQuery(req: Pick<SearchRequest, 'query' | 'mode' | 'type' | 'page' | 'size' | 'oneTerm' | 'maxWindow'>): Promise<ParseReply> {
+  const args: ParseArgs = {
+    query: req.query, mode: req.mode ?? 'exact', type: req.type ?? 'all', page: req.page, size: req.size,
+    maxWindow: req.maxWindow || MAX_RESULT_WINDOW, oneTerm: req.oneTerm ?? false,
+  };
+  return JSON.parse(await native((n) => n.parse(JSON.stringify(args)))) as ParseReply;
 }
 
 export class Engine {
@@ -266,7 +238,7 @@ export class Engine {
     this.#native = n;
   }
 
-  async #call(op: string, arg: string): Promise<string> {
+  async #call(op: Op, arg: string): Promise<string> {
     const h = this.#handle;
     if (!h) throw new EngineError('closed', 'the engine is closed');
     try {
@@ -276,8 +248,13 @@ export class Engine {
     }
   }
 
+  /** An op answered as JSON, read as its contract reply `R`. */
+  async #json<R>(op: Op, arg: string): Promise<R> {
+    return JSON.parse(await this.#call(op, arg)) as R;
+  }
+
   async search(req: SearchRequest): Promise<SearchResult> {
-    return JSON.parse(await this.#call('search', searchBody(req))) as SearchResult;
+    return this.#json<SearchReply>('search', JSON.stringify(searchArgs(req)));
   }
 
   /**
@@ -287,9 +264,9 @@ export class Engine {
    * again (the /v2/search hot path).
    */
   async searchApiText(req: SearchRequest, lawEnforcement: boolean): Promise<ApiSearchText> {
-    const text = await this.#call('searchText', searchBody(req, lawEnforcement ? 'le' : 'omit'));
+    const text = await this.#call('searchText', JSON.stringify(searchArgs(req, lawEnforcement ? 'le' : 'omit')));
     const cut = text.indexOf('\n');
-    const head = JSON.parse(text.slice(0, cut)) as { total: number; tookMicros: number };
+    const head = JSON.parse(text.slice(0, cut)) as SearchTextHead;
     return { total: head.total, tookMicros: head.tookMicros, entriesJson: text.slice(cut + 1) };
   }
 
@@ -303,10 +280,9 @@ export class Engine {
   async searchApiReply(req: SearchRequest, lawEnforcement: boolean, balance: number): Promise<Buffer> {
     const h = this.#handle;
     if (!h) throw new EngineError('closed', 'the engine is closed');
-    const body = searchBody(req, lawEnforcement ? 'le' : 'omit');
+    const args: SearchReplyArgs = { balance: Math.trunc(balance), search: searchArgs(req, lawEnforcement ? 'le' : 'omit') };
     try {
-      // The JSON object of searchBody, with the balance as its last key.
-      return (await this.#native.call(h, 'searchReply', `${body.slice(0, -1)},"balance":${Math.trunc(balance)}}`)) as unknown as Buffer;
+      return (await this.#native.call(h, 'searchReply', JSON.stringify(args))) as unknown as Buffer;
     } catch (e) {
       throw translate(e);
     }
@@ -317,8 +293,9 @@ export class Engine {
    * any case) as a stored `hashed_password` or as the SHA-256 or SHA-1 of their plaintext
    * `password` (derived at ingest, format 3); a record found both ways counts once.
    */
-  async passwordCount(hash: string): Promise<{ total: number; tookMicros: number }> {
-    return JSON.parse(await this.#call('passwordCount', JSON.stringify({ hash }))) as { total: number; tookMicros: number };
+  async passwordCount(hash: string): Promise<PasswordCountReply> {
+    const args: PasswordCountArgs = { hash };
+    return this.#json<PasswordCountReply>('passwordCount', JSON.stringify(args));
   }
 
   /**
@@ -327,21 +304,22 @@ export class Engine {
    * count of records (no dedup; removed ones left out).
    */
   async passwordRange(prefix: string): Promise<PasswordRange> {
-    return JSON.parse(await this.#call('passwordRange', JSON.stringify({ prefix }))) as PasswordRange;
+    const args: PasswordRangeArgs = { prefix };
+    return this.#json<PasswordRangeReply>('passwordRange', JSON.stringify(args));
   }
 
   /** Same checks as search (the query, and the paging when given), no search. */
-  parse(req: Pick<SearchRequest, 'query' | 'mode' | 'type' | 'page' | 'size' | 'oneTerm' | 'maxWindow'>): Promise<{ mode: SearchMode; sources: string[] }> {
+  parse(req: Pick<SearchRequest, 'query' | 'mode' | 'type' | 'page' | 'size' | 'oneTerm' | 'maxWindow'>): Promise<ParseReply> {
     return validateQuery(req);
   }
 
   async get(id: string): Promise<Entry | null> {
-    return JSON.parse(await this.#call('get', id)) as Entry | null;
+    return this.#json<Entry | null>('get', id);
   }
 
   /** Tombstone an entry (and every record with the same content). False if unknown or already removed. */
   async remove(id: string): Promise<boolean> {
-    return JSON.parse(await this.#call('remove', id)) as boolean;
+    return this.#json<boolean>('remove', id);
   }
 
   /**
@@ -349,23 +327,23 @@ export class Engine {
    * segment published later, until `unsuppress` (engine/src/suppress.rs; only a keyed hash of
    * the address is stored). `records`: how many records hold it, removed ones included.
    */
-  async suppress(email: string): Promise<{ records: number }> {
-    return JSON.parse(await this.#call('suppress', email)) as { records: number };
+  async suppress(email: string): Promise<SuppressReply> {
+    return this.#json<SuppressReply>('suppress', email);
   }
 
   /** Lifts an opt-out: its records come back unless removed for another reason. False when the address was not suppressed. */
   async unsuppress(email: string): Promise<boolean> {
-    return JSON.parse(await this.#call('unsuppress', email)) as boolean;
+    return this.#json<boolean>('unsuppress', email);
   }
 
   /** Whether the address is suppressed, and since when (unix seconds). */
-  async suppression(email: string): Promise<{ suppressed: boolean; since: number | null }> {
-    return JSON.parse(await this.#call('suppression', email)) as { suppressed: boolean; since: number | null };
+  async suppression(email: string): Promise<SuppressionReply> {
+    return this.#json<SuppressionReply>('suppression', email);
   }
 
   /** Pick up segments and removals written by other processes now (searches also check at most once a second). */
   async refresh(): Promise<boolean> {
-    return JSON.parse(await this.#call('refresh', '')) as boolean;
+    return this.#json<boolean>('refresh', '');
   }
 
   /**
@@ -380,9 +358,9 @@ export class Engine {
   async matchWatches(segmentId: string, watches: WatchInput[], opts: MatchWatchesOptions = {}): Promise<WatchMatch[]> {
     // A header line, then the watches as [field, value] pairs (cheaper to decode than
     // objects); the engine answers by position and the ids are put back here.
-    const head = JSON.stringify({ segmentId, limit: opts.limit ?? 1000, strategy: opts.strategy ?? 'auto' });
-    const arg = `${head}\n${JSON.stringify(watches.map((w) => [w.field, w.value]))}`;
-    const found = JSON.parse(await this.#call('matchWatches', arg)) as { i: number; total: number; recordIds: string[] }[];
+    const head: MatchWatchesHead = { segmentId, limit: opts.limit ?? DEFAULT_WATCH_LIMIT, strategy: opts.strategy ?? 'auto' };
+    const pairs: WatchPairs = watches.map((w) => [w.field, w.value]);
+    const found = await this.#json<WatchHit[]>('matchWatches', `${JSON.stringify(head)}\n${JSON.stringify(pairs)}`);
     return found.map((m) => ({ id: (watches[m.i] as WatchInput).id, total: m.total, recordIds: m.recordIds }));
   }
 
@@ -392,7 +370,8 @@ export class Engine {
    * decompressed once for all the ids in it.
    */
   async getMany(ids: string[]): Promise<(Entry | null)[]> {
-    return JSON.parse(await this.#call('getMany', JSON.stringify({ ids, rawRecord: 'line' }))) as (Entry | null)[];
+    const args: GetManyArgs = { ids, rawRecord: 'line' };
+    return this.#json<(Entry | null)[]>('getMany', JSON.stringify(args));
   }
 
   /**
@@ -402,14 +381,15 @@ export class Engine {
    * embed without parsing it (/v2/monitoring/get-report).
    */
   async getManyApiText(ids: string[], lawEnforcement: boolean): Promise<ApiEntriesText> {
-    const text = await this.#call('getManyText', JSON.stringify({ ids, rawRecord: lawEnforcement ? 'le' : 'omit' }));
+    const args: GetManyArgs = { ids, rawRecord: lawEnforcement ? 'le' : 'omit' };
+    const text = await this.#call('getManyText', JSON.stringify(args));
     const cut = text.indexOf('\n');
-    const head = JSON.parse(text.slice(0, cut)) as { found: number };
+    const head = JSON.parse(text.slice(0, cut)) as GetManyTextHead;
     return { found: head.found, entriesJson: text.slice(cut + 1) };
   }
 
   async stats(): Promise<EngineStats> {
-    return JSON.parse(await this.#call('stats', '')) as EngineStats;
+    return this.#json<StatsReply>('stats', '');
   }
 
   /**
@@ -418,12 +398,13 @@ export class Engine {
    * (at most a second with `autoRefresh`).
    */
   async editWells(edits: WellEdits): Promise<void> {
-    await this.#call('editWells', JSON.stringify(edits));
+    const args: EditWellsArgs = { delete: edits.delete ?? [], rename: edits.rename ?? [] };
+    await this.#call('editWells', JSON.stringify(args));
   }
 
-  /** Reclaim the bytes of taken-down sources now (see `PurgeResult`). */
+  /** Reclaim the bytes of taken-down sources now (see `PurgeReply`). */
   async purge(): Promise<PurgeResult> {
-    return JSON.parse(await this.#call('purge', '')) as PurgeResult;
+    return this.#json<PurgeReply>('purge', '');
   }
 
   /** Merge this index's segments into one (or, with `all: false`, only past `maxSegments`); the new set is served at once. */
@@ -466,18 +447,12 @@ export interface EngineThreadOptions {
 }
 
 /** Per lane of the engine's threads: threads, calls running, calls waiting, calls done. */
-export interface EngineLaneStats {
-  lane: 'quick' | 'heavy' | 'bulk';
-  threads: number;
-  busy: number;
-  queued: number;
-  done: number;
-}
+export type EngineLaneStats = LaneStats;
 
 /** The engine's lanes now (empty before the first engine call starts them). */
 export async function enginePoolStats(): Promise<EngineLaneStats[]> {
   const n = await loadNative();
-  return JSON.parse(n.poolStats()) as EngineLaneStats[];
+  return JSON.parse(n.poolStats()) as LaneStats[];
 }
 
 /**
@@ -517,92 +492,26 @@ export async function openEngine(indexDir: string, options: EngineThreadOptions 
 
 export type IngestFormat = 'auto' | 'jsonl' | 'json-array' | 'csv' | 'combo' | 'sql';
 
-export interface IngestOptions {
-  well: string;
-  files: string[];
+/** `IngestArgs` (the engine's request, its fields and defaults) without the index, narrowed where the wrapper knows more. */
+export interface IngestOptions extends Omit<IngestArgs, 'indexDir' | 'format' | 'map' | 'catalogue'> {
   format?: IngestFormat;
   /** Column or JSON key -> field, for names the built-in aliases do not know. */
   map?: Record<string, FieldName>;
-  reportPath?: string;
-  partRecords?: number;
-  maxLineBytes?: number;
-  maxCompressedBytes?: number;
-  maxRatio?: number;
-  maxExpandedBytes?: number;
   /** Kept verbatim in segment.json (the catalogue metadata of this ingest). */
   catalogue?: { date: string | null; description: string; sensitive: boolean };
-  /** After publishing, merge segments when there are more than this many (default 8; 0: never). */
-  maxSegments?: number;
-  /** Parse and summarise (formats, mappings, ten records per file or table); publish nothing. */
-  dryRun?: boolean;
-  /** SQL dumps: ingest only these tables (default: every table whose columns map to a field). */
-  tables?: string[];
 }
 
 /** A column of a CSV file or a SQL table, and the field it maps to (null: none). */
-export interface IngestColumn {
-  column: string;
-  field: FieldName | null;
-}
-
+export type IngestColumn = ColumnMapping;
 /** One table of a SQL dump, as the ingest saw it. */
-export interface IngestTable {
-  name: string;
-  rows: number;
-  records: number;
-  badLines: number;
-  /** Why its rows were not ingested (no mapped column, not chosen with `tables`, …). */
-  skipped?: string;
-  /** The mapping; a skipped table lists only its column names. */
-  columns: (IngestColumn | string)[];
-  unmapped?: string[];
-  /** Dry run: the first parsed records. */
-  samples?: Partial<Record<FieldName, string[]>>[];
-}
+export type IngestTable = TableSummary;
+/** One input stream of an ingest: a file, or an archive member (`archive!member`). */
+export type IngestFileSummary = FileSummary;
 
-export interface IngestFileSummary {
-  /** A file, or an archive member (`archive!member`). */
-  path: string;
-  /** jsonl, json-array, csv, combo, sql, empty, or skipped (what was left out: `reason` says why). */
-  format: string;
-  gzip: boolean;
-  /** gzip, xz, bzip2 or zstd when decoded. */
-  compression?: string;
-  /** zip or tar for an archive member. */
-  archive?: string;
-  reason?: string;
-  records: number;
-  badLines: number;
-  /** The first bad lines (all of them are in the report). */
-  badLineNumbers?: { line: number; reason: string }[];
-  error?: string;
-  delimiter?: string;
-  columns?: IngestColumn[];
-  unmapped?: string[];
-  tables?: IngestTable[];
-  skippedTables?: { name: string; reason: string }[];
-  samples?: Partial<Record<FieldName, string[]>>[];
-}
+/** `MergeArgs` without the index, every field optional: `all` is true unless false. */
+export type MergeOptions = Partial<Omit<MergeArgs, 'indexDir'>>;
 
-export interface MergeOptions {
-  /** Merge every segment into one (default true); false: only when there are more than `maxSegments`. */
-  all?: boolean;
-  maxSegments?: number;
-  /** Documents per part of the merged segment (default 4,000,000). */
-  partRecords?: number;
-}
-
-export interface MergeResult {
-  /** The new segment, or null when there was nothing to merge. */
-  segmentId: string | null;
-  /** The segments it replaced (their record ids keep resolving). */
-  merged: string[];
-  records: number;
-  parts: number;
-  /** Segments in the index afterwards. */
-  segments: number;
-  elapsedMs: number;
-}
+export type MergeResult = MergeReply;
 
 export interface IngestProgress {
   records: number;
@@ -613,60 +522,27 @@ export interface IngestProgress {
   done: boolean;
 }
 
-export interface IngestResult {
-  /** null when no record was ingested (nothing published). */
-  segmentId: string | null;
-  well: string;
-  records: number;
-  badLines: number;
-  reportPath: string | null;
-  /** Fields that had at least one value: the data well's exposed data types. */
-  fields: FieldName[];
-  parts: number;
-  bytesRead: number;
-  elapsedMs: number;
-  /** Where the time went: CPU of the reading (decoding, parsing) and indexing threads and of the part flushes; wall-clock marks from the start. */
-  timing: { readerCpuMs: number; indexerCpuMs: number; flushCpuMs: number; lastFlushWaitMs: number; indexedMs: number; durableMs: number; publishedMs: number };
-  /** One entry per input stream: a file, or an archive member (`path` is `archive!member`). */
-  files: IngestFileSummary[];
-  /** A dry run: nothing was published. */
-  dryRun?: boolean;
-  /** The automatic merge this ingest triggered (null: none); a failed merge leaves the ingest published. */
-  merge?: (MergeResult & { error?: undefined }) | { error: string } | null;
-}
+/**
+ * The ingest's summary (`IngestReply`), typed for a real ingest: `timing` is left out only by
+ * a dry run; `merge` is the automatic merge, done or failed.
+ */
+export type IngestResult = Omit<IngestReply, 'timing' | 'merge'> & {
+  timing: IngestTiming;
+  merge?: (MergeResult & { error?: undefined }) | MergeFailure | null;
+};
 
 /**
  * Merge segments of `indexDir` into one new segment, published atomically like an ingest
  * (works whether or not a server has the index open; it picks the change up on refresh).
  */
 export async function mergeIndex(indexDir: string, opts: MergeOptions = {}): Promise<MergeResult> {
-  const out = await native((n) => n.merge(JSON.stringify({ ...opts, indexDir })));
-  return JSON.parse(out) as MergeResult;
+  const args: MergeArgs = { indexDir, all: opts.all ?? true, maxSegments: opts.maxSegments, partRecords: opts.partRecords };
+  return JSON.parse(await native((n) => n.merge(JSON.stringify(args)))) as MergeReply;
 }
 
 /** One segment rewritten by `upgradeIndex`. */
-export interface UpgradedSegment {
-  /** The old segment, and the new one that replaced it at the same place. */
-  from: string;
-  to: string;
-  fromFormat: number;
-  toFormat: number;
-  /** Records before, and after (fewer when taken-down records were left out). */
-  records: number;
-  recordsAfter: number;
-}
-
-export interface UpgradeResult {
-  /** Empty when every segment was in the current format already. */
-  upgraded: UpgradedSegment[];
-  /** Segments wholly taken down, dropped on the way. */
-  dropped: string[];
-  /** Segments in the index afterwards. */
-  segments: number;
-  /** The current format, every segment's afterwards. */
-  format: number;
-  elapsedMs: number;
-}
+export type UpgradedSegment = ContractUpgradedSegment;
+export type UpgradeResult = UpgradeReply;
 
 /**
  * Rewrite every segment of `indexDir` older than the engine's format in the current one, each
@@ -675,8 +551,8 @@ export interface UpgradeResult {
  * old for this engine to read (`EngineError` code `unsupported_format`).
  */
 export async function upgradeIndex(indexDir: string): Promise<UpgradeResult> {
-  const out = await native((n) => n.upgrade(JSON.stringify({ indexDir })));
-  return JSON.parse(out) as UpgradeResult;
+  const args: UpgradeArgs = { indexDir };
+  return JSON.parse(await native((n) => n.upgrade(JSON.stringify(args)))) as UpgradeReply;
 }
 
 /** Ingest files into a new segment of `indexDir`, published atomically when done. */
@@ -687,7 +563,8 @@ export async function ingestFiles(indexDir: string, opts: IngestOptions, onProgr
   });
   const timer = onProgress ? setInterval(() => onProgress(read()), progressEveryMs) : undefined;
   try {
-    const out = await native((n) => n.ingest(JSON.stringify({ ...opts, indexDir }), buf));
+    const args: IngestArgs = { ...opts, indexDir };
+    const out = await native((n) => n.ingest(JSON.stringify(args), buf));
     onProgress?.(read());
     return JSON.parse(out) as IngestResult;
   } finally {

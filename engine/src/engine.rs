@@ -3,6 +3,7 @@
 //! locks, a refresh swaps in a new one. The manifest and the tombstone log are checked at
 //! most once a second, so a running server sees a new ingest without a restart.
 
+use crate::contract::{EditWellsArgs, EditWellsReply, Entry, GetManyTextHead, PasswordCountReply, PasswordRangeReply, PasswordSuffix, PurgeReply, SearchReply, SourceStats, StatsReply, SuppressReply, SuppressionReply, WatchHit};
 use crate::error::{EngineError, Result};
 use crate::fields::{HASHED_PASSWORD, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::keys::{short_key, IntHasher, KeySet, Removed};
@@ -16,7 +17,6 @@ use crate::segment::{segment_dir, Part, Segment};
 use crate::store::{Block, Line};
 use crate::budget::Budget;
 use crate::watch::{self, WatchInput};
-use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -161,10 +161,10 @@ impl Engine {
             Arc::new(Snapshot { stamp: Stamp::default(), generation: 0, segments: vec![], removed: Removed::default(), edits: WellEdits::default() });
     }
 
-    pub fn search(&self, req: &SearchRequest) -> Result<Value> {
+    pub fn search(&self, req: &SearchRequest) -> Result<SearchReply> {
         let (total, hits, t0, snap) = self.run_search(req)?;
         let entries = fetch(&snap, &hits, req.raw_record)?;
-        Ok(render::search_json(total, t0, snap.segments.len(), entries))
+        Ok(render::search_reply(total, t0, snap.segments.len(), entries))
     }
 
     /// The search as text for a reply built without parsing the entries again (see
@@ -313,18 +313,18 @@ impl Engine {
         None
     }
 
-    pub fn get(&self, id: &str) -> Result<Value> {
+    pub fn get(&self, id: &str) -> Result<Option<Entry>> {
         self.check_open()?;
         let _ = self.refresh(false);
         let snap = self.snapshot();
         match Self::locate(&snap, id) {
-            None => Ok(Value::Null),
+            None => Ok(None),
             Some((si, seg, part, doc)) => {
                 if seg.parts[part].is_removed(doc, &snap.removed)? {
-                    return Ok(Value::Null);
+                    return Ok(None);
                 }
                 let v = fetch(&snap, &[(si, part, doc)], RawRecord::Line)?;
-                Ok(v.into_iter().next().unwrap_or(Value::Null))
+                Ok(v.into_iter().next())
             }
         }
     }
@@ -350,7 +350,7 @@ impl Engine {
     /// Opt-out: the address is kept out of every read path, in these segments and in every
     /// one published later, until `unsuppress` (see `suppress.rs`). Answers how many records
     /// hold it (`records`, removed ones included).
-    pub fn suppress(&self, email: &str) -> Result<Value> {
+    pub fn suppress(&self, email: &str) -> Result<SuppressReply> {
         self.check_open()?;
         let term = suppress::email_term(email)?;
         let records = {
@@ -361,7 +361,7 @@ impl Engine {
             suppress::suppress_locked(&self.dir, &snap.segments, &term)?.1
         };
         self.refresh(true)?;
-        Ok(json!({ "records": records }))
+        Ok(SuppressReply { records: records as u64 })
     }
 
     /// Lifts an opt-out: the records it hid come back, unless removed for another reason.
@@ -378,11 +378,11 @@ impl Engine {
     }
 
     /// Whether the address is suppressed, and since when (`since`: unix seconds, or null).
-    pub fn suppression(&self, email: &str) -> Result<Value> {
+    pub fn suppression(&self, email: &str) -> Result<SuppressionReply> {
         self.check_open()?;
         let term = suppress::email_term(email)?;
         let since = suppress::suppressed_since(&self.dir, &term)?;
-        Ok(json!({ "suppressed": since.is_some(), "since": since }))
+        Ok(SuppressionReply { suppressed: since.is_some(), since })
     }
 
     /// For monitoring: which (field, value) watches match records of one segment (see
@@ -390,7 +390,7 @@ impl Engine {
     /// match, in the order given (`i`: the watch's position): `total` counts every
     /// matching record (removed ones left out), `recordIds` are the first `limit` in
     /// document order.
-    pub fn match_watches(&self, req: &MatchWatchesRequest) -> Result<Value> {
+    pub fn match_watches(&self, req: &MatchWatchesRequest) -> Result<Vec<WatchHit>> {
         let segment_id = req.segment_id.as_str();
         self.check_open()?;
         self.refresh(true)?;
@@ -411,10 +411,10 @@ impl Engine {
             if h.total == 0 {
                 continue;
             }
-            let ids: Vec<Value> = h.docs.iter().map(|&(pi, d)| Value::String(format!("{}-{}-{}", seg.meta.id, pi, d))).collect();
-            out.push(json!({ "i": i, "total": h.total, "recordIds": ids }));
+            let record_ids = h.docs.iter().map(|&(pi, d)| format!("{}-{}-{}", seg.meta.id, pi, d)).collect();
+            out.push(WatchHit { i: i as u64, total: h.total, record_ids });
         }
-        Ok(Value::Array(out))
+        Ok(out)
     }
 
     /// The (segment, part, document) of each id found and not removed, in document order,
@@ -434,16 +434,16 @@ impl Engine {
 
     /// Entries by id, in the order asked, `null` for an unknown or removed id; each store
     /// block is taken once for all the ids in it.
-    pub fn get_many(&self, req: &GetManyRequest) -> Result<Vec<Value>> {
+    pub fn get_many(&self, req: &GetManyRequest) -> Result<Vec<Option<Entry>>> {
         self.check_open()?;
         let _ = self.refresh(false);
         let snap = self.snapshot();
         let at = Self::locate_many(&snap, &req.ids)?;
         let window: Vec<(usize, usize, u32)> = at.iter().map(|a| a.0).collect();
         let entries = fetch(&snap, &window, req.raw_record)?;
-        let mut out = vec![Value::Null; req.ids.len()];
+        let mut out = vec![None; req.ids.len()];
         for (e, (_, k)) in entries.into_iter().zip(at) {
-            out[k] = e;
+            out[k] = Some(e);
         }
         Ok(out)
     }
@@ -469,7 +469,8 @@ impl Engine {
         })?;
         // Back to the order asked.
         at.sort_unstable_by_key(|a| a.1);
-        let mut out = format!("{}\n[", json!({ "found": at.len() })).into_bytes();
+        let mut out = serde_json::to_vec(&GetManyTextHead { found: at.len() as u64 })?;
+        out.extend_from_slice(b"\n[");
         for (i, ((s, e, _), _)) in at.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
@@ -484,7 +485,7 @@ impl Engine {
     /// stored `hashed_password` or as the SHA-256 or SHA-1 of their plaintext `password`
     /// (the derived tables, format 3). One exact lookup per table and part; a record found
     /// in several tables counts once. `{total, tookMicros}`.
-    pub fn password_count(&self, req: &PasswordRequest) -> Result<Value> {
+    pub fn password_count(&self, req: &PasswordRequest) -> Result<PasswordCountReply> {
         let t0 = Instant::now();
         self.check_open()?;
         let _ = self.refresh(false);
@@ -515,14 +516,14 @@ impl Engine {
                 count_docs(part, (si, pi), docs, use_bits, true, &snap.removed, &mut seen, &budget, &mut hits)?;
             }
         }
-        Ok(json!({ "total": hits.total, "tookMicros": t0.elapsed().as_micros() as u64 }))
+        Ok(PasswordCountReply { total: hits.total, took_micros: t0.elapsed().as_micros() as u64 })
     }
 
     /// Password range (k-anonymity): every hash starting with the prefix, in the same three
     /// tables, as its suffix and its count of records (no dedup, removals hidden; a record
     /// holding one hash in two tables counts once). One prefix range per table and part.
     /// `{prefix, suffixes: [{suffix, count}] (by suffix), truncated, tookMicros}`.
-    pub fn password_range(&self, req: &PasswordRequest) -> Result<Value> {
+    pub fn password_range(&self, req: &PasswordRequest) -> Result<PasswordRangeReply> {
         let t0 = Instant::now();
         self.check_open()?;
         let _ = self.refresh(false);
@@ -575,78 +576,59 @@ impl Engine {
                 }
             }
         }
-        let suffixes: Vec<Value> = counts
+        let suffixes = counts
             .iter()
-            .map(|(t, c)| json!({ "suffix": String::from_utf8_lossy(&t[prefix.len()..]), "count": c }))
+            .map(|(t, c)| PasswordSuffix { suffix: String::from_utf8_lossy(&t[prefix.len()..]).into_owned(), count: *c })
             .collect();
-        Ok(json!({ "prefix": req.hex, "suffixes": suffixes, "truncated": truncated, "tookMicros": t0.elapsed().as_micros() as u64 }))
+        Ok(PasswordRangeReply { prefix: req.hex.clone(), suffixes, truncated, took_micros: t0.elapsed().as_micros() as u64 })
     }
 
-    pub fn stats(&self) -> Result<Value> {
+    pub fn stats(&self) -> Result<StatsReply> {
         self.check_open()?;
         let _ = self.refresh(false);
         let snap = self.snapshot();
-        let mut wells: Map<String, Value> = Map::new();
+        let mut wells: BTreeMap<String, u64> = BTreeMap::new();
+        // The sources of every live ingest: id, well (renamed), records.
+        let mut sources = Vec::new();
         for src in snap.segments.iter().flat_map(|s| s.sources.iter()) {
             if snap.edits.deleted.contains(&src.id) {
                 continue;
             }
-            let e = wells.entry(src.well.clone()).or_insert(json!(0));
-            *e = json!(e.as_u64().unwrap_or(0) + src.records);
+            *wells.entry(src.well.clone()).or_default() += src.records;
+            sources.push(SourceStats { id: src.id.clone(), well: src.well.clone(), records: src.records });
         }
-        // The sources of every live ingest: id, well (renamed), records.
-        let sources: Vec<Value> = snap
-            .segments
-            .iter()
-            .flat_map(|s| s.sources.iter())
-            .filter(|src| !snap.edits.deleted.contains(&src.id))
-            .map(|src| json!({ "id": src.id, "well": src.well, "records": src.records }))
-            .collect();
-        Ok(json!({
-            "records": snap.segments.iter().map(|s| s.records - s.hidden_records).sum::<u64>(),
-            "hiddenRecords": snap.segments.iter().map(|s| s.hidden_records).sum::<u64>(),
-            "sources": sources,
-            "segments": snap.segments.len(),
-            "parts": snap.segments.iter().map(|s| s.parts.len()).sum::<usize>(),
-            "generation": snap.generation,
-            "removed": snap.removed.len(),
-            "wells": wells,
-            "segmentIds": snap.segments.iter().map(|s| s.meta.id.clone()).collect::<Vec<_>>(),
-        }))
+        Ok(StatsReply {
+            records: snap.segments.iter().map(|s| s.records - s.hidden_records).sum(),
+            hidden_records: snap.segments.iter().map(|s| s.hidden_records).sum(),
+            sources,
+            segments: snap.segments.len() as u64,
+            parts: snap.segments.iter().map(|s| s.parts.len() as u64).sum(),
+            generation: snap.generation,
+            removed: snap.removed.len() as u64,
+            wells,
+            segment_ids: snap.segments.iter().map(|s| s.meta.id.clone()).collect(),
+        })
     }
 
-    /// Operator edits of data wells (`wells.log`): `{"delete": [source ids], "rename":
-    /// [[source id, name]]}`. Applied here at once, by every other reader at its next check.
-    pub fn edit_wells(&self, arg: &Value) -> Result<Value> {
+    /// Operator edits of data wells (`wells.log`): sources taken down and renamed. Applied
+    /// here at once, by every other reader at its next check.
+    pub fn edit_wells(&self, arg: &EditWellsArgs) -> Result<EditWellsReply> {
         self.check_open()?;
-        let ids = |v: &Value| -> Result<Vec<String>> {
-            match v {
-                Value::Null => Ok(vec![]),
-                Value::Array(a) => a.iter().map(|x| x.as_str().map(str::to_string).ok_or_else(|| EngineError::InvalidArgument("source ids must be strings".into()))).collect(),
-                _ => Err(EngineError::InvalidArgument("delete must be an array of source ids".into())),
-            }
-        };
-        let mut edits: Vec<(String, Option<String>)> = ids(&arg["delete"])?.into_iter().map(|id| (id, None)).collect();
-        if let Value::Array(a) = &arg["rename"] {
-            for pair in a {
-                match (pair[0].as_str(), pair[1].as_str()) {
-                    (Some(id), Some(name)) => edits.push((id.to_string(), Some(name.to_string()))),
-                    _ => return Err(EngineError::InvalidArgument("rename must be [source id, name] pairs".into())),
-                }
-            }
-        }
+        let deleted = arg.delete.iter().map(|id| (id.clone(), None));
+        let renamed = arg.rename.iter().map(|(id, name)| (id.clone(), Some(name.clone())));
+        let edits: Vec<(String, Option<String>)> = deleted.chain(renamed).collect();
         if !edits.is_empty() {
             append_well_edits(&self.dir, &edits)?;
         }
         self.refresh(true)?;
-        Ok(json!({ "edits": edits.len() }))
+        Ok(EditWellsReply { edits: edits.len() as u64 })
     }
 
     /// Reclaims the bytes of taken-down sources now: every segment whose sources are all
     /// taken down leaves the manifest and its directory is deleted; a merged segment that
     /// also holds live sources is rewritten by a merge that leaves the deleted ones out
     /// (`merge::run` with `purge`). `{dropped: [segment ids], rewritten: [segment ids]}`.
-    pub fn purge(&self) -> Result<Value> {
+    pub fn purge(&self) -> Result<PurgeReply> {
         self.check_open()?;
         let out = crate::merge::purge(&self.dir)?;
         self.refresh(true)?;
@@ -972,7 +954,7 @@ fn write_entries(snap: Arc<Snapshot>, hits: Vec<(usize, usize, u32)>, raw: RawRe
 }
 
 /// The page's entries as values (`search`, `get`, `getMany`).
-fn fetch(snap: &Snapshot, window: &[(usize, usize, u32)], raw: RawRecord) -> Result<Vec<Value>> {
+fn fetch(snap: &Snapshot, window: &[(usize, usize, u32)], raw: RawRecord) -> Result<Vec<Entry>> {
     let mut out = Vec::with_capacity(window.len());
     fetch_each(snap, window, |seg, pi, d, ctx, line| out.push(render::entry_json(seg, pi, d, ctx, &String::from_utf8_lossy(line.bytes()), raw)))?;
     Ok(out)

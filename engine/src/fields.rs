@@ -387,6 +387,15 @@ pub fn email_domain(normalized_email: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
+    /// The boundary's field names (`contract::FieldName`, the TypeScript `FieldName`) are
+    /// these, in this order.
+    #[test]
+    fn the_contract_names_the_fields_in_order() {
+        for (i, f) in crate::contract::FieldName::ALL.iter().enumerate() {
+            assert_eq!(serde_json::to_value(f).unwrap(), FIELDS[i]);
+        }
+    }
+
     #[test]
     fn ips_are_canonical() {
         assert_eq!(normalize(IP_ADDRESS, " 2001:DB8:0:0:0:0:0:1 ").unwrap(), "2001:db8::1");

@@ -19,6 +19,7 @@ mod sql_dump;
 use indexer::{Batch, Indexer, BATCH};
 use report::Report;
 
+use crate::contract::{AutoMerge, BadLine, ColumnMapping, FieldName, FileSummary, IngestArgs, IngestReply, IngestTiming, MergeFailure, Sample};
 use crate::error::{EngineError, Result};
 use crate::fields::{field_index, FIELDS, FIELD_COUNT};
 use crate::manifest::{IndexLock, Manifest, ManifestEntry};
@@ -27,7 +28,7 @@ use crate::dedup::record_key;
 use crate::segment::{PartWriter, SegmentMeta, FORMAT_VERSION};
 use crate::source::{detect_delimiter, finish_record, norm_col, push_json_str, split_delimited, Format, LineContext, SourceRecord};
 use crate::sql::{Event, SqlReader};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -60,41 +61,42 @@ pub struct IngestOptions {
 }
 
 impl IngestOptions {
-    pub fn from_json(v: &Value) -> Result<IngestOptions> {
-        let s = |k: &str| v[k].as_str().map(|x| x.to_string());
-        let well = s("well").filter(|w| !w.trim().is_empty()).ok_or_else(|| EngineError::InvalidArgument("well is required".into()))?;
-        let f = v["format"].as_str().unwrap_or("auto");
-        let format = Format::parse(f).ok_or_else(|| EngineError::InvalidArgument(format!("unknown format {:?} (auto, jsonl, json-array, csv, combo, sql)", f)))?;
-        let files: Vec<PathBuf> = v["files"].as_array().map(|a| a.iter().filter_map(|x| x.as_str()).map(PathBuf::from).collect()).unwrap_or_default();
-        if files.is_empty() {
+    pub fn from_args(a: IngestArgs) -> Result<IngestOptions> {
+        if a.well.trim().is_empty() {
+            return Err(EngineError::InvalidArgument("well is required".into()));
+        }
+        let format = Format::parse(&a.format).ok_or_else(|| EngineError::InvalidArgument(format!("unknown format {:?} (auto, jsonl, json-array, csv, combo, sql)", a.format)))?;
+        if a.files.is_empty() {
             return Err(EngineError::InvalidArgument("no input files".into()));
         }
         let mut map = HashMap::new();
-        if let Some(m) = v["map"].as_object() {
-            for (col, f) in m {
-                let fname = f.as_str().unwrap_or("");
-                let idx = field_index(fname).ok_or_else(|| EngineError::InvalidArgument(format!("--map {}={}: unknown field (fields: {})", col, fname, FIELDS.join(", "))))?;
-                map.insert(norm_col(col), idx);
-            }
+        for (col, fname) in &a.map {
+            let idx = field_index(fname).ok_or_else(|| EngineError::InvalidArgument(format!("--map {}={}: unknown field (fields: {})", col, fname, FIELDS.join(", "))))?;
+            map.insert(norm_col(col), idx);
         }
-        let n = |k: &str, d: u64| v[k].as_u64().unwrap_or(d);
         Ok(IngestOptions {
-            index_dir: PathBuf::from(s("indexDir").ok_or_else(|| EngineError::InvalidArgument("indexDir is required".into()))?),
-            well: well.trim().to_string(),
+            index_dir: PathBuf::from(a.index_dir),
+            well: a.well.trim().to_string(),
             format,
-            files,
+            files: a.files.into_iter().map(PathBuf::from).collect(),
             map,
-            report_path: s("reportPath").map(PathBuf::from),
-            part_docs: n("partRecords", 500_000).clamp(1, u32::MAX as u64) as u32,
-            max_line_bytes: n("maxLineBytes", 1 << 20) as usize,
-            max_compressed_bytes: n("maxCompressedBytes", 64 << 30),
-            max_ratio: n("maxRatio", 200),
-            max_expanded_bytes: n("maxExpandedBytes", 1 << 40),
-            catalogue: v["catalogue"].clone(),
-            max_segments: n("maxSegments", crate::merge::DEFAULT_MAX_SEGMENTS as u64) as usize,
-            dry_run: v["dryRun"].as_bool().unwrap_or(false),
-            tables: v["tables"].as_array().map(|a| a.iter().filter_map(|x| x.as_str()).map(|t| t.trim().to_lowercase()).collect()).unwrap_or_default(),
+            report_path: a.report_path.map(PathBuf::from),
+            part_docs: a.part_records.clamp(1, u32::MAX as u64) as u32,
+            max_line_bytes: a.max_line_bytes as usize,
+            max_compressed_bytes: a.max_compressed_bytes,
+            max_ratio: a.max_ratio,
+            max_expanded_bytes: a.max_expanded_bytes,
+            catalogue: a.catalogue,
+            max_segments: a.max_segments as usize,
+            dry_run: a.dry_run,
+            tables: a.tables.iter().map(|t| t.trim().to_lowercase()).collect(),
         })
+    }
+
+    /// Tests: the options of an `IngestArgs` given as JSON.
+    #[cfg(test)]
+    pub fn from_json(v: &Value) -> Result<IngestOptions> {
+        Self::from_args(serde_json::from_value(v.clone())?)
     }
 }
 
@@ -121,12 +123,12 @@ struct Ingest<'a> {
     batch: Batch,
     records: u64,
     bad: u64,
-    files: Vec<Value>,
+    files: Vec<FileSummary>,
     contexts: Vec<LineContext>,
     /// Dry run: up to `SAMPLES` parsed records of each context.
-    samples: HashMap<u16, Vec<Value>>,
+    samples: HashMap<u16, Vec<Sample>>,
     /// The current file's first bad lines (number and reason), for its summary.
-    bad_lines: Vec<Value>,
+    bad_lines: Vec<BadLine>,
     /// JSON keys of the current file's first records, with their field, for its summary.
     keys: std::collections::BTreeMap<String, Option<usize>>,
     keyed_records: u32,
@@ -141,11 +143,17 @@ const SAMPLES: usize = 10;
 /// Bad lines named (with their numbers) in each file's summary; the report has them all.
 const BAD_IN_SUMMARY: usize = 20;
 
-/// The mapping of a file's or a table's columns, for its summary.
-fn column_summary(c: &LineContext) -> (Value, Value) {
-    let cols: Vec<Value> = c.header.iter().zip(c.columns()).map(|(h, f)| json!({ "column": h, "field": f.map(|f| FIELDS[f]) })).collect();
-    let unmapped: Vec<&String> = c.header.iter().zip(c.columns()).filter(|(_, f)| f.is_none()).map(|(h, _)| h).collect();
-    (json!(cols), json!(unmapped))
+/// The mapping of a file's or a table's columns, for its summary: each column with its
+/// field, and the columns without one.
+fn column_summary(c: &LineContext) -> (Vec<ColumnMapping>, Vec<String>) {
+    let cols = c.header.iter().zip(c.columns()).map(|(h, f)| ColumnMapping { column: h.clone(), field: f.map(|f| FieldName::ALL[f]) }).collect();
+    let unmapped = c.header.iter().zip(c.columns()).filter(|(_, f)| f.is_none()).map(|(h, _)| h.clone()).collect();
+    (cols, unmapped)
+}
+
+/// An input left out, with why.
+fn skipped_input(path: &Path, reason: &str, bad_lines: u64) -> FileSummary {
+    FileSummary { path: path.display().to_string(), format: "skipped".into(), bad_lines, reason: Some(reason.to_string()), ..Default::default() }
 }
 
 impl<'a> Ingest<'a> {
@@ -159,10 +167,7 @@ impl<'a> Ingest<'a> {
         back: Option<std::sync::mpsc::Receiver<Batch>>,
         left_out: &[(PathBuf, &'static str)],
     ) -> Ingest<'a> {
-        let files = left_out
-            .iter()
-            .map(|(p, reason)| json!({ "path": p.display().to_string(), "format": "skipped", "gzip": false, "records": 0, "badLines": 0, "reason": reason }))
-            .collect();
+        let files = left_out.iter().map(|(p, reason)| skipped_input(p, reason, 0)).collect();
         Ingest {
             opts,
             progress,
@@ -183,7 +188,7 @@ impl<'a> Ingest<'a> {
 
     fn bad(&mut self, file: &Path, line: u64, reason: &str, content: &[u8]) -> Result<()> {
         if self.bad_lines.len() < BAD_IN_SUMMARY {
-            self.bad_lines.push(json!({ "line": line, "reason": reason }));
+            self.bad_lines.push(BadLine { line, reason: reason.to_string() });
         }
         self.bad += 1;
         self.progress.bad_lines.fetch_add(1, Ordering::Relaxed);
@@ -196,8 +201,8 @@ impl<'a> Ingest<'a> {
             self.progress.records.fetch_add(1, Ordering::Relaxed);
             let s = self.samples.entry(ctx).or_default();
             if s.len() < SAMPLES {
-                let fields: serde_json::Map<String, Value> = rec.fields.iter().enumerate().filter(|(_, v)| !v.is_empty()).map(|(f, v)| (FIELDS[f].to_string(), json!(v))).collect();
-                s.push(Value::Object(fields));
+                let fields: Sample = rec.fields.iter().enumerate().filter(|(_, v)| !v.is_empty()).map(|(f, v)| (FieldName::ALL[f], v.clone())).collect();
+                s.push(fields);
             }
             return Ok(());
         }
@@ -283,21 +288,19 @@ impl<'a> Ingest<'a> {
     }
 
     /// Records a file's summary (with its first bad lines) and its progress.
-    fn finish_file(&mut self, mut info: Value, error: Option<String>, counter: &Arc<AtomicU64>, base_read: u64) {
+    fn finish_file(&mut self, mut info: FileSummary, error: Option<String>, counter: &Arc<AtomicU64>, base_read: u64) {
         if !self.keys.is_empty() {
             let keys = std::mem::take(&mut self.keys);
-            info["columns"] = json!(keys.iter().map(|(k, f)| json!({ "column": k, "field": f.map(|f| FIELDS[f]) })).collect::<Vec<_>>());
-            info["unmapped"] = json!(keys.iter().filter(|(_, f)| f.is_none()).map(|(k, _)| k).collect::<Vec<_>>());
+            info.columns = Some(keys.iter().map(|(k, f)| ColumnMapping { column: k.clone(), field: f.map(|f| FieldName::ALL[f]) }).collect());
+            info.unmapped = Some(keys.into_iter().filter(|(_, f)| f.is_none()).map(|(k, _)| k).collect());
         }
         let consumed = counter.load(Ordering::Relaxed);
         self.progress.bytes_read.store(base_read + consumed, Ordering::Relaxed);
         self.progress.files_done.fetch_add(1, Ordering::Relaxed);
         if !self.bad_lines.is_empty() {
-            info["badLineNumbers"] = json!(std::mem::take(&mut self.bad_lines));
+            info.bad_line_numbers = Some(std::mem::take(&mut self.bad_lines));
         }
-        if let Some(e) = error {
-            info["error"] = json!(e);
-        }
+        info.error = error;
         self.files.push(info);
     }
 
@@ -306,7 +309,7 @@ impl<'a> Ingest<'a> {
 /// A dry run: every file parsed as an ingest would, nothing indexed or published, the index
 /// untouched (the bad-line report only with an explicit `reportPath`). The summary has, per
 /// file and table, the detected format, the column mapping and the first parsed records.
-fn dry_run(opts: &IngestOptions, inputs: &[PathBuf], left_out: &[(PathBuf, &'static str)], progress: &Progress, t0: Instant) -> Result<Value> {
+fn dry_run(opts: &IngestOptions, inputs: &[PathBuf], left_out: &[(PathBuf, &'static str)], progress: &Progress, t0: Instant) -> Result<IngestReply> {
     let report_path = opts.report_path.clone();
     let report = Report { enabled: report_path.is_some(), path: report_path.clone().unwrap_or_default(), file: None, written: 0 };
     let mut ing = Ingest::new(opts, progress, report, None, None, left_out);
@@ -316,24 +319,25 @@ fn dry_run(opts: &IngestOptions, inputs: &[PathBuf], left_out: &[(PathBuf, &'sta
     if let Some(mut w) = ing.report.file.take() {
         w.flush()?;
     }
-    Ok(json!({
-        "dryRun": true,
-        "segmentId": Value::Null,
-        "well": opts.well,
-        "records": ing.records,
-        "badLines": ing.bad,
-        "reportPath": if ing.bad > 0 { report_path.map(|p| json!(p.display().to_string())).unwrap_or(Value::Null) } else { Value::Null },
-        "fields": [],
-        "parts": 0,
-        "bytesRead": progress.bytes_read.load(Ordering::Relaxed),
-        "elapsedMs": t0.elapsed().as_millis() as u64,
-        "files": ing.files,
-        "merge": Value::Null,
-    }))
+    Ok(IngestReply {
+        dry_run: true,
+        segment_id: None,
+        well: opts.well.clone(),
+        records: ing.records,
+        bad_lines: ing.bad,
+        report_path: report_path.filter(|_| ing.bad > 0).map(|p| p.display().to_string()),
+        fields: vec![],
+        parts: 0,
+        bytes_read: progress.bytes_read.load(Ordering::Relaxed),
+        elapsed_ms: t0.elapsed().as_millis() as u64,
+        timing: None,
+        files: ing.files,
+        merge: None,
+    })
 }
 
 /// Run one ingest; returns the summary the CLI prints and stores.
-pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
+pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<IngestReply> {
     let t0 = Instant::now();
     // Directories stand for the files below them (see archive::expand_inputs).
     let (inputs, left_out) = archive::expand_inputs(&opts.files)?;
@@ -443,38 +447,44 @@ pub fn run(opts: &IngestOptions, progress: &Progress) -> Result<Value> {
     // Keep the number of segments small: merge past the threshold. The ingest is already
     // published, so a failed merge is reported, not raised.
     let published_ms = t0.elapsed().as_millis() as u64;
-    let mut merge = Value::Null;
+    let mut merge = None;
     if published && opts.max_segments > 0 {
         let mo = crate::merge::MergeOptions { all: false, max_segments: opts.max_segments, part_docs: crate::merge::DEFAULT_MERGE_PART_DOCS };
         merge = match crate::merge::run(&opts.index_dir, &mo) {
-            Ok(v) if v["segmentId"].is_null() => Value::Null,
-            Ok(v) => v,
-            Err(e) => json!({ "error": e.to_string() }),
+            Ok(r) if r.segment_id.is_none() => None,
+            Ok(r) => Some(AutoMerge::Done(r)),
+            Err(e) => Some(AutoMerge::Failed(MergeFailure { error: e.to_string() })),
         };
     }
-    Ok(json!({
-        "merge": merge,
-        "segmentId": if published { json!(id) } else { Value::Null },
-        "well": opts.well,
-        "records": ing.records,
-        "badLines": ing.bad,
-        "reportPath": if ing.bad > 0 { json!(report_path.display().to_string()) } else { Value::Null },
-        "fields": fields,
-        "parts": ix.parts,
-        "bytesRead": progress.bytes_read.load(Ordering::Relaxed),
-        "elapsedMs": t0.elapsed().as_millis() as u64,
-        "timing": {
-            "readerCpuMs": reader_cpu_us / 1000, "indexerCpuMs": indexer_cpu_us.load(Ordering::Relaxed) / 1000,
-            "flushCpuMs": flush_cpu_us.load(Ordering::Relaxed) / 1000, "lastFlushWaitMs": tail_us.load(Ordering::Relaxed) / 1000,
-            "indexedMs": indexed_ms, "durableMs": durable_ms, "publishedMs": published_ms,
-        },
-        "files": ing.files,
-    }))
+    Ok(IngestReply {
+        dry_run: false,
+        segment_id: Some(id).filter(|_| published),
+        well: opts.well.clone(),
+        records: ing.records,
+        bad_lines: ing.bad,
+        report_path: Some(report_path.display().to_string()).filter(|_| ing.bad > 0),
+        fields: FieldName::ALL.iter().zip(ix.present).filter(|(_, present)| *present).map(|(f, _)| *f).collect(),
+        parts: ix.parts as u64,
+        bytes_read: progress.bytes_read.load(Ordering::Relaxed),
+        elapsed_ms: t0.elapsed().as_millis() as u64,
+        timing: Some(IngestTiming {
+            reader_cpu_ms: reader_cpu_us / 1000,
+            indexer_cpu_ms: indexer_cpu_us.load(Ordering::Relaxed) / 1000,
+            flush_cpu_ms: flush_cpu_us.load(Ordering::Relaxed) / 1000,
+            last_flush_wait_ms: tail_us.load(Ordering::Relaxed) / 1000,
+            indexed_ms,
+            durable_ms,
+            published_ms,
+        }),
+        files: ing.files,
+        merge,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     /// A merge's `first.dat` (its sources' bits side by side) is the one publishing would
     /// compute against the segments before it: ingests of 3 records a part, sharing records
@@ -519,9 +529,9 @@ mod tests {
             }
         };
         let some = crate::merge::MergeOptions { all: false, max_segments: 3, part_docs: 10 };
-        assert_eq!(crate::merge::run(&index, &some).unwrap()["merged"].as_array().map(|a| a.len()), Some(4));
+        assert_eq!(crate::merge::run(&index, &some).unwrap().merged.len(), 4);
         check();
-        assert!(crate::merge::run(&index, &crate::merge::MergeOptions { all: true, ..some }).unwrap()["segmentId"].is_string());
+        assert!(crate::merge::run(&index, &crate::merge::MergeOptions { all: true, ..some }).unwrap().segment_id.is_some());
         check();
         let _ = std::fs::remove_dir_all(&dir);
     }

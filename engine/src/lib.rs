@@ -3,6 +3,7 @@
 
 pub mod budget;
 pub mod bytes;
+pub mod contract;
 pub mod dedup;
 pub mod digest;
 pub mod engine;
@@ -60,6 +61,12 @@ pub(crate) fn test_dir(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Test-only: a reply as the JSON value the wrapper receives.
+#[cfg(test)]
+pub(crate) fn to_json<T: serde::Serialize>(reply: T) -> serde_json::Value {
+    serde_json::to_value(reply).unwrap()
 }
 
 // The binding references napi_* symbols that only the node binary provides, so it is

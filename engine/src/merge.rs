@@ -14,6 +14,7 @@
 //!
 //! The whole merge runs under the index lock (ingests wait to publish; searches do not).
 
+use crate::contract::{MergeArgs, MergeReply, MergeTiming, PurgeReply, Rewritten, UpgradeReply, UpgradedSegment};
 use crate::dedup;
 use crate::error::{EngineError, Result};
 use crate::fields::{index_name, EMAIL_LOCAL, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
@@ -32,10 +33,10 @@ use std::path::Path;
 use std::time::Instant;
 
 /// Automatic merges keep about this many segments (an ingest that leaves more merges).
-pub const DEFAULT_MAX_SEGMENTS: usize = 8;
+pub const DEFAULT_MAX_SEGMENTS: usize = crate::contract::DEFAULT_MAX_SEGMENTS as usize;
 /// Documents per part of a merged segment (parts of an ingest bound its hash maps; a merge
 /// streams sorted terms, so its parts can be larger: fewer parts to visit per search).
-pub const DEFAULT_MERGE_PART_DOCS: u64 = 4_000_000;
+pub const DEFAULT_MERGE_PART_DOCS: u64 = crate::contract::DEFAULT_MERGE_PART_DOCS;
 
 pub struct MergeOptions {
     /// Merge every segment into one (explicit `merge()`); otherwise only when there are
@@ -46,11 +47,11 @@ pub struct MergeOptions {
 }
 
 impl MergeOptions {
-    pub fn from_json(v: &Value) -> MergeOptions {
+    pub fn from_args(a: &MergeArgs) -> MergeOptions {
         MergeOptions {
-            all: v["all"].as_bool().unwrap_or(true),
-            max_segments: v["maxSegments"].as_u64().map(|x| x.max(1) as usize).unwrap_or(DEFAULT_MAX_SEGMENTS),
-            part_docs: v["partRecords"].as_u64().unwrap_or(DEFAULT_MERGE_PART_DOCS).clamp(1, u32::MAX as u64 / 2),
+            all: a.all,
+            max_segments: a.max_segments.clamp(1, usize::MAX as u64) as usize,
+            part_docs: a.part_records.clamp(1, u32::MAX as u64 / 2),
         }
     }
 }
@@ -361,9 +362,8 @@ fn merge_field(dir: &Path, srcs: &[Src], f: usize, pw_remap: &std::sync::Mutex<V
     Ok(())
 }
 
-/// Merge per `opts`. Returns `{segmentId, merged: [ids], records, parts, elapsedMs}`, or
-/// `segmentId: null` when there was nothing to merge.
-pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
+/// Merge per `opts`; `segment_id` is `None` when there was nothing to merge.
+pub fn run(dir: &Path, opts: &MergeOptions) -> Result<MergeReply> {
     let t0 = Instant::now();
     let _lock = IndexLock::acquire(dir)?;
     let mut m = Manifest::read(dir)?;
@@ -373,7 +373,10 @@ pub fn run(dir: &Path, opts: &MergeOptions) -> Result<Value> {
     drop_deleted(dir, &mut m, &edits)?;
     let window = match choose(&m, opts) {
         Some(w) => w,
-        None => return Ok(json!({ "segmentId": null, "merged": [], "records": 0, "parts": 0, "segments": m.segments.len(), "elapsedMs": t0.elapsed().as_millis() as u64 })),
+        None => {
+            let elapsed_ms = t0.elapsed().as_millis() as u64;
+            return Ok(MergeReply { segment_id: None, merged: vec![], records: 0, parts: 0, segments: m.segments.len() as u64, elapsed_ms, timing: None });
+        }
     };
     merge_window(dir, &m, window, opts, &edits, t0)
 }
@@ -411,8 +414,7 @@ fn drop_deleted(dir: &Path, m: &mut Manifest, edits: &WellEdits) -> Result<Vec<S
 /// Reclaims the bytes of taken-down sources (`wells.log`) now, under the index lock:
 /// segments wholly taken down leave the manifest; every other segment holding a taken-down
 /// source is rewritten alone without its records (a merge of one segment).
-/// `{dropped: [ids], rewritten: [{from, to}], segments}`.
-pub fn purge(dir: &Path) -> Result<Value> {
+pub fn purge(dir: &Path) -> Result<PurgeReply> {
     let t0 = Instant::now();
     let _lock = IndexLock::acquire(dir)?;
     let mut m = Manifest::read(dir)?;
@@ -427,12 +429,12 @@ pub fn purge(dir: &Path) -> Result<Value> {
         if meta.sources.iter().any(|s| edits.deleted.contains(&s.id)) {
             let from = m.segments[i].id.clone();
             let r = merge_window(dir, &m, i..i + 1, &opts, &edits, Instant::now())?;
-            rewritten.push(json!({ "from": from, "to": r["segmentId"] }));
+            rewritten.push(Rewritten { from, to: r.segment_id.unwrap_or_default() });
             m = Manifest::read(dir)?;
         }
         i += 1;
     }
-    Ok(json!({ "dropped": dropped, "rewritten": rewritten, "segments": m.segments.len(), "elapsedMs": t0.elapsed().as_millis() as u64 }))
+    Ok(PurgeReply { dropped, rewritten, segments: m.segments.len() as u64, elapsed_ms: t0.elapsed().as_millis() as u64 })
 }
 
 /// Rewrites every segment older than `FORMAT_VERSION` in the current format, each alone (a
@@ -440,10 +442,8 @@ pub fn purge(dir: &Path) -> Result<Value> {
 /// meanwhile waits to publish), under the index lock for the whole run. Segments wholly
 /// taken down leave first, and a rewritten segment leaves out its taken-down records, as
 /// any merge does. A segment this engine cannot read (below `MIN_FORMAT_VERSION`) stops
-/// the run before anything is rewritten. `{upgraded: [{from, to, fromFormat, toFormat,
-/// records, recordsAfter}], dropped: [ids], segments, format, elapsedMs}`; nothing
-/// upgraded when every segment is current.
-pub fn upgrade(dir: &Path) -> Result<Value> {
+/// the run before anything is rewritten. Nothing upgraded when every segment is current.
+pub fn upgrade(dir: &Path) -> Result<UpgradeReply> {
     let t0 = Instant::now();
     let _lock = IndexLock::acquire(dir)?;
     let mut m = Manifest::read(dir)?;
@@ -464,15 +464,22 @@ pub fn upgrade(dir: &Path) -> Result<Value> {
         }
         let records = m.segments[i].records;
         let r = merge_window(dir, &m, i..i + 1, &opts, &edits, Instant::now())?;
-        upgraded.push(json!({ "from": from, "to": r["segmentId"], "fromFormat": version, "toFormat": FORMAT_VERSION, "records": records, "recordsAfter": r["records"] }));
+        upgraded.push(UpgradedSegment {
+            from,
+            to: r.segment_id.unwrap_or_default(),
+            from_format: version as u64,
+            to_format: FORMAT_VERSION as u64,
+            records,
+            records_after: r.records,
+        });
         m = Manifest::read(dir)?;
     }
-    Ok(json!({ "upgraded": upgraded, "dropped": dropped, "segments": m.segments.len(), "format": FORMAT_VERSION, "elapsedMs": t0.elapsed().as_millis() as u64 }))
+    Ok(UpgradeReply { upgraded, dropped, segments: m.segments.len() as u64, format: FORMAT_VERSION as u64, elapsed_ms: t0.elapsed().as_millis() as u64 })
 }
 
 /// Rewrites the run `window` of `m` into one segment (the caller holds the lock), leaving
 /// out the records of taken-down sources.
-fn merge_window(dir: &Path, m: &Manifest, window: Range<usize>, opts: &MergeOptions, edits: &WellEdits, t0: Instant) -> Result<Value> {
+fn merge_window(dir: &Path, m: &Manifest, window: Range<usize>, opts: &MergeOptions, edits: &WellEdits, t0: Instant) -> Result<MergeReply> {
     // The process's CPU: in the bench and the CLI nothing else runs meanwhile.
     let cpu0 = crate::cpu_clock::process();
     let segs: Vec<Segment> = m.segments[window.clone()]
@@ -633,11 +640,15 @@ fn merge_window(dir: &Path, m: &Manifest, window: Range<usize>, opts: &MergeOpti
         let _ = std::fs::remove_dir_all(segment_dir(dir, old));
     }
     let _ = sync_dir(dir);
-    Ok(json!({
-        "segmentId": id, "merged": merged, "records": meta.records, "parts": meta.parts,
-        "segments": next.segments.len(), "elapsedMs": t0.elapsed().as_millis() as u64,
-        "timing": { "builtMs": built_ms, "durableMs": durable_ms, "visibleMs": visible_ms, "cpuMs": (crate::cpu_clock::process() - cpu0).as_millis() as u64 },
-    }))
+    Ok(MergeReply {
+        segment_id: Some(id),
+        merged,
+        records: meta.records,
+        parts: meta.parts as u64,
+        segments: next.segments.len() as u64,
+        elapsed_ms: t0.elapsed().as_millis() as u64,
+        timing: Some(MergeTiming { built_ms, durable_ms, visible_ms, cpu_ms: (crate::cpu_clock::process() - cpu0).as_millis() as u64 }),
+    })
 }
 
 #[cfg(test)]

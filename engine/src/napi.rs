@@ -12,7 +12,9 @@
 //!
 //! Exports: `configure(threads)`, `poolStats()`, `open(dir)`, `call(handle, op, json)`,
 //! `parse(json)`, `ingest(json, progress: Float64Array)`, `merge(json)`, `upgrade(json)`, `version()`.
+//! Every request and reply is a type of `contract` (ops: `contract::Op`).
 
+use crate::contract::{ConfigureReply, LaneName, LaneStats, MergeArgs, Op, ParseReply, PasswordCountArgs, PasswordRangeArgs, SearchReplyArgs, UpgradeArgs, VersionReply};
 use crate::engine::Engine;
 use crate::error::EngineError;
 use crate::ffi::*;
@@ -21,8 +23,9 @@ use crate::planner::{self, Plan, TermPlan};
 use crate::pool;
 use crate::query;
 use crate::render;
-use crate::request::{GetManyRequest, MatchWatchesRequest, ParseRequest, PasswordRequest, SearchRequest};
-use serde_json::{json, Value};
+use crate::request::{search_mode, GetManyRequest, MatchWatchesRequest, ParseRequest, PasswordRequest, SearchRequest};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use std::os::raw::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
@@ -439,8 +442,15 @@ unsafe fn guard(env: napi_env, f: impl FnOnce() -> NapiResult<napi_value>) -> na
     }
 }
 
-fn json_arg(s: &str) -> std::result::Result<Value, EngineError> {
+/// A request from its JSON text: unknown fields and missing required ones are
+/// `invalid_argument` errors (`contract`).
+fn decode<T: DeserializeOwned>(s: &str) -> std::result::Result<T, EngineError> {
     serde_json::from_str(s).map_err(EngineError::from)
+}
+
+/// A reply as its JSON text.
+fn encode<T: Serialize>(r: std::result::Result<T, EngineError>) -> std::result::Result<String, EngineError> {
+    serde_json::to_string(&r?).map_err(EngineError::from)
 }
 
 unsafe extern "C" fn js_open(env: napi_env, info: napi_callback_info) -> napi_value {
@@ -451,37 +461,37 @@ unsafe extern "C" fn js_open(env: napi_env, info: napi_callback_info) -> napi_va
     })
 }
 
-fn run_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<String, EngineError> {
-    if op == "searchText" {
-        return engine.search_text(&SearchRequest::from_json(&json_arg(arg)?)?);
-    }
-    if op == "getManyText" {
-        return engine.get_many_text(&GetManyRequest::from_json(&json_arg(arg)?)?);
-    }
-    run_json_op(engine, op, arg).map(|v| v.to_string())
-}
-
-fn run_json_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<Value, EngineError> {
+/// An op's answer as the JSON text (or text) it crosses as; `searchReply`, answered as
+/// bytes, is `search_reply`'s.
+fn run_op(engine: &Engine, op: Op, arg: &str) -> std::result::Result<String, EngineError> {
     match op {
-        "search" => engine.search(&SearchRequest::from_json(&json_arg(arg)?)?),
-        "get" => engine.get(arg),
-        "remove" => engine.remove(arg).map(Value::Bool),
-        "suppress" => engine.suppress(arg),
-        "unsuppress" => engine.unsuppress(arg).map(Value::Bool),
-        "suppression" => engine.suppression(arg),
-        "refresh" => engine.refresh(true).map(Value::Bool),
-        "stats" => engine.stats(),
-        "passwordCount" => engine.password_count(&PasswordRequest::from_json(&json_arg(arg)?, "hash", 1..=128)?),
-        "passwordRange" => engine.password_range(&PasswordRequest::from_json(&json_arg(arg)?, "prefix", 5..=64)?),
-        "matchWatches" => engine.match_watches(&MatchWatchesRequest::from_text(arg)?),
-        "getMany" => engine.get_many(&GetManyRequest::from_json(&json_arg(arg)?)?).map(Value::Array),
-        "editWells" => engine.edit_wells(&json_arg(arg)?),
-        "purge" => engine.purge(),
-        "close" => {
-            engine.close();
-            Ok(Value::Null)
+        Op::Search => encode(engine.search(&SearchRequest::from_text(arg)?)),
+        Op::SearchText => engine.search_text(&SearchRequest::from_text(arg)?),
+        Op::SearchReply => Err(EngineError::Internal("searchReply is answered as bytes".into())),
+        Op::Get => encode(engine.get(arg)),
+        Op::GetMany => encode(engine.get_many(&GetManyRequest::from_args(decode(arg)?))),
+        Op::GetManyText => engine.get_many_text(&GetManyRequest::from_args(decode(arg)?)),
+        Op::Remove => encode(engine.remove(arg)),
+        Op::Suppress => encode(engine.suppress(arg)),
+        Op::Unsuppress => encode(engine.unsuppress(arg)),
+        Op::Suppression => encode(engine.suppression(arg)),
+        Op::Refresh => encode(engine.refresh(true)),
+        Op::Stats => encode(engine.stats()),
+        Op::PasswordCount => {
+            let a: PasswordCountArgs = decode(arg)?;
+            encode(engine.password_count(&PasswordRequest::new(&a.hash, "hash", 1..=128)?))
         }
-        other => Err(EngineError::InvalidArgument(format!("unknown operation {:?}", other))),
+        Op::PasswordRange => {
+            let a: PasswordRangeArgs = decode(arg)?;
+            encode(engine.password_range(&PasswordRequest::new(&a.prefix, "prefix", 5..=64)?))
+        }
+        Op::MatchWatches => encode(engine.match_watches(&MatchWatchesRequest::from_text(arg)?)),
+        Op::EditWells => encode(engine.edit_wells(&decode(arg)?)),
+        Op::Purge => encode(engine.purge()),
+        Op::Close => {
+            engine.close();
+            encode(Ok(()))
+        }
     }
 }
 
@@ -490,21 +500,21 @@ fn run_json_op(engine: &Engine, op: &str, arg: &str) -> std::result::Result<Valu
 /// alone (compiling a regex, even one refused as too large, is heavy work: issue 25, item
 /// 3), and a wildcard search whose plan scans (wildcards other than a prefix); exact lookups
 /// and prefixes stay. A query that does not parse stays too (it fails at once).
-fn lane_of(op: &str, arg: &str) -> (pool::Lane, Option<Route>) {
+fn lane_of(op: Op, arg: &str) -> (pool::Lane, Option<Route>) {
     match op {
-        "search" | "searchText" => {
+        Op::Search | Op::SearchText => {
             let arg = arg.to_string();
             (pool::Lane::Quick, Some(Box::new(move || search_scans(&arg))))
         }
-        // Both wait for the index lock, which a merge holds for as long as it runs.
-        "matchWatches" | "suppress" | "unsuppress" => (pool::Lane::Heavy, None),
-        "purge" => (pool::Lane::Bulk, None),
+        // They wait for the index lock, which a merge holds for as long as it runs.
+        Op::MatchWatches | Op::Suppress | Op::Unsuppress => (pool::Lane::Heavy, None),
+        Op::Purge => (pool::Lane::Bulk, None),
         _ => (pool::Lane::Quick, None),
     }
 }
 
 fn search_scans(arg: &str) -> bool {
-    let Ok(req) = json_arg(arg).and_then(|v| SearchRequest::from_json(&v)) else { return false };
+    let Ok(req) = SearchRequest::from_text(arg) else { return false };
     if query::effective_mode(&req.query, req.mode) == query::Mode::Regex {
         return true;
     }
@@ -531,18 +541,23 @@ unsafe extern "C" fn js_configure(env: napi_env, info: napi_callback_info) -> na
             return Err("threads must be a whole number".into());
         }
         let threads = pool::configure(if n == 0.0 { None } else { Some(n as usize) })?;
-        make_string(env, &json!({ "threads": threads }).to_string())
+        make_string(env, &encode(Ok(ConfigureReply { threads: threads as u64 })).map_err(|e| e.message())?)
     })
 }
 
 /// `poolStats()`: per lane, its threads, running and queued calls, calls done.
 unsafe extern "C" fn js_pool_stats(env: napi_env, _info: napi_callback_info) -> napi_value {
     guard(env, || {
-        let lanes: Vec<Value> = pool::stats()
+        let lane = |l: pool::Lane| match l {
+            pool::Lane::Quick => LaneName::Quick,
+            pool::Lane::Heavy => LaneName::Heavy,
+            pool::Lane::Bulk => LaneName::Bulk,
+        };
+        let lanes: Vec<LaneStats> = pool::stats()
             .iter()
-            .map(|s| json!({ "lane": s.lane.name(), "threads": s.threads, "busy": s.busy, "queued": s.queued, "done": s.done }))
+            .map(|s| LaneStats { lane: lane(s.lane), threads: s.threads as u64, busy: s.busy as u64, queued: s.queued as u64, done: s.done as u64 })
             .collect();
-        make_string(env, &Value::Array(lanes).to_string())
+        make_string(env, &encode(Ok(lanes)).map_err(|e| e.message())?)
     })
 }
 
@@ -560,13 +575,16 @@ unsafe extern "C" fn js_call(env: napi_env, info: napi_callback_info) -> napi_va
             return Err("null engine handle".into());
         }
         let engine = Arc::clone(&*(raw as *const Arc<Engine>));
-        let op = string_arg(env, a[1])?;
+        let name = string_arg(env, a[1])?;
         let arg = string_arg(env, a[2])?;
-        if op == "searchReply" {
+        let Some(op) = Op::parse(&name) else {
+            return settled(env, Err(EngineError::InvalidArgument(format!("unknown operation {:?}", name))));
+        };
+        if op == Op::SearchReply {
             return search_reply(env, engine, &arg);
         }
-        let (lane, route) = lane_of(&op, &arg);
-        queue(env, lane, Box::new(move || run_op(&engine, &op, &arg).map(Output::Json)), route, None)
+        let (lane, route) = lane_of(op, &arg);
+        queue(env, lane, Box::new(move || run_op(&engine, op, &arg).map(Output::Json)), route, None)
     })
 }
 
@@ -624,9 +642,9 @@ enum ReplyRead {
 
 /// Reads a `searchReply` argument: the search request and the caller's balance.
 fn read_reply(engine: &Engine, arg: &str) -> std::result::Result<ReplyRead, EngineError> {
-    let v = json_arg(arg)?;
-    let req = SearchRequest::from_json(&v)?;
-    let balance = v["balance"].as_i64().unwrap_or(0);
+    let args: SearchReplyArgs = decode(arg)?;
+    let balance = args.balance;
+    let req = SearchRequest::from_args(args.search)?;
     if query::effective_mode(&req.query, req.mode) == query::Mode::Regex {
         return Ok(ReplyRead::Regex(req, balance));
     }
@@ -647,8 +665,8 @@ fn run_reply(engine: &Engine, read: ReplyRead, t0: std::time::Instant) -> std::r
 }
 
 /// `searchReply`: a search answered as the whole body of the public API's reply, as a
-/// Buffer (`Engine::search_reply`; the argument is `search`'s plus `balance`). The request
-/// and its query are parsed once.
+/// Buffer (`Engine::search_reply`; the argument is `SearchReplyArgs`: `search`'s and the
+/// balance). The request and its query are parsed once.
 ///
 /// A call that may run here (the previous `searchReply` at least INLINE_MIN_GAP_MICROS ago,
 /// no other engine call of this environment in flight, the quick lane idle) is read here on
@@ -719,14 +737,14 @@ unsafe fn lone_call(env: napi_env) -> NapiResult<bool> {
 }
 
 /// Validate a query without an index: the same parser and checks as a search.
-fn parse_only(arg: &str) -> std::result::Result<Value, EngineError> {
-    let parsed = ParseRequest::from_json(&json_arg(arg)?)?.check()?;
-    Ok(json!({ "mode": parsed.mode.name(), "sources": parsed.sources }))
+fn parse_only(arg: &str) -> std::result::Result<ParseReply, EngineError> {
+    let parsed = ParseRequest::from_args(decode(arg)?)?.check()?;
+    Ok(ParseReply { mode: search_mode(parsed.mode), sources: parsed.sources })
 }
 
 /// A check of a regex query compiles it: on the heavy lane, like the search (`lane_of`).
 fn parse_compiles(arg: &str) -> bool {
-    let Ok(req) = json_arg(arg).and_then(|v| ParseRequest::from_json(&v)) else { return false };
+    let Ok(req) = decode(arg).and_then(ParseRequest::from_args) else { return false };
     query::effective_mode(&req.query, req.mode) == query::Mode::Regex
 }
 
@@ -736,7 +754,7 @@ unsafe extern "C" fn js_parse(env: napi_env, info: napi_callback_info) -> napi_v
         let arg = string_arg(env, a[0])?;
         let route_arg = arg.clone();
         let route: Route = Box::new(move || parse_compiles(&route_arg));
-        queue(env, pool::Lane::Quick, Box::new(move || parse_only(&arg).map(|v| Output::Json(v.to_string()))), Some(route), None)
+        queue(env, pool::Lane::Quick, Box::new(move || encode(parse_only(&arg)).map(Output::Json)), Some(route), None)
     })
 }
 
@@ -782,7 +800,7 @@ unsafe extern "C" fn js_ingest(env: napi_env, info: napi_callback_info) -> napi_
         }
         let sink = ProgressSink(data as *mut f64, len.min(6));
         let task: Task = Box::new(move || {
-            let opts = IngestOptions::from_json(&json_arg(&arg)?)?;
+            let opts = IngestOptions::from_args(decode(&arg)?)?;
             let progress = Progress::default();
             let done = AtomicBool::new(false);
             let r = std::thread::scope(|s| {
@@ -800,42 +818,38 @@ unsafe extern "C" fn js_ingest(env: napi_env, info: napi_callback_info) -> napi_
                 r
             });
             sink.publish(&progress, true);
-            r.map(|v| Output::Json(v.to_string()))
+            encode(r).map(Output::Json)
         });
         queue(env, pool::Lane::Bulk, task, None, Some(a[1]))
     })
 }
 
-/// A bulk-lane task on the index directory named by its JSON argument's `indexDir` (merges
-/// and upgrades), answering `work`'s JSON.
-unsafe fn index_dir_task(
+/// A bulk-lane task (merges and upgrades) on its JSON argument `A`, answering `work`'s reply.
+unsafe fn bulk_task<A: DeserializeOwned, R: Serialize>(
     env: napi_env,
     info: napi_callback_info,
-    work: impl FnOnce(&std::path::Path, &serde_json::Value) -> crate::error::Result<serde_json::Value> + Send + 'static,
+    work: impl FnOnce(A) -> crate::error::Result<R> + Send + 'static,
 ) -> napi_value {
     guard(env, || {
         let a = args(env, info, 1)?;
         let arg = string_arg(env, a[0])?;
-        let task: Task = Box::new(move || {
-            let v = json_arg(&arg)?;
-            let dir = v["indexDir"].as_str().ok_or_else(|| EngineError::InvalidArgument("indexDir is required".into()))?.to_string();
-            work(std::path::Path::new(&dir), &v).map(|v| Output::Json(v.to_string()))
-        });
+        let task: Task = Box::new(move || encode(work(decode(&arg)?)).map(Output::Json));
         queue(env, pool::Lane::Bulk, task, None, None)
     })
 }
 
 unsafe extern "C" fn js_merge(env: napi_env, info: napi_callback_info) -> napi_value {
-    index_dir_task(env, info, |dir, v| crate::merge::run(dir, &crate::merge::MergeOptions::from_json(v)))
+    bulk_task(env, info, |a: MergeArgs| crate::merge::run(std::path::Path::new(&a.index_dir), &crate::merge::MergeOptions::from_args(&a)))
 }
 
 unsafe extern "C" fn js_upgrade(env: napi_env, info: napi_callback_info) -> napi_value {
-    index_dir_task(env, info, |dir, _| crate::merge::upgrade(dir))
+    bulk_task(env, info, |a: UpgradeArgs| crate::merge::upgrade(std::path::Path::new(&a.index_dir)))
 }
 
 unsafe extern "C" fn js_version(env: napi_env, _info: napi_callback_info) -> napi_value {
     guard(env, || {
-        make_string(env, &json!({ "engine": env!("CARGO_PKG_VERSION"), "format": crate::segment::FORMAT_VERSION }).to_string())
+        let v = VersionReply { engine: env!("CARGO_PKG_VERSION").to_string(), format: crate::segment::FORMAT_VERSION as u64 };
+        make_string(env, &encode(Ok(v)).map_err(|e| e.message())?)
     })
 }
 

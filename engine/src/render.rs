@@ -7,6 +7,7 @@
 //! the /v2/search hot path). Both give the same text: keys in the order of a serialised
 //! `Value` (sorted), the same escaping (serde_json's). Tests hold them to it.
 
+use crate::contract::{Entry, SearchReply, SearchTextHead};
 use crate::error::Result;
 use crate::fields::{same_value, EMAIL, FIELDS, FIELD_COUNT, HASHED_PASSWORD, PASSWORD, URL, USERNAME};
 use crate::segment::{ContextPlan, Segment};
@@ -568,13 +569,8 @@ pub fn give_back(buf: Vec<u8>) {
 }
 
 /// The reply of `search`; `tookMicros` counts from `t0` to now.
-pub fn search_json(total: u64, t0: Instant, segments_searched: usize, entries: Vec<Value>) -> Value {
-    json!({
-        "total": total,
-        "tookMicros": t0.elapsed().as_micros() as u64,
-        "segmentsSearched": segments_searched,
-        "entries": entries,
-    })
+pub fn search_reply(total: u64, t0: Instant, segments_searched: usize, entries: Vec<Entry>) -> SearchReply {
+    SearchReply { total, took_micros: t0.elapsed().as_micros() as u64, segments_searched: segments_searched as u64, entries }
 }
 
 /// The reply of `searchText`: a JSON line `{"total","tookMicros"}`, a newline, then the
@@ -582,7 +578,7 @@ pub fn search_json(total: u64, t0: Instant, segments_searched: usize, entries: V
 /// newline), so that the server embeds the entries in its reply without parsing them
 /// again. `tookMicros` counts from `t0` to now, the entries' writing included.
 pub fn search_text(total: u64, t0: Instant, entries: Vec<u8>) -> Result<String> {
-    let mut head = json!({ "total": total, "tookMicros": t0.elapsed().as_micros() as u64 }).to_string().into_bytes();
+    let mut head = serde_json::to_vec(&SearchTextHead { total, took_micros: t0.elapsed().as_micros() as u64 })?;
     head.push(b'\n');
     // The head goes in front of the entries in their own buffer (written with room to
     // spare): a page's megabyte of text moves within pages already touched instead of

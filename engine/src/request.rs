@@ -1,20 +1,15 @@
 //! Requests as the TypeScript wrapper sends them (one JSON argument per call), decoded and
 //! checked before any index is touched.
 
+use crate::contract::{CountCache, GetManyArgs, MatchWatchesHead, ParseArgs, RawRecordMode, SearchArgs, SearchMode, WatchPairs, WatchStrategy};
 use crate::error::{EngineError, Result};
 use crate::fields::field_index;
 use crate::query::{self, Mode, ParsedQuery};
 use crate::render::RawRecord;
 use crate::watch::Strategy;
-use serde_json::Value;
 
-/// Deepest hit a search pages to (`page × size`) unless the request says otherwise, and the
-/// largest page size.
-pub const MAX_RESULT_WINDOW: u64 = 10_000;
-/// The deepest a request may ask for (`maxWindow`; the public API's `API_MAX_DEPTH`).
-pub const MAX_RESULT_WINDOW_LIMIT: u64 = 50_000;
-pub const DEFAULT_BUDGET_MS: u64 = 5_000;
-/// A part's evaluation is remembered (its count) past this time.
+pub use crate::contract::{DEFAULT_BUDGET_MS, MAX_RESULT_WINDOW, MAX_RESULT_WINDOW_LIMIT};
+/// A part's evaluation is remembered (its count) past this time (`countCache: true`).
 const COUNT_CACHE_MIN_MICROS: u64 = 20;
 
 /// `search` and `searchText`.
@@ -36,9 +31,34 @@ pub struct SearchRequest {
     pub max_window: u64,
 }
 
-/// `maxWindow`: MAX_RESULT_WINDOW when absent, never past MAX_RESULT_WINDOW_LIMIT.
-fn max_window(v: &Value) -> u64 {
-    v["maxWindow"].as_u64().unwrap_or(MAX_RESULT_WINDOW).clamp(1, MAX_RESULT_WINDOW_LIMIT)
+/// `maxWindow` within 1 to MAX_RESULT_WINDOW_LIMIT.
+fn max_window(asked: u64) -> u64 {
+    asked.clamp(1, MAX_RESULT_WINDOW_LIMIT)
+}
+
+pub fn mode(m: SearchMode) -> Mode {
+    match m {
+        SearchMode::Exact => Mode::Exact,
+        SearchMode::Wildcard => Mode::Wildcard,
+        SearchMode::Regex => Mode::Regex,
+    }
+}
+
+/// A parsed query's mode as the contract names it (`parse`'s reply).
+pub fn search_mode(m: Mode) -> SearchMode {
+    match m {
+        Mode::Exact => SearchMode::Exact,
+        Mode::Wildcard => SearchMode::Wildcard,
+        Mode::Regex => SearchMode::Regex,
+    }
+}
+
+fn raw_record(r: RawRecordMode) -> RawRecord {
+    match r {
+        RawRecordMode::Line => RawRecord::Line,
+        RawRecordMode::Omit => RawRecord::Omit,
+        RawRecordMode::Le => RawRecord::LawEnforcement,
+    }
 }
 
 /// The query as a search reads it: `query::parse`, or `parse_one_term` for a searcher
@@ -51,35 +71,54 @@ pub fn parse_query(query: &str, mode: Mode, default_field: Option<usize>, one_te
     }
 }
 
-pub fn parse_default_field(t: Option<&str>) -> Result<Option<usize>> {
+/// `type`: a field name, or `all` (or empty) for every field.
+pub fn parse_default_field(t: &str) -> Result<Option<usize>> {
     match t {
-        None | Some("all") | Some("") => Ok(None),
-        Some(name) => field_index(name)
+        "all" | "" => Ok(None),
+        name => field_index(name)
             .map(Some)
             .ok_or_else(|| EngineError::query("unknown_field", format!("Unknown search type \"{}\".", name))),
     }
 }
 
 impl SearchRequest {
-    pub fn from_json(v: &Value) -> Result<SearchRequest> {
-        let query = v["query"].as_str().ok_or_else(|| EngineError::InvalidArgument("query must be a string".into()))?;
+    pub fn from_args(a: SearchArgs) -> Result<SearchRequest> {
         Ok(SearchRequest {
-            query: query.to_string(),
-            mode: Mode::parse(v["mode"].as_str().unwrap_or("exact"))?,
-            page: v["page"].as_u64().unwrap_or(1),
-            size: v["size"].as_u64().unwrap_or(20),
-            dedup: v["dedup"].as_bool().unwrap_or(true),
-            budget_ms: v["timeBudgetMs"].as_u64().unwrap_or(DEFAULT_BUDGET_MS),
-            default_field: parse_default_field(v["type"].as_str())?,
-            count_cache: match &v["countCache"] {
-                Value::Bool(false) => None,
-                Value::Number(n) => n.as_u64(),
-                _ => Some(COUNT_CACHE_MIN_MICROS),
+            default_field: parse_default_field(&a.default_field)?,
+            query: a.query,
+            mode: mode(a.mode),
+            page: a.page,
+            size: a.size,
+            dedup: a.dedup,
+            budget_ms: a.time_budget_ms,
+            count_cache: match a.count_cache {
+                CountCache::Enabled(true) => Some(COUNT_CACHE_MIN_MICROS),
+                CountCache::Enabled(false) => None,
+                CountCache::MinMicros(n) => Some(n),
             },
-            raw_record: parse_raw_record(v["rawRecord"].as_str()),
-            one_term: v["oneTerm"].as_bool().unwrap_or(false),
-            max_window: max_window(v),
+            raw_record: raw_record(a.raw_record),
+            one_term: a.one_term,
+            max_window: max_window(a.max_window),
         })
+    }
+
+    /// The request from its JSON text (`SearchArgs`).
+    pub fn from_text(arg: &str) -> Result<SearchRequest> {
+        Self::from_args(serde_json::from_str(arg)?)
+    }
+
+    /// Tests: the request the wrapper sends for a search with only the keys of `v` set (the
+    /// others as `engine/index.ts` sends them by default).
+    #[cfg(test)]
+    pub fn with_defaults(v: &serde_json::Value) -> Result<SearchRequest> {
+        let mut all = serde_json::json!({
+            "query": "", "mode": "exact", "page": 1, "size": 20, "maxWindow": MAX_RESULT_WINDOW, "dedup": true,
+            "timeBudgetMs": DEFAULT_BUDGET_MS, "type": "all", "countCache": true, "rawRecord": "line", "oneTerm": false,
+        });
+        for (k, x) in v.as_object().into_iter().flatten() {
+            all[k] = x.clone();
+        }
+        Self::from_args(serde_json::from_value(all)?)
     }
 
     pub fn parsed(&self) -> Result<ParsedQuery> {
@@ -127,15 +166,14 @@ pub struct ParseRequest {
 }
 
 impl ParseRequest {
-    pub fn from_json(v: &Value) -> Result<ParseRequest> {
-        let query = v["query"].as_str().ok_or_else(|| EngineError::InvalidArgument("query must be a string".into()))?;
+    pub fn from_args(a: ParseArgs) -> Result<ParseRequest> {
         Ok(ParseRequest {
-            query: query.to_string(),
-            mode: Mode::parse(v["mode"].as_str().unwrap_or("exact"))?,
-            default_field: parse_default_field(v["type"].as_str())?,
-            paging: v["page"].as_u64().zip(v["size"].as_u64()),
-            max_window: max_window(v),
-            one_term: v["oneTerm"].as_bool().unwrap_or(false),
+            default_field: parse_default_field(&a.default_field)?,
+            query: a.query,
+            mode: mode(a.mode),
+            paging: a.page.zip(a.size),
+            max_window: max_window(a.max_window),
+            one_term: a.one_term,
         })
     }
 
@@ -156,44 +194,35 @@ pub struct Watch {
     pub value: String,
 }
 
-/// Record ids a watch returns at most by default (`total` counts them all).
-pub const DEFAULT_WATCH_LIMIT: usize = 1000;
-
 /// `matchWatches`: which watches match records of one segment (monitoring).
 pub struct MatchWatchesRequest {
     pub segment_id: String,
     /// Answered by position: the wrapper keeps the watches' ids.
     pub watches: Vec<Watch>,
-    /// Record ids per watch at most (default 1,000); `total` counts every match.
+    /// Record ids per watch at most; `total` counts every match.
     pub limit: usize,
-    /// `"auto"` (default), or `"lookup"` / `"walk"` to force one strategy for exact kinds
-    /// (tests and the benchmark compare them).
+    /// `Auto`, or `Lookup` / `Walk` to force one strategy for exact kinds (tests and the
+    /// benchmark compare them).
     pub strategy: Strategy,
 }
 
 impl MatchWatchesRequest {
-    /// A JSON line `{segmentId, limit?, strategy?}`, a newline, then the watches as a JSON
-    /// array of `[field, value]` pairs: decoded straight into strings, without building a
-    /// JSON object per watch (100,000 watches are 100,000 objects otherwise).
+    /// A JSON line `MatchWatchesHead`, a newline, then the watches as a JSON array of
+    /// `[field, value]` pairs (`WatchPairs`): decoded straight into strings, without building
+    /// a JSON object per watch (100,000 watches are 100,000 objects otherwise).
     pub fn from_text(arg: &str) -> Result<MatchWatchesRequest> {
         let (head, list) = arg.split_once('\n').ok_or_else(|| EngineError::InvalidArgument("matchWatches: header line and watches expected".into()))?;
-        let v: Value = serde_json::from_str(head)?;
-        let limit = match &v["limit"] {
-            Value::Null => DEFAULT_WATCH_LIMIT,
-            l => l.as_u64().ok_or_else(|| EngineError::InvalidArgument("limit must be a whole number of 0 or more".into()))?.min(u32::MAX as u64) as usize,
-        };
-        let strategy = match v["strategy"].as_str() {
-            None | Some("auto") => Strategy::Auto,
-            Some("lookup") => Strategy::Lookup,
-            Some("walk") => Strategy::Walk,
-            Some(other) => return Err(EngineError::InvalidArgument(format!("unknown strategy {:?}", other))),
-        };
-        let pairs: Vec<(String, String)> = serde_json::from_str(list)?;
+        let head: MatchWatchesHead = serde_json::from_str(head)?;
+        let pairs: WatchPairs = serde_json::from_str(list)?;
         Ok(MatchWatchesRequest {
-            segment_id: v["segmentId"].as_str().unwrap_or("").to_string(),
+            segment_id: head.segment_id,
             watches: pairs.into_iter().map(|(field, value)| Watch { field, value }).collect(),
-            limit,
-            strategy,
+            limit: head.limit.min(u32::MAX as u64) as usize,
+            strategy: match head.strategy {
+                WatchStrategy::Auto => Strategy::Auto,
+                WatchStrategy::Lookup => Strategy::Lookup,
+                WatchStrategy::Walk => Strategy::Walk,
+            },
         })
     }
 }
@@ -205,37 +234,85 @@ pub struct GetManyRequest {
 }
 
 impl GetManyRequest {
-    pub fn from_json(v: &Value) -> Result<GetManyRequest> {
-        let ids = v["ids"]
-            .as_array()
-            .ok_or_else(|| EngineError::InvalidArgument("ids must be an array of strings".into()))?
-            .iter()
-            .map(|x| x.as_str().map(str::to_string).ok_or_else(|| EngineError::InvalidArgument("ids must be an array of strings".into())))
-            .collect::<Result<Vec<_>>>()?;
-        Ok(GetManyRequest { ids, raw_record: parse_raw_record(v["rawRecord"].as_str()) })
+    pub fn from_args(a: GetManyArgs) -> GetManyRequest {
+        GetManyRequest { ids: a.ids, raw_record: raw_record(a.raw_record) }
     }
 }
 
-fn parse_raw_record(v: Option<&str>) -> RawRecord {
-    match v {
-        Some("omit") => RawRecord::Omit,
-        Some("le") => RawRecord::LawEnforcement,
-        _ => RawRecord::Line,
-    }
-}
-
-/// `passwordCount` (`{hash}`: 1 to 128 hex digits) and `passwordRange` (`{prefix}`: 5 to
-/// 64 hex digits), the password-check lookups; the hex is lower-cased here.
+/// `passwordCount` (`hash`: 1 to 128 hex digits) and `passwordRange` (`prefix`: 5 to 64 hex
+/// digits), the password-check lookups; the hex is lower-cased here.
 pub struct PasswordRequest {
     pub hex: String,
 }
 
 impl PasswordRequest {
-    pub fn from_json(v: &Value, key: &str, len: std::ops::RangeInclusive<usize>) -> Result<PasswordRequest> {
-        let hex = v[key].as_str().unwrap_or("");
+    /// `hex` (the request's `key`) checked: `len` hex digits, any case.
+    pub fn new(hex: &str, key: &str, len: std::ops::RangeInclusive<usize>) -> Result<PasswordRequest> {
         if !len.contains(&hex.len()) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(EngineError::InvalidArgument(format!("{} must be {} to {} hex digits", key, len.start(), len.end())));
         }
         Ok(PasswordRequest { hex: hex.to_ascii_lowercase() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn search(v: serde_json::Value) -> Result<SearchRequest> {
+        SearchRequest::from_text(&v.to_string())
+    }
+
+    fn full() -> serde_json::Value {
+        json!({
+            "query": "email:a@b.com", "mode": "exact", "page": 1, "size": 20, "maxWindow": 10_000, "dedup": true,
+            "timeBudgetMs": 5_000, "type": "all", "countCache": true, "rawRecord": "omit", "oneTerm": true,
+        })
+    }
+
+    #[test]
+    fn a_search_request_is_read_whole() {
+        let r = search(full()).unwrap();
+        assert!(r.one_term);
+        assert!(r.raw_record == RawRecord::Omit);
+        assert_eq!((r.count_cache, r.max_window), (Some(COUNT_CACHE_MIN_MICROS), 10_000));
+        let mut v = full();
+        v["countCache"] = json!(false);
+        v["maxWindow"] = json!(1_000_000);
+        let r = search(v).unwrap();
+        assert_eq!((r.count_cache, r.max_window), (None, MAX_RESULT_WINDOW_LIMIT));
+    }
+
+    /// A key the engine does not know is refused, not ignored: a renamed key would otherwise
+    /// leave the field it meant at a default.
+    #[test]
+    fn unknown_fields_are_refused() {
+        let mut v = full();
+        v["onlyOneTerm"] = json!(true);
+        let e = search(v).err().expect("refused");
+        assert_eq!(e.code(), "invalid_argument");
+        assert!(e.message().contains("unknown field `onlyOneTerm`"), "{}", e.message());
+        let parse = json!({ "query": "x", "mode": "exact", "type": "all", "maxWindow": 1, "oneTerm": false, "extra": 1 });
+        assert!(serde_json::from_value::<ParseArgs>(parse).unwrap_err().to_string().contains("unknown field `extra`"));
+    }
+
+    /// Every field that limits what a caller sees is required: without it the request is
+    /// refused, never read with a default.
+    #[test]
+    fn a_missing_security_field_is_an_error() {
+        for key in ["oneTerm", "rawRecord", "maxWindow"] {
+            let mut v = full();
+            v.as_object_mut().unwrap().remove(key);
+            let e = search(v).err().unwrap_or_else(|| panic!("{} missing: accepted", key));
+            assert_eq!(e.code(), "invalid_argument");
+            assert!(e.message().contains(&format!("missing field `{}`", key)), "{}", e.message());
+        }
+        let parse = json!({ "query": "x", "mode": "exact", "type": "all", "maxWindow": 10 });
+        assert!(serde_json::from_value::<ParseArgs>(parse).unwrap_err().to_string().contains("missing field `oneTerm`"));
+        assert!(serde_json::from_value::<GetManyArgs>(json!({ "ids": [] })).unwrap_err().to_string().contains("missing field `rawRecord`"));
+        let mut v = full();
+        v["rawRecord"] = json!("everything");
+        assert_eq!(search(v).err().map(|e| e.code()), Some("invalid_argument"));
     }
 }

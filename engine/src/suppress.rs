@@ -17,7 +17,7 @@
 //! What the hashes guard against is the list alone (a backup of it, a log) telling who
 //! opted out.
 
-use crate::digest::{hex_into, sha256};
+use crate::digest::{hex_into, sha256_of};
 use crate::error::{EngineError, Result};
 use crate::fields::{normalize, EMAIL};
 use crate::manifest::{append_locked, read_suppressions, SUPPRESSIONS, TOMBSTONES};
@@ -28,35 +28,28 @@ use std::path::Path;
 pub const KEY_FILE: &str = "suppression.key";
 
 /// HMAC-SHA-256 (RFC 2104) of `msg` under a key of at most 64 bytes.
-fn hmac_sha256(key: &[u8], msg: &[u8], buf: &mut Vec<u8>, scratch: &mut Vec<u8>) -> [u8; 32] {
+fn hmac_sha256(key: &[u8], msg: &[u8]) -> [u8; 32] {
     let mut block = [0u8; 64];
     block[..key.len()].copy_from_slice(key);
-    scratch.clear();
-    scratch.extend(block.iter().map(|b| b ^ 0x36));
-    scratch.extend_from_slice(msg);
-    let inner = sha256(scratch, buf);
-    scratch.clear();
-    scratch.extend(block.iter().map(|b| b ^ 0x5c));
-    scratch.extend_from_slice(&inner);
-    sha256(scratch, buf)
+    let pad = |x: u8| block.map(|b| b ^ x);
+    let inner = sha256_of(&[&pad(0x36), msg]);
+    sha256_of(&[&pad(0x5c), &inner])
 }
 
 /// Hashes addresses' indexed forms under one index's key.
 pub struct Hasher {
     key: Vec<u8>,
-    buf: Vec<u8>,
-    scratch: Vec<u8>,
     hex: Vec<u8>,
 }
 
 impl Hasher {
     pub fn new(key: Vec<u8>) -> Hasher {
-        Hasher { key, buf: Vec::new(), scratch: Vec::new(), hex: Vec::new() }
+        Hasher { key, hex: Vec::new() }
     }
 
     /// The stored form of one indexed `email` term: 16 bytes of its HMAC as 32 hex digits.
     pub fn hash(&mut self, term: &[u8]) -> &str {
-        let mac = hmac_sha256(&self.key, term, &mut self.buf, &mut self.scratch);
+        let mac = hmac_sha256(&self.key, term);
         self.hex.clear();
         hex_into(&mac[..16], &mut self.hex);
         // Hex digits are ASCII.
@@ -202,11 +195,11 @@ mod tests {
     /// RFC 4231, test cases 1 and 2.
     #[test]
     fn hmac_sha256_matches_rfc_4231() {
-        let (mut buf, mut scratch, mut hex) = (Vec::new(), Vec::new(), Vec::new());
-        let mac = hmac_sha256(&[0x0b; 20], b"Hi There", &mut buf, &mut scratch);
+        let mut hex = Vec::new();
+        let mac = hmac_sha256(&[0x0b; 20], b"Hi There");
         hex_into(&mac, &mut hex);
         assert_eq!(std::str::from_utf8(&hex).unwrap(), "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
-        let mac = hmac_sha256(b"Jefe", b"what do ya want for nothing?", &mut buf, &mut scratch);
+        let mac = hmac_sha256(b"Jefe", b"what do ya want for nothing?");
         hex.clear();
         hex_into(&mac, &mut hex);
         assert_eq!(std::str::from_utf8(&hex).unwrap(), "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");

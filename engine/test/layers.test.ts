@@ -10,7 +10,7 @@ import { test } from 'node:test';
 
 /** Bottom-up. A module may name modules of lower layers only. */
 const LAYERS: readonly (readonly string[])[] = [
-  ['error', 'ffi', 'pool', 'sql', 'zstd_block'],
+  ['contract', 'error', 'ffi', 'pool', 'sql', 'zstd_block'],
   ['budget', 'bytes', 'digest'],
   ['fields'],
   ['keys', 'postings'],

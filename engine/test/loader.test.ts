@@ -14,7 +14,7 @@ const engineDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 function wrapperCopy(dir: string): string {
   const copy = join(dir, 'engine');
   mkdirSync(join(copy, 'src'), { recursive: true });
-  for (const file of ['index.ts', 'addon.ts', 'Cargo.toml']) copyFileSync(join(engineDir, file), join(copy, file));
+  for (const file of ['index.ts', 'addon.ts', 'contract.generated.ts', 'Cargo.toml']) copyFileSync(join(engineDir, file), join(copy, file));
   writeFileSync(join(copy, 'src', 'lib.rs'), '');
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
   return copy;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { addonPath } from '../addon';
+import type { SearchArgs } from '../contract.generated';
 import { type Engine, type EngineLaneStats, enginePoolStats, ingestFiles, openEngine, validateQuery } from '../index';
 import { tempDir } from './helpers';
 
@@ -144,12 +145,13 @@ test('a pending call keeps the process alive; an idle engine does not', () => {
 
 test('a worker thread that exits with calls in flight does not disturb the process; its engine calls work while it lives', async () => {
   // The addon itself (the worker runs plain JavaScript): open, call.
+  const rest: Omit<SearchArgs, 'query' | 'mode'> = { page: 1, size: 1, maxWindow: 10_000, dedup: true, timeBudgetMs: 60_000, type: 'all', countCache: false, rawRecord: 'line', oneTerm: false };
   const source = `
     const { parentPort } = require('node:worker_threads');
     const n = require(${JSON.stringify(addonPath)});
     (async () => {
       const h = await n.open(${JSON.stringify(index)});
-      const search = (query, mode) => n.call(h, 'search', JSON.stringify({ query, mode, page: 1, size: 1, dedup: true, countCache: false, timeBudgetMs: 60000 }));
+      const search = (query, mode) => n.call(h, 'search', JSON.stringify({ query, mode, ...${JSON.stringify(rest)} }));
       parentPort.postMessage(JSON.parse(await search('email:user2@example.com', 'exact')).total);
       // Calls still running when the worker is terminated.
       for (let k = 0; k < 4; k++) void search(${JSON.stringify(heavy(40))}.replace('{70}', '{' + (70 + k) + '}'), 'regex').catch(() => {});

@@ -1,4 +1,5 @@
 use super::*;
+use serde_json::json;
 
 use crate::cpu_clock::{process as process_cpu, thread as cpu};
 
@@ -32,7 +33,7 @@ fn cold_page() {
     }
     println!("open and map-in {:?} (process CPU {:?})", t.elapsed(), process_cpu() - p0);
     for q in qs.split(';') {
-        let req = SearchRequest::from_json(&json!({ "query": q, "mode": if q.contains('*') { "wildcard" } else { "exact" }, "size": 10000, "countCache": false, "rawRecord": "omit" })).unwrap();
+        let req = SearchRequest::with_defaults(&json!({ "query": q, "mode": if q.contains('*') { "wildcard" } else { "exact" }, "size": 10000, "countCache": false, "rawRecord": "omit" })).unwrap();
         let (_, hits, _, snap) = e.run_search(&req).unwrap();
         let mut blocks: Vec<(usize, usize, usize)> = hits.iter().map(|&(si, pi, d)| (si, pi, snap.segments[si].parts[pi].store.block_of(d))).collect();
         blocks.dedup();

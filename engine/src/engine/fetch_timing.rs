@@ -1,4 +1,5 @@
 use super::*;
+use serde_json::json;
 
 /// `LEAKWELL_INDEX=dir LEAKWELL_QUERY='email:*@gmail.com' cargo test --release fetch_timing
 /// -- --ignored --nocapture`: the time of a page of 10,000 split into search and fetch.
@@ -8,7 +9,7 @@ fn page_timing() {
     let dir = std::env::var("LEAKWELL_INDEX").expect("LEAKWELL_INDEX");
     let q = std::env::var("LEAKWELL_QUERY").expect("LEAKWELL_QUERY");
     let e = Engine::open(Path::new(&dir)).unwrap();
-    let req = SearchRequest::from_json(&json!({ "query": q, "mode": if q.contains('*') { "wildcard" } else { "exact" }, "size": 10000, "countCache": false, "rawRecord": "omit" })).unwrap();
+    let req = SearchRequest::with_defaults(&json!({ "query": q, "mode": if q.contains('*') { "wildcard" } else { "exact" }, "size": 10000, "countCache": false, "rawRecord": "omit" })).unwrap();
     let reps: usize = std::env::var("LEAKWELL_REPS").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
     for _ in 0..reps {
         let cpu = crate::cpu_clock::thread;

@@ -1,4 +1,5 @@
 use super::*;
+use serde_json::json;
 
 /// Every JSON line is written by `EntryWriter` (its fast path or the general way) as
 /// the serialised `entry_json` value, byte for byte, with each raw-record choice.

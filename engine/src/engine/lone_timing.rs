@@ -1,4 +1,5 @@
 use super::*;
+use serde_json::json;
 
 /// Where a lone exact lookup's time goes (`searchReply` on the calling thread, BENCHMARKS.md
 /// "paced one-hit searches"): its request decoded, its query parsed and planned, run (count
@@ -21,11 +22,15 @@ fn lone_stages() {
     while crate::store::stores_mapping() > 0 {
         std::thread::sleep(Duration::from_millis(1));
     }
-    let mut run = |i: usize| -> [u128; 5] {
-        let arg = format!("{{\"query\":\"email:\\\"{}\\\"\",\"mode\":\"exact\",\"page\":1,\"size\":20,\"dedup\":false,\"rawRecord\":\"omit\",\"balance\":5}}", emails[i % emails.len()]);
+    let run = |i: usize| -> [u128; 5] {
+        let search = json!({
+            "query": format!("email:\"{}\"", emails[i % emails.len()]), "mode": "exact", "page": 1, "size": 20, "maxWindow": 10_000, "dedup": false,
+            "timeBudgetMs": 5_000, "type": "all", "countCache": true, "rawRecord": "omit", "oneTerm": false,
+        });
+        let arg = json!({ "balance": 5, "search": search }).to_string();
         let t0 = Instant::now();
-        let v: Value = serde_json::from_str(&arg).unwrap();
-        let req = SearchRequest::from_json(&v).unwrap();
+        let args: crate::contract::SearchReplyArgs = serde_json::from_str(&arg).unwrap();
+        let req = SearchRequest::from_args(args.search).unwrap();
         let t1 = t0.elapsed().as_nanos();
         let prepared = e.prepare(&req).unwrap();
         let t2 = t0.elapsed().as_nanos();

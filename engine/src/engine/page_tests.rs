@@ -1,4 +1,5 @@
 use super::*;
+use serde_json::{json, Value};
 
 /// A large page written on several threads is the text one thread writes, for pages
 /// whose hits are dense (many in a block), scattered (one in a block) and across
@@ -25,7 +26,7 @@ fn a_large_page_written_on_helpers_equals_the_one_thread_text() {
     // bounds the resident set.)
     for (q, mode, raw) in [("email:*@gmail.com", "wildcard", "omit"), ("password:pw2", "exact", "line"), ("email:*@mail.example", "wildcard", "le")] {
         {
-            let req = SearchRequest::from_json(&json!({ "query": q, "mode": mode, "size": 10000, "countCache": false, "rawRecord": raw, "dedup": false })).unwrap();
+            let req = SearchRequest::with_defaults(&json!({ "query": q, "mode": mode, "size": 10000, "countCache": false, "rawRecord": raw, "dedup": false })).unwrap();
             let mut texts = Vec::new();
             for helpers in [0, 1, 3] {
                 // A new engine each time: its stores are new to the block cache.

@@ -1,4 +1,5 @@
 use super::Engine;
+use crate::contract::EditWellsArgs;
 use crate::merge::MergeOptions;
 use crate::request::{GetManyRequest, MatchWatchesRequest, PasswordRequest, SearchRequest, Watch};
 use crate::render::RawRecord;
@@ -13,7 +14,7 @@ fn ingest(dir: &Path, well: &str, lines: &[String]) -> String {
         "indexDir": dir.join("index").to_str().unwrap(), "well": well, "files": [file.to_str().unwrap()], "partRecords": 7,
     }))
     .unwrap();
-    crate::ingest::run(&opts, &Default::default()).unwrap()["segmentId"].as_str().unwrap().to_string()
+    crate::ingest::run(&opts, &Default::default()).unwrap().segment_id.unwrap()
 }
 
 fn bytes(dir: &Path) -> u64 {
@@ -27,7 +28,7 @@ fn bytes(dir: &Path) -> u64 {
 }
 
 fn sha1(pw: &str) -> String {
-    crate::digest::sha1(pw.as_bytes(), &mut Vec::new()).iter().map(|b| format!("{:02x}", b)).collect()
+    crate::digest::sha1(pw.as_bytes()).iter().map(|b| format!("{:02x}", b)).collect()
 }
 
 /// Two wells merged into one part share a record; one is taken down: every read path
@@ -50,26 +51,26 @@ fn takedown_hides_a_merged_well_everywhere_and_purge_drops_it() {
     let engine = Engine::open(&index).unwrap();
     let other = Engine::open(&index).unwrap();
     let search = |e: &Engine, q: &str, dedup: bool| -> Value {
-        e.search(&SearchRequest::from_json(&json!({ "query": q, "mode": if q.contains('*') { "wildcard" } else { "exact" }, "dedup": dedup, "countCache": false, "size": 500 })).unwrap()).unwrap()
+        crate::to_json(e.search(&SearchRequest::with_defaults(&json!({ "query": q, "mode": if q.contains('*') { "wildcard" } else { "exact" }, "dedup": dedup, "countCache": false, "size": 500 })).unwrap()).unwrap())
     };
     let wells_of = |v: &Value| -> Vec<String> { v["entries"].as_array().unwrap().iter().map(|e| e["database_name"].as_str().unwrap().to_string()).collect() };
-    assert_eq!(engine.stats().unwrap()["segments"], 1, "one merged segment");
+    assert_eq!(engine.stats().unwrap().segments, 1, "one merged segment");
     assert_eq!(search(&engine, "email:*@x.com", true)["total"], 51);
     let a_ids: Vec<String> = search(&engine, "email:a1*", false)["entries"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_string()).collect();
     assert!(!a_ids.is_empty());
     let watch = |e: &Engine, seg: &str| -> Value {
-        e.match_watches(&MatchWatchesRequest {
+        crate::to_json(e.match_watches(&MatchWatchesRequest {
             segment_id: seg.to_string(),
             watches: vec![Watch { field: "email".into(), value: "a1@x.com".into() }, Watch { field: "domain".into(), value: "takedown.example".into() }, Watch { field: "email".into(), value: "b1@x.com".into() }],
             limit: 10,
             strategy: Strategy::Auto,
         })
-        .unwrap()
+        .unwrap())
     };
     assert_eq!(watch(&engine, &seg_a).as_array().unwrap().len(), 2, "a1 and the domain match before");
-    assert_eq!(engine.password_count(&PasswordRequest { hex: sha1("gone-pw-1") }).unwrap()["total"], 8);
+    assert_eq!(engine.password_count(&PasswordRequest { hex: sha1("gone-pw-1") }).unwrap().total, 8);
 
-    engine.edit_wells(&json!({ "delete": [seg_a] })).unwrap();
+    engine.edit_wells(&EditWellsArgs { delete: vec![seg_a.clone()], rename: vec![] }).unwrap();
     other.refresh(true).unwrap();
     for e in [&engine, &other] {
         for dedup in [true, false] {
@@ -81,23 +82,23 @@ fn takedown_hides_a_merged_well_everywhere_and_purge_drops_it() {
             assert_eq!(search(e, "url:*takedown*", dedup)["total"], 0);
             assert_eq!(search(e, "email:*x.com&database_name=WellA", dedup)["total"], 0);
         }
-        assert_eq!(e.password_count(&PasswordRequest { hex: sha1("gone-pw-1") }).unwrap()["total"], 0);
-        assert_eq!(e.password_count(&PasswordRequest { hex: sha1("kept-pw-1") }).unwrap()["total"], 5);
-        assert_eq!(e.password_count(&PasswordRequest { hex: sha1("both-pw") }).unwrap()["total"], 1);
+        assert_eq!(e.password_count(&PasswordRequest { hex: sha1("gone-pw-1") }).unwrap().total, 0);
+        assert_eq!(e.password_count(&PasswordRequest { hex: sha1("kept-pw-1") }).unwrap().total, 5);
+        assert_eq!(e.password_count(&PasswordRequest { hex: sha1("both-pw") }).unwrap().total, 1);
         let range = e.password_range(&PasswordRequest { hex: sha1("gone-pw-2")[..5].to_string() }).unwrap();
-        assert!(range["suffixes"].as_array().unwrap().iter().all(|s| s["suffix"] != json!(sha1("gone-pw-2")[5..])));
-        assert!(a_ids.iter().all(|id| e.get(id).unwrap().is_null()));
-        assert!(e.get_many(&GetManyRequest { ids: a_ids.clone(), raw_record: RawRecord::Line }).unwrap().iter().all(Value::is_null));
+        assert!(range.suffixes.iter().all(|s| s.suffix != sha1("gone-pw-2")[5..]));
+        assert!(a_ids.iter().all(|id| e.get(id).unwrap().is_none()));
+        assert!(e.get_many(&GetManyRequest { ids: a_ids.clone(), raw_record: RawRecord::Line }).unwrap().iter().all(Option::is_none));
         assert_eq!(watch(e, &seg_a), json!([]), "a taken-down ingest matches nothing");
         assert_eq!(watch(e, &seg_b).as_array().unwrap().len(), 1, "b1 still matches");
-        let st = e.stats().unwrap();
+        let st = crate::to_json(e.stats().unwrap());
         assert_eq!(st["records"], 21);
         assert_eq!(st["hiddenRecords"], 31);
         assert!(st["wells"].get("WellA").is_none());
     }
     assert!(!engine.remove(&a_ids[0]).unwrap(), "a taken-down record is unknown");
 
-    engine.edit_wells(&json!({ "rename": [[seg_b, "WellB2"]] })).unwrap();
+    engine.edit_wells(&EditWellsArgs { delete: vec![], rename: vec![(seg_b.clone(), "WellB2".into())] }).unwrap();
     other.refresh(true).unwrap();
     for e in [&engine, &other] {
         let v = search(e, "email:*@x.com&database_name=WellB2", true);
@@ -107,7 +108,7 @@ fn takedown_hides_a_merged_well_everywhere_and_purge_drops_it() {
     }
 
     let before = bytes(&index);
-    let p = engine.purge().unwrap();
+    let p = crate::to_json(engine.purge().unwrap());
     assert_eq!(p["rewritten"].as_array().unwrap().len(), 1, "{}", p);
     let after = bytes(&index);
     assert!(after < before, "purge shrinks the index: {} -> {}", before, after);
@@ -120,10 +121,10 @@ fn takedown_hides_a_merged_well_everywhere_and_purge_drops_it() {
             assert_eq!(search(e, "password:both-pw", dedup)["total"], 1);
             assert_eq!(search(e, "url:*takedown*", dedup)["total"], 0);
         }
-        let st = e.stats().unwrap();
+        let st = crate::to_json(e.stats().unwrap());
         assert_eq!((st["records"].clone(), st["hiddenRecords"].clone()), (json!(21), json!(0)));
-        assert_eq!(e.password_count(&PasswordRequest { hex: sha1("kept-pw-1") }).unwrap()["total"], 5);
-        assert_eq!(e.password_count(&PasswordRequest { hex: sha1("gone-pw-1") }).unwrap()["total"], 0);
+        assert_eq!(e.password_count(&PasswordRequest { hex: sha1("kept-pw-1") }).unwrap().total, 5);
+        assert_eq!(e.password_count(&PasswordRequest { hex: sha1("gone-pw-1") }).unwrap().total, 0);
         assert_eq!(watch(e, &seg_b).as_array().unwrap().len(), 1, "B's ingest id still matches after the rewrite");
     }
     // Every record of the rewritten segment is B's, read back from its store.
@@ -132,8 +133,8 @@ fn takedown_hides_a_merged_well_everywhere_and_purge_drops_it() {
     assert_eq!(v["entries"][0]["email"], json!(["b1@x.com"]));
     // A later merge keeps the well's records out; a well wholly taken down is dropped whole.
     let seg_c = ingest(&dir, "WellC", &["{\"email\":\"c0@x.com\"}".to_string()]);
-    engine.edit_wells(&json!({ "delete": [seg_c] })).unwrap();
-    let p = engine.purge().unwrap();
+    engine.edit_wells(&EditWellsArgs { delete: vec![seg_c.clone()], rename: vec![] }).unwrap();
+    let p = crate::to_json(engine.purge().unwrap());
     assert_eq!(p["dropped"], json!([seg_c]));
     assert!(!crate::segment::segment_dir(&index, &seg_c).exists());
     assert_eq!(search(&engine, "email:*@x.com", true)["total"], 21);

@@ -14,7 +14,7 @@
 
 use super::Ingest;
 use crate::error::{EngineError, Result};
-use serde_json::{json, Value};
+use crate::contract::FileSummary;
 use std::cell::{Cell, RefCell};
 use std::fs::File;
 use std::io::{self, Cursor, Read, Seek, SeekFrom};
@@ -415,7 +415,7 @@ impl<'a> Ingest<'a> {
         if report {
             self.bad(label, 0, reason, b"")?;
         }
-        self.files.push(json!({ "path": label.display().to_string(), "format": "skipped", "gzip": false, "records": 0, "badLines": report as u64, "reason": reason }));
+        self.files.push(super::skipped_input(label, reason, report as u64));
         Ok(())
     }
 
@@ -435,7 +435,15 @@ impl<'a> Ingest<'a> {
         if kind != Kind::Plain && kind != Kind::Tar && size > self.opts.max_compressed_bytes {
             let msg = format!("compressed file of {} bytes is over the {} byte cap; skipped", size, self.opts.max_compressed_bytes);
             self.bad(path, 0, &msg, b"")?;
-            self.files.push(json!({ "path": path.display().to_string(), "format": "skipped", "gzip": kind == Kind::Gzip, "compression": kind.name(), "records": 0, "badLines": 1, "error": msg }));
+            self.files.push(FileSummary {
+                path: path.display().to_string(),
+                format: "skipped".into(),
+                gzip: kind == Kind::Gzip,
+                compression: Some(kind.name().to_string()),
+                bad_lines: 1,
+                error: Some(msg),
+                ..Default::default()
+            });
             self.progress.bytes_read.store(base_read + size, Ordering::Relaxed);
             return Ok(());
         }
@@ -468,12 +476,12 @@ impl<'a> Ingest<'a> {
         let n = self.files.len();
         self.stream(label, Box::new(Watch { inner: reader, failed: Rc::clone(&failed) }), origin.compression == Kind::Gzip, counter, base_read)?;
         if self.files.len() > n {
-            if let Some(Value::Object(info)) = self.files.last_mut() {
+            if let Some(info) = self.files.last_mut() {
                 if origin.compression != Kind::Plain {
-                    info.insert("compression".into(), json!(origin.compression.name()));
+                    info.compression = Some(origin.compression.name().to_string());
                 }
                 if let Some(a) = origin.archive {
-                    info.insert("archive".into(), json!(a.name()));
+                    info.archive = Some(a.name().to_string());
                 }
             }
         }
@@ -553,7 +561,7 @@ impl<'a> Ingest<'a> {
                     let label = member_label(path, &name);
                     let left = Rc::new(Cell::new(size));
                     if hidden_member(&name) {
-                        self.files.push(json!({ "path": label.display().to_string(), "format": "skipped", "gzip": false, "records": 0, "badLines": 0, "reason": "hidden member" }));
+                        self.files.push(super::skipped_input(&label, "hidden member", 0));
                     } else {
                         // A member of a compressed tar shows the archive's compression, unless
                         // it has its own.
@@ -600,7 +608,7 @@ impl<'a> Ingest<'a> {
             }
             let label = member_label(path, &name);
             if hidden_member(&name) {
-                self.files.push(json!({ "path": label.display().to_string(), "format": "skipped", "gzip": false, "records": 0, "badLines": 0, "reason": "hidden member" }));
+                self.files.push(super::skipped_input(&label, "hidden member", 0));
                 continue;
             }
             // Flags and method from the central directory entry itself (the crate only

@@ -128,13 +128,20 @@ impl Ingest<'_> {
                 self.progress.bytes_read.store(base_read + counter.load(Ordering::Relaxed), Ordering::Relaxed);
             }
         }
-        if error.is_none() && !self.bad_lines.iter().any(|b| b["reason"] == "not a JSON array") && (!done || depth > 0 || scalar) {
+        if error.is_none() && !self.bad_lines.iter().any(|b| b.reason == "not a JSON array") && (!done || depth > 0 || scalar) {
             let msg = if started { "the input ends inside the JSON array (truncated?)" } else { "empty input" };
             self.bad(path, line_no, msg, b"")?;
         }
-        let mut info = json!({ "path": path.display().to_string(), "format": "json-array", "gzip": gz, "records": self.records - rec0, "badLines": self.bad - bad0 });
+        let mut info = FileSummary {
+            path: path.display().to_string(),
+            format: "json-array".into(),
+            gzip: gz,
+            records: self.records - rec0,
+            bad_lines: self.bad - bad0,
+            ..Default::default()
+        };
         if self.opts.dry_run {
-            info["samples"] = json!(self.samples.remove(&ctx).unwrap_or_default());
+            info.samples = Some(self.samples.remove(&ctx).unwrap_or_default());
         }
         self.finish_file(info, error, counter, base_read);
         Ok(())

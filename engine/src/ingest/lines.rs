@@ -139,23 +139,24 @@ impl Ingest<'_> {
                 Err(reason) => self.bad(path, line_no, &reason, line.as_bytes())?,
             }
         }
-        let mut info = json!({
-            "path": path.display().to_string(),
-            "format": if format == Format::Auto { "empty" } else { format.name() },
-            "gzip": gz,
-            "records": self.records - rec0,
-            "badLines": self.bad - bad0,
-        });
+        let mut info = FileSummary {
+            path: path.display().to_string(),
+            format: if format == Format::Auto { "empty" } else { format.name() }.to_string(),
+            gzip: gz,
+            records: self.records - rec0,
+            bad_lines: self.bad - bad0,
+            ..Default::default()
+        };
         if let Some(ci) = ctx {
             let c = &self.contexts[ci as usize];
             if c.format == Format::Csv {
                 let (cols, unmapped) = column_summary(c);
-                info["delimiter"] = json!(c.delim.to_string());
-                info["columns"] = cols;
-                info["unmapped"] = unmapped;
+                info.delimiter = Some(c.delim.to_string());
+                info.columns = Some(cols);
+                info.unmapped = Some(unmapped);
             }
             if self.opts.dry_run {
-                info["samples"] = json!(self.samples.remove(&ci).unwrap_or_default());
+                info.samples = Some(self.samples.remove(&ci).unwrap_or_default());
             }
         }
         self.finish_file(info, error, counter, base_read);

@@ -3,6 +3,7 @@
 //! values and stored as a JSON object of its columns.
 
 use super::*;
+use crate::contract::{SkippedTable, TableColumns, TableSummary};
 
 /// Tables (each distinct column list of one) kept per SQL file.
 pub(super) const MAX_SQL_TABLES: usize = 10_000;
@@ -155,34 +156,35 @@ impl Ingest<'_> {
         let mut listed = Vec::new();
         let mut skipped = Vec::new();
         for t in &tables {
-            let mut v = json!({ "name": t.name, "rows": t.rows, "records": t.records, "badLines": t.bad });
+            let columns = TableColumns::Names(t.columns.clone());
+            let mut v = TableSummary { name: t.name.clone(), rows: t.rows, records: t.records, bad_lines: t.bad, skipped: None, columns, unmapped: None, samples: None };
             match (&t.skipped, t.ctx) {
                 (Some(why), _) => {
-                    v["skipped"] = json!(why);
-                    v["columns"] = json!(t.columns);
-                    skipped.push(json!({ "name": t.name, "reason": why }));
+                    v.skipped = Some(why.clone());
+                    skipped.push(SkippedTable { name: t.name.clone(), reason: why.clone() });
                 }
                 (None, Some(ctx)) => {
                     let (cols, unmapped) = column_summary(&self.contexts[ctx as usize]);
-                    v["columns"] = cols;
-                    v["unmapped"] = unmapped;
+                    v.columns = TableColumns::Mapped(cols);
+                    v.unmapped = Some(unmapped);
                     if self.opts.dry_run {
-                        v["samples"] = json!(self.samples.remove(&ctx).unwrap_or_default());
+                        v.samples = Some(self.samples.remove(&ctx).unwrap_or_default());
                     }
                 }
                 (None, None) => {}
             }
             listed.push(v);
         }
-        let info = json!({
-            "path": path.display().to_string(),
-            "format": "sql",
-            "gzip": gz,
-            "records": self.records - rec0,
-            "badLines": self.bad - bad0,
-            "tables": listed,
-            "skippedTables": skipped,
-        });
+        let info = FileSummary {
+            path: path.display().to_string(),
+            format: "sql".into(),
+            gzip: gz,
+            records: self.records - rec0,
+            bad_lines: self.bad - bad0,
+            tables: Some(listed),
+            skipped_tables: Some(skipped),
+            ..Default::default()
+        };
         self.finish_file(info, error, counter, base_read);
         Ok(())
     }

@@ -102,15 +102,14 @@ impl FieldIndex {
         if hex.len() > 2 * width || (whole && hex.len() != 2 * width) {
             return Ok(());
         }
-        let mut buf = Vec::with_capacity(320);
         let mut term = Vec::with_capacity(64);
         for ord in self.dict.digest_candidates(hex) {
             let p = via.u32_at(ord as usize);
             term.clear();
             pw.dict.for_each(p..p + 1, |_, t| {
                 match width {
-                    32 => crate::digest::hex_into(&crate::digest::sha256(t, &mut buf), &mut term),
-                    _ => crate::digest::hex_into(&crate::digest::sha1(t, &mut buf), &mut term),
+                    32 => crate::digest::hex_into(&crate::digest::sha256(t), &mut term),
+                    _ => crate::digest::hex_into(&crate::digest::sha1(t), &mut term),
                 }
                 Ok(())
             })?;

@@ -338,17 +338,16 @@ pub(super) fn write_field(dir: &Path, i: usize, ft: FieldTerms) -> Result<()> {
 pub fn write_derived(dir: &Path) -> Result<()> {
     let Some(pw) = FieldIndex::open(dir, index_name(PASSWORD))? else { return Ok(()) };
     let n = pw.dict.len();
-    let mut buf = Vec::with_capacity(320);
     // One table at a time: the binary digests (hex sorts as they do) and term ordinals.
     let mut h256: Vec<([u8; 32], u32)> = Vec::with_capacity(n);
     pw.dict.for_each(0..n as u32, |ord, t| {
-        h256.push((crate::digest::sha256(t, &mut buf), ord));
+        h256.push((crate::digest::sha256(t), ord));
         Ok(())
     })?;
     write_hashed(dir, PASSWORD_SHA256, h256)?;
     let mut h1: Vec<([u8; 20], u32)> = Vec::with_capacity(n);
     pw.dict.for_each(0..n as u32, |ord, t| {
-        h1.push((crate::digest::sha1(t, &mut buf), ord));
+        h1.push((crate::digest::sha1(t), ord));
         Ok(())
     })?;
     write_hashed(dir, PASSWORD_SHA1, h1)
