@@ -33,7 +33,7 @@ export async function registerAuthentication(
   });
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const header = request.headers.authorization;
-    // The scheme is case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` too (issue 45 item 7).
+    // The scheme is case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` too, as clients send either.
     if (!header || !/^Bearer [A-Za-z0-9_.-]+$/i.test(header)) throw Errors.unauthorized();
     let claims: AccessClaims;
     try {

@@ -99,7 +99,7 @@ export function ApiKeyControl({ user, valid }: { user: User | undefined; valid: 
             </>
           }
         >
-          {/* A form, so Enter in the code field confirms as the button does (issue 42 item 7). */}
+          {/* A form, so Enter in the code field confirms as the button does: keyboard users submit there. */}
           <form
             id={KEY_FORM}
             className="api-key-form"
