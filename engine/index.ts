@@ -140,7 +140,7 @@ export type EngineQueryErrorCode = (typeof QUERY_CODES)[number];
 /**
  * Codes of queries refused for the work they would take rather than for their form: the
  * engine did that work's first part (on its heavy lane) to refuse them, so they are counted
- * like searches (issue 25, item 3).
+ * like searches: a caller cannot send them for free.
  */
 const COST_CODES: readonly EngineQueryErrorCode[] = ['regex_too_big'];
 

@@ -25,8 +25,8 @@ impl Bytes {
     /// Maps into this process's page table every page of the file that the page cache
     /// already holds, without reading the disk for the others (`mincore`, then
     /// `MADV_POPULATE_READ` per run of resident pages). The first read of a page of a fresh
-    /// mapping otherwise takes a page fault (about 10 µs for each 16 pages mapped around it
-    /// on this machine), paid by whichever search reads it first. Returns the pages mapped;
+    /// mapping otherwise takes a page fault (the kernel maps a few pages around it each
+    /// time), paid by whichever search reads it first. Returns the pages mapped;
     /// best effort (kernels before 5.14 refuse the advice: nothing changes).
     pub fn map_resident(&self) -> usize {
         const MADV_POPULATE_READ: libc::c_int = 22;

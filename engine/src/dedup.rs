@@ -4,8 +4,8 @@
 //! document. Format 10 keeps, once a part's first-occurrence bits are known (when it is
 //! published, or merged from parts that have them), `dedup.top`: the short key of every
 //! document (u32, the key's top bits, `keys::short_key`), and `dedup.rest`: the whole key
-//! of every document that is not the first with its key, in document order (about 7% of
-//! the records at 10M). A first record's whole key is computed again from its stored line
+//! of every document that is not the first with its key, in document order (a small share
+//! of the records). A first record's whole key is computed again from its stored line
 //! (`line_key`) when an equality of short keys has to be confirmed: a tombstone's, a
 //! later hit's (dedup by hash set), a record being published's.
 

@@ -176,7 +176,7 @@ fn hex_lowered(v: &str) -> bool {
 }
 
 /// Whether `a` and `b`, two values of `field` in one record, are one value, kept once
-/// (`source::keep_once`, issue 45 item 2): the same text once trimmed, or the same
+/// (`source::keep_once`): the same text once trimmed, or the same
 /// normalised value (`normalize`), whole: `John@Example.com` and `john@example.com` are one
 /// email, `+1 555-0100` and `15550100` one phone number, `::ffff:10.0.0.1` and `10.0.0.1`
 /// one IP address, `Ann  Lee` and `ann lee` one name; passwords and crypto addresses only
@@ -289,8 +289,8 @@ const LDAP_SCHEMES: [(&str, usize, bool); 10] = [
 /// Longest salt of a salted LDAP scheme, in bytes (OpenLDAP writes 4, others 8 or 16).
 const LDAP_MAX_SALT: usize = 64;
 
-/// Whether a value found in a password column is an LDAP password hash (issue 45 item 2;
-/// from rules 3, `source::hashed_under`): `{SHA}`, `{SSHA}`, `{MD5}`, `{SMD5}`, `{SHA256}`,
+/// Whether a value found in a password column is an LDAP password hash (from rules 3,
+/// `source::hashed_under`): `{SHA}`, `{SSHA}`, `{MD5}`, `{SMD5}`, `{SHA256}`,
 /// `{SSHA256}`, `{SHA384}`, `{SSHA384}`, `{SHA512}` or `{SSHA512}` (the scheme in any case)
 /// followed by padded base64 of the scheme's digest (a salted scheme: of the digest and up
 /// to 64 bytes of salt), or `{CRYPT}` followed by a crypt(3) string (`looks_crypt`). `{hello}`,
@@ -436,7 +436,7 @@ mod tests {
         }
     }
 
-    /// Issue 45 item 2: LDAP `{SCHEME}` hashes are hashes; look-alike passwords are not.
+    /// LDAP `{SCHEME}` hashes are hashes; look-alike passwords are not.
     #[test]
     fn ldap_hashes_are_recognised_and_look_alikes_are_not() {
         for h in [
@@ -486,7 +486,7 @@ mod tests {
         assert!(!looks_hashed("{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g="));
     }
 
-    /// Issue 45 item 2: `same_value` is "the same text trimmed, or the same whole normalised
+    /// `same_value` is "the same text trimmed, or the same whole normalised
     /// value", its allocation-free ASCII paths included.
     #[test]
     fn same_value_means_same_normalised_value() {

@@ -497,8 +497,7 @@ fn run_op(engine: &Engine, op: Op, arg: &str) -> std::result::Result<String, Eng
 
 /// Which lane a call runs on. A search starts on the quick lane with a routing step that
 /// moves it to the heavy lane when it scans terms: every regex search, told by its mode
-/// alone (compiling a regex, even one refused as too large, is heavy work: issue 25, item
-/// 3), and a wildcard search whose plan scans (wildcards other than a prefix); exact lookups
+/// alone (compiling a regex, even one refused as too large, is heavy work), and a wildcard search whose plan scans (wildcards other than a prefix); exact lookups
 /// and prefixes stay. A query that does not parse stays too (it fails at once).
 fn lane_of(op: Op, arg: &str) -> (pool::Lane, Option<Route>) {
     match op {
@@ -674,15 +673,14 @@ fn run_reply(engine: &Engine, read: ReplyRead, t0: std::time::Instant) -> std::r
 /// compile is heavy work), a plan that scans to the heavy lane, and a lone exact lookup (a
 /// page of at most INLINE_MAX_ENTRIES, a count without hashing:
 /// `Engine::counts_without_hashing`, no check for a new index generation due:
-/// `Engine::refresh_due`) runs right here: a few to tens of microseconds, less than the two
-/// thread wake-ups (a worker's, then the event loop's) it would otherwise wait for on an
-/// idle machine.
+/// `Engine::refresh_due`) runs right here: it takes less time than the two thread wake-ups
+/// (a worker's, then the event loop's) it would otherwise wait for on an idle machine.
 ///
 /// Under load (searches closer together, calls in flight) nothing is read here: the request
 /// is read on a quick thread, which routes it (`read_reply`, then the heavy lane for a regex
 /// or a scan), so the event loop, which limits a loaded server, keeps its time for requests.
-/// Reading every request on the JS thread cost a loaded server about 4 µs of event-loop time
-/// a request (BENCHMARKS.md, "/v2/search against the floor").
+/// Reading every request on the JS thread would spend the event loop's time on every request
+/// of a loaded server (BENCHMARKS.md, "/v2/search against the floor").
 unsafe fn search_reply(env: napi_env, engine: Arc<Engine>, arg: &str) -> NapiResult<napi_value> {
     let t0 = std::time::Instant::now();
     if !(spaced_call() && lone_call(env)? && pool::lane_idle(pool::Lane::Quick)) {
@@ -807,8 +805,8 @@ unsafe extern "C" fn js_ingest(env: napi_env, info: napi_callback_info) -> napi_
                 let publisher = s.spawn(|| {
                     while !done.load(Ordering::Acquire) {
                         sink.publish(&progress, false);
-                        // Woken at once when the ingest ends (a plain sleep added up to
-                        // 100 ms to every ingest).
+                        // Woken at once when the ingest ends: a plain sleep would add up to
+                        // one period to every ingest.
                         std::thread::park_timeout(std::time::Duration::from_millis(100));
                     }
                 });

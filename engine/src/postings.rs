@@ -8,8 +8,8 @@
 /// no longer read.)
 ///
 /// Format 6 (`PIX_SINGLES` set in the count): a block is a u16 bitmap of its
-/// terms whose postings are one varint (one document: 92% of the terms of the 10M bench
-/// index), whose length is read from `.post` itself, then the varint lengths of the others
+/// terms whose postings are one varint (one document: most terms of a large index), whose
+/// length is read from `.post` itself, then the varint lengths of the others
 /// only. About 0.7 bytes a term.
 ///
 /// Format 7 (`PIX_PACKED` too, and a u32 W after the count): the bitmap is followed by the
@@ -137,8 +137,8 @@ impl PixBuilder {
 /// document: the more there are, the larger the block. A lookup of a term with more
 /// documents reads the varint lengths of the others before it in its block, about
 /// `step · m² / 2` of them on average for a share m of such terms: 64 terms when m is at most
-/// 1/8 (email, username, phone, IP addresses at 10M: 3% of their terms), 32 up to 1/4
-/// (names, hashed passwords: 17-21%), else 16 (passwords, domains).
+/// 1/8 (email, username, phone, IP addresses, whose values are mostly unique), 32 up to 1/4
+/// (names, hashed passwords), else 16 (passwords, domains).
 fn pix_step(n: usize, ones: usize) -> usize {
     match n - ones {
         m if m * 8 <= n => 64,

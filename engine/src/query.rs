@@ -452,7 +452,7 @@ mod atom_bytes {
     pub const ASCII_RANGE: u64 = 320;
     /// `.`, `[^a]`, a range outside ASCII: any character but a few, as UTF-8 sequences.
     pub const ANY: u64 = 1_250;
-    /// `\w`, `\W`, `\pL`: 106 KB each at `{10}` (118 KB per further copy).
+    /// `\w`, `\W`, `\pL`: the largest atoms, every Unicode word character's UTF-8 sequences.
     pub const UNICODE_CLASS: u64 = 100_000;
     pub const DIGIT: u64 = 6_700;
     pub const SPACE: u64 = 1_024;
@@ -463,9 +463,9 @@ mod atom_bytes {
 /// An estimate of a pattern's compiled size in bytes, read from its syntax tree in
 /// microseconds, before any compilation: each atom's measured size (`atom_bytes`) times the
 /// product of the repetitions around it. Compiling is what costs: the case folding of a
-/// large class alone takes tens of milliseconds (`[\w\W]`, however small it compiles), and
-/// `[\w\W]{1000}[\w\W]{1000}` took 0.3-0.6 s to be refused (issue 25, item 3). The estimate
-/// refuses such patterns outright; the compile's own limit stays the exact check for what
+/// large class alone is heavy work (`[\w\W]`, however small it compiles), and a pattern like
+/// `[\w\W]{1000}[\w\W]{1000}` spends a thread's time on compiling only to be refused. The
+/// estimate refuses such patterns outright; the compile's own limit stays the exact check for what
 /// it lets through. The `u` flag is followed (`(?-u:\w)` is an ASCII class); case
 /// insensitivity is always assumed (the costlier).
 pub fn estimated_compiled_bytes(ast: &regex_syntax::ast::Ast) -> u64 {
@@ -595,9 +595,9 @@ fn unicode_class_bytes(c: &regex_syntax::ast::ClassUnicode) -> u64 {
 }
 
 /// Compiled regexes of recent queries, so a repeated query (the next page, a refresh)
-/// skips the compilation. Bounded by entries and by bytes (issue 13, item 9): each entry is
-/// charged an upper bound of its compiled size and the least recently used entries are
-/// evicted past `REGEX_CACHE_BYTES`.
+/// skips the compilation. Bounded by entries and by bytes (a few large patterns must not fill
+/// memory that a count of entries alone allows): each entry is charged an upper bound of its
+/// compiled size and the least recently used entries are evicted past `REGEX_CACHE_BYTES`.
 ///
 /// Callers get a clone: in regex 1.7 a clone shares the compiled programs (`Arc`) but gets
 /// its own, empty pool of per-thread lazy-DFA caches, so those caches (up to
@@ -674,9 +674,8 @@ pub fn compile_regex(src: &str, case_insensitive: bool) -> Result<regex::bytes::
 /// (`estimated_compiled_bytes`) has refused what would pass it. A compile over the limit
 /// stops as soon as it passes it. The regex is charged three times its estimate rounded up
 /// to a power of two (at least 8 KiB): regex 1.7 exposes no memory figure of its own.
-///
-/// It compiled with limits doubling from 8 KiB until one succeeded, to charge that limit:
-/// every try parsed and case-folded the pattern again, up to nine times (issue 25, item 3).
+/// Compiling once matters: each try would parse and case-fold the pattern again, so finding
+/// the smallest limit that compiles would cost several compiles.
 fn compile_sized(src: &str, case_insensitive: bool) -> Result<(regex::bytes::Regex, usize)> {
     let estimate = estimated_compiled_bytes(&parse_regex_ast(src)?);
     if estimate > MAX_REGEX_COMPILED_BYTES as u64 {

@@ -524,7 +524,7 @@ const _: () = assert!(FIELD_COUNT == FIELDS.len());
 
 /// Buffers of large pages kept for the next ones: a page of 10,000 entries writes a
 /// megabyte or two, and a new buffer of that size is a fresh mapping from the allocator,
-/// each of its pages faulted in again (about 1 µs each here: 0.3-0.5 ms a page). Given
+/// each of its pages faulted in again, a cost paid by every large page. Given
 /// back once the text has been copied out (`napi.rs`, into the JS string) or merged
 /// (a chunk of a page written on several threads).
 static PAGE_BUFFERS: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new());

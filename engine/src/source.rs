@@ -368,9 +368,10 @@ pub fn move_hashes(rec: &mut SourceRecord, rules: u8) {
     }
 }
 
-/// Each field's values kept once, the first spelling of each in its place (issue 45 item 2:
-/// a `wp_users` row's `user_login` and `user_nicename` are both `username`, phpBB's
-/// `username` and `username_clean` differ only in case): values are one when
+/// Each field's values kept once, the first spelling of each in its place (a value shown
+/// twice reads as data ingested wrongly, and dumps hold many: a `wp_users` row's
+/// `user_login` and `user_nicename` are both `username`, phpBB's `username` and
+/// `username_clean` differ only in case): values are one when
 /// `fields::same_value` says so (the same normalised value). A field rarely holds more than
 /// a few values: each is compared with the kept ones before it, nothing allocated.
 pub fn keep_once(rec: &mut SourceRecord) {
@@ -608,7 +609,7 @@ mod tests {
         crate::keys::dedup_key(&normalize_record(rec))
     }
 
-    /// Issue 45 item 2: `keep_once` keeps each field's first spelling of a value, in order,
+    /// `keep_once` keeps each field's first spelling of a value, in order,
     /// and never changes the dedup key (it hashes the distinct normalised values already).
     #[test]
     fn keep_once_keeps_first_spellings_and_the_dedup_key() {
@@ -632,7 +633,7 @@ mod tests {
         assert_eq!(key(&once), key(&twice), "{{username:[jdoe,JDOE]}} and {{username:[jdoe]}} are one record");
     }
 
-    /// Issue 45 item 2: every line format parses into values kept once (a wp_users-like JSON
+    /// Every line format parses into values kept once (a wp_users-like JSON
     /// object, two CSV columns of one field, a JSON array holding a value twice).
     #[test]
     fn every_line_format_keeps_a_fields_values_once() {
@@ -649,7 +650,7 @@ mod tests {
         assert!(r.fields.iter().all(|v| v.len() <= 1));
     }
 
-    /// Issue 45 item 2: an LDAP hash in a password column is a `hashed_password` under the
+    /// An LDAP hash in a password column is a `hashed_password` under the
     /// rules of new contexts (3) and stays a password under rules 2, the rules of records
     /// ingested before: their dedup keys, computed again from their lines, do not change.
     #[test]

@@ -8,12 +8,13 @@
 //! - `<field>.tfc` (format 4, instead of `.terms`): the same terms front-coded in blocks of
 //!   `STEP`: a block's first term whole, then each next one as one byte (the length of the
 //!   prefix it shares with the term before it, at most 255), the rest of its bytes and
-//!   `\n`. `.tix` samples are then the block starts. 30% smaller over the bench corpus;
-//!   a scan decodes the blocks it reads into plain `term\n` bytes (a few ns a term) and
-//!   searches those as before, a lookup compares whole first terms and decodes one block.
+//!   `\n`. `.tix` samples are then the block starts. Much smaller, since sorted terms
+//!   share long prefixes; a scan decodes the blocks it reads into plain `term\n` bytes
+//!   (cheap next to the search) and searches those as before, a lookup compares whole first
+//!   terms and decodes one block.
 //! Exact lookups and prefix ranges binary-search the offsets (about 20 probes for a
-//! million terms). Not an fst map: it stores every term a second time (+27% index size at
-//! 100k records) for a lookup that is already microseconds.
+//! million terms). Not an fst map: it stores every term a second time, a large share of the
+//! index, for a lookup that is already microseconds.
 
 use crate::bytes::Bytes;
 use crate::error::{EngineError, Result};
@@ -64,8 +65,7 @@ pub enum Coding {
 /// grain `grain` (`trigram::grain`, 8 or 32 terms): a trigram candidate block must start
 /// at a block, and every reader since format 4 takes the file's step when it divides
 /// `SAMPLE` (32). Blocks of 32 instead of 8 save three whole first terms and three `.tix`
-/// offsets in 32 terms (about 15 MB over the bench's 10M records); a lookup decodes up to
-/// 32 terms instead of 8.
+/// offsets in 32 terms; a lookup decodes up to 32 terms instead of 8.
 pub fn coding(field: usize, grain: u32) -> Coding {
     if front_coded(field) {
         Coding::Front((grain as usize).clamp(STEP, SAMPLE))
@@ -76,12 +76,12 @@ pub fn coding(field: usize, grain: u32) -> Coding {
 
 /// Whether format 4 writes field `field`'s terms front-coded (`.tfc`): every table but
 /// - the password-hash ones (`hashed_password` and the derived tables), whose hex digests
-///   share little (4-8% smaller) and whose terms the password-range lookup borrows (`term`);
-/// - `email`, the field of the infix and regex query classes: measured side by side on one
-///   10M index, front-coded emails made `email:*schinner*` 1.43× slower (under the 10×
-///   PostgreSQL target), `email:j?hn*` 4.0× and a regex without literal 3.8× (decoding costs
-///   about 19 ns a term), for 57 MB (3.5% of the index); `email:*gmail*` scans them whole
-///   when its literal is common in local parts too (`scan_local`).
+///   share little (front coding hardly shrinks them) and whose terms the password-range
+///   lookup borrows (`term`);
+/// - `email`, the field of the infix and regex query classes: decoding every term a scan
+///   reads makes those classes several times slower, for a small share of the index;
+///   `email:*gmail*` scans them whole when its literal is common in local parts too
+///   (`scan_local`).
 ///
 /// (`email_local`, written plain by formats 6 to 10, is no longer written.)
 pub fn front_coded(field: usize) -> bool {
@@ -192,10 +192,9 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 }
 
 /// The plain-text form of the terms of a run of blocks of a `.tfc`, `src` (the blocks'
-/// bytes), appended to `out`: `term\n` for each, 8 bytes at a time. About 6-19 ns a term
-/// (bench corpus usernames to emails), against 0.03-0.5 ns a term for a memmem over a plain
-/// table: why the tables scanned whole by the benchmark's query classes stay plain
-/// (`front_coded`).
+/// bytes), appended to `out`: `term\n` for each, 8 bytes at a time. Decoding costs far more a
+/// term than a memmem over a plain table: why the tables scanned whole by the benchmark's
+/// query classes stay plain (`front_coded`).
 #[inline]
 fn decode_blocks(src: &[u8], step: usize, out: &mut Vec<u8>) {
     const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
@@ -279,8 +278,8 @@ pub enum Check {
 }
 
 /// `Check::InLocal`, out of line: `matches` stays small enough to be inlined into the scans
-/// (inlined, this arm made `email:*schinner*` call `matches` for every candidate, +1.5%
-/// instructions).
+/// (inlined, this arm would make `matches` too large to inline, a call for every candidate
+/// of every scan).
 #[inline(never)]
 fn in_local(term: &[u8], lit: &[u8]) -> bool {
     memchr::memmem::find(crate::fields::email_local(term), lit).is_some()

@@ -11,8 +11,8 @@
 //! as LEB128 varints of the gaps (the first one absolute). All little-endian.
 //! Format 4: a key with bit 31 set (`BITMAP`) has a bitmap instead (bit b of byte b/8 set
 //! when block b holds the trigram), written when that is smaller than the gaps: a trigram in
-//! more than about an eighth of the blocks (`com`, `gma`, `il.` in emails). 18% smaller over
-//! the bench corpus, and intersecting with such a list is a bit test per candidate.
+//! more than about an eighth of the blocks (`com`, `gma`, `il.` in emails). Such lists are
+//! the largest, and intersecting with one is a bit test per candidate.
 //! Format 7: a key with bit 30 set (`RICE`) has its gaps Rice-coded instead (`rice_encode`),
 //! written when that is smaller than the varints: most gaps are 3-11 bits, which a varint
 //! rounds up to 8 or 16; Rice spends about log2 of the list's mean gap plus 2 bits a gap.
@@ -28,12 +28,12 @@ use std::path::Path;
 
 /// Consecutive term ordinals per indexed block of field `field` (a multiple of the term
 /// tables' `.tix` step, 8; the file records it and readers take the file's). 32 for the
-/// fields whose infix searches held with it (username, url, social, domains, company): at
-/// 10M records their lists take 35.6 MB instead of 50.7 (BENCHMARKS.md in git history, "Issue 14: index
-/// size at 10M, format 5"); 8 for `email` (its infix class is held to 10× PostgreSQL) and
-/// for `name`, `address` and `password`, whose infix searches a grain of 32 made 1.9-7.5×
-/// slower (a common trigram's list covering more than a quarter of the blocks falls back to
-/// a scan of the whole table, and each candidate block verifies 4× the terms).
+/// fields whose infix searches stay within their targets with it (username, url, social,
+/// domains, company): their lists take markedly less room; 8 for `email` (its infix class
+/// is held to 10× PostgreSQL) and for `name`, `address` and `password`, whose infix searches
+/// a grain of 32 makes several times slower (a common trigram's list covering more than a
+/// quarter of the blocks falls back to a scan of the whole table, and each candidate block
+/// verifies 4× the terms).
 pub fn grain(field: usize) -> u32 {
     if matches!(field, EMAIL | NAME | ADDRESS | PASSWORD) {
         8
@@ -83,9 +83,9 @@ pub fn write_grain<'a>(dir: &Path, field: &str, sorted_terms: impl Iterator<Item
 }
 
 /// `.ltri` keeps a trigram whose domain-only blocks (holding it in no local part) are more
-/// than 1/`LOCAL_SHARE` of the part's blocks: about 480 trigrams a part at 10M records, 5.0
-/// MB in all (every trigram found in a domain: 21.5 MB; a whole index of the local parts:
-/// 41.4 MB; BENCHMARKS.md in git history, "Issue 14: session 11, email_local").
+/// than 1/`LOCAL_SHARE` of the part's blocks: a few hundred trigrams a part, a fraction of
+/// the room of every trigram found in a domain, and far less than a whole index of the
+/// local parts would take.
 pub const LOCAL_SHARE: u32 = 64;
 
 /// `write_grain` for the emails, plus `<field>.ltri` (format 11): the trigrams of the local

@@ -44,13 +44,12 @@ pub enum Strategy {
     Walk,
 }
 
-/// Cost model, from the monitoring benchmark (BENCHMARKS.md, "Monitoring", 1M records in
-/// two parts of about 450,000 distinct emails each): walking a table costs about 11 ns a
-/// term (memchr for the newline, an xxh3 hash, a probe of the watched set), a lookup about
-/// 0.6 µs (binary search of the in-memory samples, then of a mapped run of up to 32
-/// terms, each probe skipping newlines; lookups go in term order, so neighbours share
-/// cache lines): one lookup costs about `LOOKUP_PER_WALKED_TERM` walked terms. Measured
-/// break-even: about 8,000 email watches against 450,000 terms. Walk when
+/// Cost model, from the monitoring benchmark (BENCHMARKS.md, "Monitoring"): walking a table
+/// costs a few operations a term (memchr for the newline, an xxh3 hash, a probe of the
+/// watched set), a lookup much more (binary search of the in-memory samples, then of a
+/// mapped run of up to 32 terms, each probe skipping newlines; lookups go in term order, so
+/// neighbours share cache lines): one lookup costs about `LOOKUP_PER_WALKED_TERM` walked
+/// terms. Walk when
 /// `distinct watched terms × LOOKUP_PER_WALKED_TERM ≥ distinct terms of the field in the part`.
 pub const LOOKUP_PER_WALKED_TERM: usize = 50;
 

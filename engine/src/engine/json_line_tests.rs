@@ -49,7 +49,7 @@ fn json_lines_are_written_as_their_values_serialise() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 45 item 2: values of one field kept once and LDAP hashes moved are written alike by
+/// Values of one field kept once and LDAP hashes moved are written alike by
 /// `EntryWriter` (its fast path over slices, or the general way) and by `entry_json`, for
 /// JSON lines, CSV and stealer logs; each field's values are then distinct.
 #[test]

@@ -21,11 +21,11 @@ fn largest_repeat(prefix: &str) -> usize {
     lo
 }
 
-/// Issue 13, item 9: fill the cache with the largest patterns a user may send and check
+/// Fill the cache with the largest patterns a user may send and check
 /// that what stays resident is bounded by the byte budget, not by 256 × the size limit.
 /// The resident set is the process's, so the measurement runs in a process of its own
 /// (`regex_cache_worst_case_alone`): beside the other tests of this binary, running on
-/// other threads, their allocations counted too and failed it on a loaded machine.
+/// other threads, their allocations would count too and fail it on a loaded machine.
 #[test]
 fn regex_cache_worst_case_is_bounded_by_bytes() {
     let name = "query::regex_cache_tests::regex_cache_worst_case_alone";

@@ -4,8 +4,8 @@ fn code(q: &str, m: Mode) -> &'static str {
     parse(q, m, None).unwrap_err().code()
 }
 
-/// Issue 25: without a subscription, a count of a combined query was an oracle on
-/// hidden values; only one exact term is admitted.
+/// Without a subscription, a count of a combined query would be an oracle on hidden values;
+/// only one exact term is admitted.
 #[test]
 fn a_count_without_subscription_holds_one_exact_term() {
     let one = |q: &str, m: Mode| parse_one_term(q, m, None).map(|_| ()).map_err(|e| e.code());
@@ -85,10 +85,10 @@ fn a_mode_suffix_does_not_count_toward_the_length() {
     assert_eq!(code(&format!("username:{}*&wildcard", "a".repeat(191)), Mode::Exact), "too_long");
 }
 
-/// Issue 25, item 3: `[\w\W]{1000}[\w\W]{1000}` took 0.3-0.6 s of CPU to be refused as
-/// too large (nine compilations, each case-folding the class again), on the quick lane,
-/// uncounted. Such patterns are now refused from their syntax tree, before any
-/// compilation starts (counted on this thread by `build_regex`).
+/// Patterns like `[\w\W]{1000}[\w\W]{1000}` cost heavy compiling (each compilation
+/// case-folds the class again) only to be refused as too large, so they are refused from
+/// their syntax tree, before any compilation starts (counted on this thread by
+/// `build_regex`).
 #[test]
 fn costly_regex_is_refused_before_compiling() {
     let costly = [

@@ -250,8 +250,8 @@ impl PartWriter {
         }
         drop(dedup);
         // The store first (its dictionary trained, the lines compressed in the part's order),
-        // then the fields: writing the store beside the field writers cost 5-8% more CPU
-        // (BENCHMARKS.md, "10M records: every target").
+        // then the fields: writing the store beside the field writers costs more CPU (their
+        // working sets compete for the caches; BENCHMARKS.md, "10M records: every target").
         let mut store = StoreWriter::create(&dir)?;
         for &old in &by_rank {
             let start = if old == 0 { 0 } else { lines.recs[old as usize - 1].1 };

@@ -36,9 +36,9 @@ use crate::zstd_block::{self, Dctx, Ddict};
 use zstd::zstd_safe::{self, CCtx, CDict, CParameter};
 
 
-/// A block closes once its lines reach this many bytes (see BENCHMARKS.md in git history, "Issue
-/// 14": with a dictionary, 1 KiB blocks compress better than the 32-record blocks of
-/// format 3 without one, and a scattered hit costs about a third of the time).
+/// A block closes once its lines reach this many bytes: with a dictionary, 1 KiB blocks
+/// compress better than larger blocks without one, and a scattered hit decodes little more
+/// than its own record (BENCHMARKS.md, "Why a cold page is fast").
 pub const BLOCK_BYTES: usize = 1024;
 /// ... or this many documents.
 pub const MAX_BLOCK_DOCS: usize = 64;
@@ -48,13 +48,11 @@ const V7_BLOCK: u16 = 0x8000;
 /// Bit 14: one context for every record of the block.
 const ONE_CTX: u16 = 0x4000;
 const ZSTD_LEVEL: i32 = 3;
-/// Dictionary size, and the lines sampled to train it (the first ones of each run). 64 KiB:
-/// 2-6% smaller stores than 16 KiB on the bench's sources (BENCHMARKS.md in git history, "Issue 14: index
-/// size at 10M, format 5"); 110 KiB trained on 1 MiB instead of 64 KiB on 256 KiB: 2.1%
-/// smaller over 300,000 lines of each of sources 00-08 (`param_choices`), the instructions
-/// to decode every block +1.1% (`decode_stores` under callgrind), the store's write CPU
-/// +12-27% (a longer training); 256 KiB on 2 MiB: 5% smaller but +5.8% decoding
-/// (BENCHMARKS.md in git history, "Issue 14: session 10, index size (sizemisc)").
+/// Dictionary size, and the lines sampled to train it (the first ones of each run). A larger
+/// dictionary trained on more lines makes smaller stores, but each step costs decoding time
+/// on every block read and training time at every write: 110 KiB on 1 MiB is where the
+/// stores stop shrinking much for what decoding costs (`param_choices` compares sizes,
+/// `decode_stores` the decoding; FORMAT.md, "part-N/").
 const DICT_BYTES: usize = 110 * 1024;
 const SAMPLE_BYTES: usize = 1 << 20;
 /// A run with fewer sampled lines than this gets no dictionary (training would fail).

@@ -52,8 +52,8 @@ pub(super) static MAPPING: AtomicUsize = AtomicUsize::new(0);
 
 /// Maps the resident pages of a newly opened `store.dat` in, on one background thread for
 /// the process (`Bytes::map_resident`), so that a large page's first reads of scattered
-/// blocks do not each take a page fault: 2-11 ms of thread CPU of a cold page of 10,000 at
-/// 10M (`cold_page` with `LEAKWELL_COLD_MODE=touch`). `LEAKWELL_STORE_PREMAP=0` turns it off.
+/// blocks do not each take a page fault, a large part of a cold page's thread CPU (`cold_page`
+/// with `LEAKWELL_COLD_MODE=touch` measures it). `LEAKWELL_STORE_PREMAP=0` turns it off.
 pub(super) fn map_in_background(dat: &Arc<Bytes>) {
     static QUEUE: OnceLock<Option<std::sync::mpsc::Sender<Arc<Bytes>>>> = OnceLock::new();
     let queue = QUEUE.get_or_init(|| {

@@ -2,11 +2,11 @@
 
 use super::*;
 
-/// The fastCover segment size of every dictionary. `ZDICT_trainFromBuffer` tried five
-/// (50 to 1998) on three quarters of the samples and kept the one compressing the last
-/// quarter best; one pass with 537 (one of its frequent picks) on all of them costs about
-/// 50 ms less CPU per dictionary, and the stores of the bench's nine shapes come out 0.4%
-/// smaller (`train_k_choices`, BENCHMARKS.md in git history "session 9").
+/// The fastCover segment size of every dictionary. Letting `ZDICT_trainFromBuffer` try
+/// several sizes on three quarters of the samples (keeping the one compressing the last
+/// quarter best) trains several dictionaries for one; one pass with 537, one of its frequent
+/// picks, on all the samples costs less CPU and compresses the bench's shapes no worse
+/// (`train_k_choices` compares them).
 pub(super) const TRAIN_K: u32 = 537;
 
 /// `ZDICT_fastCover_params_t` of zdict.h (zstd 1.5).
@@ -208,8 +208,8 @@ impl StoreWriter {
         Self::create_with(dir, BLOCK_BYTES, SAMPLE_BYTES)
     }
 
-    /// A writer with another block size, or without dictionaries (the measurements of
-    /// BENCHMARKS.md in git history, "Issue 14").
+    /// A writer with another block size, or without dictionaries (the measurements that
+    /// compare block sizes and dictionaries).
     pub fn create_with(dir: &Path, block_bytes: usize, sample_bytes: usize) -> Result<StoreWriter> {
         Self::create_level(dir, block_bytes, sample_bytes, ZSTD_LEVEL)
     }
