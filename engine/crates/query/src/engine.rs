@@ -42,10 +42,11 @@ fn stamp(dir: &Path) -> Stamp {
     Stamp { manifest: m, tombstones: t, suppressions: s, wells: w }
 }
 
-struct Snapshot {
+/// The index a search reads: the segments, the tombstones, the well edits, as one unit.
+pub struct Snapshot {
     stamp: Stamp,
     generation: u64,
-    segments: Vec<Arc<Segment>>,
+    pub segments: Vec<Arc<Segment>>,
     removed: Removed,
     /// The operators' well edits (`wells.log`), applied to `segments` when opened.
     edits: WellEdits,
@@ -205,13 +206,17 @@ impl Engine {
     }
 
     /// The search's total and its page's hits (segment, part, document), in document order.
-    fn run_search(&self, req: &SearchRequest) -> Result<(u64, Vec<(usize, usize, u32)>, Instant, Arc<Snapshot>)> {
+    /// Public for the measurements of `tests/timing.rs`, as are `run_planned`, `fetch_each`
+    /// and `write_entries`: the stages of a search timed apart.
+    #[doc(hidden)]
+    pub fn run_search(&self, req: &SearchRequest) -> Result<(u64, Vec<(usize, usize, u32)>, Instant, Arc<Snapshot>)> {
         let t0 = Instant::now();
         let (parsed, plan) = self.prepare(req)?;
         self.run_planned(req, parsed, plan, t0)
     }
 
-    fn run_planned(&self, req: &SearchRequest, parsed: ParsedQuery, plan: Plan, t0: Instant) -> Result<(u64, Vec<(usize, usize, u32)>, Instant, Arc<Snapshot>)> {
+    #[doc(hidden)]
+    pub fn run_planned(&self, req: &SearchRequest, parsed: ParsedQuery, plan: Plan, t0: Instant) -> Result<(u64, Vec<(usize, usize, u32)>, Instant, Arc<Snapshot>)> {
         let _ = self.refresh(false);
         let snap = self.snapshot();
         let budget = Budget {
@@ -628,9 +633,11 @@ impl Engine {
     /// taken down leaves the manifest and its directory is deleted; a merged segment that
     /// also holds live sources is rewritten by a merge that leaves the deleted ones out
     /// (`merge::run` with `purge`). `{dropped: [segment ids], rewritten: [segment ids]}`.
-    pub fn purge(&self) -> Result<PurgeReply> {
+    /// The rewriting is the ingest crate's `merge::purge`, given by the caller (the binding):
+    /// searches do not depend on the ingest.
+    pub fn purge(&self, purge_index: impl FnOnce(&Path) -> Result<PurgeReply>) -> Result<PurgeReply> {
         self.check_open()?;
-        let out = crate::merge::purge(&self.dir)?;
+        let out = purge_index(&self.dir)?;
         self.refresh(true)?;
         Ok(out)
     }
@@ -788,7 +795,8 @@ fn single_exact(plan: &Plan) -> Option<(usize, &[u8])> {
 /// hits it holds: from the block cache, or decompressed (then cached), up to
 /// `FETCH_BLOCKS` blocks at a time (`StoreReader::blocks_holding`: one lock of the cache
 /// for them).
-fn fetch_each(snap: &Snapshot, window: &[(usize, usize, u32)], mut f: impl FnMut(&Segment, usize, u32, u16, Line<'_>)) -> Result<()> {
+#[doc(hidden)]
+pub fn fetch_each(snap: &Snapshot, window: &[(usize, usize, u32)], mut f: impl FnMut(&Segment, usize, u32, u16, Line<'_>)) -> Result<()> {
     let mut blocks: Vec<Arc<Block>> = Vec::new();
     let mut docs: Vec<u32> = Vec::new();
     let mut i = 0;
@@ -883,7 +891,8 @@ impl PageJob {
 /// `head`, then the JSON array of the entries of `hits` (in document order), on this thread
 /// and up to `helpers` others when the page is large; with room for `render::TAIL_ROOM`
 /// bytes more (a reply's end), so that neither the head nor the end moves the page's bytes.
-fn write_entries(snap: Arc<Snapshot>, hits: Vec<(usize, usize, u32)>, raw: RawRecord, helpers: usize, head: &[u8]) -> Result<Vec<u8>> {
+#[doc(hidden)]
+pub fn write_entries(snap: Arc<Snapshot>, hits: Vec<(usize, usize, u32)>, raw: RawRecord, helpers: usize, head: &[u8]) -> Result<Vec<u8>> {
     let start = head.len() + 1;
     if helpers == 0 || hits.len() < PARALLEL_ENTRIES {
         let mut out = render::page_buffer(hits.len() * 192 + start + 1 + render::TAIL_ROOM);
@@ -971,15 +980,6 @@ mod page_tests;
 
 #[cfg(test)]
 mod json_line_tests;
-
-#[cfg(test)]
-mod fetch_timing;
-
-#[cfg(test)]
-mod cold_timing;
-
-#[cfg(test)]
-mod lone_timing;
 
 #[cfg(test)]
 mod dedup_tests;

@@ -108,7 +108,7 @@ fn takedown_hides_a_merged_well_everywhere_and_purge_drops_it() {
     }
 
     let before = bytes(&index);
-    let p = crate::to_json(engine.purge().unwrap());
+    let p = crate::to_json(engine.purge(crate::merge::purge).unwrap());
     assert_eq!(p["rewritten"].as_array().unwrap().len(), 1, "{}", p);
     let after = bytes(&index);
     assert!(after < before, "purge shrinks the index: {} -> {}", before, after);
@@ -134,7 +134,7 @@ fn takedown_hides_a_merged_well_everywhere_and_purge_drops_it() {
     // A later merge keeps the well's records out; a well wholly taken down is dropped whole.
     let seg_c = ingest(&dir, "WellC", &["{\"email\":\"c0@x.com\"}".to_string()]);
     engine.edit_wells(&EditWellsArgs { delete: vec![seg_c.clone()], rename: vec![] }).unwrap();
-    let p = crate::to_json(engine.purge().unwrap());
+    let p = crate::to_json(engine.purge(crate::merge::purge).unwrap());
     assert_eq!(p["dropped"], json!([seg_c]));
     assert!(!crate::segment::segment_dir(&index, &seg_c).exists());
     assert_eq!(search(&engine, "email:*@x.com", true)["total"], 21);

@@ -132,8 +132,8 @@ impl StoreReader {
 
     /// The bytes of block `b` in store.dat, and whether they are a bare zstd block (else a
     /// zstd frame): measurements.
-    #[cfg(test)]
-    pub(crate) fn stored(&self, b: usize) -> (&[u8], bool) {
+    #[doc(hidden)]
+    pub fn stored(&self, b: usize) -> (&[u8], bool) {
         let l = self.map.get(b);
         (&self.dat[l.offset as usize..l.end as usize], l.bare)
     }

@@ -141,7 +141,7 @@ impl PartOrder {
 /// `f` on every item, the items taken in their order by this thread and one more (the first
 /// error is returned once both are done). Parts' fields are written this way, by ingests
 /// and merges, the largest first.
-pub(crate) fn each_on_two_threads<T: Send>(items: Vec<T>, what: &str, f: impl Fn(T) -> Result<()> + Sync) -> Result<()> {
+pub fn each_on_two_threads<T: Send>(items: Vec<T>, what: &str, f: impl Fn(T) -> Result<()> + Sync) -> Result<()> {
     let queue = std::sync::Mutex::new(items.into_iter());
     let work = || -> Result<()> {
         loop {

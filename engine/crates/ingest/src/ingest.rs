@@ -93,8 +93,9 @@ impl IngestOptions {
         })
     }
 
-    /// Tests: the options of an `IngestArgs` given as JSON.
-    #[cfg(test)]
+    /// For tests (of this crate and of the searches above it): the options of an `IngestArgs`
+    /// given as JSON.
+    #[doc(hidden)]
     pub fn from_json(v: &Value) -> Result<IngestOptions> {
         Self::from_args(serde_json::from_value(v.clone())?)
     }

@@ -151,8 +151,8 @@ impl DedupKeys {
         }
     }
 
-    /// Whether the part has whole keys (`dedup.dat`).
-    #[cfg(test)]
+    /// Whether the part has whole keys (`dedup.dat`); for tests.
+    #[doc(hidden)]
     pub fn is_whole(&self) -> bool {
         matches!(self.form, Form::Whole(_))
     }

@@ -487,7 +487,7 @@ fn run_op(engine: &Engine, op: Op, arg: &str) -> std::result::Result<String, Eng
         }
         Op::MatchWatches => encode(engine.match_watches(&MatchWatchesRequest::from_text(arg)?)),
         Op::EditWells => encode(engine.edit_wells(&decode(arg)?)),
-        Op::Purge => encode(engine.purge()),
+        Op::Purge => encode(engine.purge(crate::merge::purge)),
         Op::Close => {
             engine.close();
             encode(Ok(()))

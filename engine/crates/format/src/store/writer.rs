@@ -332,7 +332,7 @@ impl StoreWriter {
 
     /// End the current run: its pending lines written, its last block closed. The next
     /// records start a new run with a dictionary of its own.
-    pub(crate) fn seal(&mut self) -> Result<()> {
+    pub fn seal(&mut self) -> Result<()> {
         if self.training && !self.sample.ctx.is_empty() {
             self.train()?;
         }

@@ -107,9 +107,9 @@ impl SearchRequest {
         Self::from_args(serde_json::from_str(arg)?)
     }
 
-    /// Tests: the request the wrapper sends for a search with only the keys of `v` set (the
-    /// others as `engine/index.ts` sends them by default).
-    #[cfg(test)]
+    /// For tests and measurements: the request the wrapper sends for a search with only the
+    /// keys of `v` set (the others as `engine/index.ts` sends them by default).
+    #[doc(hidden)]
     pub fn with_defaults(v: &serde_json::Value) -> Result<SearchRequest> {
         let mut all = serde_json::json!({
             "query": "", "mode": "exact", "page": 1, "size": 20, "maxWindow": MAX_RESULT_WINDOW, "dedup": true,
