@@ -10,7 +10,7 @@ FROM rust:1-bookworm AS engine
 WORKDIR /src/engine
 RUN apt-get update && apt-get install -y --no-install-recommends libzstd-dev liblzma-dev libbz2-dev pkg-config && rm -rf /var/lib/apt/lists/*
 COPY engine/Cargo.toml ./
-COPY engine/src ./src
+COPY engine/crates ./crates
 RUN cargo build --release --lib && mkdir -p build && cp target/release/libleakwell_engine.so build/engine.node
 
 # 2. The artifact: npm ci, npm run build, then the files that run and the production

@@ -21,9 +21,10 @@ function newestMtime(path: string): number {
 /** 'missing', 'stale' (older than a source it was built from), or 'current'. */
 export function addonState(): 'missing' | 'stale' | 'current' {
   if (!existsSync(addonPath)) return 'missing';
-  const src = join(engineDir, 'src');
-  if (!existsSync(src)) return 'current'; // an image shipped without the sources
+  // Every crate of the workspace: its Cargo.toml and its sources.
+  const crates = join(engineDir, 'crates');
+  if (!existsSync(crates)) return 'current'; // an image shipped without the sources
   const built = statSync(addonPath).mtimeMs;
-  const sources = Math.max(newestMtime(src), statSync(join(engineDir, 'Cargo.toml')).mtimeMs);
+  const sources = Math.max(newestMtime(crates), statSync(join(engineDir, 'Cargo.toml')).mtimeMs);
   return sources > built ? 'stale' : 'current';
 }

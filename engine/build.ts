@@ -7,7 +7,7 @@
 // machine (an offline lock carries placeholder checksums); versions are pinned with `=`.
 //
 // CLI: node --import tsx engine/build.ts [--force] [--quiet]   (build)
-//      node --import tsx engine/build.ts --test                 (cargo test, same crate source)
+//      node --import tsx engine/build.ts --test                 (cargo test of every crate, same crate source)
 
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -24,10 +24,10 @@ export class EngineBuildError extends Error {
   override name = 'EngineBuildError';
 }
 
-/** The `name = "=x.y.z"` dependencies of Cargo.toml. */
+/** The `name = "=x.y.z"` dependencies of the workspace (Cargo.toml's [workspace.dependencies]). */
 function pinnedDependencies(): { name: string; version: string }[] {
   const toml = readFileSync(join(engineDir, 'Cargo.toml'), 'utf8');
-  const deps = toml.split(/^\[dependencies\]$/m)[1]?.split(/^\[/m)[0] ?? '';
+  const deps = toml.split(/^\[workspace\.dependencies\]$/m)[1]?.split(/^\[/m)[0] ?? '';
   const out: { name: string; version: string }[] = [];
   for (const line of deps.split('\n')) {
     const m = /^([A-Za-z0-9_-]+)\s*=.*"=([0-9][^"]*)"/.exec(line.trim());
@@ -123,10 +123,10 @@ function buildNow(quiet: boolean): string {
   return addonPath;
 }
 
-/** Runs the crate's own Rust tests with the same crate source as the build. */
+/** Runs the Rust tests of every crate of the workspace with the same crate source as the build. */
 export function runRustTests(): boolean {
   if (!commandExists('cargo')) throw new EngineBuildError('engine: cargo is not installed');
-  return run('cargo', ['test', '--release', ...cargoSourceFlags(false)], false).ok;
+  return run('cargo', ['test', '--profile', 'release-tests', '--workspace', ...cargoSourceFlags(false)], false).ok;
 }
 
 const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];

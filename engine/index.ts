@@ -1,8 +1,8 @@
-// Typed wrapper around the native search engine (engine/src, built to engine/build/engine.node).
+// Typed wrapper around the native search engine (engine/crates, built to engine/build/engine.node).
 // The only module the server imports from engine/. Every native call runs on the engine's
 // own threads (never libuv's pool, which argon2 and file I/O use; ARCHITECTURE.md,
 // "Threads") and returns a Promise; arguments and answers cross as one JSON string each.
-// Those requests and replies are the engine's contract (engine/src/contract/), whose
+// Those requests and replies are the engine's contract (engine/crates/contract/src/), whose
 // TypeScript is generated (contract.generated.ts): the options below are this wrapper's,
 // with their defaults, and become the contract's requests, every field given.
 // Loading only loads: the addon is built by `npm run build:engine` (and by `npm start` and
@@ -140,7 +140,7 @@ export type EngineQueryErrorCode = (typeof QUERY_CODES)[number];
 /**
  * Codes of queries refused for the work they would take rather than for their form: the
  * engine did that work's first part (on its heavy lane) to refuse them, so they are counted
- * like searches (issue 25, item 3).
+ * like searches: a caller cannot send them for free.
  */
 const COST_CODES: readonly EngineQueryErrorCode[] = ['regex_too_big'];
 
@@ -189,7 +189,7 @@ function loadNative(): Promise<Native> {
   nativePromise ??= Promise.resolve().then(() => {
     const state = addonState();
     if (state === 'missing') throw new EngineError('not_built', `The search engine is not built (${addonPath} is missing): run ${BUILD_COMMAND}`);
-    if (state === 'stale') throw new EngineError('stale_build', `The search engine is older than its sources in engine/src: run ${BUILD_COMMAND}`);
+    if (state === 'stale') throw new EngineError('stale_build', `The search engine is older than its sources in engine/crates: run ${BUILD_COMMAND}`);
     return createRequire(import.meta.url)(addonPath) as Native;
   });
   return nativePromise;
@@ -324,7 +324,7 @@ export class Engine {
 
   /**
    * Opt-out: keeps the address out of every read path, in the records there are and in every
-   * segment published later, until `unsuppress` (engine/src/suppress.rs; only a keyed hash of
+   * segment published later, until `unsuppress` (engine/crates/format/src/suppress.rs; only a keyed hash of
    * the address is stored). `records`: how many records hold it, removed ones included.
    */
   async suppress(email: string): Promise<SuppressReply> {

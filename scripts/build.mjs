@@ -163,7 +163,7 @@ function newest(file) {
 function engineIsCurrent() {
   const addon = path.join(ROOT, 'engine', 'build', 'engine.node');
   if (!fs.existsSync(addon)) return false;
-  return fs.statSync(addon).mtimeMs >= Math.max(newest(path.join(ROOT, 'engine', 'src')), newest(path.join(ROOT, 'engine', 'Cargo.toml')));
+  return fs.statSync(addon).mtimeMs >= Math.max(newest(path.join(ROOT, 'engine', 'crates')), newest(path.join(ROOT, 'engine', 'Cargo.toml')));
 }
 
 /** Builds the parts asked for (default: all) that are missing or stale; `force` rebuilds the bundles anyway. */

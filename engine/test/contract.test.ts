@@ -1,4 +1,4 @@
-// The engine's boundary (engine/src/contract/, ARCHITECTURE.md): the committed TypeScript is
+// The engine's boundary (engine/crates/contract/src/, ARCHITECTURE.md): the committed TypeScript is
 // what the Rust definitions generate, the generator reads serde as serde does and refuses
 // what it does not know, and the engine refuses a request with a key it does not know or
 // without a field that limits what the caller sees, with `invalid_argument`.
@@ -12,11 +12,11 @@ import type { GetManyArgs, ParseArgs, SearchArgs } from '../contract.generated';
 import { validateQuery } from '../index';
 import { tempDir } from './helpers';
 
-test('contract.generated.ts is what engine/src/contract/ generates (npm run gen:engine-contract)', () => {
+test('contract.generated.ts is what engine/crates/contract/src/ generates (npm run gen:engine-contract)', () => {
   assert.equal(readFileSync(GENERATED_PATH, 'utf8'), generateContract());
 });
 
-const rust = (text: string) => generateFrom([{ file: 'mod.rs', text }]);
+const rust = (text: string) => generateFrom([{ file: 'lib.rs', text }]);
 
 test('the generator reads names, optional fields and unions as serde does', () => {
   const ts = rust(`

@@ -79,7 +79,7 @@ export function wildcardToRegExp(pattern: string): RegExp {
 
 /**
  * The `rid`s of an ingest's records in document order, for an oracle. A part numbers its
- * records in an order of its own (engine/src/segment/writer.rs `PartOrder`: popular passwords'
+ * records in an order of its own (engine/crates/format/src/segment/writer.rs `PartOrder`: popular passwords'
  * records together, the rest by username or email), not the input's, so an oracle walking
  * the input must walk it in this order. Read back by record id (`<segment>-<part>-<doc>`,
  * parts of `partRecords`); a removed record reads as nothing and is left out. Merges keep

@@ -52,7 +52,7 @@ async function one(query: string): Promise<Record<string, unknown>> {
 test('mysqldump tables of forum platforms map without flags; hashes are hashed_password', async () => {
   const quill = await one('email:quill@example.com');
   // phpBB's username_clean is the username lower-cased: one value, its first spelling
-  // kept (issue 45 item 2).
+  // kept (a field's values are kept once per record).
   assert.deepEqual(quill.username, ["Quill O'Hara"]);
   assert.deepEqual(quill.hashed_password, ['$2y$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy']);
   assert.equal(quill.password, undefined, 'a bcrypt hash is never a password');
@@ -78,7 +78,7 @@ test('mysqldump tables of forum platforms map without flags; hashes are hashed_p
 
 test('CMS and shop tables; camelCase columns; pg_dump COPY and INSERT', async () => {
   const admin = await one('email:admin@example.com');
-  assert.deepEqual(admin.username, ['siteadmin'], 'user_login and user_nicename are one value (issue 45 item 2)');
+  assert.deepEqual(admin.username, ['siteadmin'], 'user_login and user_nicename are one value (kept once)');
   assert.deepEqual(admin.hashed_password, ['$P$984478476IagS59wHZvyQMArzfx58u.']);
   assert.deepEqual(admin.url, ['https://blog.example.com']);
   assert.deepEqual(admin.name, ['Site Admin']);
@@ -200,11 +200,11 @@ test('a SQL row and the same values as a JSON line are one record (same dedup ke
   assert.deepEqual(e.hashed_password, ['5f4dcc3b5aa765d61d8327deb882cf99']);
 });
 
-// Issue 45 item 2 ("data ingested wrongly"): the values of one field are kept once per
-// record, on every reader, the first spelling kept (fields::same_value: the same normalised
+// The values of one field are kept once per record (a value shown twice reads as data
+// ingested wrongly), on every reader, the first spelling kept (fields::same_value: the same normalised
 // value); the raw record keeps every column. The dedup key was already made of the distinct
 // values, so a record with a value twice and one with it once stay one record.
-test('issue 45 item 2: a wp_users row whose user_login and user_nicename are equal has its username once (search, text path, dry run); the raw record keeps both columns', async () => {
+test('values of one field kept once: a wp_users row whose user_login and user_nicename are equal has its username once (search, text path, dry run); the raw record keeps both columns', async () => {
   const wp =
     "CREATE TABLE `wp_users` (`ID` bigint(20) unsigned NOT NULL AUTO_INCREMENT, `user_login` varchar(60) NOT NULL DEFAULT '', `user_pass` varchar(255) NOT NULL DEFAULT '', `user_nicename` varchar(50) NOT NULL DEFAULT '', `user_email` varchar(100) NOT NULL DEFAULT '', `display_name` varchar(250) NOT NULL DEFAULT '', PRIMARY KEY (`ID`));\n" +
     "INSERT INTO `wp_users` VALUES (1,'jdoe','$P$984478476IagS59wHZvyQMArzfx58u.','jdoe','jdoe@example.net','John Doe'),(2,'Mary.Major','$P$984478476IagS59wHZvyQMArzfx58u.','mary-major','mary.major@example.net','Mary Major');\n";
@@ -228,7 +228,7 @@ test('issue 45 item 2: a wp_users row whose user_login and user_nicename are equ
   assert.deepEqual(JSON.parse(text.entriesJson)[0].username, ['jdoe']);
 });
 
-test('issue 45 item 2: two CSV columns of one field, a JSON line with one value twice, a stealer log: each value once, the first spelling of case variants kept', async () => {
+test('values of one field kept once: two CSV columns of one field, a JSON line with one value twice, a stealer log: each value once, the first spelling of case variants kept', async () => {
   writeFileSync(join(dir, 'once.csv'), 'email,mail,login,username,phone,tel,password\nDup.CSV@Example.com,dup.csv@example.com,csvuser,csvuser,+1 555-0100,15550100,pw-csv\n');
   writeFileSync(
     join(dir, 'once.jsonl'),
@@ -260,7 +260,7 @@ test('issue 45 item 2: two CSV columns of one field, a JSON line with one value 
   }
 });
 
-test('issue 45 item 2: LDAP {SSHA}, {SHA}, {MD5}, {SSHA512}, {CRYPT} hashes are hashed_password in SQL, CSV, JSON and stealer logs; {hello}, {SHA} alone and {SSHA}not base64! stay passwords', async () => {
+test('LDAP {SSHA}, {SHA}, {MD5}, {SSHA512}, {CRYPT} hashes are hashed_password in SQL, CSV, JSON and stealer logs; {hello}, {SHA} alone and {SSHA}not base64! stay passwords', async () => {
   writeFileSync(
     join(dir, 'ldap.sql'),
     'CREATE TABLE ldap_users (uid text, mail text, userPassword text);\n' +

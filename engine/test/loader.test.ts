@@ -13,9 +13,9 @@ const engineDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** A copy of the wrapper in a folder of its own, so its addon can be missing or stale. */
 function wrapperCopy(dir: string): string {
   const copy = join(dir, 'engine');
-  mkdirSync(join(copy, 'src'), { recursive: true });
+  mkdirSync(join(copy, 'crates', 'napi', 'src'), { recursive: true });
   for (const file of ['index.ts', 'addon.ts', 'contract.generated.ts', 'Cargo.toml']) copyFileSync(join(engineDir, file), join(copy, file));
-  writeFileSync(join(copy, 'src', 'lib.rs'), '');
+  writeFileSync(join(copy, 'crates', 'napi', 'src', 'lib.rs'), '');
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
   return copy;
 }

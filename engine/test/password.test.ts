@@ -1,4 +1,4 @@
-// Password checks (issue 12): the engine derives the SHA-256 and SHA-1 of every plaintext
+// Password checks: the engine derives the SHA-256 and SHA-1 of every plaintext
 // password at ingest (hidden tables `password_sha256` / `password_sha1`, format 3), and
 // `passwordCount` / `passwordRange` look a hash up in them and in the stored
 // `hashed_password` values. Removals hide records, merges keep (remake) the tables, entries

@@ -124,8 +124,8 @@ test('matchWatches returns the watches that match a segment, with record ids', a
   assert.equal(await engine.get('nope-0-0'), null);
 });
 
-// Issue 42 item 1: the dashboard's hint "turn Wildcard on and use *, as in *smith*" on a
-// field's tab led into wildcard_start; a tab is a named field, as `username:*smith` on All.
+// The dashboard's hint "turn Wildcard on and use *, as in *smith*" must work on a field's
+// tab, not end in wildcard_start: a tab is a named field, as `username:*smith` on All.
 test('regression: a leading wildcard works on a field tab (a default field), as field:*x does on All', async () => {
   const onTab = await engine.search({ query: '*smith', mode: 'wildcard', type: 'username' });
   const onAll = await engine.search({ query: 'username:*smith', mode: 'wildcard' });
@@ -137,7 +137,7 @@ test('regression: a leading wildcard works on a field tab (a default field), as 
   await assert.rejects(engine.search({ query: '*smith', mode: 'wildcard' }), (e: unknown) => e instanceof EngineQueryError && e.code === 'wildcard_start');
 });
 
-// Issue 42 item 2: a hashed password is stored as hash:salt||extra and shown with its salt
+// A hashed password is stored as hash:salt||extra and shown with its salt
 // apart (a None salt not at all): searched as shown, on its tab, it finds its record.
 test('regression: a hashed password found as a result shows it: the hash alone, with its salt, any hex case', async () => {
   const hits = async (query: string) => (await engine.search({ query, type: 'hashed_password' })).entries.map((e) => e.email?.[0]);

@@ -1,4 +1,4 @@
-// Fetching entries (issue 14): a page of thousands of entries, written as JSON text straight
+// Fetching entries: a page of thousands of entries, written as JSON text straight
 // from the store (searchApiText, getManyApiText), equals the entries of the value path
 // (search, getMany) and of small pages; merges copy store blocks (format 4) and give the
 // same entries, the same resolving ids and the same removals as before.
@@ -84,7 +84,7 @@ test('a page of thousands of entries as JSON text equals the value path, small p
     assert.equal(p.values.length, Math.min(p.total, 10_000));
     assert.deepEqual(p.text, p.values.map((e) => api(e, false)), query);
     assert.deepEqual(p.le, p.values.map((e) => api(e, true)), query);
-    // Small pages (the first page of 20 path before issue 14) hold the same entries.
+    // Small pages (the value path a page of 20 takes) hold the same entries.
     const mode = query.includes('*') ? 'wildcard' : 'exact';
     const small: Entry[] = [];
     for (let page = 1; small.length < Math.min(p.total, 600); page++) small.push(...(await engine.search({ query, mode, size: 100, page })).entries);

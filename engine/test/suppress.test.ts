@@ -1,4 +1,4 @@
-// Opt-out for good (issue 45 item 3; engine/src/suppress.rs): a suppressed address is left
+// Opt-out for good (engine/crates/format/src/suppress.rs): a suppressed address is left
 // out of searches, counts, password checks, monitoring matches and gets, in the segments
 // there are and in segments published later (other content, another well), until the
 // suppression is lifted; lifting brings back what the opt-out hid and nothing an entry

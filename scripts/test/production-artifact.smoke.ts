@@ -89,7 +89,7 @@ before(() => {
 });
 
 test('the artifact holds no source and no development dependency', () => {
-  for (const absent of ['server', 'web', 'engine/src', 'migrations', 'node_modules/typescript', 'node_modules/tsx', 'node_modules/esbuild', 'node_modules/vite']) {
+  for (const absent of ['server', 'web', 'engine/crates', 'migrations', 'node_modules/typescript', 'node_modules/tsx', 'node_modules/esbuild', 'node_modules/vite']) {
     assert.ok(!fs.existsSync(path.join(ARTIFACT, absent)), `${absent} is not in the artifact`);
   }
 });

@@ -129,7 +129,7 @@ export function channelValueProblem(kind: ChannelKind, value: string): string | 
 /**
  * The value as matched and kept unique per user and kind: e-mails, usernames and domains
  * lower-cased, phones as digits, names lower-cased with runs of spaces folded; the engine
- * normalises its terms the same way (engine/src/fields.rs `normalize`).
+ * normalises its terms the same way (engine/crates/format/src/fields.rs `normalize`).
  */
 export function matchValue(kind: TaskKind, value: string): string {
   const v = value.trim();

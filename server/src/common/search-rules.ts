@@ -1,7 +1,7 @@
 /**
  * What the dashboard checks before it sends a search, and the server checks again:
  * one module for both, as credentials.ts is for passwords. The query language, its
- * length limits and paging belong to the engine (engine/src/query.rs); the limits here are
+ * length limits and paging belong to the engine (engine/crates/query/src/query.rs); the limits here are
  * the same ones, so the browser can answer without a round trip, and
  * server/test/search/search-rules.test.ts feeds one table of queries to the engine, this module
  * and the server to keep them in agreement.

@@ -2,7 +2,7 @@
  * Opt-out for anyone, without an account: a person asks for their email address
  * (`POST /privacy/opt-out`), gets a single-use link by mail (`/opt-out?t=…`), sees how many
  * records hold that address, per data well and without any value, and opts out
- * (`POST /privacy/opt-out/confirm`): the engine suppresses the address (engine/src/suppress.rs),
+ * (`POST /privacy/opt-out/confirm`): the engine suppresses the address (engine/crates/format/src/suppress.rs),
  * so no search, count, password check, monitoring match or export shows a record holding it,
  * in the data wells there are and in every one ingested later, until its owner lifts it
  * through the same mailed-link flow (`POST /privacy/opt-out/undo`). Only a keyed hash of the

@@ -378,7 +378,7 @@ describe('query cost', () => {
     // Bait for a backtracking engine: `(a+)+$` against a run of 'a' followed by '!' tries
     // every split of the run (2^n; in V8's RegExp 26 a's already take about a second, and
     // each one more doubles it). The runs stay under the engine's 256-byte indexed term
-    // (engine/src/fields.rs MAX_TERM_BYTES), so every one is checked whole.
+    // (engine/crates/format/src/fields.rs MAX_TERM_BYTES), so every one is checked whole.
     await server.ingest('Regex Bait', [
       { email: 'bait1@example.com', username: `${'a'.repeat(64)}!` },
       { email: 'bait2@example.com', username: `${'a'.repeat(250)}!` },
