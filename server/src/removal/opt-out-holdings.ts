@@ -5,24 +5,14 @@ import type { Engine } from '../../../engine/index';
 import type { RateLimiter } from '../infra/rate-limiter';
 import { Errors } from '../infra/errors';
 import { peekLink } from './opt-out-link';
+import type { OptOutHoldings } from '../common/opt-out-wire';
+
+export type { OptOutHoldings };
 
 export const OPT_OUT_MAX_RECORDS = 10_000;
 
 /** Looking at a link (the page's preview) is free of mail but still searches: bounded per address. */
 const PREVIEWS_PER_ADDRESS = { ratePerSecond: 1 / 10, burst: 20 };
-
-export interface OptOutHoldings {
-  email: string;
-  /** Records holding the address (every one, even past OPT_OUT_MAX_RECORDS). */
-  total: number;
-  /** Per data well, of the first OPT_OUT_MAX_RECORDS records, most first. */
-  wells: { name: string; records: number }[];
-  /** More records than `wells` counts. */
-  truncated: boolean;
-  /** The address is opted out (its records are hidden, so `total` is 0); since when (ISO 8601). */
-  opted_out: boolean;
-  opted_out_since: string | null;
-}
 
 /** The records holding the address, the first `size` of them listed. */
 export function holders(engine: Engine, email: string, size: number) {

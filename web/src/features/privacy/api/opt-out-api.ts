@@ -1,14 +1,7 @@
 import { api } from '@/lib/api';
+import type { OptOutHoldings } from '@common/opt-out-wire';
 
-export interface OptOutHoldings {
-  email: string;
-  total: number;
-  wells: { name: string; records: number }[];
-  truncated: boolean;
-  /** The address is opted out: its records are hidden (so `total` is 0), since `opted_out_since`. */
-  opted_out: boolean;
-  opted_out_since: string | null;
-}
+export type { OptOutHoldings };
 
 export const requestOptOut = (email: string) => api.post<{ success: boolean }>('/privacy/opt-out', { email }, 'none');
 export const previewOptOut = (t: string) => api.post<OptOutHoldings>('/privacy/opt-out/preview', { t }, 'none');
