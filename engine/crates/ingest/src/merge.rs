@@ -535,6 +535,17 @@ fn merge_window(dir: &Path, m: &Manifest, window: Range<usize>, opts: &MergeOpti
                 }
                 n
             };
+            // An ingest's segment (no sources list: not itself a merge) is one source, all of it.
+            let whole_segment = || SourceMeta {
+                id: meta.id.clone(),
+                well: meta.well.clone(),
+                records: seg.records,
+                start: global,
+                fields: meta.fields.clone(),
+                created: meta.created.clone(),
+                bad_lines: meta.bad_lines,
+                catalogue: meta.catalogue.clone(),
+            };
             let dropping = seg.hidden_records > 0;
             if dropping {
                 // The live sources, their starts moved down past the records left out.
@@ -542,28 +553,10 @@ fn merge_window(dir: &Path, m: &Manifest, window: Range<usize>, opts: &MergeOpti
                     sources.push(SourceMeta { start: x.start - hidden_before(x.start) + global, ..x.clone() });
                 }
                 if meta.sources.is_empty() && !edits.deleted.contains(&meta.id) {
-                    sources.push(SourceMeta {
-                        id: meta.id.clone(),
-                        well: meta.well.clone(),
-                        records: seg.records,
-                        start: global,
-                        fields: meta.fields.clone(),
-                        created: meta.created.clone(),
-                        bad_lines: meta.bad_lines,
-                        catalogue: meta.catalogue.clone(),
-                    });
+                    sources.push(whole_segment());
                 }
             } else if meta.sources.is_empty() {
-                sources.push(SourceMeta {
-                    id: meta.id.clone(),
-                    well: meta.well.clone(),
-                    records: seg.records,
-                    start: global,
-                    fields: meta.fields.clone(),
-                    created: meta.created.clone(),
-                    bad_lines: meta.bad_lines,
-                    catalogue: meta.catalogue.clone(),
-                });
+                sources.push(whole_segment());
             } else {
                 sources.extend(meta.sources.iter().map(|x| SourceMeta { start: x.start + global, ..x.clone() }));
             }
