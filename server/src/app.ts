@@ -27,6 +27,7 @@ import { realtimePlugin } from './realtime/realtime-plugin';
 import { paymentsPlugin } from './payments/payments-plugin';
 import { deliveryPlugin } from './delivery/delivery-plugin';
 import { webPlugin } from './web/web-plugin';
+import { breachApiPlugin } from './breach-api/breach-api-plugin';
 
 export type { AppDeps } from './app-deps';
 
@@ -77,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     healthPlugin,
     subscriptionsPlugin,
     deliveryPlugin,
+    breachApiPlugin,
   ]) {
     await app.register(feature, deps);
   }
