@@ -43,5 +43,5 @@ export const breachApiPlugin = fp<AppDeps>(
       { prefix: '/api/v3' },
     );
   },
-  { name: 'breach-api', fastify: '5.x', dependencies: ['search-meter'] },
+  { name: 'breach-api', fastify: '5.x', dependencies: ['search-meter', 'search'] },
 );
