@@ -17,6 +17,9 @@ import { DOMAIN_MAX_RECORDS, accountQuery, addTo, domainAddressesQuery, domainNa
 import { keyedContext, liveModels, type Reads } from './v3-keyed-context';
 import { stealerLogCalls } from './v3-stealer-logs';
 
+/** Verified domains whose addresses subscribeddomains counts (sorted by name); the rest answer null counts. */
+export const SUBSCRIBED_DOMAINS_COUNTED = 20;
+
 export interface BreachFilter {
   /** Only wells whose Domain is this one (any case). */
   domain?: string;
@@ -80,18 +83,21 @@ export function createV3AccountService(deps: { db: Kysely<Database>; search: Sea
       return names.size ? sortedObject(names) : null;
     },
 
-    /** The account's verified domains with their breached addresses counted (bounded as breacheddomain). */
+    /**
+     * The account's verified domains with their breached addresses counted, each read as
+     * breacheddomain reads it, for the first SUBSCRIBED_DOMAINS_COUNTED domains.
+     */
     async subscribedDomains(userId: string) {
       const domains = await verifiedDomainNames(db, userId);
       const until = (await deps.meter.account(userId))?.snapshot.search_subscribed_until ?? null;
       return counted(userId, async () => {
         const out = [];
-        for (const domain of domains) {
-          const { names, beyondSpam } = await domainBreaches(reads, domain);
+        for (const [i, domain] of domains.entries()) {
+          const found = i < SUBSCRIBED_DOMAINS_COUNTED ? await domainBreaches(reads, domain) : undefined;
           out.push({
             DomainName: domain,
-            PwnCount: names.size,
-            PwnCountExcludingSpamLists: beyondSpam.size,
+            PwnCount: found ? found.names.size : null,
+            PwnCountExcludingSpamLists: found ? found.beyondSpam.size : null,
             PwnCountExcludingSpamListsAtLastSubscriptionRenewal: null,
             NextSubscriptionRenewal: until ? isoSeconds(until) : null,
           });

@@ -17,6 +17,8 @@ import { breachModelsByWellName } from '../../src/breach-api/breach-model';
 import { V3_MESSAGES } from '../../src/breach-api/v3-guard';
 import { BAD_ACCOUNT } from '../../src/breach-api/v3-account-reads';
 import { DOMAIN_NOT_VERIFIED } from '../../src/breach-api/v3-keyed-context';
+import { selectBreaches } from '../../src/breach-api/v3-account-service';
+import type { BreachModel } from '../../src/breach-api/breach-model';
 import { seedV3, stealerFlagged, type V3Seed } from './account-fixtures';
 
 let server: TestServer;
@@ -142,6 +144,22 @@ describe('breachedaccount', () => {
     refused(await v3('/breachedaccount/bad%01name'), 400, BAD_ACCOUNT);
     refused(await v3(`/breachedaccount/${'a'.repeat(250)}@acme-v3.test`), 400, BAD_ACCOUNT);
   });
+});
+
+test('the breachedaccount rules over the models: no sensitive or retired well; domain any case; unverified on request', () => {
+  const well = (Name: string, flags: Partial<BreachModel> = {}) => ({ Name, Domain: '', IsVerified: true, IsSensitive: false, IsRetired: false, ...flags }) as BreachModel;
+  const models = [
+    well('Zeta', { Domain: 'zeta.example' }),
+    well('Alpha', { Domain: 'Alpha.Example' }),
+    well('Hidden', { IsSensitive: true }),
+    well('Gone', { IsRetired: true }),
+    well('Rumour', { IsVerified: false, Domain: 'alpha.example' }),
+  ];
+  const pick = (filter: Parameters<typeof selectBreaches>[1]) => selectBreaches(models, filter).map((m) => m.Name);
+  assert.deepEqual(pick({ includeUnverified: true }), ['Alpha', 'Rumour', 'Zeta']);
+  assert.deepEqual(pick({ includeUnverified: false }), ['Alpha', 'Zeta']);
+  assert.deepEqual(pick({ includeUnverified: true, domain: 'ALPHA.example' }), ['Alpha', 'Rumour']);
+  assert.deepEqual(pick({ includeUnverified: false, domain: 'alpha.example' }), ['Alpha']);
 });
 
 describe('domains', () => {
