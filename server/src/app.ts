@@ -46,6 +46,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 256 * 1024,
     requestTimeout: 60_000,
     return503OnClosing: true,
+    // A path value as long as the Breach API v3 takes (an account of 255 characters,
+    // percent-encoded) reaches its route and is refused there with the service's answer.
+    routerOptions: { maxParamLength: 1024 },
     // Unknown body properties are refused (mass assignment), never coerced; /v2 and the
     // Monitor API drop them before validation instead (infra/unknown-properties.ts).
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true } },

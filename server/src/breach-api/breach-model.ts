@@ -83,3 +83,14 @@ export async function listBreachModels(db: Kysely<Database>): Promise<BreachMode
     IsStealerLog: false,
   }));
 }
+
+/**
+ * TEMPORARY (until the catalogue's own version is merged): the breach models of the named
+ * wells (their catalogue names, as the engine's entries carry them), by that name; names
+ * the catalogue does not hold are left out.
+ */
+export async function breachModelsByWellName(db: Kysely<Database>, names: string[]): Promise<Map<string, BreachModel>> {
+  const wanted = new Set(names);
+  const models = await listBreachModels(db);
+  return new Map(models.filter((m) => wanted.has(m.Title)).map((m) => [m.Title, m]));
+}

@@ -32,6 +32,7 @@ export async function registerHttpInfrastructure(app: FastifyInstance, config: C
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           apiKey: { type: 'apiKey', in: 'header', name: config.apiKeyHeader },
+          hibpApiKey: { type: 'apiKey', in: 'header', name: 'hibp-api-key' },
         },
       },
     },

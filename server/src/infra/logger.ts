@@ -1,8 +1,8 @@
 /**
  * Pino options. The product promises that only search counts are kept, so logs never
  * contain passwords, tokens, API keys, cookies, request bodies or search text: request
- * URLs are logged without their query string (a `?q=` in a page URL included), and the
- * headers that carry credentials are redacted.
+ * URLs are logged without their query string (a `?q=` in a page URL included) nor the
+ * Breach API's path values (`loggedUrl`), and the headers that carry credentials are redacted.
  */
 import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config';
@@ -11,6 +11,17 @@ export function stripQuery(url: string | undefined): string {
   if (!url) return '';
   const index = url.indexOf('?');
   return index < 0 ? url : `${url.slice(0, index)}?[redacted]`;
+}
+
+/**
+ * The URL as logged: without its query string, and under `/api/v3/` (the Breach API, whose
+ * paths carry the account, domain or address searched) without anything past the call's name.
+ */
+export function loggedUrl(url: string | undefined): string {
+  const stripped = stripQuery(url);
+  const v3 = /^(\/api\/v3\/[^/?]+)\/([^?]+)/i.exec(stripped);
+  if (!v3 || /^\/api\/v3\/subscription\/status$/i.test(v3[0])) return stripped;
+  return `${v3[1]}/[redacted]${stripped.slice(v3[0].length)}`;
 }
 
 export function loggerOptions(config: Config, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
@@ -34,7 +45,7 @@ export function loggerOptions(config: Config, stream?: NodeJS.WritableStream): F
     },
     serializers: {
       req(request: { method: string; url: string; ip?: string; id?: string }) {
-        return { method: request.method, url: stripQuery(request.url), id: request.id };
+        return { method: request.method, url: loggedUrl(request.url), id: request.id };
       },
       res(reply: { statusCode: number }) {
         return { statusCode: reply.statusCode };

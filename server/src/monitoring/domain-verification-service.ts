@@ -33,6 +33,11 @@ export async function domainGate(db: Kysely<Database>, userId: string): Promise<
   };
 }
 
+/** The user's domains verified now (check on read), sorted: each covers its subdomains too. */
+export async function verifiedDomainNames(db: Kysely<Database>, userId: string): Promise<string[]> {
+  return (await repo.verifiedDomains(db, userId)).map((v) => v.domain).sort();
+}
+
 /** Marks a domain verified for an account: the operator's override and the tests' helper. */
 export async function markDomainVerified(db: Kysely<Database>, userId: string, rawDomain: string, method: DomainVerificationMethod = 'operator'): Promise<string> {
   const domain = normalizeDomain(rawDomain);

@@ -49,6 +49,12 @@ export function createSearchService(deps: {
   return {
     admitAndRun,
     admitAndRunApi,
+    /**
+     * Runs `work` as one admitted search of the account (a slot, the count, the limits; a
+     * charge only with `options.charge`): for features whose searches are not one engine
+     * search (the Breach API v3's keyed calls).
+     */
+    admitted,
     run,
     passwordCount,
     passwordRange,
