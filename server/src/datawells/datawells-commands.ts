@@ -1,8 +1,29 @@
 /** The operator commands on data wells (`npm run admin -- well:…`; README.md, "Operator commands"). */
-import type { CommandTable } from '../infra/operator-commands';
+import type { CommandOptions, CommandTable } from '../infra/operator-commands';
+import type { WellFlagColumn } from './datawells-repository';
 
 const wells = () => import('./wells-cli');
 const indexDir = { type: 'string' } as const;
+
+/** well:update's flags of the breach model (Breach API v3): `--X` sets one, `--no-X` clears it. */
+export const WELL_FLAGS: readonly { option: string; column: WellFlagColumn }[] = [
+  { option: 'sensitive', column: 'is_sensitive' },
+  { option: 'verified', column: 'is_verified' },
+  { option: 'fabricated', column: 'is_fabricated' },
+  { option: 'retired', column: 'is_retired' },
+  { option: 'spam-list', column: 'is_spam_list' },
+  { option: 'malware', column: 'is_malware' },
+  { option: 'subscription-free', column: 'is_subscription_free' },
+  { option: 'stealer-log', column: 'is_stealer_log' },
+];
+
+const flagOptions: CommandOptions = Object.fromEntries(
+  WELL_FLAGS.flatMap(({ option }) => [
+    [option, { type: 'boolean' }],
+    [`no-${option}`, { type: 'boolean' }],
+  ]),
+);
+const flagArgs = WELL_FLAGS.map(({ option }) => `[--${option}|--no-${option}]`).join(' ');
 
 export const DATAWELLS_COMMANDS: CommandTable = {
   commands: [
@@ -17,17 +38,20 @@ export const DATAWELLS_COMMANDS: CommandTable = {
     },
     {
       name: 'well:update',
-      args: '--well NAME [--description T] [--date YYYY-MM-DD] [--sensitive|--no-sensitive] [--rename NEW] [--reason T]',
+      args: `--well NAME [--description T] [--date YYYY-MM-DD] [--rename NEW] [--breach-name N] [--domain D] [--logo PATH] ${flagArgs} [--reason T]`,
       description:
-        "Corrects a well's catalogue entry; seen at once by every server. --rename also renames its records' database_name in " +
-        'search results (every server within a second).',
+        "Corrects a well's catalogue entry and breach model (Breach API v3: --breach-name its Name, --domain, --logo a " +
+        "same-origin path, the flags; '' clears --domain and --logo); seen at once by every server. --rename also renames " +
+        "its records' database_name in search results (every server within a second).",
       options: {
         well: { type: 'string' },
         description: { type: 'string' },
         date: { type: 'string' },
-        sensitive: { type: 'boolean' },
-        'no-sensitive': { type: 'boolean' },
         rename: { type: 'string' },
+        'breach-name': { type: 'string' },
+        domain: { type: 'string' },
+        logo: { type: 'string' },
+        ...flagOptions,
         reason: { type: 'string' },
         'index-dir': indexDir,
       },
