@@ -1,20 +1,20 @@
 /** The operator commands on data wells (`npm run admin -- well:…`; README.md, "Operator commands"). */
-import type { CommandOptions, CommandTable } from '../infra/operator-commands';
+import type { CommandOptions, CommandTable, OptionGroup } from '../infra/operator-commands';
 import type { WellFlagColumn } from './datawells-repository';
 
 const wells = () => import('./wells-cli');
 const indexDir = { type: 'string' } as const;
 
 /** well:update's flags of the breach model (Breach API v3): `--X` sets one, `--no-X` clears it. */
-export const WELL_FLAGS: readonly { option: string; column: WellFlagColumn }[] = [
-  { option: 'sensitive', column: 'is_sensitive' },
-  { option: 'verified', column: 'is_verified' },
-  { option: 'fabricated', column: 'is_fabricated' },
-  { option: 'retired', column: 'is_retired' },
-  { option: 'spam-list', column: 'is_spam_list' },
-  { option: 'malware', column: 'is_malware' },
-  { option: 'subscription-free', column: 'is_subscription_free' },
-  { option: 'stealer-log', column: 'is_stealer_log' },
+export const WELL_FLAGS: readonly { option: string; column: WellFlagColumn; model: string }[] = [
+  { option: 'sensitive', column: 'is_sensitive', model: 'IsSensitive' },
+  { option: 'verified', column: 'is_verified', model: 'IsVerified' },
+  { option: 'fabricated', column: 'is_fabricated', model: 'IsFabricated' },
+  { option: 'retired', column: 'is_retired', model: 'IsRetired' },
+  { option: 'spam-list', column: 'is_spam_list', model: 'IsSpamList' },
+  { option: 'malware', column: 'is_malware', model: 'IsMalware' },
+  { option: 'subscription-free', column: 'is_subscription_free', model: 'IsSubscriptionFree' },
+  { option: 'stealer-log', column: 'is_stealer_log', model: 'IsStealerLog' },
 ];
 
 const flagOptions: CommandOptions = Object.fromEntries(
@@ -23,7 +23,18 @@ const flagOptions: CommandOptions = Object.fromEntries(
     [`no-${option}`, { type: 'boolean' }],
   ]),
 );
-const flagArgs = WELL_FLAGS.map(({ option }) => `[--${option}|--no-${option}]`).join(' ');
+
+const BREACH_MODEL_GROUP: OptionGroup = {
+  heading: 'Breach model options',
+  options: [
+    ['--breach-name N', 'Its Name in Breach API v3: 1 to 64 letters, digits, ".", "_" or "-", unique in any case.'],
+    ['--domain D', "The breached site's domain (Domain; breaches?domain=); '' for none."],
+    ['--logo PATH', "A logo on this server, such as /logos/well.png (LogoPath, under PUBLIC_URL); '' for none."],
+    ...WELL_FLAGS.filter(({ option }) => option !== 'sensitive').map(
+      ({ option, model }): readonly [string, string] => [`--${option}`, `Sets ${model}; --no-${option} clears it.`],
+    ),
+  ],
+};
 
 export const DATAWELLS_COMMANDS: CommandTable = {
   commands: [
@@ -38,11 +49,10 @@ export const DATAWELLS_COMMANDS: CommandTable = {
     },
     {
       name: 'well:update',
-      args: `--well NAME [--description T] [--date YYYY-MM-DD] [--rename NEW] [--breach-name N] [--domain D] [--logo PATH] ${flagArgs} [--reason T]`,
+      args: '--well NAME [--description T] [--date YYYY-MM-DD] [--sensitive|--no-sensitive] [--rename NEW] [breach model options] [--reason T]',
       description:
-        "Corrects a well's catalogue entry and breach model (Breach API v3: --breach-name its Name, --domain, --logo a " +
-        "same-origin path, the flags; '' clears --domain and --logo); seen at once by every server. --rename also renames " +
-        "its records' database_name in search results (every server within a second).",
+        "Corrects a well's catalogue entry and its breach model in Breach API v3 (breach model options, below); seen at once " +
+        "by every server. --rename also renames its records' database_name in search results (every server within a second).",
       options: {
         well: { type: 'string' },
         description: { type: 'string' },
@@ -68,4 +78,5 @@ export const DATAWELLS_COMMANDS: CommandTable = {
       run: async (context, values) => (await wells()).deleteWellCommand(context, values),
     },
   ],
+  optionGroups: [BREACH_MODEL_GROUP],
 };
