@@ -239,3 +239,14 @@ describe('the published hibp client, unchanged, with the server as its base URL'
     assert.ok(classes?.includes('Email addresses'));
   });
 });
+
+test('the four routes are in /openapi.json under the tag "breach api v3", with the model schema', async () => {
+  const document = (await call(server.url, 'GET', '/openapi.json')).body;
+  for (const path of ['/api/v3/breaches', '/api/v3/breach/{name}', '/api/v3/latestbreach', '/api/v3/dataclasses']) {
+    const operation = document.paths[path]?.get;
+    assert.ok(operation, path);
+    assert.deepEqual(operation.tags, ['breach api v3'], path);
+  }
+  const model = document.paths['/api/v3/breach/{name}'].get.responses['200'].content['application/json'].schema;
+  assert.deepEqual(Object.keys(model.properties), MODEL_KEYS);
+});
