@@ -42,8 +42,8 @@ export const DATAWELLS_COMMANDS: CommandTable = {
       name: 'well:list',
       args: '[--json] [--index-dir DIR]',
       description:
-        'Every data well: name, records, date, description, sensitive flag, when it was first ingested and its index bytes (its ' +
-        'share of each segment holding its records).',
+        'Every data well: name, records, date, description, sensitive flag, when it was first ingested, its index bytes (its ' +
+        'share of each segment holding its records) and its breach model (Name, domain, the flags set).',
       options: { json: { type: 'boolean', default: false }, 'index-dir': indexDir },
       run: async (_context, values) => (await wells()).listWellsCommand(values),
     },

@@ -165,6 +165,11 @@ export interface OperatorWellRow {
   /** When the well was first ingested, ISO 8601. */
   ingested_at: string;
   segment_ids: string[];
+  /** Breach API v3's Name and Domain. */
+  breach_name: string;
+  domain: string;
+  /** The breach-model flags set, besides is_sensitive (above as `sensitive`). */
+  flags: WellFlagColumn[];
 }
 
 /** Every well, by name case-insensitively. */
@@ -179,6 +184,9 @@ export async function listWellsForOperators(db: Kysely<Database>): Promise<Opera
       'is_sensitive',
       'created_at',
       'segment_ids',
+      'breach_name',
+      'domain',
+      ...WELL_FLAG_COLUMNS,
     ])
     .orderBy(sql`lower(name)`)
     .orderBy('name')
@@ -191,6 +199,9 @@ export async function listWellsForOperators(db: Kysely<Database>): Promise<Opera
     sensitive: r.is_sensitive,
     ingested_at: r.created_at.toISOString(),
     segment_ids: r.segment_ids,
+    breach_name: r.breach_name,
+    domain: r.domain,
+    flags: WELL_FLAG_COLUMNS.filter((column) => column !== 'is_sensitive' && r[column]),
   }));
 }
 

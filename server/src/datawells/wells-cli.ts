@@ -44,7 +44,12 @@ async function findWell(db: Kysely<Database>, name: string) {
 export async function listWellsCommand(values: OptionValues): Promise<number> {
   const segments = readSegments(indexDirOf(values));
   const wells = await withDatabase((db) => listWellsForOperators(db));
-  const listed = wells.map(({ segment_ids, ...w }) => ({ ...w, index_bytes: wellIndexBytes(segments, segment_ids) }));
+  const option = new Map(WELL_FLAGS.map((f) => [f.column, f.option]));
+  const listed = wells.map(({ segment_ids, flags, ...w }) => ({
+    ...w,
+    flags: flags.map((column) => option.get(column) ?? column),
+    index_bytes: wellIndexBytes(segments, segment_ids),
+  }));
   if (values.json) {
     process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
     return 0;
@@ -56,7 +61,9 @@ export async function listWellsCommand(values: OptionValues): Promise<number> {
   for (const w of listed) {
     process.stdout.write(
       `${w.name}\n  records ${w.records.toLocaleString('en-US')}, date ${w.date ?? '-'}, ${w.sensitive ? 'sensitive' : 'not sensitive'}, ` +
-        `ingested ${w.ingested_at}, index ${w.index_bytes.toLocaleString('en-US')} bytes\n  ${w.description || '(no description)'}\n`,
+        `ingested ${w.ingested_at}, index ${w.index_bytes.toLocaleString('en-US')} bytes\n` +
+        `  breach name ${w.breach_name}, domain ${w.domain || '-'}, ${w.flags.length ? w.flags.join(', ') : 'no flags'}\n` +
+        `  ${w.description || '(no description)'}\n`,
     );
   }
   return 0;

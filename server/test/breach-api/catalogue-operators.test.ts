@@ -41,11 +41,29 @@ async function ingestLines(well: string, lines: string[]) {
   return runIngest(parseIngestArgs(['--well', well, '--index-dir', server.runtime.config.indexDir, file]));
 }
 
-/** `npm run admin -- well:update ARGS…`, parsed with the command's own table. */
-async function wellUpdate(...args: string[]): Promise<number> {
-  const command = DATAWELLS_COMMANDS.commands.find((c) => c.name === 'well:update')!;
+/** `npm run admin -- NAME ARGS…`, parsed with the command's own table. */
+async function admin(name: string, ...args: string[]): Promise<number> {
+  const command = DATAWELLS_COMMANDS.commands.find((c) => c.name === name)!;
   const { values } = parseArgs({ args, strict: true, options: command.options });
   return command.run({ operator: 'catalogue-test' }, values as OptionValues);
+}
+const wellUpdate = (...args: string[]) => admin('well:update', ...args);
+
+/** What a command printed (its text; the test runner's own binary messages pass through). */
+async function output(run: () => Promise<unknown>): Promise<string> {
+  const write = process.stdout.write;
+  let text = '';
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    if (typeof chunk !== 'string') return (write as (...args: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
+    text += chunk;
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    await run();
+  } finally {
+    process.stdout.write = write;
+  }
+  return text;
 }
 
 describe('stealer-log wells', () => {
@@ -98,6 +116,17 @@ describe('well:update of the breach model', () => {
     assert.deepEqual(Object.keys(audit[0]!.details as object).sort(), [
       'breach_name', 'domain', 'fabricated', 'logo', 'malware', 'retired', 'sensitive', 'spam-list', 'stealer-log', 'subscription-free', 'verified',
     ]);
+  });
+
+  test('well:list shows each well\'s Name, domain and the flags set', async () => {
+    const listed = JSON.parse(await output(() => admin('well:list', '--json'))) as { name: string; breach_name: string; domain: string; sensitive: boolean; flags: string[] }[];
+    const combo = listed.find((w) => w.name === 'Combo Dump')!;
+    assert.deepEqual(
+      [combo.breach_name, combo.domain, combo.sensitive, combo.flags],
+      ['ComboList2024', 'shop.example', true, ['fabricated', 'retired', 'spam-list', 'malware', 'subscription-free', 'stealer-log']],
+    );
+    assert.deepEqual(listed.find((w) => w.name === 'Stealer Dump')!.flags, ['verified', 'stealer-log']);
+    assert.match(await output(() => admin('well:list')), /^Combo Dump\n {2}records 3, .*\n {2}breach name ComboList2024, domain shop\.example, fabricated, retired/m);
   });
 
   test("corrects them back: --no-X, '' clears the domain and the logo; a later ingest keeps the corrections", async () => {
