@@ -176,6 +176,11 @@ export interface FileSummary {
   archive?: string;
   reason?: string;
   records: number;
+  /**
+   * Records from combolist lines that began with a URL (`URL:login:password`, the
+   * stealer-log form); the server marks a well made mostly of them as a stealer log.
+   */
+  stealerLines: number;
   badLines: number;
   /** The first bad lines (all of them are in the report). */
   badLineNumbers?: BadLine[];

@@ -19,6 +19,7 @@ import * as m0011 from './20261128T0011_two_factor';
 import * as m0012 from './20261128T0012_sessions_visible';
 import * as m0013 from './20261128T0013_account_suspension';
 import * as m0015 from './20261128T0015_invoice_details';
+import * as m0016 from './20261206T0016_breach_model';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261122T0001_accounts': m0001,
@@ -35,4 +36,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261128T0012_sessions_visible': m0012,
   '20261128T0013_account_suspension': m0013,
   '20261128T0015_invoice_details': m0015,
+  '20261206T0016_breach_model': m0016,
 };

@@ -173,8 +173,11 @@ export function publishedSegments(indexDir: string): SegmentMeta[] {
 /**
  * Record segments in the catalogue and for monitoring. Upserts are idempotent per segment
  * id, so replaying every published segment also repairs a catalogue update lost to a crash.
+ * `stealerLog`: the segment this ingest published, when its reply showed a stealer log
+ * (isStealerLogIngest); only the ingest's reply tells it, so a segment recorded later by a
+ * replay marks nothing.
  */
-export async function syncCatalogue(indexDir: string): Promise<number> {
+export async function syncCatalogue(indexDir: string, stealerLog?: string): Promise<number> {
   const segments = publishedSegments(indexDir);
   if (segments.length === 0) return 0;
   const { withDatabase } = await import('../server/src/db/cli-database');
@@ -189,6 +192,7 @@ export async function syncCatalogue(indexDir: string): Promise<number> {
           recordCount: s.records,
           dataTypes: s.fields,
           isSensitive: s.catalogue?.sensitive ?? false,
+          isStealerLog: s.id === stealerLog,
           segmentId: s.id,
         }),
       );
@@ -219,7 +223,8 @@ export async function runIngest(o: IngestCliOptions, onProgress?: (p: IngestProg
   if (o.merge) result.merge = await mergeIndex(indexDir, { all: true });
   if (o.catalogue) {
     try {
-      await syncCatalogue(indexDir);
+      const { isStealerLogIngest } = await import('../server/src/datawells/ingests-service');
+      await syncCatalogue(indexDir, result.segmentId && isStealerLogIngest(result.files) ? result.segmentId : undefined);
     } catch (e) {
       const why = e instanceof Error && e.message ? e.message : String(e);
       throw new Error(

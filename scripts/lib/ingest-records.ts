@@ -9,7 +9,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ingestFiles, type Engine } from '../../engine/index';
-import { recordIngest } from '../../server/src/datawells/ingests-service';
+import { isStealerLogIngest, recordIngest } from '../../server/src/datawells/ingests-service';
 import type { Database } from '../../server/src/db/schema';
 
 export async function ingestRecords(
@@ -29,6 +29,7 @@ export async function ingestRecords(
       recordCount: result.records,
       dataTypes: result.fields,
       isSensitive: false,
+      isStealerLog: isStealerLogIngest(result.files),
       segmentId: result.segmentId,
     });
     await target.engine?.refresh();

@@ -2,10 +2,16 @@
  * The breach model of the notification service's Breach API v3, built from our data-well
  * catalogue (docs/api-compatibility.md, "Breach API v3"). Field names and order are the
  * service's; every route of the API answers wells in this shape.
+ *
+ * From the catalogue's columns: Name breach_name (stable, no spaces, unique in any case),
+ * Title name, Domain domain, BreachDate date (the day the well was added when unknown),
+ * AddedDate created_at, ModifiedDate updated_at, PwnCount records, Description description
+ * (our descriptions are plain text: served HTML-escaped, which is valid HTML), LogoPath
+ * image (a same-origin path, served as an absolute URL under PUBLIC_URL; '' when none),
+ * DataClasses data_types (DATA_CLASS_NAMES), the flags their is_* columns.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { listWellsForOperators } from '../datawells/datawells-repository';
 
 export interface BreachModel {
   Name: string;
@@ -32,7 +38,12 @@ export interface BreachModel {
   IsStealerLog: boolean;
 }
 
-/** Our field names to the service's data-class names. */
+/**
+ * Our field names to the service's data-class names (its public list, GET dataclasses).
+ * Plain and hashed passwords are both "Passwords"; a licence plate and a VIN are "Vehicle
+ * details"; `url` (a profile's website, or the site of a stealer-log line) is "User website
+ * URLs". `domain` (a hostname column) has no class of its own: it is left out.
+ */
 export const DATA_CLASS_NAMES: Readonly<Record<string, string>> = {
   email: 'Email addresses',
   username: 'Usernames',
@@ -46,42 +57,120 @@ export const DATA_CLASS_NAMES: Readonly<Record<string, string>> = {
   address: 'Physical addresses',
   phone: 'Phone numbers',
   company: 'Employers',
-  url: 'Website activity',
+  url: 'User website URLs',
   social: 'Social media profiles',
   cryptocurrency_address: 'Cryptocurrency wallet addresses',
-  domain: 'Email addresses',
 };
 
 export function dataClasses(dataTypes: readonly string[]): string[] {
   return [...new Set(dataTypes.map((t) => DATA_CLASS_NAMES[t]).filter((c): c is string => c !== undefined))].sort();
 }
 
-/**
- * Every well of the catalogue as a breach model. Placeholder built from the catalogue's
- * present columns; the breach-model columns (Name, Domain, the flags) replace the defaults.
- */
-export async function listBreachModels(db: Kysely<Database>): Promise<BreachModel[]> {
-  const rows = await listWellsForOperators(db);
-  return rows.map((r) => ({
-    Name: r.name.replace(/[^A-Za-z0-9]/g, ''),
+/** Every data class the catalogue can name, sorted (GET dataclasses). */
+export function allDataClasses(): string[] {
+  return [...new Set(Object.values(DATA_CLASS_NAMES))].sort();
+}
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Plain text as HTML that shows exactly that text. */
+export function htmlEscape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+/** Only a same-origin path (what the dashboard shows too) becomes a logo URL. */
+const LOGO_PATH = /^\/(?!\/)\S*$/;
+
+/** How models are built: `publicUrl` (PUBLIC_URL) makes LogoPath absolute; without it LogoPath is ''. */
+export interface ModelOptions {
+  publicUrl?: string;
+}
+
+const ISO_SECONDS = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
+
+function selectModels(db: Kysely<Database>) {
+  return db
+    .selectFrom('data_wells')
+    .select([
+      'name',
+      'breach_name',
+      'domain',
+      sql<string>`to_char(coalesce(date, (created_at at time zone 'UTC')::date), 'YYYY-MM-DD')`.as('breach_date'),
+      sql<string>`to_char(created_at at time zone 'UTC', ${sql.raw(ISO_SECONDS)})`.as('added_date'),
+      sql<string>`to_char(updated_at at time zone 'UTC', ${sql.raw(ISO_SECONDS)})`.as('modified_date'),
+      sql<string>`records`.as('records'),
+      'description',
+      'image',
+      'data_types',
+      'is_verified',
+      'is_fabricated',
+      'is_sensitive',
+      'is_retired',
+      'is_spam_list',
+      'is_malware',
+      'is_subscription_free',
+      'is_stealer_log',
+    ]);
+}
+
+type ModelRow = Awaited<ReturnType<ReturnType<typeof selectModels>['executeTakeFirstOrThrow']>>;
+
+function toModel(r: ModelRow, options: ModelOptions): BreachModel {
+  return {
+    Name: r.breach_name,
     Title: r.name,
-    Domain: '',
-    BreachDate: r.date ?? '',
-    AddedDate: r.ingested_at.replace(/\.\d+Z$/, 'Z'),
-    ModifiedDate: r.ingested_at.replace(/\.\d+Z$/, 'Z'),
-    PwnCount: r.records,
-    Description: r.description,
-    LogoPath: '',
-    DataClasses: [],
-    IsVerified: true,
-    IsFabricated: false,
-    IsSensitive: r.sensitive,
-    IsRetired: false,
-    IsSpamList: false,
-    IsMalware: false,
-    IsSubscriptionFree: false,
-    IsStealerLog: false,
-  }));
+    Domain: r.domain,
+    BreachDate: r.breach_date,
+    AddedDate: r.added_date,
+    ModifiedDate: r.modified_date,
+    PwnCount: Number(r.records),
+    Description: htmlEscape(r.description),
+    LogoPath: options.publicUrl && r.image && LOGO_PATH.test(r.image) ? `${options.publicUrl}${r.image}` : '',
+    DataClasses: dataClasses(r.data_types),
+    IsVerified: r.is_verified,
+    IsFabricated: r.is_fabricated,
+    IsSensitive: r.is_sensitive,
+    IsRetired: r.is_retired,
+    IsSpamList: r.is_spam_list,
+    IsMalware: r.is_malware,
+    IsSubscriptionFree: r.is_subscription_free,
+    IsStealerLog: r.is_stealer_log,
+  };
+}
+
+/** The catalogue's filters of GET breaches: the breached site's domain (any case), spam lists or not. */
+export interface BreachFilter {
+  domain?: string;
+  isSpamList?: boolean;
+}
+
+/** Every well as a breach model, by Name (case-insensitively), filtered. */
+export async function listBreachModels(db: Kysely<Database>, filter: BreachFilter = {}, options: ModelOptions = {}): Promise<BreachModel[]> {
+  let query = selectModels(db);
+  if (filter.domain !== undefined) query = query.where(sql<boolean>`lower(domain) = lower(${filter.domain})`);
+  if (filter.isSpamList !== undefined) query = query.where('is_spam_list', '=', filter.isSpamList);
+  const rows = await query.orderBy(sql`lower(breach_name)`).execute();
+  return rows.map((r) => toModel(r, options));
+}
+
+/** The well whose Name is `name` in any case; undefined when there is none. */
+export async function breachModelByName(db: Kysely<Database>, name: string, options: ModelOptions = {}): Promise<BreachModel | undefined> {
+  const row = await selectModels(db).where(sql<boolean>`lower(breach_name) = lower(${name})`).executeTakeFirst();
+  return row && toModel(row, options);
+}
+
+/** The well added last (AddedDate); undefined when the catalogue is empty. */
+export async function latestBreachModel(db: Kysely<Database>, options: ModelOptions = {}): Promise<BreachModel | undefined> {
+  const row = await selectModels(db).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row && toModel(row, options);
+}
+
+/** The models of the wells named `names` (our well names, as search results name them), by well name; unknown names are left out. */
+export async function breachModelsByWellName(db: Kysely<Database>, names: string[], options: ModelOptions = {}): Promise<Map<string, BreachModel>> {
+  const unique = [...new Set(names)];
+  if (unique.length === 0) return new Map();
+  const rows = await selectModels(db).where('name', 'in', unique).execute();
+  return new Map(rows.map((r) => [r.name, toModel(r, options)]));
 }
 
 /**

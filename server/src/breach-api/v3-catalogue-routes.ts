@@ -1,5 +1,141 @@
-/** Breach API v3, the public catalogue (no key): breaches, breach/{name}, latestbreach, dataclasses. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * Breach API v3, the public catalogue (no key): breaches, breach/{name}, latestbreach,
+ * dataclasses. Wells as breach models (breach-model.ts); throttled per client address like
+ * the data-wells routes; cacheable for a minute (an operator's correction reaches clients
+ * within that). An unknown breach answers 404 with an empty body, as the service does (its
+ * clients, the `hibp` package among them, read any 404 as "none").
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../app-deps';
+import { AppError } from '../infra/errors';
+import { allDataClasses, breachModelByName, latestBreachModel, listBreachModels, type BreachModel, type ModelOptions } from './breach-model';
 
-export function registerCatalogueRoutes(_v3: FastifyInstance, _deps: AppDeps): void {}
+/** The service's breach model, its fields in its order. */
+export const BreachModelSchema = Type.Object({
+  Name: Type.String({ description: 'Stable identifier, no spaces (breach/{name} takes it in any case).' }),
+  Title: Type.String(),
+  Domain: Type.String({ description: "The breached site's domain, '' when none." }),
+  BreachDate: Type.String({ description: 'YYYY-MM-DD' }),
+  AddedDate: Type.String({ description: 'ISO 8601 UTC, e.g. 2013-12-04T00:00:00Z' }),
+  ModifiedDate: Type.String({ description: 'ISO 8601 UTC' }),
+  PwnCount: Type.Integer(),
+  Description: Type.String({ description: 'HTML (our plain-text descriptions, escaped).' }),
+  LogoPath: Type.String({ description: "Absolute URL, '' when the well has no logo." }),
+  DataClasses: Type.Array(Type.String()),
+  IsVerified: Type.Boolean(),
+  IsFabricated: Type.Boolean(),
+  IsSensitive: Type.Boolean(),
+  IsRetired: Type.Boolean(),
+  IsSpamList: Type.Boolean(),
+  IsMalware: Type.Boolean(),
+  IsSubscriptionFree: Type.Boolean(),
+  IsStealerLog: Type.Boolean(),
+});
+
+/** The service's error body (the /api/v3 context's error handler). */
+export const V3ErrorBody = Type.Object({ statusCode: Type.Integer(), message: Type.String() });
+
+const BOOLEAN = '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$';
+
+// Query strings arrive as text (the app does not coerce types), hence string schemas.
+const BreachesQuery = Type.Object({
+  domain: Type.Optional(Type.String({ maxLength: 253, description: "Only wells of this domain (any case); empty: every well." })),
+  isSpamList: Type.Optional(Type.String({ pattern: BOOLEAN, description: 'true or false, any case: only spam lists, or none.' })),
+});
+
+// Public and unauthenticated, so each address gets a generous bucket of its own.
+const REQUESTS_PER_IP = { ratePerSecond: 20, burst: 40 };
+const CACHE_CONTROL = 'public, max-age=60';
+
+/** A per-address bucket; a refusal is the service's 429 (retry-after in whole seconds, rounded up). */
+function catalogueThrottle(limiter: AppDeps['limiter']) {
+  return async (request: FastifyRequest) => {
+    const decision = await limiter.take(`breach-catalogue:${request.limitAddress}`, REQUESTS_PER_IP);
+    if (decision.allowed) return;
+    const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    throw new AppError(429, 'TOO_MANY_REQUESTS', `Rate limit is exceeded. Try again in ${seconds} seconds.`, { 'retry-after': String(seconds) });
+  };
+}
+
+/** One model, or the service's 404 with an empty body. */
+function oneModel(reply: FastifyReply, model: BreachModel | undefined) {
+  reply.header('cache-control', CACHE_CONTROL);
+  return model ? reply.send(model) : reply.code(404).send();
+}
+
+const tags = ['breach api v3'];
+const errors = { 400: V3ErrorBody, 429: V3ErrorBody };
+
+export function registerCatalogueRoutes(v3: FastifyInstance, deps: AppDeps): void {
+  const r = v3.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = deps;
+  const options: ModelOptions = { publicUrl: deps.config.publicUrl };
+  const throttle = catalogueThrottle(deps.limiter);
+
+  r.get(
+    '/breaches',
+    {
+      onRequest: throttle,
+      schema: {
+        operationId: 'v3Breaches',
+        tags,
+        summary: 'Every breach (data well) of the catalogue, by Name; filters domain and isSpamList. No key.',
+        querystring: BreachesQuery,
+        response: { 200: Type.Array(BreachModelSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { domain, isSpamList } = request.query;
+      const models = await listBreachModels(
+        db,
+        { domain: domain || undefined, isSpamList: isSpamList === undefined ? undefined : isSpamList.toLowerCase() === 'true' },
+        options,
+      );
+      return reply.header('cache-control', CACHE_CONTROL).send(models);
+    },
+  );
+
+  r.get(
+    '/breach/:name',
+    {
+      onRequest: throttle,
+      schema: {
+        operationId: 'v3Breach',
+        tags,
+        summary: 'One breach by its Name, in any case; 404 with an empty body when there is none. No key.',
+        params: Type.Object({ name: Type.String({ maxLength: 256 }) }),
+        response: { 200: BreachModelSchema, ...errors },
+      },
+    },
+    async (request, reply) => oneModel(reply, await breachModelByName(db, request.params.name.trim(), options)),
+  );
+
+  r.get(
+    '/latestbreach',
+    {
+      onRequest: throttle,
+      schema: {
+        operationId: 'v3LatestBreach',
+        tags,
+        summary: 'The breach added last (AddedDate); 404 with an empty body when the catalogue is empty. No key.',
+        response: { 200: BreachModelSchema, ...errors },
+      },
+    },
+    async (_request, reply) => oneModel(reply, await latestBreachModel(db, options)),
+  );
+
+  r.get(
+    '/dataclasses',
+    {
+      onRequest: throttle,
+      schema: {
+        operationId: 'v3DataClasses',
+        tags,
+        summary: 'Every data class a breach may list, sorted. No key.',
+        response: { 200: Type.Array(Type.String()), ...errors },
+      },
+    },
+    async (_request, reply) => reply.header('cache-control', CACHE_CONTROL).send(allDataClasses()),
+  );
+}

@@ -1,8 +1,40 @@
 /** The operator commands on data wells (`npm run admin -- well:…`; README.md, "Operator commands"). */
-import type { CommandTable } from '../infra/operator-commands';
+import type { CommandOptions, CommandTable, OptionGroup } from '../infra/operator-commands';
+import type { WellFlagColumn } from './datawells-repository';
 
 const wells = () => import('./wells-cli');
 const indexDir = { type: 'string' } as const;
+
+/** well:update's flags of the breach model (Breach API v3): `--X` sets one, `--no-X` clears it. */
+export const WELL_FLAGS: readonly { option: string; column: WellFlagColumn; model: string }[] = [
+  { option: 'sensitive', column: 'is_sensitive', model: 'IsSensitive' },
+  { option: 'verified', column: 'is_verified', model: 'IsVerified' },
+  { option: 'fabricated', column: 'is_fabricated', model: 'IsFabricated' },
+  { option: 'retired', column: 'is_retired', model: 'IsRetired' },
+  { option: 'spam-list', column: 'is_spam_list', model: 'IsSpamList' },
+  { option: 'malware', column: 'is_malware', model: 'IsMalware' },
+  { option: 'subscription-free', column: 'is_subscription_free', model: 'IsSubscriptionFree' },
+  { option: 'stealer-log', column: 'is_stealer_log', model: 'IsStealerLog' },
+];
+
+const flagOptions: CommandOptions = Object.fromEntries(
+  WELL_FLAGS.flatMap(({ option }) => [
+    [option, { type: 'boolean' }],
+    [`no-${option}`, { type: 'boolean' }],
+  ]),
+);
+
+const BREACH_MODEL_GROUP: OptionGroup = {
+  heading: 'Breach model options',
+  options: [
+    ['--breach-name N', 'Its Name in Breach API v3: 1 to 64 letters, digits, ".", "_" or "-", unique in any case.'],
+    ['--domain D', "The breached site's domain (Domain; breaches?domain=); '' for none."],
+    ['--logo PATH', "A logo on this server, such as /logos/well.png (LogoPath, under PUBLIC_URL); '' for none."],
+    ...WELL_FLAGS.filter(({ option }) => option !== 'sensitive').map(
+      ({ option, model }): readonly [string, string] => [`--${option}`, `Sets ${model}; --no-${option} clears it.`],
+    ),
+  ],
+};
 
 export const DATAWELLS_COMMANDS: CommandTable = {
   commands: [
@@ -10,24 +42,26 @@ export const DATAWELLS_COMMANDS: CommandTable = {
       name: 'well:list',
       args: '[--json] [--index-dir DIR]',
       description:
-        'Every data well: name, records, date, description, sensitive flag, when it was first ingested and its index bytes (its ' +
-        'share of each segment holding its records).',
+        'Every data well: name, records, date, description, sensitive flag, when it was first ingested, its index bytes (its ' +
+        'share of each segment holding its records) and its breach model (Name, domain, the flags set).',
       options: { json: { type: 'boolean', default: false }, 'index-dir': indexDir },
       run: async (_context, values) => (await wells()).listWellsCommand(values),
     },
     {
       name: 'well:update',
-      args: '--well NAME [--description T] [--date YYYY-MM-DD] [--sensitive|--no-sensitive] [--rename NEW] [--reason T]',
+      args: '--well NAME [--description T] [--date YYYY-MM-DD] [--sensitive|--no-sensitive] [--rename NEW] [breach model options] [--reason T]',
       description:
-        "Corrects a well's catalogue entry; seen at once by every server. --rename also renames its records' database_name in " +
-        'search results (every server within a second).',
+        "Corrects a well's catalogue entry and its breach model in Breach API v3 (breach model options, below); seen at once " +
+        "by every server. --rename also renames its records' database_name in search results (every server within a second).",
       options: {
         well: { type: 'string' },
         description: { type: 'string' },
         date: { type: 'string' },
-        sensitive: { type: 'boolean' },
-        'no-sensitive': { type: 'boolean' },
         rename: { type: 'string' },
+        'breach-name': { type: 'string' },
+        domain: { type: 'string' },
+        logo: { type: 'string' },
+        ...flagOptions,
         reason: { type: 'string' },
         'index-dir': indexDir,
       },
@@ -44,4 +78,5 @@ export const DATAWELLS_COMMANDS: CommandTable = {
       run: async (context, values) => (await wells()).deleteWellCommand(context, values),
     },
   ],
+  optionGroups: [BREACH_MODEL_GROUP],
 };

@@ -11,7 +11,40 @@ export interface DataWellUpsert {
   /** Field names that had values in this ingest (the exposed data types). */
   dataTypes: string[];
   isSensitive: boolean;
+  /** Most of this ingest's lines were stealer-log lines (ingests-service.ts, isStealerLogIngest). */
+  isStealerLog?: boolean;
   segmentId: string;
+}
+
+/**
+ * A new well's breach-model Name (Breach API v3): the PascalCase of its name's ASCII letters
+ * and digits ("Fresh dump 2024" -> "FreshDump2024"), at most 64 characters, "Breach" when
+ * none is left. upsertDataWell makes it unique with a number. The migration that added the
+ * column applied the same rule to the wells before it.
+ */
+export function breachNameBase(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const joined = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  return joined.slice(0, 64) || 'Breach';
+}
+
+/**
+ * The well's breach name: its own when it exists (stable), else `base`, or `base` and the
+ * first number from 2 that no other well has (case-insensitively).
+ */
+async function breachNameFor(db: Kysely<Database>, wellName: string): Promise<string> {
+  const existing = await db.selectFrom('data_wells').select('breach_name').where('name', '=', wellName).executeTakeFirst();
+  if (existing) return existing.breach_name;
+  const base = breachNameBase(wellName);
+  const rows = await db
+    .selectFrom('data_wells')
+    .select('breach_name')
+    .where(sql<boolean>`lower(breach_name) like ${`${escapeLikePattern(base.toLowerCase())}%`} escape '\\'`)
+    .execute();
+  const taken = new Set(rows.map((r) => r.breach_name.toLowerCase()));
+  let candidate = base;
+  for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${base}${n}`;
+  return candidate;
 }
 
 /**
@@ -30,7 +63,10 @@ export async function upsertDataWell(db: Kysely<Database>, well: DataWellUpsert)
       records: well.recordCount,
       data_types: types,
       is_sensitive: well.isSensitive,
+      is_stealer_log: well.isStealerLog ?? false,
       segment_ids: [well.segmentId],
+      // The update below leaves it alone: a well keeps its Name.
+      breach_name: await breachNameFor(db, well.name),
     })
     .onConflict((oc) =>
       // A segment already recorded (every ingest replays them all) changes nothing, so an
@@ -41,6 +77,7 @@ export async function upsertDataWell(db: Kysely<Database>, well: DataWellUpsert)
         records: sql`data_wells.records + case when ${well.segmentId} = any(data_wells.segment_ids) then 0 else excluded.records end`,
         data_types: sql`array(select distinct unnest(data_wells.data_types || excluded.data_types) order by 1)`,
         is_sensitive: sql`case when ${well.segmentId} = any(data_wells.segment_ids) then data_wells.is_sensitive else data_wells.is_sensitive or excluded.is_sensitive end`,
+        is_stealer_log: sql`case when ${well.segmentId} = any(data_wells.segment_ids) then data_wells.is_stealer_log else data_wells.is_stealer_log or excluded.is_stealer_log end`,
         segment_ids: sql`case when ${well.segmentId} = any(data_wells.segment_ids) then data_wells.segment_ids else data_wells.segment_ids || excluded.segment_ids end`,
         updated_at: sql`now()`,
       }),
@@ -128,6 +165,11 @@ export interface OperatorWellRow {
   /** When the well was first ingested, ISO 8601. */
   ingested_at: string;
   segment_ids: string[];
+  /** Breach API v3's Name and Domain. */
+  breach_name: string;
+  domain: string;
+  /** The breach-model flags set, besides is_sensitive (above as `sensitive`). */
+  flags: WellFlagColumn[];
 }
 
 /** Every well, by name case-insensitively. */
@@ -142,6 +184,9 @@ export async function listWellsForOperators(db: Kysely<Database>): Promise<Opera
       'is_sensitive',
       'created_at',
       'segment_ids',
+      'breach_name',
+      'domain',
+      ...WELL_FLAG_COLUMNS,
     ])
     .orderBy(sql`lower(name)`)
     .orderBy('name')
@@ -154,6 +199,9 @@ export async function listWellsForOperators(db: Kysely<Database>): Promise<Opera
     sensitive: r.is_sensitive,
     ingested_at: r.created_at.toISOString(),
     segment_ids: r.segment_ids,
+    breach_name: r.breach_name,
+    domain: r.domain,
+    flags: WELL_FLAG_COLUMNS.filter((column) => column !== 'is_sensitive' && r[column]),
   }));
 }
 
@@ -166,13 +214,35 @@ export async function wellNameTaken(db: Kysely<Database>, name: string): Promise
   return (await db.selectFrom('data_wells').select('id').where('name', '=', name).executeTakeFirst()) !== undefined;
 }
 
+export async function breachNameTaken(db: Kysely<Database>, breachName: string, exceptId: string): Promise<boolean> {
+  const row = await db.selectFrom('data_wells').select('id').where(sql<boolean>`lower(breach_name) = lower(${breachName})`).where('id', '<>', exceptId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The breach-model flags an operator sets (well:update), by their column. */
+export const WELL_FLAG_COLUMNS = [
+  'is_sensitive',
+  'is_verified',
+  'is_fabricated',
+  'is_retired',
+  'is_spam_list',
+  'is_malware',
+  'is_subscription_free',
+  'is_stealer_log',
+] as const;
+export type WellFlagColumn = (typeof WELL_FLAG_COLUMNS)[number];
+
 /** An operator's correction of a well's catalogue entry (well:update). */
 export interface WellCorrection {
   description?: string;
   /** YYYY-MM-DD. */
   date?: string;
-  isSensitive?: boolean;
   name?: string;
+  breachName?: string;
+  domain?: string;
+  /** A same-origin path, or null: no logo. */
+  image?: string | null;
+  flags?: Partial<Record<WellFlagColumn, boolean>>;
 }
 
 export async function correctWell(db: Kysely<Database>, id: string, change: WellCorrection): Promise<void> {
@@ -182,8 +252,11 @@ export async function correctWell(db: Kysely<Database>, id: string, change: Well
       updated_at: sql`now()`,
       ...(change.description !== undefined ? { description: change.description } : {}),
       ...(change.date !== undefined ? { date: change.date } : {}),
-      ...(change.isSensitive !== undefined ? { is_sensitive: change.isSensitive } : {}),
       ...(change.name !== undefined ? { name: change.name } : {}),
+      ...(change.breachName !== undefined ? { breach_name: change.breachName } : {}),
+      ...(change.domain !== undefined ? { domain: change.domain } : {}),
+      ...(change.image !== undefined ? { image: change.image } : {}),
+      ...change.flags,
     })
     .where('id', '=', id)
     .execute();

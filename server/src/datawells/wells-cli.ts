@@ -13,7 +13,8 @@ import type { Database } from '../db/schema';
 import { UsageError, stringOption, type CommandContext, type OptionValues } from '../infra/operator-commands';
 import { treeBytes } from '../infra/tree-bytes';
 import { recordAudit } from '../audit/audit-service';
-import { correctWell, deleteWell, listWellsForOperators, lockWellByName, wellNameTaken } from './datawells-repository';
+import { breachNameTaken, correctWell, deleteWell, listWellsForOperators, lockWellByName, wellNameTaken, type WellFlagColumn } from './datawells-repository';
+import { WELL_FLAGS } from './datawells-commands';
 import { readSegments, wellIndexBytes, withIndex } from './well-index';
 
 /** A well name as the engine and the catalogue keep it. */
@@ -43,7 +44,12 @@ async function findWell(db: Kysely<Database>, name: string) {
 export async function listWellsCommand(values: OptionValues): Promise<number> {
   const segments = readSegments(indexDirOf(values));
   const wells = await withDatabase((db) => listWellsForOperators(db));
-  const listed = wells.map(({ segment_ids, ...w }) => ({ ...w, index_bytes: wellIndexBytes(segments, segment_ids) }));
+  const option = new Map(WELL_FLAGS.map((f) => [f.column, f.option]));
+  const listed = wells.map(({ segment_ids, flags, ...w }) => ({
+    ...w,
+    flags: flags.map((column) => option.get(column) ?? column),
+    index_bytes: wellIndexBytes(segments, segment_ids),
+  }));
   if (values.json) {
     process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
     return 0;
@@ -55,7 +61,9 @@ export async function listWellsCommand(values: OptionValues): Promise<number> {
   for (const w of listed) {
     process.stdout.write(
       `${w.name}\n  records ${w.records.toLocaleString('en-US')}, date ${w.date ?? '-'}, ${w.sensitive ? 'sensitive' : 'not sensitive'}, ` +
-        `ingested ${w.ingested_at}, index ${w.index_bytes.toLocaleString('en-US')} bytes\n  ${w.description || '(no description)'}\n`,
+        `ingested ${w.ingested_at}, index ${w.index_bytes.toLocaleString('en-US')} bytes\n` +
+        `  breach name ${w.breach_name}, domain ${w.domain || '-'}, ${w.flags.length ? w.flags.join(', ') : 'no flags'}\n` +
+        `  ${w.description || '(no description)'}\n`,
     );
   }
   return 0;
@@ -65,13 +73,48 @@ interface WellUpdate {
   name: string;
   description?: string;
   date?: string;
-  sensitive?: boolean;
   rename?: string;
+  breachName?: string;
+  domain?: string;
+  /** '' clears the logo. */
+  logo?: string;
+  flags: Partial<Record<WellFlagColumn, boolean>>;
   reason?: string;
 }
 
 function isRealDay(date: string): boolean {
   return DATE.test(date) && !Number.isNaN(Date.parse(`${date}T00:00:00Z`)) && new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) === date;
+}
+
+/** Breach API v3's Name: a stable identifier for URLs (breach/{name}), no spaces. */
+const BREACH_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** A host name: labels of letters, digits and inner hyphens, a dot between them. */
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+/** A same-origin path (what the dashboard and LogoPath show). */
+const LOGO = /^\/(?!\/)\S{0,500}$/;
+
+/** The flags given: `--X` true, `--no-X` false, neither left alone. */
+function flagChanges(values: OptionValues): WellUpdate['flags'] {
+  const flags: WellUpdate['flags'] = {};
+  for (const { option, column } of WELL_FLAGS) {
+    if (values[option] && values[`no-${option}`]) throw new UsageError(`give --${option} or --no-${option}, not both`);
+    if (values[option]) flags[column] = true;
+    else if (values[`no-${option}`]) flags[column] = false;
+  }
+  return flags;
+}
+
+/** --breach-name, --domain and --logo, checked (a domain is kept in lower case). */
+function modelFields(values: OptionValues): Pick<WellUpdate, 'breachName' | 'domain' | 'logo'> {
+  const breachName = stringOption(values, 'breach-name')?.trim();
+  const domain = stringOption(values, 'domain')?.trim().toLowerCase();
+  const logo = stringOption(values, 'logo')?.trim();
+  if (breachName !== undefined && !BREACH_NAME.test(breachName)) {
+    throw new UsageError('--breach-name must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit (no spaces)');
+  }
+  if (domain !== undefined && domain !== '' && !DOMAIN.test(domain)) throw new UsageError("--domain must be a domain name such as example.com, or '' for none");
+  if (logo !== undefined && logo !== '' && !LOGO.test(logo)) throw new UsageError("--logo must be a path on this server such as /logos/well.png, or '' for none");
+  return { breachName, domain, logo };
 }
 
 /** well:update's options, checked. */
@@ -82,8 +125,6 @@ function wellUpdate(values: OptionValues): WellUpdate {
   const date = stringOption(values, 'date');
   const rename = stringOption(values, 'rename')?.trim();
   const reason = stringOption(values, 'reason');
-  if (values.sensitive && values['no-sensitive']) throw new UsageError('give --sensitive or --no-sensitive, not both');
-  const sensitive = values.sensitive ? true : values['no-sensitive'] ? false : undefined;
   if (date !== undefined && !isRealDay(date)) throw new UsageError('--date must be a real day, YYYY-MM-DD');
   if (description !== undefined && description.length > MAX_DESCRIPTION) throw new UsageError(`--description is at most ${MAX_DESCRIPTION} characters`);
   if (reason !== undefined && reason.length > MAX_REASON) throw new UsageError(`--reason is at most ${MAX_REASON} characters`);
@@ -91,10 +132,12 @@ function wellUpdate(values: OptionValues): WellUpdate {
     const problem = wellNameProblem(rename);
     if (problem) throw new UsageError(`--rename: ${problem}`);
   }
-  if (description === undefined && date === undefined && sensitive === undefined && rename === undefined) {
-    throw new UsageError('nothing to change: give --description, --date, --sensitive/--no-sensitive or --rename');
+  const update: WellUpdate = { name, description, date, rename, ...modelFields(values), flags: flagChanges(values), reason };
+  if (Object.keys(changedDetails(update)).length === 0 && rename === undefined) {
+    const flags = WELL_FLAGS.map(({ option }) => `--${option}/--no-${option}`).join(', ');
+    throw new UsageError(`nothing to change: give --description, --date, --rename, --breach-name, --domain, --logo or one of ${flags}`);
   }
-  return { name, description, date, sensitive, rename, reason };
+  return update;
 }
 
 /** What changes, as the audit entry records it (its keys in this order). */
@@ -102,22 +145,37 @@ function changedDetails(update: WellUpdate): Record<string, unknown> {
   const details: Record<string, unknown> = {};
   if (update.description !== undefined) details.description = update.description;
   if (update.date !== undefined) details.date = update.date;
-  if (update.sensitive !== undefined) details.sensitive = update.sensitive;
+  if (update.flags.is_sensitive !== undefined) details.sensitive = update.flags.is_sensitive;
   if (update.rename !== undefined && update.rename !== update.name) details.rename = update.rename;
+  if (update.breachName !== undefined) details.breach_name = update.breachName;
+  if (update.domain !== undefined) details.domain = update.domain;
+  if (update.logo !== undefined) details.logo = update.logo;
+  for (const { option, column } of WELL_FLAGS) {
+    if (column !== 'is_sensitive' && update.flags[column] !== undefined) details[option] = update.flags[column];
+  }
   return details;
 }
 
 /** `well:update --well NAME …`: the catalogue, the audit entry and (on a rename) the index, together. */
 export async function updateWellCommand({ operator }: CommandContext, values: OptionValues): Promise<number> {
   const update = wellUpdate(values);
-  const { name, rename } = update;
+  const { name, rename, breachName } = update;
   const indexDir = indexDirOf(values);
   const changed = await withDatabase((db) =>
     db.transaction().execute(async (trx) => {
       const well = await findWell(trx, name);
       if (rename !== undefined && rename !== name && (await wellNameTaken(trx, rename))) throw new Error(`a data well named ${JSON.stringify(rename)} already exists`);
+      if (breachName !== undefined && (await breachNameTaken(trx, breachName, well.id))) throw new Error(`another data well has the breach name ${JSON.stringify(breachName)} (in any case)`);
       const details = changedDetails(update);
-      await correctWell(trx, well.id, { description: update.description, date: update.date, isSensitive: update.sensitive, name: details.rename as string | undefined });
+      await correctWell(trx, well.id, {
+        description: update.description,
+        date: update.date,
+        name: details.rename as string | undefined,
+        breachName,
+        domain: update.domain,
+        image: update.logo === undefined ? undefined : update.logo || null,
+        flags: update.flags,
+      });
       await recordAudit(trx, { operator, action: 'well:update', target: name, reason: update.reason ?? null, details });
       // The index last, inside the transaction: if it fails, the catalogue is unchanged;
       // if the commit fails after it, running the command again repairs the catalogue.

@@ -180,6 +180,17 @@ export interface DataWellsTable {
   segment_ids: ColumnType<string[], string[] | undefined, string[]>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** Breach API v3's `Name`: stable, no spaces, unique case-insensitively. */
+  breach_name: string;
+  /** The breached site's domain, '' when none. */
+  domain: Generated<string>;
+  is_verified: Generated<boolean>;
+  is_fabricated: Generated<boolean>;
+  is_retired: Generated<boolean>;
+  is_spam_list: Generated<boolean>;
+  is_malware: Generated<boolean>;
+  is_subscription_free: Generated<boolean>;
+  is_stealer_log: Generated<boolean>;
 }
 
 export interface ProductsTable {

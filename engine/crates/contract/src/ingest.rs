@@ -79,6 +79,9 @@ pub struct FileSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     pub records: u64,
+    /// Records from combolist lines that began with a URL (`URL:login:password`, the
+    /// stealer-log form); the server marks a well made mostly of them as a stealer log.
+    pub stealer_lines: u64,
     pub bad_lines: u64,
     /// The first bad lines (all of them are in the report).
     #[serde(skip_serializing_if = "Option::is_none")]

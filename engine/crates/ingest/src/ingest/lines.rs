@@ -3,6 +3,7 @@
 //! record or reported.
 
 use super::*;
+use crate::fields::URL;
 
 pub(super) enum LineStatus {
     Line,
@@ -65,6 +66,7 @@ impl Ingest<'_> {
         let mut line_no = 0u64;
         let (rec0, bad0) = (self.records, self.bad);
         let mut error: Option<String> = None;
+        let mut stealer_lines = 0u64;
         loop {
             let st = match lines.next(&mut buf) {
                 Ok(Some(s)) => s,
@@ -134,6 +136,9 @@ impl Ingest<'_> {
                     if format == Format::Jsonl {
                         self.note_keys(ci, line);
                     }
+                    if format == Format::Combo && !rec.fields[URL].is_empty() {
+                        stealer_lines += 1;
+                    }
                     self.add(rec, ci, line)?
                 }
                 Err(reason) => self.bad(path, line_no, &reason, line.as_bytes())?,
@@ -144,6 +149,7 @@ impl Ingest<'_> {
             format: if format == Format::Auto { "empty" } else { format.name() }.to_string(),
             gzip: gz,
             records: self.records - rec0,
+            stealer_lines,
             bad_lines: self.bad - bad0,
             ..Default::default()
         };
