@@ -172,14 +172,3 @@ export async function breachModelsByWellName(db: Kysely<Database>, names: string
   const rows = await selectModels(db).where('name', 'in', unique).execute();
   return new Map(rows.map((r) => [r.name, toModel(r, options)]));
 }
-
-/**
- * TEMPORARY (until the catalogue's own version is merged): the breach models of the named
- * wells (their catalogue names, as the engine's entries carry them), by that name; names
- * the catalogue does not hold are left out.
- */
-export async function breachModelsByWellName(db: Kysely<Database>, names: string[]): Promise<Map<string, BreachModel>> {
-  const wanted = new Set(names);
-  const models = await listBreachModels(db);
-  return new Map(models.filter((m) => wanted.has(m.Title)).map((m) => [m.Title, m]));
-}

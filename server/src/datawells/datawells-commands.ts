@@ -1,21 +1,9 @@
 /** The operator commands on data wells (`npm run admin -- well:…`; README.md, "Operator commands"). */
 import type { CommandOptions, CommandTable, OptionGroup } from '../infra/operator-commands';
-import type { WellFlagColumn } from './datawells-repository';
+import { WELL_FLAGS } from './datawells-repository';
 
 const wells = () => import('./wells-cli');
 const indexDir = { type: 'string' } as const;
-
-/** well:update's flags of the breach model (Breach API v3): `--X` sets one, `--no-X` clears it. */
-export const WELL_FLAGS: readonly { option: string; column: WellFlagColumn; model: string }[] = [
-  { option: 'sensitive', column: 'is_sensitive', model: 'IsSensitive' },
-  { option: 'verified', column: 'is_verified', model: 'IsVerified' },
-  { option: 'fabricated', column: 'is_fabricated', model: 'IsFabricated' },
-  { option: 'retired', column: 'is_retired', model: 'IsRetired' },
-  { option: 'spam-list', column: 'is_spam_list', model: 'IsSpamList' },
-  { option: 'malware', column: 'is_malware', model: 'IsMalware' },
-  { option: 'subscription-free', column: 'is_subscription_free', model: 'IsSubscriptionFree' },
-  { option: 'stealer-log', column: 'is_stealer_log', model: 'IsStealerLog' },
-];
 
 const flagOptions: CommandOptions = Object.fromEntries(
   WELL_FLAGS.flatMap(({ option }) => [

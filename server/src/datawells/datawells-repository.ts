@@ -232,6 +232,18 @@ export const WELL_FLAG_COLUMNS = [
 ] as const;
 export type WellFlagColumn = (typeof WELL_FLAG_COLUMNS)[number];
 
+/** well:update's flags of the breach model (Breach API v3): `--X` sets one, `--no-X` clears it. */
+export const WELL_FLAGS: readonly { option: string; column: WellFlagColumn; model: string }[] = [
+  { option: 'sensitive', column: 'is_sensitive', model: 'IsSensitive' },
+  { option: 'verified', column: 'is_verified', model: 'IsVerified' },
+  { option: 'fabricated', column: 'is_fabricated', model: 'IsFabricated' },
+  { option: 'retired', column: 'is_retired', model: 'IsRetired' },
+  { option: 'spam-list', column: 'is_spam_list', model: 'IsSpamList' },
+  { option: 'malware', column: 'is_malware', model: 'IsMalware' },
+  { option: 'subscription-free', column: 'is_subscription_free', model: 'IsSubscriptionFree' },
+  { option: 'stealer-log', column: 'is_stealer_log', model: 'IsStealerLog' },
+];
+
 /** An operator's correction of a well's catalogue entry (well:update). */
 export interface WellCorrection {
   description?: string;

@@ -13,8 +13,7 @@ import type { Database } from '../db/schema';
 import { UsageError, stringOption, type CommandContext, type OptionValues } from '../infra/operator-commands';
 import { treeBytes } from '../infra/tree-bytes';
 import { recordAudit } from '../audit/audit-service';
-import { breachNameTaken, correctWell, deleteWell, listWellsForOperators, lockWellByName, wellNameTaken, type WellFlagColumn } from './datawells-repository';
-import { WELL_FLAGS } from './datawells-commands';
+import { breachNameTaken, correctWell, deleteWell, listWellsForOperators, lockWellByName, wellNameTaken, WELL_FLAGS, type WellFlagColumn } from './datawells-repository';
 import { readSegments, wellIndexBytes, withIndex } from './well-index';
 
 /** A well name as the engine and the catalogue keep it. */

@@ -2,7 +2,8 @@
  * Pino options. The product promises that only search counts are kept, so logs never
  * contain passwords, tokens, API keys, cookies, request bodies or search text: request
  * URLs are logged without their query string (a `?q=` in a page URL included) nor the
- * Breach API's path values (`loggedUrl`), and the headers that carry credentials are redacted.
+ * path values of the Breach API and the password range (`loggedUrl`), and the headers
+ * that carry credentials are redacted.
  */
 import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config';
@@ -19,6 +20,9 @@ export function stripQuery(url: string | undefined): string {
  */
 export function loggedUrl(url: string | undefined): string {
   const stripped = stripQuery(url);
+  // The Pwned Passwords range: its routes log at `warn`, but a path they do not match (a
+  // 404) is logged by the app: the prefix stays out of it too.
+  if (/^\/range\//i.test(stripped)) return stripped.replace(/^(\/range)\/[^?]*/i, '$1/[redacted]');
   const v3 = /^(\/api\/v3\/[^/?]+)\/([^?]+)/i.exec(stripped);
   if (!v3 || /^\/api\/v3\/subscription\/status$/i.test(v3[0])) return stripped;
   return `${v3[1]}/[redacted]${stripped.slice(v3[0].length)}`;
