@@ -267,7 +267,10 @@ export interface PasswordCountReply {
 /** `passwordRange`: every known hash with the prefix, as suffix and record count. */
 export interface PasswordRangeReply {
   prefix: string;
-  /** By suffix. SHA-1 suffixes are 35 hex digits long, SHA-256 ones 59 (after a 5-digit prefix). */
+  /**
+   * By suffix. SHA-1 suffixes are 35 hex digits long, SHA-256 ones 59, NTLM ones (and
+   * stored 32-digit hashes) 27 (after a 5-digit prefix).
+   */
   suffixes: PasswordSuffix[];
   /** More than 100,000 distinct hashes had the prefix: the rest are left out. */
   truncated: boolean;

@@ -290,8 +290,10 @@ export class Engine {
 
   /**
    * Password check: the records (dedup on, removed ones left out) holding this hash (hex,
-   * any case) as a stored `hashed_password` or as the SHA-256 or SHA-1 of their plaintext
-   * `password` (derived at ingest, format 3); a record found both ways counts once.
+   * any case) as a stored `hashed_password` or as the SHA-256, SHA-1 or NTLM of their
+   * plaintext `password` (derived at ingest, formats 3 and 12); a record found both ways
+   * counts once. The length tells the kind: 64 digits SHA-256, 40 SHA-1, 32 NTLM (or a
+   * stored 32-digit hash such as MD5).
    */
   async passwordCount(hash: string): Promise<PasswordCountReply> {
     const args: PasswordCountArgs = { hash };
@@ -299,9 +301,11 @@ export class Engine {
   }
 
   /**
-   * k-anonymity range: every hash (stored `hashed_password` values, derived SHA-256 and
-   * SHA-1 of plaintext passwords) starting with `prefix` (5 to 64 hex digits), with its
-   * count of records (no dedup; removed ones left out).
+   * k-anonymity range: every hash (stored `hashed_password` values, derived SHA-256, SHA-1
+   * and NTLM of plaintext passwords) starting with `prefix` (5 to 64 hex digits), with its
+   * count of records (no dedup; removed ones left out). After a 5-digit prefix, a suffix's
+   * length tells its kind: 59 SHA-256, 35 SHA-1, 27 NTLM or a stored 32-digit hash.
+   * Segments of formats before 12 answer no NTLM until merged or upgraded.
    */
   async passwordRange(prefix: string): Promise<PasswordRange> {
     const args: PasswordRangeArgs = { prefix };

@@ -52,7 +52,8 @@ pub struct PasswordCountReply {
 #[serde(rename_all = "camelCase")]
 pub struct PasswordRangeReply {
     pub prefix: String,
-    /// By suffix. SHA-1 suffixes are 35 hex digits long, SHA-256 ones 59 (after a 5-digit prefix).
+    /// By suffix. SHA-1 suffixes are 35 hex digits long, SHA-256 ones 59, NTLM ones (and
+    /// stored 32-digit hashes) 27 (after a 5-digit prefix).
     pub suffixes: Vec<PasswordSuffix>,
     /// More than 100,000 distinct hashes had the prefix: the rest are left out.
     pub truncated: bool,
