@@ -62,6 +62,8 @@ export const OP_VALUES = [
   'passwordCount',
   /** `PasswordRangeArgs` → `PasswordRangeReply`. */
   'passwordRange',
+  /** `WellCountsArgs` → `WellCountsReply`. */
+  'wellCounts',
   /** `MatchWatchesHead` and `WatchPairs` → `WatchHit[]`. */
   'matchWatches',
   /** `EditWellsArgs` → `EditWellsReply`. */
@@ -256,6 +258,24 @@ export interface ParseReply {
   mode: SearchMode;
   /** Data wells named by `database_name=` (lower case). */
   sources: string[];
+}
+
+/** `wellCounts`: the records matching the query in each data well. */
+export interface WellCountsReply {
+  /**
+   * Matching records in every well (the sum of `wells`' records): no dedup, removed and
+   * taken-down records left out.
+   */
+  total: number;
+  /** The wells holding at least one, by records (most first), then by name. */
+  wells: WellCount[];
+  tookMicros: number;
+}
+
+/** A data well (its current name, renames applied) and its matching records. */
+export interface WellCount {
+  well: string;
+  records: number;
 }
 
 /** `passwordCount`: records holding the hash (dedup on, removed ones left out). */
@@ -482,6 +502,20 @@ export interface PasswordCountArgs {
 /** `passwordRange`: a hash prefix, 5 to 64 hex digits, any case. */
 export interface PasswordRangeArgs {
   prefix: string;
+}
+
+/**
+ * `wellCounts`: a query, read as a search reads it (same language, modes, default field and
+ * time budget), answered per data well instead of with entries.
+ */
+export interface WellCountsArgs {
+  query: string;
+  mode: SearchMode;
+  timeBudgetMs: number;
+  /** Field searched by bare terms: a field name, or `all` (or empty) for every field. */
+  type: string;
+  /** The searcher may not see values: one exact term only, as for `search`. */
+  oneTerm: boolean;
 }
 
 /** The first line of a `matchWatches` argument; the watches follow on the next line. */

@@ -21,6 +21,7 @@ import {
   type SearchArgs, type SearchMode, type SearchReply, type SearchReplyArgs, type SearchTextHead, type StatsReply,
   type SuppressReply, type SuppressionReply, type TableSummary, type UpgradeArgs, type UpgradeReply,
   type UpgradedSegment as ContractUpgradedSegment, type WatchHit, type WatchPairs, type WatchStrategy,
+  type WellCountsArgs, type WellCountsReply,
 } from './contract.generated';
 
 export type { Entry, FieldName, SearchMode };
@@ -54,6 +55,18 @@ export interface SearchRequest {
 }
 
 export type SearchResult = SearchReply;
+
+/**
+ * `wellCounts`: a query read as `search` reads it (same language, `mode`, `type`,
+ * `timeBudgetMs` and `oneTerm`, with the same defaults), answered per data well.
+ */
+export type WellCountsRequest = Pick<SearchRequest, 'query' | 'mode' | 'type' | 'timeBudgetMs' | 'oneTerm'>;
+
+/**
+ * The records matching the query in each data well (current names), most first then by
+ * name: no dedup, removed and taken-down records left out; `total` is their sum.
+ */
+export type WellCounts = WellCountsReply;
 
 /** `passwordRange`: every known hash with the prefix, as suffix (lower-case hex) and record count. */
 export type PasswordRange = PasswordRangeReply;
@@ -310,6 +323,19 @@ export class Engine {
   async passwordRange(prefix: string): Promise<PasswordRange> {
     const args: PasswordRangeArgs = { prefix };
     return this.#json<PasswordRangeReply>('passwordRange', JSON.stringify(args));
+  }
+
+  /**
+   * Which data wells hold records matching the query, and how many each: a search's hits
+   * counted per well (`WellCounts`), no entry rendered. Budgeted and refused as a search is
+   * (`EngineQueryError`, `EngineTimeoutError`); a scanning query runs on the heavy lane.
+   */
+  async wellCounts(req: WellCountsRequest): Promise<WellCounts> {
+    const args: WellCountsArgs = {
+      query: req.query, mode: req.mode ?? 'exact', timeBudgetMs: req.timeBudgetMs ?? DEFAULT_BUDGET_MS,
+      type: req.type ?? 'all', oneTerm: req.oneTerm ?? false,
+    };
+    return this.#json<WellCountsReply>('wellCounts', JSON.stringify(args));
   }
 
   /** Same checks as search (the query, and the paging when given), no search. */

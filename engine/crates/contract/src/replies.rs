@@ -39,6 +39,25 @@ pub struct ParseReply {
     pub sources: Vec<String>,
 }
 
+/// `wellCounts`: the records matching the query in each data well.
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct WellCountsReply {
+    /// Matching records in every well (the sum of `wells`' records): no dedup, removed and
+    /// taken-down records left out.
+    pub total: u64,
+    /// The wells holding at least one, by records (most first), then by name.
+    pub wells: Vec<WellCount>,
+    pub took_micros: u64,
+}
+
+/// A data well (its current name, renames applied) and its matching records.
+#[derive(Serialize, Debug)]
+pub struct WellCount {
+    pub well: String,
+    pub records: u64,
+}
+
 /// `passwordCount`: records holding the hash (dedup on, removed ones left out).
 #[derive(Serialize, Debug)]
 #[serde(rename_all = "camelCase")]

@@ -991,3 +991,5 @@ mod takedown_tests;
 
 #[cfg(test)]
 mod ntlm_tests;
+
+mod well_counts;
