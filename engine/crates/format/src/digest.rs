@@ -101,11 +101,21 @@ fn md4_block(st: &mut [u32; 4], block: &[u8; 64]) {
 /// lookup hashes the term again to confirm it.
 pub fn ntlm(term: &[u8]) -> [u8; 16] {
     let text = String::from_utf8_lossy(term);
-    let mut utf16 = Vec::with_capacity(2 * text.len());
-    for u in text.encode_utf16() {
-        utf16.extend_from_slice(&u.to_le_bytes());
-    }
-    md4(&utf16)
+    // A UTF-16 code unit per UTF-8 byte at most: a term (at most 256 bytes) fits on the stack.
+    let mut stack = [0u8; 2 * crate::fields::MAX_TERM_BYTES];
+    let heap: Vec<u8>;
+    let utf16: &[u8] = if 2 * text.len() <= stack.len() {
+        let mut n = 0;
+        for u in text.encode_utf16() {
+            stack[n..n + 2].copy_from_slice(&u.to_le_bytes());
+            n += 2;
+        }
+        &stack[..n]
+    } else {
+        heap = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        &heap
+    };
+    md4(utf16)
 }
 
 /// The lower-case hex of the derived digest of a password `term` whose whole width is
@@ -224,6 +234,13 @@ mod tests {
         assert_eq!(ntlm(b"caf\xe9"), ntlm("caf\u{fffd}".as_bytes()));
         assert_eq!(ntlm(b"\xff\xfe"), ntlm("\u{fffd}\u{fffd}".as_bytes()));
         assert_ne!(ntlm(b"caf\xe9"), ntlm(b"caf"));
+        // Longer than a term (the heap path) and at the stack's limit.
+        for n in [256, 257, 1000] {
+            let long = "é".repeat(n);
+            assert_eq!(ntlm(long.as_bytes()), md4(&long.encode_utf16().flat_map(u16::to_le_bytes).collect::<Vec<u8>>()), "{} characters", n);
+        }
+        let a = "a".repeat(256);
+        assert_eq!(ntlm(a.as_bytes()), md4(&a.encode_utf16().flat_map(u16::to_le_bytes).collect::<Vec<u8>>()));
         let mut o = Vec::new();
         assert!(derived_hex_into(16, b"password", &mut o) && o == b"8846f7eaee8fb117ad06bdd830b7586c");
         assert!(!derived_hex_into(8, b"password", &mut o));
