@@ -108,8 +108,11 @@ impl FieldIndex {
             term.clear();
             // SHA-256, SHA-1 or NTLM, by the table's width.
             pw.dict.for_each(p..p + 1, |_, t| {
-                crate::digest::derived_hex_into(width, t, &mut term);
-                Ok(())
+                if crate::digest::derived_hex_into(width, t, &mut term) {
+                    Ok(())
+                } else {
+                    Err(EngineError::Corrupt(format!("a derived password table of {}-byte digests", width)))
+                }
             })?;
             if term.starts_with(hex) {
                 f(ord, &term)?;

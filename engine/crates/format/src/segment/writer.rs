@@ -335,7 +335,7 @@ pub(super) fn write_field(dir: &Path, i: usize, ft: FieldTerms) -> Result<()> {
 /// prefixes of every distinct password term with its ordinal (`write_hashed`). Called when
 /// an ingest flushes a part (on its flush thread) and after a merge that left taken-down
 /// records out wrote its `password` table (other merges merge their inputs' tables:
-/// `write_derived_merged`, or derive a table none of their inputs lacks: `write_derived_tables`).
+/// `write_derived_merged`, or derive one that a source part lacks: `write_derived_tables`).
 pub fn write_derived(dir: &Path) -> Result<()> {
     write_derived_tables(dir, &DERIVED_TABLES.map(|(f, _)| f))
 }
