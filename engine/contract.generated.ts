@@ -62,6 +62,8 @@ export const OP_VALUES = [
   'passwordCount',
   /** `PasswordRangeArgs` → `PasswordRangeReply`. */
   'passwordRange',
+  /** `WellCountsArgs` → `WellCountsReply`. */
+  'wellCounts',
   /** `MatchWatchesHead` and `WatchPairs` → `WatchHit[]`. */
   'matchWatches',
   /** `EditWellsArgs` → `EditWellsReply`. */
@@ -263,6 +265,24 @@ export interface ParseReply {
   sources: string[];
 }
 
+/** `wellCounts`: the records matching the query in each data well. */
+export interface WellCountsReply {
+  /**
+   * Matching records in every well (the sum of `wells`' records): no dedup, removed and
+   * taken-down records left out.
+   */
+  total: number;
+  /** The wells holding at least one, by records (most first), then by name. */
+  wells: WellCount[];
+  tookMicros: number;
+}
+
+/** A data well (its current name, renames applied) and its matching records. */
+export interface WellCount {
+  well: string;
+  records: number;
+}
+
 /** `passwordCount`: records holding the hash (dedup on, removed ones left out). */
 export interface PasswordCountReply {
   total: number;
@@ -272,7 +292,10 @@ export interface PasswordCountReply {
 /** `passwordRange`: every known hash with the prefix, as suffix and record count. */
 export interface PasswordRangeReply {
   prefix: string;
-  /** By suffix. SHA-1 suffixes are 35 hex digits long, SHA-256 ones 59 (after a 5-digit prefix). */
+  /**
+   * By suffix. SHA-1 suffixes are 35 hex digits long, SHA-256 ones 59, NTLM ones (and
+   * stored 32-digit hashes) 27 (after a 5-digit prefix).
+   */
   suffixes: PasswordSuffix[];
   /** More than 100,000 distinct hashes had the prefix: the rest are left out. */
   truncated: boolean;
@@ -484,6 +507,20 @@ export interface PasswordCountArgs {
 /** `passwordRange`: a hash prefix, 5 to 64 hex digits, any case. */
 export interface PasswordRangeArgs {
   prefix: string;
+}
+
+/**
+ * `wellCounts`: a query, read as a search reads it (same language, modes, default field and
+ * time budget), answered per data well instead of with entries.
+ */
+export interface WellCountsArgs {
+  query: string;
+  mode: SearchMode;
+  timeBudgetMs: number;
+  /** Field searched by bare terms: a field name, or `all` (or empty) for every field. */
+  type: string;
+  /** The searcher may not see values: one exact term only, as for `search`. */
+  oneTerm: boolean;
 }
 
 /** The first line of a `matchWatches` argument; the watches follow on the next line. */

@@ -21,6 +21,7 @@ import {
   type SearchArgs, type SearchMode, type SearchReply, type SearchReplyArgs, type SearchTextHead, type StatsReply,
   type SuppressReply, type SuppressionReply, type TableSummary, type UpgradeArgs, type UpgradeReply,
   type UpgradedSegment as ContractUpgradedSegment, type WatchHit, type WatchPairs, type WatchStrategy,
+  type WellCountsArgs, type WellCountsReply,
 } from './contract.generated';
 
 export type { Entry, FieldName, SearchMode };
@@ -54,6 +55,18 @@ export interface SearchRequest {
 }
 
 export type SearchResult = SearchReply;
+
+/**
+ * `wellCounts`: a query read as `search` reads it (same language, `mode`, `type`,
+ * `timeBudgetMs` and `oneTerm`, with the same defaults), answered per data well.
+ */
+export type WellCountsRequest = Pick<SearchRequest, 'query' | 'mode' | 'type' | 'timeBudgetMs' | 'oneTerm'>;
+
+/**
+ * The records matching the query in each data well (current names), most first then by
+ * name: no dedup, removed and taken-down records left out; `total` is their sum.
+ */
+export type WellCounts = WellCountsReply;
 
 /** `passwordRange`: every known hash with the prefix, as suffix (lower-case hex) and record count. */
 export type PasswordRange = PasswordRangeReply;
@@ -290,8 +303,10 @@ export class Engine {
 
   /**
    * Password check: the records (dedup on, removed ones left out) holding this hash (hex,
-   * any case) as a stored `hashed_password` or as the SHA-256 or SHA-1 of their plaintext
-   * `password` (derived at ingest, format 3); a record found both ways counts once.
+   * any case) as a stored `hashed_password` or as the SHA-256, SHA-1 or NTLM of their
+   * plaintext `password` (derived at ingest, formats 3 and 12); a record found both ways
+   * counts once. The length tells the kind: 64 digits SHA-256, 40 SHA-1, 32 NTLM (or a
+   * stored 32-digit hash such as MD5).
    */
   async passwordCount(hash: string): Promise<PasswordCountReply> {
     const args: PasswordCountArgs = { hash };
@@ -299,13 +314,28 @@ export class Engine {
   }
 
   /**
-   * k-anonymity range: every hash (stored `hashed_password` values, derived SHA-256 and
-   * SHA-1 of plaintext passwords) starting with `prefix` (5 to 64 hex digits), with its
-   * count of records (no dedup; removed ones left out).
+   * k-anonymity range: every hash (stored `hashed_password` values, derived SHA-256, SHA-1
+   * and NTLM of plaintext passwords) starting with `prefix` (5 to 64 hex digits), with its
+   * count of records (no dedup; removed ones left out). After a 5-digit prefix, a suffix's
+   * length tells its kind: 59 SHA-256, 35 SHA-1, 27 NTLM or a stored 32-digit hash.
+   * Segments of formats before 12 answer no NTLM until merged or upgraded.
    */
   async passwordRange(prefix: string): Promise<PasswordRange> {
     const args: PasswordRangeArgs = { prefix };
     return this.#json<PasswordRangeReply>('passwordRange', JSON.stringify(args));
+  }
+
+  /**
+   * Which data wells hold records matching the query, and how many each: a search's hits
+   * counted per well (`WellCounts`), no entry rendered. Budgeted and refused as a search is
+   * (`EngineQueryError`, `EngineTimeoutError`); a scanning query runs on the heavy lane.
+   */
+  async wellCounts(req: WellCountsRequest): Promise<WellCounts> {
+    const args: WellCountsArgs = {
+      query: req.query, mode: req.mode ?? 'exact', timeBudgetMs: req.timeBudgetMs ?? DEFAULT_BUDGET_MS,
+      type: req.type ?? 'all', oneTerm: req.oneTerm ?? false,
+    };
+    return this.#json<WellCountsReply>('wellCounts', JSON.stringify(args));
   }
 
   /** Same checks as search (the query, and the paging when given), no search. */

@@ -3,8 +3,9 @@
 // themselves say: `fixtures/email-local` is an index of three parts written by the format 7
 // engine (commit 073dec4) and its answers (`make.mjs`, `expected.json`), over emails holding
 // the literals in local parts, in domains, in both, across the `@`, with two `@`s or none.
-// Then a format 11 segment of the same records joins it (every record a duplicate) and a merge
-// rewrites both as format 11 (no `email_local`, the local parts' trigrams in `email.ltri`).
+// Then a segment of the current format (12; `email.ltri` since 11) of the same records joins it
+// (every record a duplicate) and a merge rewrites both in it (no `email_local`, the local
+// parts' trigrams in `email.ltri`).
 // (`format6.test.ts` checks the same on the format 6, 7 and 8 fixtures of other records.)
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -39,7 +40,7 @@ async function answers(engine: Engine, expected: Search[]): Promise<Search[]> {
   return out;
 }
 
-test('format 7 parts with email_local answer email:*lit* as written and as the records say, beside a format 11 segment and after a merge into format 11', async () => {
+test('format 7 parts with email_local answer email:*lit* as written and as the records say, beside a current segment and after a merge into the current format', async () => {
   const index = join(dir, 'index');
   cpSync(join(fixture, 'index'), index, { recursive: true });
   const expected = (JSON.parse(readFileSync(join(fixture, 'expected.json'), 'utf8')) as { searches: Search[] }).searches;
@@ -64,16 +65,16 @@ test('format 7 parts with email_local answer email:*lit* as written and as the r
 
     await ingestFiles(index, { well: 'Seven', files: [join(fixture, 'a.jsonl')], format: 'jsonl' });
     await engine.refresh();
-    const fresh = parts(index).filter((p) => formatOf(p) === 11);
-    assert.equal(fresh.length, 1, 'the new segment is format 11');
+    const fresh = parts(index).filter((p) => formatOf(p) === 12);
+    assert.equal(fresh.length, 1, 'the new segment is format 12');
     assert.ok(existsSync(join(fresh[0]!, 'email.ltri')) && !existsSync(join(fresh[0]!, 'email_local.terms')));
     const doubled = expected.map((s) => ({ ...s, all: 2 * s.all }));
-    assert.deepEqual(await answers(engine, expected), doubled, 'format 7 and 11 side by side: every new record is a duplicate');
+    assert.deepEqual(await answers(engine, expected), doubled, 'format 7 and 12 side by side: every new record is a duplicate');
 
     const m = await engine.merge();
     assert.ok(m.merged.length >= 1);
     for (const p of parts(index)) {
-      assert.equal(formatOf(p), 11, `${p} was rewritten as format 11`);
+      assert.equal(formatOf(p), 12, `${p} was rewritten as format 12`);
       assert.ok(existsSync(join(p, 'email.ltri')) && !existsSync(join(p, 'email_local.terms')), `${p}: no local-part table`);
     }
     assert.deepEqual(await answers(engine, expected), doubled, 'after the merge');

@@ -1,16 +1,18 @@
 // `upgradeIndex` (`npm run admin -- index:upgrade`) rewrites the segments of older formats in
 // the current one with the answers they gave: `fixtures/format6` (the oldest format this
 // engine reads, written by the format 6 engine with its answers in `expected.json`) is served
-// by an open engine while it is upgraded, then answers the same from the format 11 segment
-// that replaced it; a second run does nothing. `fixtures/format5` (written by the format 5
-// engine, older than this engine reads) is refused by open and by the upgrade alike, with
-// what to do, and left untouched.
+// by an open engine while it is upgraded, then answers the same from the format 12 segment
+// that replaced it, and by NTLM too (the upgrade derives the table format 12 added); a second
+// run does nothing. `fixtures/format5` (written by the format 5 engine, older than this
+// engine reads) is refused by open and by the upgrade alike, with what to do, and left
+// untouched.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { EngineError, ingestFiles, openEngine, upgradeIndex } from '../index';
+import { EngineError, ingestFiles, openEngine, upgradeIndex, type Engine } from '../index';
 import { answers, tempDir, type Expected } from './helpers';
 
 const { dir, cleanup } = tempDir('engine-upgrade-');
@@ -41,6 +43,17 @@ const twice = (e: Expected): Expected => ({
   ranges: Object.fromEntries(Object.entries(e.ranges).map(([p, x]) => [p, { ...x, suffixes: x.suffixes.map((y) => ({ ...y, count: 2 * y.count })) }])),
 });
 
+// NTLM of 'Secret!', a password of the format 6 fixture (format 12 added the NTLM table), from
+// `openssl dgst -provider legacy -md4` of its UTF-16LE encoding (Node's OpenSSL has no MD4).
+const SECRET_NTLM = 'a81c4e106556054dc281446237ab715d';
+const SECRET_SHA1 = createHash('sha1').update('Secret!').digest('hex');
+
+/** A hash's count in its range (every record holding it, duplicates too). */
+async function inRange(engine: Engine, hash: string): Promise<number> {
+  const r = await engine.passwordRange(hash.slice(0, 5));
+  return r.suffixes.find((s) => s.suffix === hash.slice(5))?.count ?? 0;
+}
+
 test('index:upgrade rewrites a format 6 index into the current format with the same answers, while it is served; a second run does nothing', async () => {
   const index = copyIndex('format6');
   const expected = JSON.parse(readFileSync(join(fixture('format6'), 'expected.json'), 'utf8')) as Expected;
@@ -49,35 +62,42 @@ test('index:upgrade rewrites a format 6 index into the current format with the s
   try {
     assert.deepEqual(await answers(engine, expected), expected, 'format 6, served as it is');
     const before = await engine.search({ query: expected.searches[0]!.query, mode: expected.searches[0]!.mode, size: 3 });
+    const secrets = await inRange(engine, SECRET_SHA1);
+    assert.ok(secrets > 0);
+    assert.equal(await inRange(engine, SECRET_NTLM), 0, 'a format 6 part has no NTLM table');
 
     // A current segment beside it (every record a duplicate: the deduplicated answers stay) is left as it is.
     const fresh = await ingestFiles(index, { well: 'Six', files: [join(fixture('format6'), 'a.jsonl')], format: 'jsonl' });
-    assert.deepEqual(formats(index).files, new Set([6, 11]));
+    assert.deepEqual(formats(index).files, new Set([6, 12]));
+    await engine.refresh();
+    assert.equal(await inRange(engine, SECRET_NTLM), secrets, 'NTLM from the current segment only');
 
     const r = await upgradeIndex(index);
     assert.equal(r.upgraded.length, 1);
     const [seg] = r.upgraded;
     assert.equal(seg!.fromFormat, 6);
-    assert.equal(seg!.toFormat, 11);
-    assert.equal(r.format, 11);
+    assert.equal(seg!.toFormat, 12);
+    assert.equal(r.format, 12);
     assert.equal(seg!.records, 404);
     assert.equal(seg!.recordsAfter, 404);
     assert.notEqual(seg!.to, seg!.from);
     assert.deepEqual(r.dropped, []);
     assert.equal(r.segments, 2);
-    assert.deepEqual(formats(index), { manifest: 11, files: new Set([11]) });
+    assert.deepEqual(formats(index), { manifest: 12, files: new Set([12]) });
     assert.ok(readdirSync(index).includes(`seg-${fresh.segmentId}`), 'the current segment was not rewritten');
 
     // The open engine serves the new segment once it refreshes; ids handed out before keep resolving.
     await engine.refresh();
     assert.deepEqual(await answers(engine, expected), twice(expected), 'upgraded, same engine');
+    assert.equal(await inRange(engine, SECRET_NTLM), 2 * secrets, 'the upgrade derived the NTLM table');
+    assert.equal(await inRange(engine, SECRET_SHA1), 2 * secrets);
     for (const e of before.entries) assert.equal((await engine.get(e.id))?.raw_record, e.raw_record, `get ${e.id}`);
 
     const again = await upgradeIndex(index);
     assert.deepEqual(again.upgraded, []);
     assert.deepEqual(again.dropped, []);
     assert.equal(again.segments, 2);
-    assert.deepEqual(formats(index), { manifest: 11, files: new Set([11]) });
+    assert.deepEqual(formats(index), { manifest: 12, files: new Set([12]) });
   } finally {
     await engine.close();
   }
@@ -95,7 +115,7 @@ test('an index of a format older than this engine reads is refused by open and b
   const refused = (e: unknown) => {
     assert.ok(e instanceof EngineError, String(e));
     assert.equal(e.code, 'unsupported_format');
-    assert.match(e.message, /index format 5, which this engine no longer reads \(it reads formats 6 to 11\)/);
+    assert.match(e.message, /index format 5, which this engine no longer reads \(it reads formats 6 to 12\)/);
     assert.match(e.message, /re-ingest its data/);
     assert.match(e.message, /npm run admin -- index:upgrade/);
     return true;
@@ -109,7 +129,7 @@ test('an index of a format older than this engine reads is refused by open and b
   const mixed = join(dir, 'mixed');
   cpSync(index, mixed, { recursive: true });
   const m = JSON.parse(manifest) as { format_version: number };
-  m.format_version = 11;
+  m.format_version = 12;
   writeFileSync(join(mixed, 'MANIFEST'), JSON.stringify(m));
   await assert.rejects(openEngine(mixed), (e: unknown) => refused(e) && /^segment 0mwu19czvq4dkz is in index format 5/.test((e as Error).message));
   await assert.rejects(upgradeIndex(mixed), refused);

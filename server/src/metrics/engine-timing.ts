@@ -1,4 +1,4 @@
-/** The engine's search calls timed by query class and outcome (metrics.ts); every other member as it is. */
+/** The engine's search calls (searches, password checks, per-well counts) timed by query class and outcome (metrics.ts); every other member as it is. */
 import type { Histogram } from 'prom-client';
 import type { Engine } from '../../../engine/index';
 import { EngineQueryError, EngineTimeoutError } from '../../../engine/index';
@@ -32,6 +32,7 @@ export function instrumentEngine(target: Engine, searches: Searches): Engine {
     passwordCount: (hash) => timed(searches, 'password_check', () => target.passwordCount(hash)),
     passwordRange: (prefix) =>
       timed(searches, 'password_range', () => target.passwordRange(prefix) as Promise<Awaited<ReturnType<Engine['passwordRange']>> & { tookMicros?: number }>),
+    wellCounts: (req) => timed(searches, 'well_counts', () => target.wellCounts(req)),
   };
   return new Proxy(target, {
     get(object, key) {

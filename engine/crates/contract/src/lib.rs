@@ -78,6 +78,8 @@ pub enum Op {
     PasswordCount,
     /// `PasswordRangeArgs` → `PasswordRangeReply`.
     PasswordRange,
+    /// `WellCountsArgs` → `WellCountsReply`.
+    WellCounts,
     /// `MatchWatchesHead` and `WatchPairs` → `WatchHit[]`.
     MatchWatches,
     /// `EditWellsArgs` → `EditWellsReply`.
@@ -195,6 +197,7 @@ mod tests {
         assert_eq!(Op::parse("searchReply"), Some(Op::SearchReply));
         assert_eq!(Op::parse("getManyText"), Some(Op::GetManyText));
         assert_eq!(Op::parse("close"), Some(Op::Close));
+        assert_eq!(Op::parse("wellCounts"), Some(Op::WellCounts));
         assert_eq!(Op::parse("Search"), None);
         assert_eq!(Op::parse(""), None);
     }

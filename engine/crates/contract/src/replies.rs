@@ -39,6 +39,25 @@ pub struct ParseReply {
     pub sources: Vec<String>,
 }
 
+/// `wellCounts`: the records matching the query in each data well.
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct WellCountsReply {
+    /// Matching records in every well (the sum of `wells`' records): no dedup, removed and
+    /// taken-down records left out.
+    pub total: u64,
+    /// The wells holding at least one, by records (most first), then by name.
+    pub wells: Vec<WellCount>,
+    pub took_micros: u64,
+}
+
+/// A data well (its current name, renames applied) and its matching records.
+#[derive(Serialize, Debug)]
+pub struct WellCount {
+    pub well: String,
+    pub records: u64,
+}
+
 /// `passwordCount`: records holding the hash (dedup on, removed ones left out).
 #[derive(Serialize, Debug)]
 #[serde(rename_all = "camelCase")]
@@ -52,7 +71,8 @@ pub struct PasswordCountReply {
 #[serde(rename_all = "camelCase")]
 pub struct PasswordRangeReply {
     pub prefix: String,
-    /// By suffix. SHA-1 suffixes are 35 hex digits long, SHA-256 ones 59 (after a 5-digit prefix).
+    /// By suffix. SHA-1 suffixes are 35 hex digits long, SHA-256 ones 59, NTLM ones (and
+    /// stored 32-digit hashes) 27 (after a 5-digit prefix).
     pub suffixes: Vec<PasswordSuffix>,
     /// More than 100,000 distinct hashes had the prefix: the rest are left out.
     pub truncated: bool,

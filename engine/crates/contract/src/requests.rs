@@ -74,6 +74,21 @@ pub struct PasswordRangeArgs {
     pub prefix: String,
 }
 
+/// `wellCounts`: a query, read as a search reads it (same language, modes, default field and
+/// time budget), answered per data well instead of with entries.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct WellCountsArgs {
+    pub query: String,
+    pub mode: SearchMode,
+    pub time_budget_ms: u64,
+    /// Field searched by bare terms: a field name, or `all` (or empty) for every field.
+    #[serde(rename = "type")]
+    pub default_field: String,
+    /// The searcher may not see values: one exact term only, as for `search`.
+    pub one_term: bool,
+}
+
 /// The first line of a `matchWatches` argument; the watches follow on the next line.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

@@ -34,13 +34,19 @@ pub const FIELDS: [&str; FIELD_COUNT] = [
 /// 6 to 10 that has the table is still searched with it (see `planner::eval_term`).
 /// Since format 3, two more internal (hidden) tables: `password_sha256` and
 /// `password_sha1`, the lower-case hex SHA-256 and SHA-1 of every indexed `password` term
-/// (`segment::write_derived`). No query names them (`field_index` knows only the public
-/// fields) and no entry shows them: only the password-check lookups read them.
-pub const INDEXED_FIELDS: usize = 20;
+/// (`segment::write_derived`); since format 12 a third, `password_ntlm`, the NTLM (MD4 of
+/// the UTF-16LE text, `digest::ntlm`) of every password term. No query names them
+/// (`field_index` knows only the public fields) and no entry shows them: only the
+/// password-check lookups read them.
+pub const INDEXED_FIELDS: usize = 21;
 pub const EMAIL_DOMAIN: usize = 16;
 pub const EMAIL_LOCAL: usize = 17;
 pub const PASSWORD_SHA256: usize = 18;
 pub const PASSWORD_SHA1: usize = 19;
+pub const PASSWORD_NTLM: usize = 20;
+/// The derived password tables and their digests' widths in bytes (each width is one
+/// table's: `digest::derived_hex_into` hashes by width).
+pub const DERIVED_TABLES: [(usize, usize); 3] = [(PASSWORD_SHA256, 32), (PASSWORD_SHA1, 20), (PASSWORD_NTLM, 16)];
 
 pub fn index_name(i: usize) -> &'static str {
     match i {
@@ -48,6 +54,7 @@ pub fn index_name(i: usize) -> &'static str {
         EMAIL_LOCAL => "email_local",
         PASSWORD_SHA256 => "password_sha256",
         PASSWORD_SHA1 => "password_sha1",
+        PASSWORD_NTLM => "password_ntlm",
         _ => FIELDS[i],
     }
 }

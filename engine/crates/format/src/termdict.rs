@@ -85,8 +85,8 @@ pub fn coding(field: usize, grain: u32) -> Coding {
 ///
 /// (`email_local`, written plain by formats 6 to 10, is no longer written.)
 pub fn front_coded(field: usize) -> bool {
-    use crate::fields::{EMAIL, HASHED_PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
-    !matches!(field, HASHED_PASSWORD | PASSWORD_SHA256 | PASSWORD_SHA1 | EMAIL)
+    use crate::fields::{EMAIL, HASHED_PASSWORD, PASSWORD_NTLM, PASSWORD_SHA1, PASSWORD_SHA256};
+    !matches!(field, HASHED_PASSWORD | PASSWORD_SHA256 | PASSWORD_SHA1 | PASSWORD_NTLM | EMAIL)
 }
 
 pub struct TermDict {

@@ -17,7 +17,7 @@
 use crate::contract::{MergeArgs, MergeReply, MergeTiming, PurgeReply, Rewritten, UpgradeReply, UpgradedSegment};
 use crate::dedup;
 use crate::error::{EngineError, Result};
-use crate::fields::{index_name, EMAIL_LOCAL, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
+use crate::fields::{index_name, DERIVED_TABLES, EMAIL_LOCAL, INDEXED_FIELDS, PASSWORD};
 use crate::manifest::{read_well_edits, sync_dir, IndexLock, Manifest, ManifestEntry, WellEdits};
 use crate::publish::{self, make_durable, make_visible, new_segment_id, recover};
 use crate::segment::{each_on_two_threads, segment_dir, Alias, Segment, SegmentMeta, SourceMeta, FORMAT_VERSION};
@@ -222,24 +222,33 @@ fn write_fields(dir: &Path, srcs: &[Src]) -> Result<u32> {
     // the derived password tables after them (they need the password ordinals).
     // Format 11 writes no `email_local` table (formats 6 to 10 did): the merged emails'
     // `.ltri` (written with their `.tri`) stands for it.
-    let mut order: Vec<usize> = (0..INDEXED_FIELDS).filter(|&f| f != PASSWORD_SHA256 && f != PASSWORD_SHA1 && f != EMAIL_LOCAL).collect();
+    let derived = |f: usize| DERIVED_TABLES.iter().any(|&(d, _)| d == f);
+    let mut order: Vec<usize> = (0..INDEXED_FIELDS).filter(|&f| !derived(f) && f != EMAIL_LOCAL).collect();
     let size = |f: usize| srcs.iter().filter_map(|s| s.seg.parts[s.part].fields[f].as_ref()).map(|fi| fi.dict.len()).sum::<usize>();
     order.sort_by_cached_key(|&f| Reverse(size(f)));
     let remap = std::sync::Mutex::new(Vec::new());
     each_on_two_threads(order, "merge field", |f| merge_field(dir, srcs, f, &remap))?;
     let mut pw_remap: Vec<Vec<u32>> = remap.into_inner().unwrap_or_else(|e| e.into_inner());
     pw_remap.resize(srcs.len(), Vec::new());
-    // The derived password tables (every part with passwords has them): merged from the
-    // sources' (their password ordinals renumbered). Left-out records may leave passwords
-    // without documents (dropped from the merged table): their ordinals would not map, so
-    // the tables are hashed again from the merged `password` table then.
+    // The derived password tables (every part with passwords has them, but `password_ntlm`
+    // only since format 12): merged from the sources' (their password ordinals renumbered).
+    // Left-out records may leave passwords without documents (dropped from the merged
+    // table): their ordinals would not map, so the tables are hashed again from the merged
+    // `password` table then; so is a table that a source with passwords lacks (a part
+    // written before format 12 has no `password_ntlm`), which the merge thus adds.
     let dropping = srcs.iter().any(|s| !s.hidden.is_empty());
     if !dropping {
-        for f in [PASSWORD_SHA256, PASSWORD_SHA1] {
+        let mut again = Vec::new();
+        for (f, _) in DERIVED_TABLES {
+            if srcs.iter().any(|s| s.seg.parts[s.part].fields[PASSWORD].is_some() && s.seg.parts[s.part].fields[f].is_none()) {
+                again.push(f);
+                continue;
+            }
             let ins: Vec<(&crate::segment::FieldIndex, &[u32])> =
                 srcs.iter().zip(&pw_remap).filter_map(|(s, remap)| s.seg.parts[s.part].fields[f].as_ref().map(|fi| (fi, &remap[..]))).collect();
             crate::segment::write_derived_merged(dir, f, &ins)?;
         }
+        crate::segment::write_derived_tables(dir, &again)?;
     } else {
         crate::segment::write_derived(dir)?;
     }

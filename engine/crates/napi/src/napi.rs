@@ -23,7 +23,7 @@ use crate::planner::{self, Plan, TermPlan};
 use crate::pool;
 use crate::query;
 use crate::render;
-use crate::request::{search_mode, GetManyRequest, MatchWatchesRequest, ParseRequest, PasswordRequest, SearchRequest};
+use crate::request::{search_mode, GetManyRequest, MatchWatchesRequest, ParseRequest, PasswordRequest, SearchRequest, WellCountsRequest};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::os::raw::{c_char, c_void};
@@ -485,6 +485,7 @@ fn run_op(engine: &Engine, op: Op, arg: &str) -> std::result::Result<String, Eng
             let a: PasswordRangeArgs = decode(arg)?;
             encode(engine.password_range(&PasswordRequest::new(&a.prefix, "prefix", 5..=64)?))
         }
+        Op::WellCounts => encode(engine.well_counts(&WellCountsRequest::from_text(arg)?)),
         Op::MatchWatches => encode(engine.match_watches(&MatchWatchesRequest::from_text(arg)?)),
         Op::EditWells => encode(engine.edit_wells(&decode(arg)?)),
         Op::Purge => encode(engine.purge(crate::merge::purge)),
@@ -505,6 +506,11 @@ fn lane_of(op: Op, arg: &str) -> (pool::Lane, Option<Route>) {
             let arg = arg.to_string();
             (pool::Lane::Quick, Some(Box::new(move || search_scans(&arg))))
         }
+        // Routed as a search is: a query that scans terms moves to the heavy lane.
+        Op::WellCounts => {
+            let arg = arg.to_string();
+            (pool::Lane::Quick, Some(Box::new(move || well_counts_scans(&arg))))
+        }
         // They wait for the index lock, which a merge holds for as long as it runs.
         Op::MatchWatches | Op::Suppress | Op::Unsuppress => (pool::Lane::Heavy, None),
         Op::Purge => (pool::Lane::Bulk, None),
@@ -514,6 +520,15 @@ fn lane_of(op: Op, arg: &str) -> (pool::Lane, Option<Route>) {
 
 fn search_scans(arg: &str) -> bool {
     let Ok(req) = SearchRequest::from_text(arg) else { return false };
+    if query::effective_mode(&req.query, req.mode) == query::Mode::Regex {
+        return true;
+    }
+    let Ok(parsed) = req.parsed() else { return false };
+    planner::plan(&parsed).map(|p| plan_scans(&p)).unwrap_or(false)
+}
+
+fn well_counts_scans(arg: &str) -> bool {
+    let Ok(req) = WellCountsRequest::from_text(arg) else { return false };
     if query::effective_mode(&req.query, req.mode) == query::Mode::Regex {
         return true;
     }

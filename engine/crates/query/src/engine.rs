@@ -5,7 +5,7 @@
 
 use crate::contract::{EditWellsArgs, EditWellsReply, Entry, GetManyTextHead, PasswordCountReply, PasswordRangeReply, PasswordSuffix, PurgeReply, SearchReply, SourceStats, StatsReply, SuppressReply, SuppressionReply, WatchHit};
 use crate::error::{EngineError, Result};
-use crate::fields::{HASHED_PASSWORD, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256};
+use crate::fields::{HASHED_PASSWORD, PASSWORD, PASSWORD_NTLM, PASSWORD_SHA1, PASSWORD_SHA256};
 use crate::keys::{short_key, IntHasher, KeySet, Removed};
 use crate::manifest::{append_tombstone, append_well_edits, read_suppressions, read_tombstones, read_well_edits, IndexLock, Manifest, WellEdits, MANIFEST, SUPPRESSIONS, TOMBSTONES, WELLS_LOG};
 use crate::suppress;
@@ -487,8 +487,8 @@ impl Engine {
     }
 
     /// Password check: how many records (dedup on, removals hidden) hold this hash, as a
-    /// stored `hashed_password` or as the SHA-256 or SHA-1 of their plaintext `password`
-    /// (the derived tables, format 3). One exact lookup per table and part; a record found
+    /// stored `hashed_password` or as the SHA-256, SHA-1 or NTLM of their plaintext
+    /// `password` (the derived tables, formats 3 and 12). One exact lookup per table and part; a record found
     /// in several tables counts once. `{total, tookMicros}`.
     pub fn password_count(&self, req: &PasswordRequest) -> Result<PasswordCountReply> {
         let t0 = Instant::now();
@@ -643,8 +643,10 @@ impl Engine {
     }
 }
 
-/// The tables a password hash is looked up in: stored hashes, then the derived ones.
-const PASSWORD_TABLES: [usize; 3] = [HASHED_PASSWORD, PASSWORD_SHA256, PASSWORD_SHA1];
+/// The tables a password hash is looked up in: stored hashes, then the derived ones. A
+/// hash's length tells its kind (64 hex digits: SHA-256, 40: SHA-1, 32: NTLM or a stored
+/// 32-digit hash such as MD5); each table answers only hashes of its own width.
+const PASSWORD_TABLES: [usize; 4] = [HASHED_PASSWORD, PASSWORD_SHA256, PASSWORD_SHA1, PASSWORD_NTLM];
 /// Distinct hashes a range answers at most (then `truncated`); a 5-hex prefix is 1/1,048,576
 /// of the hashes: this is about 10^11 distinct hashes in the index.
 const MAX_PASSWORD_SUFFIXES: usize = 100_000;
@@ -986,3 +988,8 @@ mod dedup_tests;
 
 #[cfg(test)]
 mod takedown_tests;
+
+#[cfg(test)]
+mod ntlm_tests;
+
+mod well_counts;

@@ -1,7 +1,7 @@
 //! Requests as the TypeScript wrapper sends them (one JSON argument per call), decoded and
 //! checked before any index is touched.
 
-use crate::contract::{CountCache, GetManyArgs, MatchWatchesHead, ParseArgs, RawRecordMode, SearchArgs, SearchMode, WatchPairs, WatchStrategy};
+use crate::contract::{CountCache, GetManyArgs, MatchWatchesHead, ParseArgs, RawRecordMode, SearchArgs, SearchMode, WatchPairs, WatchStrategy, WellCountsArgs};
 use crate::error::{EngineError, Result};
 use crate::fields::field_index;
 use crate::query::{self, Mode, ParsedQuery};
@@ -243,6 +243,26 @@ impl GetManyRequest {
 /// digits), the password-check lookups; the hex is lower-cased here.
 pub struct PasswordRequest {
     pub hex: String,
+}
+
+/// `wellCounts`: a query read as a search reads it.
+pub struct WellCountsRequest {
+    pub query: String,
+    pub mode: Mode,
+    pub budget_ms: u64,
+    pub default_field: Option<usize>,
+    pub one_term: bool,
+}
+
+impl WellCountsRequest {
+    pub fn from_text(arg: &str) -> Result<WellCountsRequest> {
+        let a: WellCountsArgs = serde_json::from_str(arg)?;
+        Ok(WellCountsRequest { default_field: parse_default_field(&a.default_field)?, query: a.query, mode: mode(a.mode), budget_ms: a.time_budget_ms, one_term: a.one_term })
+    }
+
+    pub fn parsed(&self) -> Result<ParsedQuery> {
+        parse_query(&self.query, self.mode, self.default_field, self.one_term)
+    }
 }
 
 impl PasswordRequest {

@@ -7,7 +7,7 @@ use crate::bytes::Bytes;
 use crate::dedup::{DedupKeys, KeyLines};
 use crate::keys::Removed;
 use crate::error::{EngineError, Result};
-use crate::fields::{email_domain, index_name, DOMAIN, EMAIL, EMAIL_DOMAIN, FIELD_COUNT, INDEXED_FIELDS, PASSWORD, PASSWORD_SHA1, PASSWORD_SHA256, USERNAME};
+use crate::fields::{email_domain, index_name, DOMAIN, EMAIL, EMAIL_DOMAIN, FIELD_COUNT, INDEXED_FIELDS, DERIVED_TABLES, PASSWORD, PASSWORD_NTLM, PASSWORD_SHA1, PASSWORD_SHA256, USERNAME};
 use crate::postings;
 use crate::store::{StoreReader, StoreWriter};
 use crate::termdict::{self, prefix8, TermDict};
@@ -30,10 +30,12 @@ use std::sync::Arc;
 /// of up to 64 terms, each with its `.post` offset (`postings::PixBuilder`); 10 keeps a short
 /// dedup key per record and the whole key only of the records that are not the first with
 /// theirs (`dedup.rs`); 11 writes no `email_local` table but the local parts' trigrams
-/// beside the emails' (`email.ltri`, `trigram::write_local`). Formats 6 to 10 are read as
-/// they are (`MIN_FORMAT_VERSION`).
-pub const FORMAT_VERSION: u64 = 11;
-/// The oldest format this engine reads: formats 6 to 10 are served as they are and
+/// beside the emails' (`email.ltri`, `trigram::write_local`); 12 adds the derived
+/// `password_ntlm` table (`write_derived`). Formats 6 to 11 are read as they are
+/// (`MIN_FORMAT_VERSION`); a part without `password_ntlm` answers no NTLM lookup until a
+/// merge or `merge::upgrade` rewrites it, which derives the table.
+pub const FORMAT_VERSION: u64 = 12;
+/// The oldest format this engine reads: formats 6 to 11 are served as they are and
 /// rewritten in the current format by `merge::upgrade` (`npm run admin -- index:upgrade`);
 /// older ones are refused (`check_version`). docs/decisions/0018-index-upgrade-and-old-formats.md.
 pub const MIN_FORMAT_VERSION: u64 = 6;

@@ -89,7 +89,7 @@ impl FieldIndex {
     /// `f(ord, hex)` for each term equal to the lower-case hex `hex` (`whole`) or starting
     /// with it, `hex` the term's own. A format 6 derived table holds only digest prefixes:
     /// each candidate's password (`passwords`, the part's `password` table) is hashed again
-    /// to confirm it and to give its whole digest.
+    /// (the table's own hash, told by its width) to confirm it and to give its whole digest.
     pub fn hash_terms(&self, passwords: Option<&FieldIndex>, hex: &[u8], whole: bool, mut f: impl FnMut(u32, &[u8]) -> Result<()>) -> Result<()> {
         let width = self.dict.prefix_of();
         let (Some(via), true) = (&self.via, width > 0) else {
@@ -106,12 +106,13 @@ impl FieldIndex {
         for ord in self.dict.digest_candidates(hex) {
             let p = via.u32_at(ord as usize);
             term.clear();
+            // SHA-256, SHA-1 or NTLM, by the table's width.
             pw.dict.for_each(p..p + 1, |_, t| {
-                match width {
-                    32 => crate::digest::hex_into(&crate::digest::sha256(t), &mut term),
-                    _ => crate::digest::hex_into(&crate::digest::sha1(t), &mut term),
+                if crate::digest::derived_hex_into(width, t, &mut term) {
+                    Ok(())
+                } else {
+                    Err(EngineError::Corrupt(format!("a derived password table of {}-byte digests", width)))
                 }
-                Ok(())
             })?;
             if term.starts_with(hex) {
                 f(ord, &term)?;

@@ -226,5 +226,60 @@ fn parts_have_derived_password_tables() {
     assert_eq!(lookup(PASSWORD_SHA1, &sha1.to_uppercase(), true).0.len(), 0, "the engine lower-cases first");
     assert_eq!(lookup(PASSWORD_SHA256, "5e884898", true).0.len(), 0);
     assert!(part.fields[PASSWORD_SHA1].as_ref().unwrap().tri.is_none());
+    // Format 12: NTLM (MD4 of the UTF-16LE text), 32 hex digits, confirmed by hashing NTLM.
+    let ntlm = "8846f7eaee8fb117ad06bdd830b7586c";
+    let mut abc_ntlm = Vec::new();
+    crate::digest::hex_into(&crate::digest::ntlm(b"abc"), &mut abc_ntlm);
+    let abc_ntlm = String::from_utf8(abc_ntlm).unwrap();
+    assert_eq!(docs_of(PASSWORD_NTLM, ntlm), vec![0, 2]);
+    assert_eq!(docs_of(PASSWORD_NTLM, &abc_ntlm), vec![1]);
+    assert_eq!(lookup(PASSWORD_NTLM, "8846f", false).0, vec![ntlm]);
+    assert_eq!(lookup(PASSWORD_NTLM, &abc_ntlm[..5], false).0, vec![abc_ntlm.clone()]);
+    assert_eq!(lookup(PASSWORD_NTLM, "", false).0.len(), 2);
+    assert_eq!(lookup(PASSWORD_NTLM, "8846f7eaee8fb117ad06bdd830b7586d", true).0.len(), 0, "same prefix, another digest");
+    assert_eq!(lookup(PASSWORD_NTLM, sha1, true).0.len(), 0, "a SHA-1 is not an NTLM");
+    assert_eq!(lookup(PASSWORD_SHA1, &sha1[..32], true).0.len(), 0, "nor an NTLM a SHA-1");
+    assert_eq!(std::fs::metadata(dir.join("password_ntlm.dig")).unwrap().len(), 8 + 2 * 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A part written before format 12 (no `password_ntlm`) still answers SHA-256 and SHA-1
+/// lookups, and nothing by NTLM; `write_derived_tables` adds the table to it.
+#[test]
+fn a_part_without_the_ntlm_table_answers_and_gets_it_derived() {
+    let dir = std::env::temp_dir().join(format!("leakwell-no-ntlm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut w = PartWriter::create(&dir).unwrap();
+    for (i, pw) in ["password", "abc"].iter().enumerate() {
+        let bytes = pw.as_bytes();
+        w.add_flat(bytes, &[(PASSWORD as u8, 0, bytes.len() as u32)], i as u64, 0, pw).unwrap();
+    }
+    w.finish().unwrap();
+    for ext in ["dig", "pord"] {
+        std::fs::remove_file(dir.join(format!("password_ntlm.{}", ext))).unwrap();
+    }
+    let docs = |part: &Part, f: usize, hex: &str, whole: bool| {
+        let mut docs = Vec::new();
+        if let Some(fi) = part.fields[f].as_ref() {
+            fi.hash_terms(part.fields[PASSWORD].as_ref(), hex.as_bytes(), whole, |o, _| {
+                fi.postings_into(o, &mut docs);
+                Ok(())
+            })
+            .unwrap();
+        }
+        docs
+    };
+    let old = Part::open(&dir, Arc::from(Vec::new())).unwrap();
+    assert!(old.fields[PASSWORD_NTLM].is_none());
+    assert_eq!(docs(&old, PASSWORD_SHA1, "5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8", true), vec![0]);
+    assert_eq!(docs(&old, PASSWORD_SHA1, "5baa6", false), vec![0]);
+    assert_eq!(docs(&old, PASSWORD_SHA256, "5e884", false), vec![0]);
+    assert_eq!(docs(&old, PASSWORD_NTLM, "8846f", false), Vec::<u32>::new());
+    drop(old);
+    write_derived_tables(&dir, &[PASSWORD_NTLM]).unwrap();
+    let new = Part::open(&dir, Arc::from(Vec::new())).unwrap();
+    assert_eq!(docs(&new, PASSWORD_NTLM, "8846f", false), vec![0]);
+    assert_eq!(docs(&new, PASSWORD_NTLM, "8846f7eaee8fb117ad06bdd830b7586c", true), vec![0]);
+    assert!(write_derived_tables(&dir, &[PASSWORD]).is_err(), "not a derived table");
     let _ = std::fs::remove_dir_all(&dir);
 }

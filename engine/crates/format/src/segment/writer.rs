@@ -331,26 +331,40 @@ pub(super) fn write_field(dir: &Path, i: usize, ft: FieldTerms) -> Result<()> {
 }
 
 /// The derived password tables of a part, from its written `password` table:
-/// `password_sha256` and `password_sha1`, the SHA-256 and SHA-1 prefixes of every distinct
-/// password term with its ordinal (`write_hashed`). Called when an ingest flushes a part (on
-/// its flush thread) and after a merge that left taken-down records out wrote its
-/// `password` table (other merges merge their inputs' tables: `write_derived_merged`).
+/// `password_sha256`, `password_sha1` and `password_ntlm`, the SHA-256, SHA-1 and NTLM
+/// prefixes of every distinct password term with its ordinal (`write_hashed`). Called when
+/// an ingest flushes a part (on its flush thread) and after a merge that left taken-down
+/// records out wrote its `password` table (other merges merge their inputs' tables:
+/// `write_derived_merged`, or derive one that a source part lacks: `write_derived_tables`).
 pub fn write_derived(dir: &Path) -> Result<()> {
+    write_derived_tables(dir, &DERIVED_TABLES.map(|(f, _)| f))
+}
+
+/// The derived tables `fields` (of `DERIVED_TABLES`) of a part, hashed from its `password`
+/// table; nothing when the part has none.
+pub fn write_derived_tables(dir: &Path, fields: &[usize]) -> Result<()> {
     let Some(pw) = FieldIndex::open(dir, index_name(PASSWORD))? else { return Ok(()) };
-    let n = pw.dict.len();
     // One table at a time: the binary digests (hex sorts as they do) and term ordinals.
-    let mut h256: Vec<([u8; 32], u32)> = Vec::with_capacity(n);
+    for &f in fields {
+        match f {
+            PASSWORD_SHA256 => write_hashed(dir, f, hash_all(&pw, crate::digest::sha256)?)?,
+            PASSWORD_SHA1 => write_hashed(dir, f, hash_all(&pw, crate::digest::sha1)?)?,
+            PASSWORD_NTLM => write_hashed(dir, f, hash_all(&pw, crate::digest::ntlm)?)?,
+            _ => return Err(EngineError::Internal(format!("{} is not a derived password table", index_name(f)))),
+        }
+    }
+    Ok(())
+}
+
+/// The digest of every term of the `password` table `pw`, with its ordinal.
+fn hash_all<const N: usize>(pw: &FieldIndex, hash: fn(&[u8]) -> [u8; N]) -> Result<Vec<([u8; N], u32)>> {
+    let n = pw.dict.len();
+    let mut out = Vec::with_capacity(n);
     pw.dict.for_each(0..n as u32, |ord, t| {
-        h256.push((crate::digest::sha256(t), ord));
+        out.push((hash(t), ord));
         Ok(())
     })?;
-    write_hashed(dir, PASSWORD_SHA256, h256)?;
-    let mut h1: Vec<([u8; 20], u32)> = Vec::with_capacity(n);
-    pw.dict.for_each(0..n as u32, |ord, t| {
-        h1.push((crate::digest::sha1(t), ord));
-        Ok(())
-    })?;
-    write_hashed(dir, PASSWORD_SHA1, h1)
+    Ok(out)
 }
 
 pub(super) fn write_hashed<const N: usize>(dir: &Path, field: usize, mut hashes: Vec<([u8; N], u32)>) -> Result<()> {
@@ -370,7 +384,9 @@ pub(super) fn write_hashed<const N: usize>(dir: &Path, field: usize, mut hashes:
 /// sources is one password, so one merged ordinal: kept once. Returns without writing when
 /// no source has the table.
 pub fn write_derived_merged(dir: &Path, field: usize, ins: &[(&FieldIndex, &[u32])]) -> Result<()> {
-    let whole = if field == PASSWORD_SHA256 { 32 } else { 20 };
+    let Some(&(_, whole)) = DERIVED_TABLES.iter().find(|(f, _)| *f == field) else {
+        return Err(EngineError::Internal(format!("{} is not a derived password table", index_name(field))));
+    };
     // Every source entry: its digest's first `DIG_PREFIX` bytes and its merged ordinal.
     let mut all: Vec<([u8; DIG_PREFIX], u32)> = Vec::with_capacity(ins.iter().map(|(fi, _)| fi.dict.len()).sum());
     for (fi, remap) in ins {
