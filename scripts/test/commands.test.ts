@@ -352,10 +352,10 @@ const CASES: Record<string, ((key: string) => Promise<void>) | null> = {
   'admin index:upgrade': async (key) => {
     // While the server serves: its index is current; a copy of a format 6 index is upgraded
     // and audited.
-    await smoke(key, ['run', 'admin', '--', 'index:upgrade'], { line: /^Every segment is in format 11 already: nothing to upgrade \(\d+ segments?\)\.$/m });
+    await smoke(key, ['run', 'admin', '--', 'index:upgrade'], { line: /^Every segment is in format 12 already: nothing to upgrade \(\d+ segments?\)\.$/m });
     const old = path.join(scratch, 'format6-index');
     fs.cpSync(path.join(ROOT, 'engine', 'test', 'fixtures', 'format6', 'index'), old, { recursive: true });
-    await smoke(key, ['run', 'admin', '--', 'index:upgrade', '--index-dir', old], { line: /^0mwu9jz0hmaywz: format 6 -> 11 as \w+, 404 records$/m });
+    await smoke(key, ['run', 'admin', '--', 'index:upgrade', '--index-dir', old], { line: /^0mwu9jz0hmaywz: format 6 -> 12 as \w+, 404 records$/m });
     assert.deepEqual(await query("select action, target from audit_log where action = 'index:upgrade'"), [{ action: 'index:upgrade', target: old }]);
   },
   'admin backup': async (key) => {

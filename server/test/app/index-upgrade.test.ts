@@ -69,23 +69,23 @@ describe('index:upgrade', { timeout: 120_000 }, () => {
     const index = copyIndex('format6');
     const first = await admin('index:upgrade', '--index-dir', index);
     assert.equal(first.code, 0, first.err);
-    assert.match(first.out, /^0mwu9jz0hmaywz: format 6 -> 11 as \w+, 404 records$/m);
-    assert.match(first.out, /^Upgraded 1 segment\(s\) to format 11 in [\d.]+ s; 1 segment\(s\) in the index\.$/m);
+    assert.match(first.out, /^0mwu9jz0hmaywz: format 6 -> 12 as \w+, 404 records$/m);
+    assert.match(first.out, /^Upgraded 1 segment\(s\) to format 12 in [\d.]+ s; 1 segment\(s\) in the index\.$/m);
     const manifest = JSON.parse(fs.readFileSync(path.join(index, "MANIFEST"), "utf8")) as { format_version: number };
-    assert.equal(manifest.format_version, 11);
+    assert.equal(manifest.format_version, 12);
     const rows = await auditRows();
     assert.equal(rows.length, 1);
     assert.equal(rows[0]!.operator, 'upgrade-test');
     assert.equal(rows[0]!.target, index);
-    assert.equal(rows[0]!.details.format, 11);
-    assert.deepEqual(rows[0]!.details.upgraded.map((u) => [u.fromFormat, u.toFormat, u.records]), [[6, 11, 404]]);
+    assert.equal(rows[0]!.details.format, 12);
+    assert.deepEqual(rows[0]!.details.upgraded.map((u) => [u.fromFormat, u.toFormat, u.records]), [[6, 12, 404]]);
 
     const second = await admin('index:upgrade', '--index-dir', index, '--json');
     assert.equal(second.code, 0, second.err);
     const result = JSON.parse(second.out) as { upgraded: unknown[]; format: number; segments: number };
-    assert.deepEqual([result.upgraded, result.format, result.segments], [[], 11, 1]);
+    assert.deepEqual([result.upgraded, result.format, result.segments], [[], 12, 1]);
     const third = await admin('index:upgrade', '--index-dir', index);
-    assert.match(third.out, /^Every segment is in format 11 already: nothing to upgrade \(1 segment\)\.$/m);
+    assert.match(third.out, /^Every segment is in format 12 already: nothing to upgrade \(1 segment\)\.$/m);
     assert.equal((await auditRows()).length, 1, 'a run that changed nothing is not recorded');
   });
 
@@ -93,7 +93,7 @@ describe('index:upgrade', { timeout: 120_000 }, () => {
     const index = copyIndex('format5');
     const r = await admin('index:upgrade', '--index-dir', index);
     assert.equal(r.code, 1);
-    assert.match(r.err, /index format 5, which this engine no longer reads \(it reads formats 6 to 11\): re-ingest its data/);
+    assert.match(r.err, /index format 5, which this engine no longer reads \(it reads formats 6 to 12\): re-ingest its data/);
     assert.equal((JSON.parse(fs.readFileSync(path.join(index, 'MANIFEST'), 'utf8')) as { format_version: number }).format_version, 5);
   });
 });

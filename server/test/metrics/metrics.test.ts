@@ -99,7 +99,7 @@ test('after traffic, every family is there and its counts moved; labels hold rou
   assert.ok((sample(text, 'leakwell_http_request_duration_seconds_count', { route: '/v2/search', status: '200' }) ?? 0) >= 1);
   assert.ok((sample(text, 'leakwell_rate_limited_total', { route: '/v2/search' }) ?? 0) >= 1);
   assert.ok(total(text, 'leakwell_search_engine_seconds_count', { outcome: 'ok' }) > searchesBefore, text.split('\n').filter((l) => l.startsWith('leakwell_search_engine_seconds_count')).join('\n'));
-  for (const match of text.matchAll(/leakwell_search_engine_seconds_count\{([^}]*)\}/g)) assert.match(match[1]!, /class="(exact|wildcard|regex|auto|password_check|password_range)"/);
+  for (const match of text.matchAll(/leakwell_search_engine_seconds_count\{([^}]*)\}/g)) assert.match(match[1]!, /class="(exact|wildcard|regex|auto|password_check|password_range|well_counts)"/);
   assert.ok((sample(text, 'leakwell_http_request_duration_seconds_count', { route: 'unmatched', status: '404' }) ?? 0) >= 1);
   assert.ok((sample(text, 'leakwell_index_records') ?? 0) >= 2, text.split('\n').filter((l) => l.startsWith('leakwell_index')).join('\n'));
   assert.ok((sample(text, 'leakwell_index_bytes') ?? 0) > 0);
