@@ -10,7 +10,7 @@ import { QUERY_MAX_LENGTH } from '../common/search-rules';
 import { domainCovers, normalizeDomain } from '../common/monitoring-rules';
 import type { SearchService } from '../search/search-service';
 
-/** Records read for one account or address (the engine's deepest page without an operator's raise). */
+/** Records read for one address's stealer logs (the engine's deepest page without an operator's raise). */
 export const ACCOUNT_MAX_RECORDS = 10_000;
 /** Records read for one domain's addresses or one website (breacheddomain, subscribeddomains, stealer logs). */
 export const DOMAIN_MAX_RECORDS = 10_000;
@@ -73,14 +73,10 @@ export async function readEntries(run: RunSearch, query: string, mode: SearchMod
   return result.entries;
 }
 
-/**
- * The names of the wells holding records of an account: the wells of the first
- * ACCOUNT_MAX_RECORDS records matching its exact search. The one place that asks it, so it
- * can become the engine's per-well count without changing its callers.
- */
-export async function wellsHolding(run: RunSearch, query: string): Promise<string[]> {
-  const entries = await readEntries(run, query, 'exact', ACCOUNT_MAX_RECORDS);
-  return [...new Set(entries.map((e) => e.database_name))];
+/** The names of the wells holding records that match an account's exact search (every one: counted in the engine). */
+export async function wellsHolding(wellCounts: SearchService['wellCounts'], query: string): Promise<string[]> {
+  const counts = await wellCounts({ query, type: 'all', mode: 'exact', oneTerm: false });
+  return counts.wells.map((w) => w.well);
 }
 
 /** The host name of a captured URL (with or without its scheme), or undefined. */

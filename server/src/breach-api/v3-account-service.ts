@@ -69,7 +69,7 @@ export function createV3AccountService(deps: { db: Kysely<Database>; search: Sea
     async breachedAccount(userId: string, account: string, filter: BreachFilter): Promise<BreachModel[] | null> {
       const query = accountQuery(account);
       const found = await counted(userId, async () => {
-        const models = await breachModelsByWellName(db, await wellsHolding(reads.run, query), { publicUrl: deps.config.publicUrl });
+        const models = await breachModelsByWellName(db, await wellsHolding(reads.wellCounts, query), { publicUrl: deps.config.publicUrl });
         return selectBreaches(models.values(), filter);
       });
       return found.length ? found : null;

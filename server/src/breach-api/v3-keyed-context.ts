@@ -26,7 +26,7 @@ export async function liveModels(db: Kysely<Database>, entries: Entry[]): Promis
 
 export function keyedContext(db: Kysely<Database>, search: SearchService) {
   return {
-    reads: { db, run: search.run },
+    reads: { db, run: search.run, wellCounts: search.wellCounts },
 
     /**
      * `work` as one search of the account, through the search service's admission (a slot,

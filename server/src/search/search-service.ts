@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Config } from '../config';
-import type { Engine } from '../../../engine/index';
+import type { Engine, WellCountsRequest } from '../../../engine/index';
 import type { SearchMeter } from './search-meter';
 import { asRequestError, createAdmission, type SearchRequest } from './admission';
 import { SearchConcurrency } from './concurrency';
@@ -38,6 +38,11 @@ export function createSearchService(deps: {
     return engine.search({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }).catch(asRequestError);
   }
 
+  /** The records matching a query in each data well, counted in the engine (no entry read). */
+  async function wellCounts(request: Omit<WellCountsRequest, 'timeBudgetMs'>) {
+    return engine.wellCounts({ ...request, timeBudgetMs: config.SEARCH_TIME_BUDGET_MS }).catch(asRequestError);
+  }
+
   /**
    * The free password checks: records holding the hash as a stored `hashed_password` or as
    * the SHA-256 / SHA-1 of their plaintext password (derived at ingest), each counted once;
@@ -56,6 +61,7 @@ export function createSearchService(deps: {
      */
     admitted,
     run,
+    wellCounts,
     passwordCount,
     passwordRange,
     /** Searches running now (of one account, or accounts with one running). */
