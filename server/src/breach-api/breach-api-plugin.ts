@@ -37,6 +37,8 @@ export const breachApiPlugin = fp<AppDeps>(
     await app.register(
       async (v3: FastifyInstance) => {
         v3.setErrorHandler(v3ErrorHandler);
+        // A call the API does not have (or a keyed call without its value) in the same shape.
+        v3.setNotFoundHandler((_request, reply) => v3Error(reply, 404, 'Not found'));
         registerCatalogueRoutes(v3, deps);
         registerAccountRoutes(v3, deps);
       },

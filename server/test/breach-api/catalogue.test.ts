@@ -178,6 +178,14 @@ describe('GET /api/v3/breach/{name}', () => {
   });
 });
 
+test('a path the API does not have answers 404 in the service\'s error shape', async () => {
+  for (const path of ['nosuchcall', 'breachedaccount', 'breach/Adobe/more']) {
+    const reply = await v3(path);
+    assert.equal(reply.status, 404, path);
+    assert.deepEqual(reply.body, { statusCode: 404, message: 'Not found' }, path);
+  }
+});
+
 describe('GET /api/v3/latestbreach and /api/v3/dataclasses', () => {
   test('latestbreach: the well added last', async () => {
     const reply = await v3<Model>('latestbreach');
