@@ -9,7 +9,7 @@ export function BreachCallDoc({ call, context }: { call: BreachCall; context: Br
   const [method, route] = call.route.split(' ') as [string, string];
   return (
     <HelpSection id={call.id} title={call.title} level={3}>
-      <p className="docs-endpoint">
+      <p className="docs-endpoint breach-endpoint">
         <span className="docs-method docs-method-get">{method}</span>
         <code>{route}</code>
         {call.kind === 'v3' && call.keyed && <span className="breach-keyed">hibp-api-key</span>}
