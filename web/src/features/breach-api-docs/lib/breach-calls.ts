@@ -147,7 +147,7 @@ const CATALOGUE_CALLS: V3Call[] = [
     route: `GET ${V3_BASE}/breaches`,
     path: `${V3_BASE}/breaches`,
     keyed: false,
-    description: 'Every breach of the catalogue, sensitive ones excepted. No key needed.',
+    description: 'Every breach of the catalogue (IsSensitive flags the sensitive ones). No key needed.',
     params: [
       ['domain', 'query', 'optional', 'Only the breaches of this domain.'],
       ['isSpamList', 'query', 'optional', 'true or false: only spam lists, or none.'],
