@@ -76,20 +76,24 @@ export function BreachApiDocsPage() {
 
       <HelpSection id="rate-limits" title="Rate Limits and Caching">
         <p>
-          The searches are limited per key as the <code>/v2</code> API is (10 requests a second unless the operator set another
-          rate; <a href="#v3-subscription-status">Subscription Status</a> gives yours per minute as <code>Rpm</code>). Pwned
-          Passwords is limited per client address. Past the limit the answer is <code>429</code> with a <code>retry-after</code>{' '}
-          header: the whole seconds to wait, rounded up.
+          The searches are limited per key with the key’s <code>/v2</code> calls, one budget for both (10 requests a second
+          unless the operator set another rate; <a href="#v3-subscription-status">Subscription Status</a> gives yours per minute
+          as <code>Rpm</code>), and each counts toward your daily search limit. Pwned Passwords and the catalogue are limited per
+          client address. Past a limit the answer is <code>429</code> with a <code>retry-after</code> header: the whole seconds
+          to wait, rounded up.
         </p>
         <p>
-          Pwned Passwords answers carry <code>Cache-Control</code> and a validator (<code>ETag</code> or{' '}
-          <code>Last-Modified</code>) that changes when a new data well is published: a cache may keep an answer until then.
+          Pwned Passwords answers may be cached for 10 minutes (<code>Cache-Control</code>) and carry an <code>ETag</code> that
+          changes when their lines do, a new data well or a removal: send it back in <code>If-None-Match</code> and an unchanged
+          answer is <code>304 Not Modified</code>. The catalogue’s answers may be cached for a minute.
         </p>
       </HelpSection>
 
       <HelpSection id="errors" title="Errors">
         <p>
-          Errors under <code>{V3_BASE}</code> come as the service’s <code>{'{"statusCode": 429, "message": "..."}'}</code>:
+          Errors under <code>{V3_BASE}</code> come as the service’s <code>{'{"statusCode": 429, "message": "..."}'}</code>, except{' '}
+          <code>404</code>: as on the service, its body is empty, and clients read it as “none”. Pwned Passwords answers its
+          errors in plain text.
         </p>
         <ReferenceTable label="Error responses" head={['Status', 'Meaning']} rows={V3_ERRORS} />
       </HelpSection>

@@ -24,8 +24,14 @@ export function BreachCallDoc({ call, context }: { call: BreachCall; context: Br
         languages={BREACH_LANGUAGES}
         code={(language) => (call.kind === 'range' ? rangeSample(language, context, call) : v3Sample(language, context, call))}
       />
-      <p className="docs-label">{call.responseStatus ? `Response (${call.responseStatus})` : 'Response'}</p>
-      <CodeBlock code={call.kind === 'range' ? call.response : JSON.stringify(call.response, null, 2)} />
+      {call.responseStatus ? (
+        <p className="docs-label">Response: {call.responseStatus}, empty body</p>
+      ) : (
+        <>
+          <p className="docs-label">Response</p>
+          <CodeBlock code={call.kind === 'range' ? call.response : JSON.stringify(call.response, null, 2)} />
+        </>
+      )}
     </HelpSection>
   );
 }

@@ -23,7 +23,7 @@ interface CallText {
   params?: ParamRow[];
   /** What else the call answers, besides 200. */
   statuses?: string;
-  /** The documented answer's status when it is not 200. */
+  /** The documented answer's status when it is not 200 (its body then empty). */
   responseStatus?: number;
 }
 
@@ -73,30 +73,30 @@ export const BREACH_FIELDS: [field: string, type: string, meaning: string][] = [
   ['Name', 'string', 'The data well’s stable identifier (letters and digits); breach/{name} takes it.'],
   ['Title', 'string', 'The data well’s name as the dashboard shows it.'],
   ['Domain', 'string', 'The breached site’s domain; empty when the well has none.'],
-  ['BreachDate', 'string', 'When the breach happened, YYYY-MM-DD.'],
+  ['BreachDate', 'string', 'When the breach happened, YYYY-MM-DD (the day the well was added, when unknown).'],
   ['AddedDate', 'string', 'When the well was first published here, ISO 8601 in UTC.'],
   ['ModifiedDate', 'string', 'When the well last changed (new records, a corrected field).'],
   ['PwnCount', 'integer', 'Records of the well in our data, removed and opted-out entries excluded.'],
   ['Description', 'string', 'The well’s description: our plain text, HTML-escaped, so a client that renders it as HTML shows the text.'],
-  ['LogoPath', 'string', 'A logo’s URL, or empty.'],
-  ['DataClasses', 'string[]', 'What the well holds, in the service’s names (Email addresses, Passwords, IP addresses…), sorted.'],
+  ['LogoPath', 'string', 'The well’s logo as an absolute URL on this server; empty when it has none.'],
+  ['DataClasses', 'string[]', 'The kinds of data the well holds, in the service’s names (Email addresses, Passwords, IP addresses…), sorted.'],
   ['IsVerified', 'boolean', 'The breach is confirmed.'],
   ['IsFabricated', 'boolean', 'The data is known to be made up.'],
-  ['IsSensitive', 'boolean', 'Never returned by breachedaccount; shown to owners of a verified domain only.'],
-  ['IsRetired', 'boolean', 'The well is retired.'],
+  ['IsSensitive', 'boolean', 'Never returned by breachedaccount; the domain calls show it to the owner of a verified domain.'],
+  ['IsRetired', 'boolean', 'The well’s data is gone: searches no longer find it.'],
   ['IsSpamList', 'boolean', 'A spam list: addresses without other data. breaches filters on it.'],
   ['IsMalware', 'boolean', 'Collected by malware.'],
   ['IsSubscriptionFree', 'boolean', 'Searchable without a subscription (always false here).'],
   ['IsStealerLog', 'boolean', 'Ingested from stealer-log lines: the stealerlogs calls search it.'],
 ];
 
-/** Statuses under /api/v3: `{"statusCode": N, "message": "..."}` bodies. */
+/** Statuses under /api/v3. Every one but 404 has a `{"statusCode": N, "message": "..."}` body. */
 export const V3_ERRORS: [status: string, meaning: string][] = [
-  ['400', 'The account, email or domain is empty or malformed.'],
+  ['400', 'The account, email or domain is empty or malformed, or a parameter has a value it does not take.'],
   ['401', 'hibp-api-key is missing or not a current key, or its account has no search subscription.'],
   ['403', 'No user-agent header; or the domain is not verified for your account.'],
-  ['404', 'Nothing found (the account is in none of our breaches), or the breach name is unknown.'],
-  ['429', 'Too many requests: wait for the whole seconds of the retry-after header.'],
+  ['404', 'Nothing found (the account is in none of our breaches), or no breach has that name. The body is empty, as the service’s.'],
+  ['429', 'Too many requests, or your daily search limit is reached: wait for the whole seconds of the retry-after header.'],
 ];
 
 const RANGE_LINES = [
@@ -107,8 +107,8 @@ const RANGE_LINES = [
 const NTLM_LINES = ['F75EE54E06B06A5907AF13CEF42:3', 'F7A0D4C3B2E1F0A9B8C7D6E5F40:0'];
 
 const BREACH_PARAM: ParamRow = ['name', 'path', 'required', 'A breach’s Name (any case).'];
-const ACCOUNT_PARAM: ParamRow = ['account', 'path', 'required', 'An email address or username, trimmed, any case, URL-encoded or not.'];
-const DOMAIN_PARAM: ParamRow = ['domain', 'path', 'required', 'A domain verified for your account.'];
+const ACCOUNT_PARAM: ParamRow = ['account', 'path', 'required', 'An email address, or without an @ a username; trimmed, any case, URL-encoded or not.'];
+const DOMAIN_PARAM: ParamRow = ['domain', 'path', 'required', 'A domain verified for your account, or a subdomain of one.'];
 
 export const RANGE_CALLS: RangeCall[] = [
   {
@@ -124,7 +124,7 @@ export const RANGE_CALLS: RangeCall[] = [
       ['mode', 'query', 'sha1', 'sha1, or ntlm for NTLM hashes.'],
       ['Add-Padding', 'header', 'false', 'true adds lines of random suffixes with count 0: at least 800 lines, plus a random 0 to 200, so the answer’s size says little about the prefix.'],
     ],
-    statuses: '400 for a prefix that is not 5 hexadecimal characters; 429 past the per-address limit.',
+    statuses: '400 (plain text) for a prefix that is not 5 hexadecimal characters or a mode other than sha1 or ntlm; 429 past the per-address limit, with Retry-After.',
     response: RANGE_LINES.join('\n'),
   },
   {
@@ -147,9 +147,9 @@ const CATALOGUE_CALLS: V3Call[] = [
     route: `GET ${V3_BASE}/breaches`,
     path: `${V3_BASE}/breaches`,
     keyed: false,
-    description: 'Every breach of the catalogue (IsSensitive flags the sensitive ones). No key needed.',
+    description: 'Every breach of the catalogue, by Name (IsSensitive flags the sensitive ones). No key needed.',
     params: [
-      ['domain', 'query', 'optional', 'Only the breaches of this domain.'],
+      ['domain', 'query', 'optional', 'Only the breaches of this domain (any case).'],
       ['isSpamList', 'query', 'optional', 'true or false: only spam lists, or none.'],
     ],
     response: [BREACH_EXAMPLE],
@@ -163,7 +163,7 @@ const CATALOGUE_CALLS: V3Call[] = [
     keyed: false,
     description: 'One breach by its Name. No key needed.',
     params: [BREACH_PARAM],
-    statuses: '404 for a name that is not in the catalogue.',
+    statuses: '404 (empty body) for a name that is not in the catalogue.',
     response: BREACH_EXAMPLE,
   },
   {
@@ -184,7 +184,21 @@ const CATALOGUE_CALLS: V3Call[] = [
     path: `${V3_BASE}/dataclasses`,
     keyed: false,
     description: 'Every data class a breach may list, sorted. No key needed.',
-    response: ['Email addresses', 'IP addresses', 'Names', 'Passwords', 'Phone numbers', 'Physical addresses', 'Usernames'],
+    response: [
+      'Cryptocurrency wallet addresses',
+      'Dates of birth',
+      'Email addresses',
+      'Employers',
+      'IP addresses',
+      'Names',
+      'Passwords',
+      'Phone numbers',
+      'Physical addresses',
+      'Social media profiles',
+      'User website URLs',
+      'Usernames',
+      'Vehicle details',
+    ],
   },
 ];
 
@@ -198,14 +212,14 @@ const SEARCH_CALLS: V3Call[] = [
     keyed: true,
     notFound: '[]',
     description:
-      'The breaches holding an email address or username. By default only their names ([{"Name": "ExampleShop"}]); with truncateResponse=false the whole breach model. Sensitive breaches are never listed. Booleans are accepted in any case.',
+      'The breaches holding an email address or username, by Name. By default only their names ([{"Name": "ExampleShop"}]); with truncateResponse=false the whole breach model. Sensitive and retired breaches are never listed. Booleans are read in any case.',
     params: [
       ACCOUNT_PARAM,
       ['truncateResponse', 'query', 'true', 'false: the whole breach model.'],
-      ['domain', 'query', 'optional', 'Only the breaches of this domain.'],
-      ['includeUnverified', 'query', 'true', 'false: verified breaches only.'],
+      ['domain', 'query', 'optional', 'Only the breaches of this domain (any case).'],
+      ['includeUnverified', 'query', 'true', 'false: leave out the breaches flagged unverified.'],
     ],
-    statuses: '404 when no breach holds the account; 400 for an empty or malformed account.',
+    statuses: '404 (empty body) when no breach holds the account; 400 for an empty or malformed account.',
     response: [BREACH_EXAMPLE],
   },
   {
@@ -219,8 +233,8 @@ const SEARCH_CALLS: V3Call[] = [
     description:
       'For a domain verified for your account (on the monitoring domains screen): each alias (the part of an address before the @) found in our data, with the names of the breaches holding it, sensitive ones included.',
     params: [DOMAIN_PARAM],
-    statuses: '403 for a domain that is not verified for your account; 404 when no breach holds an address of it.',
-    response: { name: [SAMPLE_BREACH], 'j.doe': [SAMPLE_BREACH, 'ExampleForum'] },
+    statuses: '403 for a domain that is not verified for your account; 404 (empty body) when no breach holds an address of it.',
+    response: { 'j.doe': ['ExampleForum', SAMPLE_BREACH], name: [SAMPLE_BREACH] },
   },
   {
     kind: 'v3',
@@ -229,13 +243,14 @@ const SEARCH_CALLS: V3Call[] = [
     route: `GET ${V3_BASE}/subscribeddomains`,
     path: `${V3_BASE}/subscribeddomains`,
     keyed: true,
-    description: 'The domains verified for your account, each with how many of its addresses our data holds.',
+    description:
+      'The domains verified for your account, each with how many of its addresses our data holds (with and without spam lists), and when your search subscription ends. The first 20 domains by name are counted; past them the counts are null. We keep no count at renewal: that field is null.',
     response: [
       {
         DomainName: SAMPLE_DOMAIN,
         PwnCount: 42,
         PwnCountExcludingSpamLists: 40,
-        PwnCountExcludingSpamListsAtLastSubscriptionRenewal: 40,
+        PwnCountExcludingSpamListsAtLastSubscriptionRenewal: null,
         NextSubscriptionRenewal: '2025-05-23T10:15:00Z',
       },
     ],
@@ -248,10 +263,10 @@ const SEARCH_CALLS: V3Call[] = [
     path: `${V3_BASE}/stealerlogsbyemail/${SAMPLE_ACCOUNT}`,
     keyed: true,
     notFound: '[]',
-    description: 'The website domains an address was captured on by info-stealing malware, from stealer-log wells. The address’s domain must be verified for your account.',
+    description: 'The websites (host names, sorted) an address’s credentials were captured on by info-stealing malware, from stealer-log wells. The address’s domain must be verified for your account.',
     params: [['email', 'path', 'required', 'An email address on a domain verified for your account.']],
-    statuses: '403 when its domain is not verified for your account; 404 when no stealer log holds it.',
-    response: ['shop.example.net', 'mail.example.org'],
+    statuses: '403 when its domain is not verified for your account; 404 (empty body) when no stealer log holds it.',
+    response: ['mail.example.org', 'shop.example.com'],
   },
   {
     kind: 'v3',
@@ -261,10 +276,10 @@ const SEARCH_CALLS: V3Call[] = [
     path: `${V3_BASE}/stealerlogsbywebsitedomain/${SAMPLE_DOMAIN}`,
     keyed: true,
     notFound: '[]',
-    description: 'The email addresses captured by stealer logs signing in to a website, for a website domain verified for your account.',
+    description: 'The email addresses (lower case, sorted) whose credentials stealer logs captured on a website of a domain verified for your account, or under it.',
     params: [DOMAIN_PARAM],
-    statuses: '403 for a domain that is not verified for your account; 404 when no stealer log holds it.',
-    response: [SAMPLE_ACCOUNT, 'j.doe@example.net'],
+    statuses: '403 for a domain that is not verified for your account; 404 (empty body) when no stealer log holds it.',
+    response: ['j.doe@example.net', SAMPLE_ACCOUNT],
   },
   {
     kind: 'v3',
@@ -274,10 +289,10 @@ const SEARCH_CALLS: V3Call[] = [
     path: `${V3_BASE}/stealerlogsbyemaildomain/${SAMPLE_DOMAIN}`,
     keyed: true,
     notFound: '{}',
-    description: 'For an email domain verified for your account: each alias captured by stealer logs, with the website domains it was captured on.',
+    description: 'For an email domain verified for your account: each alias captured by stealer logs, with the websites (host names) it was captured on.',
     params: [DOMAIN_PARAM],
-    statuses: '403 for a domain that is not verified for your account; 404 when no stealer log holds an address of it.',
-    response: { name: ['shop.example.net'], 'j.doe': ['mail.example.org', 'shop.example.net'] },
+    statuses: '403 for a domain that is not verified for your account; 404 (empty body) when no stealer log holds an address of it.',
+    response: { 'j.doe': ['mail.example.org', 'shop.example.com'], name: ['shop.example.com'] },
   },
   {
     kind: 'v3',
@@ -287,11 +302,11 @@ const SEARCH_CALLS: V3Call[] = [
     path: `${V3_BASE}/pasteaccount/${SAMPLE_ACCOUNT}`,
     keyed: true,
     notFound: '[]',
-    description: 'We collect no pastes: this call always answers 404, which clients read as “no paste”. It is here so they keep working.',
+    description: 'We collect no pastes: this call always answers 404, which clients read as “no paste”. It is here so they keep working; it counts as a search.',
     params: [ACCOUNT_PARAM],
-    statuses: 'Always 404 for a well-formed account.',
+    statuses: 'Always 404 for a well-formed account; 400 for a malformed one.',
     responseStatus: 404,
-    response: { statusCode: 404, message: 'Not found' },
+    response: null,
   },
   {
     kind: 'v3',
@@ -301,13 +316,14 @@ const SEARCH_CALLS: V3Call[] = [
     path: `${V3_BASE}/subscription/status`,
     keyed: true,
     description:
-      'Your search plan: its name and end, the requests per minute your key may make (Rpm), how many breached addresses a domain search may hold, and whether the stealer-log calls are included.',
+      'Your search plan: its name and end, the requests per minute your key may make (Rpm), how many records of a domain one domain search reads, and whether the stealer-log calls are included.',
     response: {
       SubscriptionName: 'Search',
-      Description: 'Search subscription',
+      Description:
+        "Keyed searches at up to 600 requests a minute (bursts of 10), counted as searches without credits; domain and stealer-log searches of the account's verified domains.",
       SubscribedUntil: '2025-05-23T10:15:00Z',
       Rpm: 600,
-      DomainSearchMaxBreachedAccounts: 100000,
+      DomainSearchMaxBreachedAccounts: 10000,
       IncludesStealerLogs: true,
     },
   },
@@ -317,7 +333,8 @@ export const V3_GROUPS: { id: string; title: string; intro: string; calls: V3Cal
   {
     id: 'catalogue',
     title: 'Breaches',
-    intro: 'The catalogue of breaches (our data wells), public as the service’s: no key, only a user-agent.',
+    intro:
+      'The catalogue of breaches (our data wells), public as the service’s: no key, only a user-agent. Limited per client address; answers may be cached for a minute.',
     calls: CATALOGUE_CALLS,
   },
   {

@@ -108,7 +108,8 @@ export function v3Sample(language: BreachLanguage, { baseUrl, key }: BreachSampl
     case 'nodejs':
       return nodeV3(url, headers, request, file);
     case 'curl':
-      return `curl -sS ${shellQuote(url)} \\
+      return `# --fail-with-body: an error status makes curl exit non-zero, printing the status (a 404 has an empty body)
+curl -sS --fail-with-body ${shellQuote(url)} \\
 ${headers.map(([name, value]) => `  -H ${shellQuote(`${name}: ${value}`)}`).join(' \\\n')}
 `;
   }
