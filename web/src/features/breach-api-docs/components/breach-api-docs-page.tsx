@@ -68,8 +68,8 @@ export function BreachApiDocsPage() {
           samples fill it in. The catalogue and Pwned Passwords need no key.
         </p>
         <p>
-          Every <code>{V3_BASE}</code> call must send a <code>user-agent</code> header naming your application; a call without one
-          is refused with <code>403</code>.
+          Send a <code>user-agent</code> header naming your application with every call, as the service asks: the searches refuse
+          a call without one with <code>403</code>.
         </p>
         <CodeBlock code={`${V3_KEY_HEADER}: ${context.key}\nuser-agent: ${SAMPLE_USER_AGENT}`} />
       </HelpSection>

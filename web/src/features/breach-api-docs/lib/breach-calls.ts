@@ -94,7 +94,7 @@ export const BREACH_FIELDS: [field: string, type: string, meaning: string][] = [
 export const V3_ERRORS: [status: string, meaning: string][] = [
   ['400', 'The account, email or domain is empty or malformed, or a parameter has a value it does not take.'],
   ['401', 'hibp-api-key is missing or not a current key, or its account has no search subscription.'],
-  ['403', 'No user-agent header; or the domain is not verified for your account.'],
+  ['403', 'A search without a user-agent header; or the domain is not verified for your account.'],
   ['404', 'Nothing found (the account is in none of our breaches), or no breach has that name. The body is empty, as the service’s.'],
   ['429', 'Too many requests, or your daily search limit is reached: wait for the whole seconds of the retry-after header.'],
 ];
@@ -334,7 +334,7 @@ export const V3_GROUPS: { id: string; title: string; intro: string; calls: V3Cal
     id: 'catalogue',
     title: 'Breaches',
     intro:
-      'The catalogue of breaches (our data wells), public as the service’s: no key, only a user-agent. Limited per client address; answers may be cached for a minute.',
+      'The catalogue of breaches (our data wells), public as the service’s: no key needed. Limited per client address; answers may be cached for a minute.',
     calls: CATALOGUE_CALLS,
   },
   {
