@@ -173,7 +173,7 @@ export function CatalogueCharts() {
         The catalogue in charts
       </h2>
       <div className="wells-charts-grid">
-        {stable.years.length > 0 && <PerYearCharts data={stable} />}
+        {stable.years.length > 0 ? <PerYearCharts data={stable} /> : <p className="muted">No well has a breach date yet, so there is no chart per year.</p>}
         <LargestChart data={stable} />
         <PasswordsChart data={stable} />
       </div>
