@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { UsageError, duration, humanBytes, progressWriter } from './lib/cli';
+import { describeSample, ingestSamples } from './lib/ingest-samples';
 import {
   FIELD_NAMES,
   type FieldName,
@@ -287,8 +288,12 @@ export function formatDryRun(r: IngestResult): string {
 
 /** `--samples`: every sample well not there yet, one line per well, then the totals. */
 async function ingestSampleWells(opts: IngestCliOptions): Promise<void> {
-  const { describeSample, ingestSamples } = await import('./lib/ingest-samples');
   const { ingested, skipped } = await ingestSamples({
+    steps: {
+      resolveIndexDir,
+      publishedWells: (indexDir) => publishedSegments(indexDir).map((s) => s.well),
+      ingest: (argv, onProgress) => runIngest(parseIngestArgs(argv), onProgress),
+    },
     indexDir: opts.indexDir,
     catalogue: opts.catalogue,
     onWell: (well, result) => console.log(describeSample(well, result, opts.catalogue)),

@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FIELD_NAMES, type IngestProgress, type IngestResult } from '../../engine/index';
-import { parseIngestArgs, publishedSegments, resolveIndexDir, runIngest } from '../ingest';
 
 /** samples/breaches of the repository (and of the production artifact, scripts/artifact.sh). */
 export const BREACH_SAMPLES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../samples/breaches');
@@ -63,8 +62,8 @@ export function sampleArgs(well: SampleWell, dir: string, indexDir: string, cata
  * The wells already there: the index's ingests (their current names; a taken-down one is
  * not there any more) and, with the catalogue, its wells.
  */
-async function knownWells(indexDir: string, catalogue: boolean): Promise<Set<string>> {
-  const known = new Set(publishedSegments(indexDir).map((s) => s.well));
+async function knownWells(steps: SampleIngestSteps, indexDir: string, catalogue: boolean): Promise<Set<string>> {
+  const known = new Set(steps.publishedWells(indexDir));
   if (!catalogue) return known;
   const { withDatabase } = await import('../../server/src/db/cli-database');
   const rows = await withDatabase((db) => db.selectFrom('data_wells').select('name').execute());
@@ -78,7 +77,21 @@ export interface SamplesOutcome {
   skipped: SampleWell[];
 }
 
+/**
+ * What the samples take from the ingest command (scripts/ingest.ts passes them), so that this
+ * module and the command do not import each other.
+ */
+export interface SampleIngestSteps {
+  /** The index folder: the explicit one, else the configured one. */
+  resolveIndexDir(explicit?: string): Promise<string>;
+  /** The wells of the index's published ingests, by their current names. */
+  publishedWells(indexDir: string): string[];
+  /** One ingest, from its command-line arguments. */
+  ingest(argv: string[], onProgress?: (p: IngestProgress) => void): Promise<IngestResult>;
+}
+
 export interface SamplesOptions {
+  steps: SampleIngestSteps;
   indexDir?: string;
   catalogue: boolean;
   /** The folder holding wells.json and its files (default: samples/breaches). */
@@ -92,8 +105,8 @@ export interface SamplesOptions {
 export async function ingestSamples(o: SamplesOptions): Promise<SamplesOutcome> {
   const dir = o.dir ?? BREACH_SAMPLES_DIR;
   const wells = readSampleWells(dir);
-  const indexDir = await resolveIndexDir(o.indexDir);
-  const known = await knownWells(indexDir, o.catalogue);
+  const indexDir = await o.steps.resolveIndexDir(o.indexDir);
+  const known = await knownWells(o.steps, indexDir, o.catalogue);
   const outcome: SamplesOutcome = { ingested: [], skipped: [] };
   for (const well of wells) {
     if (known.has(well.name)) {
@@ -101,7 +114,7 @@ export async function ingestSamples(o: SamplesOptions): Promise<SamplesOutcome> 
       o.onWell?.(well, 'skipped');
       continue;
     }
-    const result = await runIngest(parseIngestArgs(sampleArgs(well, dir, indexDir, o.catalogue)), o.onProgress?.());
+    const result = await o.steps.ingest(sampleArgs(well, dir, indexDir, o.catalogue), o.onProgress?.());
     outcome.ingested.push({ well, result });
     o.onWell?.(well, result);
   }
