@@ -66,7 +66,8 @@ after(() => {
 /** A screenshot of `target` (an element, else the whole page) named `name`.png. */
 export async function chartShot(page: Page, name: string, target?: Locator): Promise<string> {
   const file = path.join(shotDir, `${name}.png`);
-  if (target) await target.screenshot({ path: file });
+  // The sticky top bar, the skip link and toasts would cover the element scrolled under them.
+  if (target) await target.screenshot({ path: file, style: '.topbar, .skip-link, .toaster { visibility: hidden !important; }' });
   else await page.screenshot({ path: file, fullPage: true });
   return file;
 }
