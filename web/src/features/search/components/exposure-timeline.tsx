@@ -8,12 +8,12 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { Chart, type ChartTable, type PlotModule } from '@/components/chart/chart';
 import type { ThemeColors } from '@/components/chart/theme-colors';
-import type { ExposedWell, WellExposure } from '../api/timeline-api';
+import type { WellExposure } from '../api/timeline-api';
+import { drawWellTimeline } from '../lib/well-timeline';
 
 const numbers = new Intl.NumberFormat('en-US');
 const monthYear = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'short', timeZone: 'UTC' });
 const records = (n: number) => `${numbers.format(n)} record${n === 1 ? '' : 's'}`;
-const ROW = 52;
 
 /** The main facts in words: wells, records, the span of dates, the largest well, the undated ones. */
 export function timelineSummary(data: WellExposure): string {
@@ -26,67 +26,6 @@ export function timelineSummary(data: WellExposure): string {
   if (count > 1) parts.push(`Most records: ${largest.name} (${numbers.format(largest.records)}).`);
   if (data.undated.length) parts.push(`${numbers.format(data.undated.length)} well${data.undated.length === 1 ? ' has' : 's have'} no breach date.`);
   return parts.join(' ');
-}
-
-/** Draws the dated wells: x the breach date, one row per well, r the matching records, the name above its dot. */
-export function drawWellTimeline(Plot: PlotModule, width: number, colors: ThemeColors, wells: ExposedWell[], onWell?: (name: string) => void) {
-  const rows = wells.map((w) => ({ ...w, when: new Date(`${w.date}T00:00:00Z`) }));
-  const times = rows.map((r) => r.when.getTime());
-  const pad = Math.max(180 * 86_400_000, (Math.max(...times) - Math.min(...times)) * 0.05);
-  // One row per well, ROW apart; each name sits above its dot, clear of the row above's largest dot.
-  const top = 40;
-  const svg = Plot.plot({
-    width,
-    height: top + (rows.length - 1) * ROW + 20 + 32,
-    marginTop: top,
-    marginBottom: 32,
-    marginLeft: 20,
-    marginRight: 20,
-    style: { color: colors.text, background: 'transparent', fontSize: '12px' },
-    x: { type: 'utc', domain: [new Date(Math.min(...times) - pad), new Date(Math.max(...times) + pad)], label: 'Breach date', grid: true, ticks: width < 500 ? 4 : 8 },
-    y: { type: 'point', domain: rows.map((r) => r.name), axis: null, padding: 0, range: [top, top + (rows.length - 1) * ROW] },
-    r: { range: [4, 14], domain: [0, Math.max(...rows.map((r) => r.records))] },
-    marks: [
-      Plot.ruleY(rows, { y: 'name', stroke: colors.border, strokeOpacity: 0.6 }),
-      Plot.dot(rows, {
-        x: 'when',
-        y: 'name',
-        r: 'records',
-        sort: null,
-        fill: colors.accent,
-        fillOpacity: 0.75,
-        stroke: colors.text,
-        strokeWidth: 1,
-        title: (r: ExposedWell) => `${r.name}: ${records(r.records)}, breached ${r.date}`,
-      }),
-      Plot.text(rows, {
-        y: 'name',
-        text: (r: ExposedWell) => `${r.name} · ${records(r.records)}`,
-        frameAnchor: 'left',
-        textAnchor: 'start',
-        lineAnchor: 'bottom',
-        dy: -16,
-        fill: colors.text,
-        fontWeight: 600,
-        // Long names end in an ellipsis inside the frame (the table and the dot's title hold them whole).
-        lineWidth: Math.max(8, (width - 48) / 12),
-        textOverflow: 'ellipsis',
-      }),
-    ],
-  });
-  // The picture is one image (role img, named by the chart): its guide lines need no name of their own.
-  svg.querySelectorAll('g[aria-label="rule"]').forEach((g) => g.removeAttribute('aria-label'));
-  if (onWell) {
-    // Dots are drawn in the data's order (sort: null): the n-th circle is the n-th well.
-    svg.querySelectorAll('g[aria-label="dot"] circle').forEach((circle, i) => {
-      const well = rows[i];
-      if (!well) return;
-      circle.setAttribute('data-well', well.name);
-      (circle as SVGElement).style.cursor = 'pointer';
-      circle.addEventListener('click', () => onWell(well.name));
-    });
-  }
-  return svg;
 }
 
 /** A well's name: a button that filters the results to it when filtering is allowed, else text. */
