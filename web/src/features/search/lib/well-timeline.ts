@@ -52,8 +52,8 @@ export function drawWellTimeline(Plot: PlotModule, width: number, colors: ThemeC
         dy: -16,
         fill: colors.text,
         fontWeight: 600,
-        // Long names end in an ellipsis inside the frame (the table and the dot's title hold them whole).
-        lineWidth: Math.max(8, (width - 48) / 12),
+        // Long names end in an ellipsis inside the frame (the table and the dot's title hold them whole; Plot estimates widths, bold runs wider).
+        lineWidth: Math.max(8, (width - 48) / 16),
         textOverflow: 'ellipsis',
       }),
     ],
