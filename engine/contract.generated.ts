@@ -274,6 +274,13 @@ export interface WellCountsReply {
   total: number;
   /** The wells holding at least one, by records (most first), then by name. */
   wells: WellCount[];
+  /**
+   * Asked with `distinct`: the distinct values of the term's field, compared as the index
+   * compares them (normalised: emails lower-cased), that match the term and are held by
+   * a counted record (`a@example.com` of a record also holding `b@other.org`, for
+   * `email:*@example.com`). Null when not asked.
+   */
+  distinct: number | null;
   tookMicros: number;
 }
 
@@ -521,6 +528,11 @@ export interface WellCountsArgs {
   type: string;
   /** The searcher may not see values: one exact term only, as for `search`. */
   oneTerm: boolean;
+  /**
+   * Also count the distinct values matching the query (`WellCountsReply::distinct`):
+   * the query must then be one term of one field (`email:*@example.com`).
+   */
+  distinct: boolean;
 }
 
 /** The first line of a `matchWatches` argument; the watches follow on the next line. */

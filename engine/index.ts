@@ -60,11 +60,20 @@ export type SearchResult = SearchReply;
  * `wellCounts`: a query read as `search` reads it (same language, `mode`, `type`,
  * `timeBudgetMs` and `oneTerm`, with the same defaults), answered per data well.
  */
-export type WellCountsRequest = Pick<SearchRequest, 'query' | 'mode' | 'type' | 'timeBudgetMs' | 'oneTerm'>;
+export type WellCountsRequest = Pick<SearchRequest, 'query' | 'mode' | 'type' | 'timeBudgetMs' | 'oneTerm'> & {
+  /**
+   * Default false. True: also count the distinct values of the term's field that match it
+   * and that a counted record holds (`email:*@example.com`: the domain's addresses exposed),
+   * compared as the index compares them (emails lower-cased). The query must then be one
+   * term of one field, else `invalid_argument`.
+   */
+  distinct?: boolean;
+};
 
 /**
  * The records matching the query in each data well (current names), most first then by
  * name: no dedup, removed and taken-down records left out; `total` is their sum.
+ * `distinct`: the distinct values when asked, else null.
  */
 export type WellCounts = WellCountsReply;
 
@@ -333,7 +342,7 @@ export class Engine {
   async wellCounts(req: WellCountsRequest): Promise<WellCounts> {
     const args: WellCountsArgs = {
       query: req.query, mode: req.mode ?? 'exact', timeBudgetMs: req.timeBudgetMs ?? DEFAULT_BUDGET_MS,
-      type: req.type ?? 'all', oneTerm: req.oneTerm ?? false,
+      type: req.type ?? 'all', oneTerm: req.oneTerm ?? false, distinct: req.distinct ?? false,
     };
     return this.#json<WellCountsReply>('wellCounts', JSON.stringify(args));
   }

@@ -34,6 +34,8 @@ const API_PREFIXES = [
   '/misc',
   '/marketing',
   '/v2',
+  '/api/v3',
+  '/range',
 ];
 
 const apiTarget = process.env.API_URL ?? 'http://localhost:3000';

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { addonPath, addonState } from '../addon';
 import { GENERATED_PATH, generateContract, generateFrom } from '../contract-gen';
-import type { GetManyArgs, ParseArgs, SearchArgs, WellCountsArgs } from '../contract.generated';
+import type { GetManyArgs, ParseArgs, SearchArgs, WellCountsArgs, WellCountsReply } from '../contract.generated';
 import { validateQuery } from '../index';
 import { tempDir } from './helpers';
 
@@ -131,9 +131,14 @@ test('the engine refuses unknown keys and missing security fields with invalid_a
     const many: GetManyArgs = { ids: [], rawRecord: 'omit' };
     await refused(native.call(handle, 'getManyText', JSON.stringify(without(many, 'rawRecord'))), /missing field `rawRecord`/);
     await refused(native.call(handle, 'searchEverything', '{}'), /unknown operation "searchEverything"/);
-    const counts: WellCountsArgs = { query: 'email:a@example.com', mode: 'exact', timeBudgetMs: 5_000, type: 'all', oneTerm: true };
-    assert.deepEqual(JSON.parse(await native.call(handle, 'wellCounts', JSON.stringify(counts))).wells, []);
-    await refused(native.call(handle, 'wellCounts', JSON.stringify(without(counts, 'oneTerm'))), /missing field `oneTerm`/);
+    const counts: WellCountsArgs = { query: 'email:a@example.com', mode: 'exact', timeBudgetMs: 5_000, type: 'all', oneTerm: true, distinct: false };
+    const reply = JSON.parse(await native.call(handle, 'wellCounts', JSON.stringify(counts))) as WellCountsReply;
+    assert.deepEqual([reply.wells, reply.distinct], [[], null], 'distinct: null when not asked');
+    const asked = JSON.parse(await native.call(handle, 'wellCounts', JSON.stringify({ ...counts, distinct: true }))) as WellCountsReply;
+    assert.equal(asked.distinct, 0, 'asked: a number');
+    for (const key of ['oneTerm', 'distinct']) {
+      await refused(native.call(handle, 'wellCounts', JSON.stringify(without(counts, key))), new RegExp(`missing field \`${key}\``));
+    }
     await refused(native.call(handle, 'wellCounts', JSON.stringify({ ...counts, dedup: false })), /unknown field `dedup`/);
     const parse: ParseArgs = { query: 'email:a@example.com', mode: 'exact', type: 'all', maxWindow: 10_000, oneTerm: true };
     assert.deepEqual(JSON.parse(await native.parse(JSON.stringify(parse))), { mode: 'exact', sources: [] });

@@ -112,6 +112,23 @@ test('a regex query is compiled, and refused as too large, on the heavy lane: it
   assert.equal(await heavyDone(), moved, 'an exact check stays on the quick lane');
 });
 
+test('a distinct count that scans the emails runs on the heavy lane; the count alone looks the domain up on the quick lane', async () => {
+  const heavyLane = async () => lane(await enginePoolStats(), 'heavy');
+  for (let waited = 0; waited < 5000; waited += 10) {
+    const h = await heavyLane();
+    if (h.busy === 0 && h.queued === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const before = (await heavyLane()).done;
+  assert.equal((await engine.wellCounts({ query: 'email:*@example.com', mode: 'wildcard' })).total, RECORDS);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal((await heavyLane()).done, before, 'the domain lookup stays on the quick lane');
+  assert.equal((await engine.wellCounts({ query: 'email:*@example.com', mode: 'wildcard', distinct: true })).distinct, RECORDS);
+  for (let waited = 0; (await heavyLane()).done <= before && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal((await heavyLane()).done, before + 1, 'the scan of the emails moved to the heavy lane');
+});
+
 /** Runs a script in a fresh Node process (with tsx), with a time limit. */
 function node(script: string, timeoutMs = 60_000) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: timeoutMs, cwd: join(import.meta.dirname, '..', '..') });

@@ -1,17 +1,18 @@
 // `wellCounts`: a query's matching records per data well, through the addon: several wells
 // and segments, duplicates counted (no dedup), sorted by records then name, renames,
-// removals, takedowns, source filters, a merge, and refusals as a search's.
+// removals, takedowns, source filters, a merge, and refusals as a search's; and the distinct
+// values of a one-term query (a domain's addresses).
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { EngineQueryError, ingestFiles, openEngine } from '../index';
+import { EngineError, EngineQueryError, ingestFiles, openEngine } from '../index';
 import { tempDir } from './helpers';
 
 const { dir, cleanup } = tempDir('engine-well-counts-');
 after(() => cleanup());
 
-function jsonl(name: string, recs: Record<string, string>[]): string {
+function jsonl(name: string, recs: Record<string, string | string[]>[]): string {
   const p = join(dir, name);
   writeFileSync(p, recs.map((r) => JSON.stringify(r)).join('\n') + '\n');
   return p;
@@ -56,6 +57,42 @@ test('wellCounts counts matching records per well, following renames, removals, 
 
     await assert.rejects(engine.wellCounts({ query: 'email:ann*', mode: 'wildcard', oneTerm: true }), (e: unknown) => e instanceof EngineQueryError && e.code === 'subscription_required');
     await assert.rejects(engine.wellCounts({ query: 'email:' }), (e: unknown) => e instanceof EngineQueryError && e.code === 'syntax');
+  } finally {
+    await engine.close();
+  }
+});
+
+test('wellCounts counts the distinct values of one term of one field when asked', async () => {
+  const index = join(dir, 'distinct');
+  const ingest = async (well: string, recs: Record<string, string | string[]>[]) =>
+    (await ingestFiles(index, { well, files: [jsonl(`d-${well}.jsonl`, recs)], format: 'jsonl', partRecords: 3 })).segmentId;
+  await ingest('North', [
+    { email: ['Ann@Example.com', 'bob@example.com'] }, { email: ['cy@example.com', 'zed@other.org'] }, { email: 'x@y.org' },
+    { email: 'ANN@example.com', password: 'n1' }, { email: 'ann@sub.example.com' }, { email: 'dee@example.com', password: 'd1' },
+  ]);
+  await ingest('South', [{ email: 'ann@example.com' }, { email: 'fay@example.com' }]);
+  const engine = await openEngine(index);
+  try {
+    const domain = async (query = 'email:*@example.com') => {
+      const r = await engine.wellCounts({ query, mode: 'wildcard', distinct: true });
+      return [r.total, r.distinct];
+    };
+    // ann (three records, two wells), bob and cy (one record holding two), dee, fay; not
+    // zed@other.org beside cy, nor ann@sub.example.com.
+    assert.deepEqual(await domain(), [6, 5]);
+    assert.equal((await engine.wellCounts({ query: 'email:*@example.com', mode: 'wildcard' })).distinct, null, 'not asked');
+    assert.deepEqual(await domain('email:*@example.com&database_name=south'), [2, 2]);
+    const exact = await engine.wellCounts({ query: 'email:ANN@EXAMPLE.COM', distinct: true });
+    assert.deepEqual([exact.total, exact.distinct], [3, 1], 'an exact term: compared lower-cased');
+
+    assert.equal(await engine.remove((await engine.search({ query: 'password:d1', size: 1 })).entries[0]!.id), true);
+    assert.deepEqual(await domain(), [5, 4], "dee's only record removed");
+    await engine.merge({ all: true });
+    assert.deepEqual(await domain(), [5, 4], 'after a merge');
+
+    for (const query of ['email:ann@example.com password:n1', 'ann@example.com']) {
+      await assert.rejects(engine.wellCounts({ query, distinct: true }), (e: unknown) => e instanceof EngineError && e.code === 'invalid_argument' && /one term of one field/.test(e.message), query);
+    }
   } finally {
     await engine.close();
   }

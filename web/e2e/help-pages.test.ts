@@ -33,6 +33,7 @@ const FAQ_ANCHORS = [
   'accessAndPurchase',
   'credits',
   'favourites',
+  'readingCharts',
   'deleteData',
   'closeAccount',
 ];
@@ -55,7 +56,7 @@ async function signIn(target: string, options: UserOptions = SUBSCRIBED, viewpor
 
 const isSearchCall = (request: Request) => request.method() === 'POST' && new URL(request.url()).pathname === '/search';
 
-test('FAQ: the fourteen anchors in the contents (two-factor sign-in first), each jumping to its answer; updated April 2025', async () => {
+test('FAQ: the fifteen anchors in the contents (two-factor sign-in first), each jumping to its answer; updated April 2025', async () => {
   const page = await signIn('/documentation/faq');
   await page.getByRole('heading', { level: 1, name: 'Frequently Asked Questions' }).waitFor();
   await page.getByText('Updated April 2025').waitFor();

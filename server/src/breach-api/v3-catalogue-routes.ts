@@ -8,7 +8,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../app-deps';
-import { AppError } from '../infra/errors';
+import { v3RateLimited } from './v3-guard';
+import { V3_TAG, V3ErrorBody } from './v3-account-schemas';
 import { allDataClasses, breachModelByName, latestBreachModel, listBreachModels, type BreachModel, type ModelOptions } from './breach-model';
 
 /** The service's breach model, its fields in its order. */
@@ -33,9 +34,6 @@ export const BreachModelSchema = Type.Object({
   IsStealerLog: Type.Boolean(),
 });
 
-/** The service's error body (the /api/v3 context's error handler). */
-export const V3ErrorBody = Type.Object({ statusCode: Type.Integer(), message: Type.String() });
-
 const BOOLEAN = '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$';
 
 // Query strings arrive as text (the app does not coerce types), hence string schemas.
@@ -53,8 +51,7 @@ function catalogueThrottle(limiter: AppDeps['limiter']) {
   return async (request: FastifyRequest) => {
     const decision = await limiter.take(`breach-catalogue:${request.limitAddress}`, REQUESTS_PER_IP);
     if (decision.allowed) return;
-    const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-    throw new AppError(429, 'TOO_MANY_REQUESTS', `Rate limit is exceeded. Try again in ${seconds} seconds.`, { 'retry-after': String(seconds) });
+    throw v3RateLimited(decision.retryAfterMs / 1000);
   };
 }
 
@@ -64,7 +61,7 @@ function oneModel(reply: FastifyReply, model: BreachModel | undefined) {
   return model ? reply.send(model) : reply.code(404).send();
 }
 
-const tags = ['breach api v3'];
+const tags = [V3_TAG];
 const errors = { 400: V3ErrorBody, 429: V3ErrorBody };
 
 export function registerCatalogueRoutes(v3: FastifyInstance, deps: AppDeps): void {

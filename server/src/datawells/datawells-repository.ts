@@ -277,3 +277,57 @@ export async function correctWell(db: Kysely<Database>, id: string, change: Well
 export async function deleteWell(db: Kysely<Database>, id: string): Promise<void> {
   await db.deleteFrom('data_wells').where('id', '=', id).execute();
 }
+
+/** Wells and records per breach year, every year from the first to the last (0 between), then the undated (year null). */
+async function wellsPerYear(db: Kysely<Database>) {
+  const { rows } = await sql<{ year: number | null; wells: string; records: string }>`
+    with per_year as (
+      select extract(year from date)::int as year, count(*) as wells, coalesce(sum(records), 0) as records
+      from data_wells group by 1
+    ), span as (
+      select generate_series(min(year), max(year)) as year from per_year where year is not null
+    )
+    select span.year, coalesce(per_year.wells, 0) as wells, coalesce(per_year.records, 0) as records
+    from span left join per_year on per_year.year = span.year
+    union all
+    select null, wells, records from per_year where year is null
+    order by 1 nulls last`.execute(db);
+  return rows.map((r) => ({ year: r.year, wells: Number(r.wells), records: Number(r.records) }));
+}
+
+/** How the wells expose passwords, by their data types (`password`, `hashed_password`). */
+async function passwordShares(db: Kysely<Database>) {
+  const plain = sql<boolean>`'password' = any(data_types)`;
+  const hashed = sql<boolean>`'hashed_password' = any(data_types)`;
+  const row = await db
+    .selectFrom('data_wells')
+    .select([
+      sql<string>`count(*) filter (where ${plain} and not ${hashed})`.as('plain'),
+      sql<string>`count(*) filter (where ${hashed} and not ${plain})`.as('hashed'),
+      sql<string>`count(*) filter (where ${plain} and ${hashed})`.as('both'),
+      sql<string>`count(*) filter (where not ${plain} and not ${hashed})`.as('neither'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { plain: Number(row.plain), hashed: Number(row.hashed), both: Number(row.both), neither: Number(row.neither) };
+}
+
+/** The catalogue's charts (docs/charts.md): per breach year, the largest wells, password exposure. */
+export async function catalogueCharts(db: Kysely<Database>, largestCount: number) {
+  const [years, largest, passwords] = await Promise.all([
+    wellsPerYear(db),
+    db
+      .selectFrom('data_wells')
+      .select(['name', sql<string>`records`.as('records'), sql<string | null>`to_char(date, 'YYYY-MM-DD')`.as('date')])
+      .orderBy('records', 'desc')
+      .orderBy('name')
+      .limit(largestCount)
+      .execute(),
+    passwordShares(db),
+  ]);
+  return {
+    years: years.filter((y): y is typeof y & { year: number } => y.year !== null),
+    undated: years.find((y) => y.year === null) ?? { wells: 0, records: 0 },
+    largest: largest.map((w) => ({ name: w.name, records: Number(w.records), date: w.date })),
+    passwords,
+  };
+}

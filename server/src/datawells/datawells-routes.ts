@@ -4,6 +4,7 @@ import { ErrorBody, Errors } from '../infra/errors';
 import type { RateLimiter } from '../infra/rate-limiter';
 import { DATAWELL_SORTS, DEFAULT_DATAWELL_SORT, type DataWellSort } from '../common/datawells';
 import {
+  LARGEST_WELLS,
   MAX_PAGE,
   PAGE_SIZES,
   SEARCH_MAX_LENGTH,
@@ -24,6 +25,24 @@ const DataWell = Type.Object({
   description: Type.String(),
   data: Type.String({ description: 'Exposed data types, comma-separated: "email, password".' }),
   is_sensitive: Type.Boolean(),
+});
+
+const Count = { wells: Type.Integer(), records: Type.Integer() };
+
+const CatalogueCharts = Type.Object({
+  total: Type.Object(Count, { description: 'Every well, and their records.' }),
+  years: Type.Array(Type.Object({ year: Type.Integer(), ...Count }), {
+    description: 'Per breach year (of the well’s date), oldest first, every year from the first to the last (0 when none).',
+  }),
+  undated: Type.Object(Count, { description: 'Wells without a breach date.' }),
+  largest: Type.Array(
+    Type.Object({ name: Type.String(), records: Type.Integer(), date: Type.Union([Type.String({ description: 'YYYY-MM-DD' }), Type.Null()]) }),
+    { description: `The ${LARGEST_WELLS} largest wells by records, largest first.` },
+  ),
+  passwords: Type.Object(
+    { plain: Type.Integer(), hashed: Type.Integer(), both: Type.Integer(), neither: Type.Integer() },
+    { description: 'Wells by password exposure: plain text only (password), hashes only (hashed_password), both, neither.' },
+  ),
 });
 
 // Query strings arrive as text (the app does not coerce types), hence string schemas.
@@ -67,15 +86,41 @@ function compatSort(sort: string): DataWellSort {
 // Public and unauthenticated, so each address gets a generous bucket of its own.
 const REQUESTS_PER_IP = { ratePerSecond: 20, burst: 40 };
 
-export function registerDataWellRoutes(app: FastifyInstance, deps: { datawells: DataWellService; limiter: RateLimiter }) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { datawells, limiter } = deps;
-  const tags = ['datawells'];
+const tags = ['datawells'];
 
-  const throttle = async (request: FastifyRequest) => {
+/** The per-address bucket every catalogue route shares. */
+function catalogueThrottle(limiter: RateLimiter) {
+  return async (request: FastifyRequest) => {
     const decision = await limiter.take(`datawells:${request.limitAddress}`, REQUESTS_PER_IP);
     if (!decision.allowed) throw Errors.tooManyRequests(decision.retryAfterMs);
   };
+}
+
+/** GET /datawells/charts: the numbers of the Data Wells page's charts, in one request. */
+function registerCatalogueChartRoute(app: FastifyInstance, deps: { datawells: DataWellService; limiter: RateLimiter }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { datawells } = deps;
+  const throttle = catalogueThrottle(deps.limiter);
+  r.get(
+    '/datawells/charts',
+    {
+      onRequest: throttle,
+      schema: {
+        operationId: 'dataWellCharts',
+        tags,
+        summary: 'The catalogue in numbers, for the Data Wells page’s charts: wells and records per breach year, the largest wells, password exposure. No authorization.',
+        response: { 200: CatalogueCharts, ...errors },
+      },
+    },
+    () => datawells.charts(),
+  );
+}
+
+export function registerDataWellRoutes(app: FastifyInstance, deps: { datawells: DataWellService; limiter: RateLimiter }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { datawells } = deps;
+  const throttle = catalogueThrottle(deps.limiter);
+  registerCatalogueChartRoute(app, deps);
 
   r.get(
     '/datawells',

@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
-import type { DataWell, DataWellSort as Sort } from '../common/datawells';
+import type { CatalogueCharts, DataWell, DataWellSort as Sort } from '../common/datawells';
 import * as dataWellRepo from './datawells-repository';
 
 export const PAGE_SIZES = [20, 50] as const;
@@ -17,6 +17,8 @@ export const SEARCH_MIN_LENGTH = 4;
 /** Enforced by the route schema (the body never reaches the service longer). */
 export const SEARCH_MAX_LENGTH = 100;
 export const SEARCH_RESULT_LIMIT = 50;
+/** The catalogue chart of the largest wells shows this many. */
+export const LARGEST_WELLS = 10;
 
 function toDataWell(row: dataWellRepo.DataWellRow): DataWell {
   return {
@@ -51,6 +53,19 @@ export function createDataWellService(db: Kysely<Database>) {
       if (text.length < SEARCH_MIN_LENGTH) throw Errors.badRequest('Query must be atleast 4 characters');
       const rows = await dataWellRepo.searchDataWells(db, text, SEARCH_RESULT_LIMIT);
       return { data_wells: rows.map(toDataWell) };
+    },
+
+    /** The catalogue's charts in one answer (docs/charts.md). */
+    async charts(): Promise<CatalogueCharts> {
+      const { years, undated, largest, passwords } = await dataWellRepo.catalogueCharts(db, LARGEST_WELLS);
+      const sum = (key: 'wells' | 'records') => years.reduce((n, y) => n + y[key], undated[key]);
+      return {
+        total: { wells: sum('wells'), records: sum('records') },
+        years,
+        undated: { wells: undated.wells, records: undated.records },
+        largest,
+        passwords,
+      };
     },
   };
 }

@@ -1,5 +1,5 @@
 /** SQL of monitoring reports as their owner reads them (docs/monitoring.md "Report"). */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { TaskKind } from '../common/monitoring-rules';
 import { newestFirstPage } from './user-pages-repository';
@@ -69,4 +69,25 @@ export async function viewerAccount(db: Db, userId: string) {
     .where('id', '=', userId)
     .where('closed_at', 'is', null)
     .executeTakeFirst();
+}
+
+/**
+ * The user's reports per UTC day of their `created`, over the `days` days ending today (UTC),
+ * oldest first, a day without a report at 0: the matches (the reports' `results`, every
+ * task counted) and the reports. Read through the (user_id, created) index.
+ */
+export async function reportsPerDay(db: Db, userId: string, days: number): Promise<{ day: string; matches: number; reports: number }[]> {
+  const { rows } = await sql<{ day: string; matches: string; reports: string }>`
+    with period as (
+      select generate_series(timezone('UTC', now())::date - ${days - 1}::int, timezone('UTC', now())::date, interval '1 day')::date as day
+    ), per_day as (
+      select timezone('UTC', created)::date as day, sum(results) as matches, count(*) as reports
+      from monitor_reports
+      where user_id = ${userId} and created >= (timezone('UTC', now())::date - ${days - 1}::int)::timestamp at time zone 'UTC'
+      group by 1
+    )
+    select to_char(period.day, 'YYYY-MM-DD') as day, coalesce(per_day.matches, 0) as matches, coalesce(per_day.reports, 0) as reports
+    from period left join per_day on per_day.day = period.day
+    order by period.day`.execute(db);
+  return rows.map((r) => ({ day: r.day, matches: Number(r.matches), reports: Number(r.reports) }));
 }

@@ -8,6 +8,7 @@ import type { Report, ReportRecord as ReportRecordWire, ReportSummary as ReportS
 import type { DashboardReportEntry, ReportsService } from './reports-service';
 import { wireSchema } from './wire-schema';
 import { ErrorBody } from '../infra/errors';
+import { REPORT_CHART_DAYS, type ReportChart as ReportChartWire } from '../common/report-chart';
 
 const TaskKind = Type.Unsafe<TaskKindName>({ type: 'string', enum: [...TASK_KINDS] });
 
@@ -33,9 +34,44 @@ const ReportRecord = wireSchema<ReportRecordWire<Static<typeof SearchRecord>>>()
   }),
 );
 
+const ReportChart = wireSchema<ReportChartWire>()(
+  Type.Object({
+    days: Type.Array(
+      Type.Object({
+        day: Type.String({ description: 'YYYY-MM-DD, a UTC day.' }),
+        matches: Type.Integer({ description: 'Matching records of the reports written that day, every task counted.' }),
+        reports: Type.Integer(),
+      }),
+      { description: `The last ${REPORT_CHART_DAYS} UTC days, today included, oldest first.` },
+    ),
+    total_matches: Type.Integer(),
+    total_reports: Type.Integer(),
+  }),
+);
+
+/** GET /monitoring/report-chart: the reports screen's chart, in one request. */
+function registerReportChartRoute(app: FastifyInstance, deps: { reports: ReportsService }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.get(
+    '/monitoring/report-chart',
+    {
+      onRequest: [app.authenticate],
+      schema: {
+        operationId: 'monitoringReportChart',
+        tags: ['monitoring'],
+        security: [{ bearer: [] }],
+        summary: `Matches per UTC day of the caller’s monitoring reports over the last ${REPORT_CHART_DAYS} days (days without one at 0).`,
+        response: { 200: ReportChart, 401: ErrorBody },
+      },
+    },
+    (request) => deps.reports.chart(request.user.sub),
+  );
+}
+
 export function registerReportsRoutes(app: FastifyInstance, deps: { reports: ReportsService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const security = [{ bearer: [] }];
+  registerReportChartRoute(app, deps);
 
   r.post(
     '/monitoring/reports/get-reports',

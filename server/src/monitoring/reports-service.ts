@@ -13,6 +13,7 @@ import { Errors } from '../infra/errors';
 import type { Engine, Entry } from '../../../engine/index';
 import type { TaskKind } from '../common/monitoring-rules';
 import type { ReportsPage } from '../common/monitoring-wire';
+import { REPORT_CHART_DAYS, type ReportChart } from '../common/report-chart';
 import { dashboardEntries } from '../search/search-service';
 import { searchActive } from '../common/plan-status';
 import { TASK_FIELD } from './matching';
@@ -103,7 +104,17 @@ export function createReportsService(deps: { db: Kysely<Database>; engine: Engin
     };
   }
 
-  return { listReports, getReport };
+  /** The reports chart (docs/charts.md): matches per UTC day over the last REPORT_CHART_DAYS days. */
+  async function chart(userId: string): Promise<ReportChart> {
+    const days = await repo.reportsPerDay(db, userId, REPORT_CHART_DAYS);
+    return {
+      days,
+      total_matches: days.reduce((n, d) => n + d.matches, 0),
+      total_reports: days.reduce((n, d) => n + d.reports, 0),
+    };
+  }
+
+  return { listReports, getReport, chart };
 }
 
 export type ReportsService = ReturnType<typeof createReportsService>;

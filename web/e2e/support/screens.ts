@@ -64,6 +64,7 @@ export const SIGNED_IN: Screen[] = [
   { name: 'search-guide', path: '/documentation/search-guide', ready: main },
   { name: 'quick-start', path: '/documentation/quick-start', ready: main },
   { name: 'api-docs', path: '/documentation/api', ready: main },
+  { name: 'breach-api-docs', path: '/documentation/breach-api', ready: main },
   { name: 'monitoring-api', path: '/monitoring/api', ready: main },
   { name: 'monitoring-docs', path: '/monitoring/documentation', ready: main },
   { name: 'monitoring-docs-v2', path: '/monitoring/documentation-v2', ready: main },

@@ -3,6 +3,7 @@ import { CloseAccountPage } from '@/features/account/components/close-account-pa
 import { ProfilePage } from '@/features/account/components/profile-page';
 import { SignInScreen } from '@/features/auth/components/sign-in-screen';
 import { ApiDocsPage } from '@/features/api-docs/components/api-docs-page';
+import { BREACH_API_TITLE, BreachApiDocsPage } from '@/features/breach-api-docs';
 import { FaqPage } from '@/features/docs/components/faq-page';
 import { QuickStartPage } from '@/features/docs/components/quick-start-page';
 import { SearchGuidePage } from '@/features/docs/components/search-guide-page';
@@ -120,6 +121,11 @@ export function AppRouter() {
         </Protected>
       </Route>
       <Route path="/documentation/api-v1" component={ApiV1Redirect} />
+      <Route path="/documentation/breach-api">
+        <Protected title={`Documentation / ${BREACH_API_TITLE}`}>
+          <BreachApiDocsPage />
+        </Protected>
+      </Route>
       <Route path="/monitoring/api">
         <Protected title="Monitoring / API">
           <MonitoringApiPage />

@@ -48,6 +48,11 @@ pub struct WellCountsReply {
     pub total: u64,
     /// The wells holding at least one, by records (most first), then by name.
     pub wells: Vec<WellCount>,
+    /// Asked with `distinct`: the distinct values of the term's field, compared as the index
+    /// compares them (normalised: emails lower-cased), that match the term and are held by
+    /// a counted record (`a@example.com` of a record also holding `b@other.org`, for
+    /// `email:*@example.com`). Null when not asked.
+    pub distinct: Option<u64>,
     pub took_micros: u64,
 }
 

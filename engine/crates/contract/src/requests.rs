@@ -87,6 +87,9 @@ pub struct WellCountsArgs {
     pub default_field: String,
     /// The searcher may not see values: one exact term only, as for `search`.
     pub one_term: bool,
+    /// Also count the distinct values matching the query (`WellCountsReply::distinct`):
+    /// the query must then be one term of one field (`email:*@example.com`).
+    pub distinct: bool,
 }
 
 /// The first line of a `matchWatches` argument; the watches follow on the next line.

@@ -533,6 +533,10 @@ fn well_counts_scans(arg: &str) -> bool {
         return true;
     }
     let Ok(parsed) = req.parsed() else { return false };
+    // A distinct count of `email:*@example.com` scans the emails (the search looks up the domain).
+    if req.distinct && planner::distinct_plan(&parsed).map(|d| d.scans()).unwrap_or(false) {
+        return true;
+    }
     planner::plan(&parsed).map(|p| plan_scans(&p)).unwrap_or(false)
 }
 

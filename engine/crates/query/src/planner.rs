@@ -10,7 +10,7 @@
 //!   every candidate is verified with the real check: the linear-time automaton, or for
 //!   wildcards of literals and `*` only, an in-order search of the pieces.
 
-use crate::error::Result;
+use crate::error::{EngineError, Result};
 use crate::fields::{case_insensitive, looks_hashed, normalize, EMAIL, EMAIL_DOMAIN, EMAIL_LOCAL, FIELD_COUNT, HASHED_PASSWORD, PHONE};
 use crate::postings::intersect;
 use crate::query::{compile_regex, Node, ParsedQuery, Pattern, WildPiece};
@@ -64,6 +64,55 @@ fn plan_node(n: &Node) -> Result<Plan> {
     })
 }
 
+/// The term of a distinct count, planned on its own field's terms: the dictionary terms it
+/// selects are the distinct values it matches (terms are stored normalised, so two values
+/// the index holds alike are one term). `email:*@example.com` is planned on the emails
+/// (a search's plan looks up the domain instead: `plan_pieces`), whose documents are among
+/// the domain's.
+pub struct DistinctPlan {
+    pub field: usize,
+    /// Their selections united (a hashed password: the hash alone and with its salt).
+    pub terms: Vec<TermPlan>,
+}
+
+impl DistinctPlan {
+    /// Whether finding the terms scans the dictionary (routed to the heavy lane).
+    pub fn scans(&self) -> bool {
+        self.terms.iter().any(|t| matches!(t, TermPlan::Scan { .. }))
+    }
+}
+
+/// A distinct count's plan: the query must be one term of one field (source filters
+/// allowed), else `invalid_argument`.
+pub fn distinct_plan(q: &ParsedQuery) -> Result<DistinctPlan> {
+    let term = match &q.root {
+        Node::Term(t) => Some(t),
+        Node::And(v) | Node::Or(v) if v.len() == 1 => match &v[0] {
+            Node::Term(t) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    };
+    let refuse = |why: &str| EngineError::InvalidArgument(format!("distinct counts the values of one term of one field ({})", why));
+    let Some(term) = term else { return Err(refuse("AND, OR and parentheses are not counted")) };
+    let Some(field) = term.field else { return Err(refuse("name the field, e.g. email:*@example.com")) };
+    let terms = match (&term.pattern, field) {
+        (Pattern::Exact(v), HASHED_PASSWORD) => term_plans(hashed_password_plan(v)),
+        (Pattern::Exact(v), f) => vec![TermPlan::Exact(normalize(f, v).map(|n| vec![(f, n.into_bytes())]).unwrap_or_default())],
+        (Pattern::Wildcard(p), f) => vec![plan_wildcard_in(f, p, false)?],
+        (Pattern::Regex(src), f) => vec![plan_regex(f, src)?],
+    };
+    Ok(DistinctPlan { field, terms })
+}
+
+/// The term selections of a plan of one field's ORed selections (`hashed_password_plan`).
+fn term_plans(p: Plan) -> Vec<TermPlan> {
+    match p {
+        Plan::Term(t) => vec![t],
+        Plan::Or(v) | Plan::And(v) => v.into_iter().flat_map(term_plans).collect(),
+    }
+}
+
 /// A hashed password is stored as `hash:salt||extra` (a salt of `None` meaning none), and a
 /// result shows the hash and its salt apart: searched on its field as shown, the hash alone
 /// or with its salt, it finds its record. The exact value, or those values followed by `:`
@@ -84,6 +133,12 @@ fn hashed_password_plan(v: &str) -> Plan {
 }
 
 fn plan_wildcard(field: usize, pieces: &[WildPiece]) -> Result<TermPlan> {
+    plan_wildcard_in(field, pieces, true)
+}
+
+/// `domains`: `email:*@example.com` may be answered from the email domains' table (a
+/// search's plan); false keeps the plan on the field's own terms (a distinct count's).
+fn plan_wildcard_in(field: usize, pieces: &[WildPiece], domains: bool) -> Result<TermPlan> {
     // Normalise literal characters the way values are normalised.
     let ci = case_insensitive(field);
     let mut norm: Vec<WildPiece> = Vec::new();
@@ -104,12 +159,16 @@ fn plan_wildcard(field: usize, pieces: &[WildPiece]) -> Result<TermPlan> {
             other => norm.push(other.clone()),
         }
     }
-    plan_pieces(field, norm)
+    plan_pieces_in(field, norm, domains)
 }
 
 fn plan_pieces(field: usize, norm: Vec<WildPiece>) -> Result<TermPlan> {
+    plan_pieces_in(field, norm, true)
+}
+
+fn plan_pieces_in(field: usize, norm: Vec<WildPiece>, domains: bool) -> Result<TermPlan> {
     // `email:*@example.com` (or `*@*.fr`): a lookup (or scan) of the email domains.
-    if field == EMAIL && norm.len() > 2 && norm[0] == WildPiece::Many && norm[1] == WildPiece::Lit('@') && !norm[2..].contains(&WildPiece::Lit('@')) {
+    if domains && field == EMAIL && norm.len() > 2 && norm[0] == WildPiece::Many && norm[1] == WildPiece::Lit('@') && !norm[2..].contains(&WildPiece::Lit('@')) {
         let rest = norm[2..].to_vec();
         if rest.iter().all(|p| matches!(p, WildPiece::Lit(_))) {
             let d: String = rest.iter().map(|p| if let WildPiece::Lit(c) = p { *c } else { ' ' }).collect();
@@ -507,19 +566,7 @@ pub fn eval_term(t: &TermPlan, part: &Part, budget: &Budget) -> Result<Vec<u32>>
                 Some(fi) => fi,
                 None => return Ok(vec![]),
             };
-            let range = fi.dict.prefix_range(prefix);
-            let mut ords = Vec::new();
-            // A narrow range (a literal prefix) is cheaper to scan than to intersect lists.
-            let blocks = match (&fi.tri, literals.is_empty()) {
-                (Some(tri), false) if range.start < range.end && range.end - range.start > 2048 => {
-                    // Past a quarter of the range's blocks, one memmem pass over the term
-                    // bytes is cheaper than verifying the candidates one by one.
-                    let g = tri.grain;
-                    let span = (range.end - 1) / g - range.start / g + 1;
-                    tri.candidates(literals, range.start / g..(range.end - 1) / g + 1, (span as usize / 4).max(64))
-                }
-                _ => None,
-            };
+            let (range, blocks) = scan_candidates(fi, prefix, literals);
             // `email:*lit*` with a literal too common for the trigrams (`*gmail*`): the
             // literal has no `@`, so it lies in the local part or in the domain.
             if let (None, EMAIL, Check::Contains, Some(lit), true) = (&blocks, *field, check, literal.as_deref(), prefix.is_empty()) {
@@ -527,13 +574,58 @@ pub fn eval_term(t: &TermPlan, part: &Part, budget: &Budget) -> Result<Vec<u32>>
                     return local_or_domain(part, fi, domain, lit, literals, budget);
                 }
             }
-            match blocks {
-                Some(blocks) => fi.dict.scan_blocks(range, &blocks, fi.tri.as_ref().map(|t| t.grain).unwrap_or(1), literal.as_deref(), check, budget, &mut ords)?,
-                None => fi.dict.scan(range, literal.as_deref(), check, budget, &mut ords)?,
-            }
+            let mut ords = Vec::new();
+            scan_ords(fi, range, blocks, literal.as_deref(), check, budget, &mut ords)?;
             postings_of(part, *field, ords.into_iter(), budget)
         }
     }
+}
+
+/// A scan's ordinal range (its literal prefix's) and, when the trigram index narrows it,
+/// the candidate blocks.
+fn scan_candidates(fi: &FieldIndex, prefix: &[u8], literals: &[Vec<u8>]) -> (std::ops::Range<u32>, Option<Vec<u32>>) {
+    let range = fi.dict.prefix_range(prefix);
+    // A narrow range (a literal prefix) is cheaper to scan than to intersect lists.
+    let blocks = match (&fi.tri, literals.is_empty()) {
+        (Some(tri), false) if range.start < range.end && range.end - range.start > 2048 => {
+            // Past a quarter of the range's blocks, one memmem pass over the term
+            // bytes is cheaper than verifying the candidates one by one.
+            let g = tri.grain;
+            let span = (range.end - 1) / g - range.start / g + 1;
+            tri.candidates(literals, range.start / g..(range.end - 1) / g + 1, (span as usize / 4).max(64))
+        }
+        _ => None,
+    };
+    (range, blocks)
+}
+
+fn scan_ords(fi: &FieldIndex, range: std::ops::Range<u32>, blocks: Option<Vec<u32>>, literal: Option<&[u8]>, check: &Check, budget: &Budget, ords: &mut Vec<u32>) -> Result<()> {
+    match blocks {
+        Some(blocks) => fi.dict.scan_blocks(range, &blocks, fi.tri.as_ref().map(|t| t.grain).unwrap_or(1), literal, check, budget, ords),
+        None => fi.dict.scan(range, literal, check, budget, ords),
+    }
+}
+
+/// The ordinals of a field's terms that a selection selects.
+pub enum Ords {
+    Range(std::ops::Range<u32>),
+    /// Ascending.
+    List(Vec<u32>),
+}
+
+/// The terms of `fi` (the selection's own field) that `t` selects: the dictionary's
+/// answer, no postings read.
+pub fn term_ords(t: &TermPlan, fi: &FieldIndex, budget: &Budget) -> Result<Ords> {
+    Ok(match t {
+        TermPlan::Exact(list) => Ords::List(list.iter().filter_map(|(_, v)| fi.dict.get(v)).collect()),
+        TermPlan::Prefix { prefix, .. } => Ords::Range(fi.dict.prefix_range(prefix)),
+        TermPlan::Scan { prefix, literal, literals, check, .. } => {
+            let (range, blocks) = scan_candidates(fi, prefix, literals);
+            let mut ords = Vec::new();
+            scan_ords(fi, range, blocks, literal.as_deref(), check, budget, &mut ords)?;
+            Ords::List(ords)
+        }
+    })
 }
 
 #[cfg(test)]

@@ -252,12 +252,14 @@ pub struct WellCountsRequest {
     pub budget_ms: u64,
     pub default_field: Option<usize>,
     pub one_term: bool,
+    /// Also count the distinct values (one term of one field).
+    pub distinct: bool,
 }
 
 impl WellCountsRequest {
     pub fn from_text(arg: &str) -> Result<WellCountsRequest> {
         let a: WellCountsArgs = serde_json::from_str(arg)?;
-        Ok(WellCountsRequest { default_field: parse_default_field(&a.default_field)?, query: a.query, mode: mode(a.mode), budget_ms: a.time_budget_ms, one_term: a.one_term })
+        Ok(WellCountsRequest { default_field: parse_default_field(&a.default_field)?, query: a.query, mode: mode(a.mode), budget_ms: a.time_budget_ms, one_term: a.one_term, distinct: a.distinct })
     }
 
     pub fn parsed(&self) -> Result<ParsedQuery> {

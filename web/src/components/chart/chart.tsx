@@ -83,6 +83,14 @@ export function Chart({ title, level = 3, summary, table, draw, actions, testId 
         const svg = draw(Plot, width, themeColors());
         // The picture is named and described by the figure's heading and caption.
         const root = svg instanceof SVGSVGElement ? svg : svg.querySelector('svg');
+        // Plot names its marks with aria-label on <g> elements; inside a named image those are
+        // prohibited ARIA (axe: aria-prohibited-attr), so the name moves to data-mark.
+        for (const node of svg.querySelectorAll('[aria-label], [aria-description]')) {
+          const label = node.getAttribute('aria-label');
+          if (label !== null) node.setAttribute('data-mark', label);
+          node.removeAttribute('aria-label');
+          node.removeAttribute('aria-description');
+        }
         root?.setAttribute('role', 'img');
         root?.setAttribute('aria-labelledby', `${id}-title`);
         root?.setAttribute('aria-describedby', `${id}-summary`);

@@ -48,6 +48,7 @@ export const PRODUCT_LINKS: NavLink[] = [
       { label: 'Search Guide', href: '/documentation/search-guide', segment: 'search-guide' },
       { label: 'FAQ', href: '/documentation/faq', segment: 'faq' },
       { label: 'API', href: '/documentation/api', segment: 'api' },
+      { label: 'Breach API v3 and Pwned Passwords', href: '/documentation/breach-api', segment: 'breach-api' },
     ],
   },
   { label: 'Data Wells', href: '/data-wells', icon: DatabaseIcon, section: 'data-wells' },

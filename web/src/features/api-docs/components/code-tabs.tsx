@@ -4,9 +4,20 @@ import { toast } from '@/lib/toast-store';
 import { LANGUAGES, type Language } from '@/lib/api-samples';
 import { onTabListKeyDown, tabProps } from '@/components/tabs';
 
-/** One sample per language behind tabs; the code is plain text with a copy button. */
-export function CodeTabs({ name, code }: { name: string; code: (language: Language) => string }) {
-  const [language, setLanguage] = useState<Language>('python');
+/**
+ * One sample per language behind tabs; the code is plain text with a copy button.
+ * `languages`: the tabs, when a page has samples in fewer languages (the first is shown first).
+ */
+export function CodeTabs<L extends Language = Language>({
+  name,
+  code,
+  languages = LANGUAGES as unknown as readonly { id: L; label: string }[],
+}: {
+  name: string;
+  code: (language: L) => string;
+  languages?: readonly { id: L; label: string }[];
+}) {
+  const [language, setLanguage] = useState<L>(languages[0]!.id);
   const id = useId();
   const text = code(language);
 
@@ -23,7 +34,7 @@ export function CodeTabs({ name, code }: { name: string; code: (language: Langua
     <div className="code-tabs" data-testid={`samples-${name}`}>
       <div className="code-tabs-bar">
         <div role="tablist" aria-label="Language" className="code-tabs-list" onKeyDown={onTabListKeyDown}>
-          {LANGUAGES.map((option) => (
+          {languages.map((option) => (
             <button
               key={option.id}
               type="button"

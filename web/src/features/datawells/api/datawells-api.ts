@@ -1,8 +1,8 @@
 import { api } from '@/lib/api';
 
-import type { DataWell, DataWellSort } from '@common/datawells';
+import type { CatalogueCharts, DataWell, DataWellSort } from '@common/datawells';
 
-export type { DataWell, DataWellSort };
+export type { CatalogueCharts, DataWell, DataWellSort };
 
 export const SORT_OPTIONS: { value: DataWellSort; label: string }[] = [
   { value: 'records_desc', label: 'Most records' },
@@ -37,4 +37,9 @@ export function listDataWells({ page, sort, count }: BrowseParams) {
 
 export function searchDataWells(query: string) {
   return api.post<{ data_wells: DataWell[] }>('/datawells/search', { query }, 'none');
+}
+
+/** The numbers of the page's charts, in one request (docs/charts.md). */
+export function getCatalogueCharts() {
+  return api.get<CatalogueCharts>('/datawells/charts', 'none');
 }

@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { toast } from '@/lib/toast-store';
-import { listDataWells, searchDataWells, type BrowseParams, type DataWell } from './datawells-api';
+import { getCatalogueCharts, listDataWells, searchDataWells, type BrowseParams, type CatalogueCharts, type DataWell } from './datawells-api';
 
 /** Browse mode lists one page; search mode lists the matches of a query. */
 export type DataWellsView = ({ mode: 'browse' } & BrowseParams) | { mode: 'search'; query: string };
@@ -30,4 +30,9 @@ export function useDataWells(view: DataWellsView) {
     keepPreviousData: true,
     onError: () => toast.error('Could not pull data wells'),
   });
+}
+
+/** GET /datawells/charts: the catalogue's charts; a failure hides them quietly (the list stays). */
+export function useCatalogueCharts() {
+  return useSWR<CatalogueCharts>(['datawells', 'charts'], getCatalogueCharts, { revalidateOnFocus: false });
 }

@@ -13,6 +13,7 @@ import {
 } from '../api/datawells-api';
 import { useDataWells, type DataWellsView } from '../api/use-data-wells';
 import { DataWellItem, formatRecords } from './data-well-item';
+import { CatalogueCharts } from './catalogue-charts';
 import { Paginator } from '@/components/paginator';
 import { LoadFailed } from '@/components/load-failed';
 import './datawells.css';
@@ -160,6 +161,9 @@ export function DataWellsPage() {
       )}
 
       {searched === null && <Paginator page={page} pages={pages} onPage={goToPage} />}
+
+      {/* The whole catalogue in charts, under the list it summarises; not beside a search's matches. */}
+      {searched === null && <CatalogueCharts />}
     </div>
   );
 }

@@ -164,6 +164,42 @@ const QUESTIONS: { id: string; title: string; answer: ReactNode }[] = [
     ),
   },
   {
+    id: 'readingCharts',
+    title: 'How do I read the charts?',
+    answer: (
+      <>
+        <p>
+          Every chart has a title, a sentence under it with its main facts, and a &quot;Show the data as a table&quot; button that
+          opens the same numbers as a table, for a screen reader, the keyboard, or anyone who would rather read them. Hover or zoom
+          is never needed: what a mark shows is in the table too.
+        </p>
+        <ul>
+          <li>
+            <strong>Exposure timeline</strong> (search results for an email, username, phone or domain): one mark per data well
+            holding matches, placed at the well&apos;s breach date; the bigger the mark, the more matching entries. Its label names
+            the well and the kinds of data exposed there. Choose a mark to show only that well&apos;s results. Wells without a
+            breach date are listed beside the timeline.
+          </li>
+          <li>
+            <strong>Domain overview</strong> (monitoring, for a domain you have verified): the domain&apos;s matches per data
+            well over time, how many distinct addresses of the domain are exposed, and which kinds of data; the same numbers can
+            be downloaded as CSV.
+          </li>
+          <li>
+            <strong>Catalogue charts</strong> (<Link href="/data-wells">Data Wells</Link>): breaches and records per breach year
+            (wells without a date are counted in the sentence under the chart), the ten largest wells, and how wells expose
+            passwords: in plain text only, as hashes only, both, or not at all.
+          </li>
+          <li>
+            <strong>Matches per day</strong> (<Link href="/monitoring/reports">Monitoring Reports</Link>): for each of the last 90
+            days (UTC), the matching records of the reports written that day, every task counted; a record matched by two of your
+            tasks counts twice, as in the report itself.
+          </li>
+        </ul>
+      </>
+    ),
+  },
+  {
     id: 'deleteData',
     title: 'How do I remove my data?',
     answer: (

@@ -14,6 +14,7 @@ import type { Report, ReportRecord, ReportSummary } from '../api/monitoring-api'
 import { useReport, useReports } from '../api/use-monitoring';
 import { TASK_TITLES } from '../lib/channel-kinds';
 import { downloadReportCsv } from '../lib/report-csv';
+import { ReportChart } from './report-chart';
 import './monitoring.css';
 
 /**
@@ -59,6 +60,8 @@ export function ReportsPage() {
           Reports
         </button>
       </header>
+
+      <ReportChart />
 
       <div className={`reports-layout${drawerOpen ? ' drawer-open' : ''}`}>
         <div className="reports-scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />
