@@ -12,7 +12,8 @@ import { DESKTOP, MOBILE, eventually, textOf } from './support/browser';
 import { THEMES, signedInPage, type Theme } from './support/screens';
 import { uniqueEmail } from './support/server';
 import { useServerAndBrowser } from './support/suite';
-import { axeViolations, chartShot, dotCount, dotWells, labels, overflows, tableRows } from './support/well-charts';
+import { axeViolations, overflowsSideways as overflows, tableRows } from './support/chart-figures';
+import { blockShot, dotCount, dotRadii, dotWells, labels } from './support/well-charts';
 
 const PERSON = 'tl.person@e2e-timeline.test';
 const HOSTILE = '<img src=x onerror=alert(1)> Dump';
@@ -49,7 +50,7 @@ test('the timeline shows one labelled dot per dated well, the undated well apart
   assert.deepEqual(await labels(chart), ['E2E Forum · 3 records', 'E2E Shop · 1 record', `${HOSTILE} · 1 record`]);
   assert.equal(await page.locator('img[src="x"]').count(), 0, 'a well name is text, never markup');
   // Bigger dot, more records.
-  const radii = await chart.locator('svg g[aria-label="dot"] circle').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('r'))));
+  const radii = await dotRadii(chart);
   assert.ok(radii[0]! > radii[1]!, `${radii}`);
   assert.match(await textOf(chart.locator('figcaption')), /^4 data wells hold 7 records matching this search\. Breaches from May 2016 to Feb 2023\. Most records: E2E Forum \(3\)\. 1 well has no breach date\.$/);
   const undated = page.getByTestId('timeline-undated');
@@ -118,7 +119,7 @@ for (const theme of THEMES) {
       const width = await section.locator('svg').first().evaluate((svg) => svg.getBoundingClientRect().width);
       assert.ok(width <= viewport.width, `${label}: the drawing fits (${width})`);
       assert.deepEqual(await axeViolations(page), [], label);
-      await chartShot(page, `exposure-timeline-${label}-${theme}`, section);
+      await blockShot(section, `exposure-timeline-${label}-${theme}`);
       await page.context().close();
     }
   });

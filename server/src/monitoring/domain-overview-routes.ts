@@ -16,8 +16,7 @@ const security = [{ bearer: [] }];
 const Overview = Type.Object({
   domain: Type.String(),
   ...WellExposureBody.properties,
-  distinct_addresses: Type.Integer({ description: 'Distinct addresses of the domain in at most 10,000 matching records read.' }),
-  distinct_is_lower_bound: Type.Boolean({ description: 'More records matched than were read: distinct_addresses is a lower bound.' }),
+  distinct_addresses: Type.Integer({ description: 'Distinct addresses of the domain (lower-cased) that a counted record holds, counted in the engine.' }),
   data_kinds: Type.Array(Type.Object({ kind: Type.String(), wells: Type.Integer(), records: Type.Integer() })),
 });
 

@@ -2,8 +2,9 @@
  * The domain overview of the monitoring screen (docs/monitoring.md "Domain overview"): for a
  * domain the caller verified, the wells holding its addresses (`email:*@domain`, counted in
  * the engine) with their breach dates and kinds of data, how many distinct addresses of the
- * domain are exposed, and how many wells and records expose each kind of data; the same
- * numbers as CSV. One search of the account through the admission (counted, never charged).
+ * domain are exposed (the engine's distinct count of the term's values: exact, no record
+ * read), and how many wells and records expose each kind of data; the same numbers as CSV.
+ * One search of the account through the admission (counted, never charged).
  * Only counts and well names leave here: no address or other value.
  */
 import type { Kysely } from 'kysely';
@@ -11,7 +12,7 @@ import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
 import { normalizeDomain } from '../common/monitoring-rules';
 import { csvLine } from '../common/csv-cells';
-import { DOMAIN_MAX_RECORDS, domainAddressesQuery, entryAliases, readEntries } from '../breach-api/v3-account-reads';
+import { domainAddressesQuery } from '../breach-api/v3-account-reads';
 import { wellExposure, type WellExposure } from '../search/well-exposure';
 import type { SearchService } from '../search/search-service';
 import { domainGate } from './domain-verification-service';
@@ -31,10 +32,8 @@ export interface DataKind {
 
 export interface DomainOverview extends WellExposure {
   domain: string;
-  /** Distinct addresses of the domain in the records read (at most DOMAIN_MAX_RECORDS). */
+  /** Distinct addresses of the domain (lower-cased) that a counted record holds. */
   distinct_addresses: number;
-  /** True when more records matched than were read: the distinct count is then a lower bound. */
-  distinct_is_lower_bound: boolean;
   /** Each kind of data with the wells and records exposing it, most records first. */
   data_kinds: DataKind[];
 }
@@ -59,20 +58,11 @@ export function createDomainOverview(deps: { db: Kysely<Database>; search: () =>
     if (!(await domainGate(deps.db, userId))(domain)) throw Errors.forbidden(OVERVIEW_NOT_VERIFIED);
     const search = deps.search();
     const query = domainAddressesQuery(domain);
-    const { result } = await search.admitted(userId, ADMISSION, {}, async () => {
-      const counts = await search.wellCounts({ query, type: 'all', mode: 'wildcard', oneTerm: false });
-      const entries = counts.total > 0 ? await readEntries(search.run, query, 'wildcard', DOMAIN_MAX_RECORDS) : [];
-      return { counts, entries };
-    });
-    const addresses = new Set(result.entries.flatMap((entry) => entryAliases(entry, domain)));
-    const exposure = await wellExposure(deps.db, result.counts);
-    return {
-      domain,
-      ...exposure,
-      distinct_addresses: addresses.size,
-      distinct_is_lower_bound: result.counts.total > result.entries.length,
-      data_kinds: dataKinds(exposure),
-    };
+    const { result: counts } = await search.admitted(userId, ADMISSION, {}, () =>
+      search.wellCounts({ query, type: 'all', mode: 'wildcard', oneTerm: false, distinct: true }),
+    );
+    const exposure = await wellExposure(deps.db, counts);
+    return { domain, ...exposure, distinct_addresses: counts.distinct ?? 0, data_kinds: dataKinds(exposure) };
   };
 }
 
@@ -82,8 +72,8 @@ export function createDomainOverview(deps: { db: Kysely<Database>; search: () =>
  */
 export function overviewCsv(overview: DomainOverview): string {
   const lines = [
-    csvLine(['domain', 'distinct_addresses', 'distinct_is_lower_bound', 'records', 'wells']),
-    csvLine([overview.domain, overview.distinct_addresses, overview.distinct_is_lower_bound, overview.total, overview.wells.length + overview.undated.length]),
+    csvLine(['domain', 'distinct_addresses', 'records', 'wells']),
+    csvLine([overview.domain, overview.distinct_addresses, overview.total, overview.wells.length + overview.undated.length]),
     '',
     csvLine(['well', 'breach_date', 'records', 'data_types']),
     ...[...overview.wells, ...overview.undated].map((w) => csvLine([w.name, w.date ?? '', w.records, w.data_types.join('; ')])),

@@ -4,10 +4,8 @@ import type { WellExposure } from '@/features/search';
 /** POST /monitoring/domains/overview: a verified domain's wells, distinct addresses and kinds of data. */
 export interface DomainOverview extends WellExposure {
   domain: string;
-  /** Distinct addresses of the domain among at most 10,000 matching records read. */
+  /** Distinct addresses of the domain (lower-cased) that a counted record holds. */
   distinct_addresses: number;
-  /** More records matched than were read: `distinct_addresses` is a lower bound. */
-  distinct_is_lower_bound: boolean;
   data_kinds: { kind: string; wells: number; records: number }[];
 }
 

@@ -20,7 +20,7 @@ const numbers = new Intl.NumberFormat('en-US');
 export function overviewSummary(o: Overview): string {
   const wells = o.wells.length + o.undated.length;
   if (wells === 0) return `No data well holds an address of ${o.domain}.`;
-  const addresses = `${o.distinct_is_lower_bound ? 'at least ' : ''}${numbers.format(o.distinct_addresses)} distinct address${o.distinct_addresses === 1 ? '' : 'es'}`;
+  const addresses = `${numbers.format(o.distinct_addresses)} distinct address${o.distinct_addresses === 1 ? '' : 'es'}`;
   const parts = [`${numbers.format(o.total)} records in ${numbers.format(wells)} data well${wells === 1 ? '' : 's'} expose ${addresses} of ${o.domain}.`];
   if (o.wells.length > 1) parts.push(`Breaches from ${o.wells[0]!.date!.slice(0, 4)} to ${o.wells.at(-1)!.date!.slice(0, 4)}.`);
   if (o.undated.length) parts.push(`${numbers.format(o.undated.length)} well${o.undated.length === 1 ? ' has' : 's have'} no breach date.`);
@@ -57,10 +57,7 @@ function OverviewBody({ overview }: { overview: Overview }) {
       <dl className="overview-numbers" data-testid="overview-numbers">
         <div>
           <dt>Distinct addresses exposed</dt>
-          <dd data-testid="overview-addresses">
-            {overview.distinct_is_lower_bound ? 'at least ' : ''}
-            {numbers.format(overview.distinct_addresses)}
-          </dd>
+          <dd data-testid="overview-addresses">{numbers.format(overview.distinct_addresses)}</dd>
         </div>
         <div>
           <dt>Matching records</dt>

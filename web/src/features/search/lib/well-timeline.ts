@@ -58,10 +58,9 @@ export function drawWellTimeline(Plot: PlotModule, width: number, colors: ThemeC
       }),
     ],
   });
-  // The picture is one image (role img, named by the chart): its guide lines need no name of their own.
-  svg.querySelectorAll('g[aria-label="rule"]').forEach((g) => g.removeAttribute('aria-label'));
   if (onWell) {
-    // Dots are drawn in the data's order (sort: null): the n-th circle is the n-th well.
+    // Dots are drawn in the data's order (sort: null): the n-th circle is the n-th well. (Plot's
+    // mark names are still aria-labels here; the chart moves them to data-mark afterwards.)
     svg.querySelectorAll('g[aria-label="dot"] circle').forEach((circle, i) => {
       const well = rows[i];
       if (!well) return;
