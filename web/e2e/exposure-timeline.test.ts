@@ -109,6 +109,23 @@ test('a free account sees the timeline of a one-term search without filters', as
   await page.context().close();
 });
 
+test('no timeline for a search that finds nothing or for another tab (and no request for one)', async () => {
+  const user = await suite.server.createUser({ email: uniqueEmail('timeline'), verified: true, searchDays: 30 });
+  const page = await signedInPage(suite.browser, suite.server, user, 'dark');
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/search/timeline') asked.push(request.url());
+  });
+  await page.goto(`/search?q=${encodeURIComponent('nobody@e2e-timeline.test')}&type=email`);
+  await page.getByTestId('search-empty').waitFor();
+  await page.goto(`/search?q=${encodeURIComponent('forum-1')}&type=password`);
+  await page.getByTestId('results-list').waitFor();
+  await page.waitForTimeout(300);
+  assert.deepEqual(asked, []);
+  assert.equal(await page.getByTestId('exposure-timeline').count(), 0);
+  await page.context().close();
+});
+
 for (const theme of THEMES) {
   test(`the timeline at desktop and phone width, ${theme} theme: drawn, no overflow, no axe violation; screenshots`, async () => {
     for (const [label, viewport] of [['desktop', DESKTOP], ['phone', MOBILE]] as const) {

@@ -73,13 +73,15 @@ export function SearchPage() {
       if (toastErrors(error ? [error] : validateSearch(query, searchType, wildcard))) return;
       if (regex !== opts.regex || wildcard !== opts.wildcard) setOptions({ ...opts, regex, wildcard });
       const params = { query, type: searchType, page: 1, ...opts, regex, wildcard };
-      if (await search(params)) {
+      const response = await search(params);
+      if (response) {
         setSelected(new Map());
         setWell(null);
         setTimeline(null);
         scrollToTop();
-        // After the search (one slot at a time): its wells over time, one more counted search.
-        if (TIMELINE_TYPES.includes(searchType)) {
+        // After the search (one slot at a time), when it found something: its wells over time,
+        // one more counted search.
+        if (TIMELINE_TYPES.includes(searchType) && response.total_results > 0) {
           fetchTimeline(params).then(
             (data) => setTimeline({ params, data }),
             () => setTimeline(null), // the results stand without it
