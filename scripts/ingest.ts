@@ -4,6 +4,8 @@
 //   npm run ingest -- --well NAME [--format auto|jsonl|json-array|csv|combo|sql] [--date YYYY-MM-DD]
 //        [--description TEXT] [--sensitive] [--map col=field[,col=field…]] [--table NAME]…
 //        [--dry-run] [--report FILE] [--index-dir DIR] [--no-catalogue] FILE...
+//   npm run ingest -- --samples [--index-dir DIR] [--no-catalogue]
+//        (the fictitious sample wells of samples/breaches, scripts/lib/ingest-samples.ts)
 //
 // The formats are detected from the content (docs/ingest.md). `--dry-run` prints what
 // would be ingested (formats, column mappings, ten records per file or table) and
@@ -35,6 +37,8 @@ const USAGE = `usage: npm run ingest -- --well NAME [--format auto|jsonl|json-ar
        [--dry-run] [--report FILE] [--index-dir DIR] [--part-records N] [--max-segments N] [--merge]
        [--no-catalogue] FILE|DIR...
        npm run ingest -- --merge [--index-dir DIR]    (merge every segment into one)
+       npm run ingest -- --samples [--index-dir DIR] [--no-catalogue]
+           (the fictitious sample wells of samples/breaches, one ingest per well; a well already there is skipped)
 FILE: plain, gzip, xz, bzip2 or zstd, or a zip or tar archive (recognised by content; docs/ingest-archives.md)
 DIR: every file below it, in name order, dot files left out
 --dry-run: print each file's (and SQL table's) format, column mapping and ten records; publish nothing
@@ -62,12 +66,18 @@ export interface IngestCliOptions {
   dryRun?: boolean;
   /** SQL dumps: only these tables. */
   tables?: string[];
+  /** Ingest the sample wells of samples/breaches (no well, no file). */
+  samples?: boolean;
 }
 
+/** What `--samples` may come with: where to ingest, and whether to record the catalogue. */
+const SAMPLES_OPTIONS = new Set(['samples', 'index-dir', 'no-catalogue', 'help']);
+
 export function parseIngestArgs(argv: string[]): IngestCliOptions {
-  const { values, positionals } = parseArgs({
+  const { values, positionals, tokens } = parseArgs({
     args: argv,
     allowPositionals: true,
+    tokens: true,
     options: {
       well: { type: 'string' },
       format: { type: 'string', default: 'auto' },
@@ -83,10 +93,19 @@ export function parseIngestArgs(argv: string[]): IngestCliOptions {
       'no-catalogue': { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
       table: { type: 'string', multiple: true },
+      samples: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) throw new UsageError('');
+  if (values.samples) {
+    const other = tokens.find((t) => t.kind === 'option' && !SAMPLES_OPTIONS.has(t.name));
+    if (positionals.length > 0 || other) {
+      const what = other?.kind === 'option' ? `--${other.name}` : 'FILE';
+      throw new UsageError(`--samples takes no ${what}: each sample well's name, date, description and mapping come from samples/breaches/wells.json`);
+    }
+    return { well: '', files: [], format: 'auto', date: null, description: '', sensitive: false, map: {}, indexDir: values['index-dir'], merge: false, catalogue: !values['no-catalogue'], dryRun: false, tables: [], samples: true };
+  }
   const maxSegments = values['max-segments'] !== undefined ? Number(values['max-segments']) : undefined;
   if (maxSegments !== undefined && !(Number.isInteger(maxSegments) && maxSegments >= 0)) throw new UsageError('--max-segments must be a whole number');
   if (values.merge && !values.well && positionals.length === 0) {
@@ -136,7 +155,7 @@ export function progressReporter(out: NodeJS.WriteStream = process.stderr): (p: 
   };
 }
 
-async function resolveIndexDir(explicit?: string): Promise<string> {
+export async function resolveIndexDir(explicit?: string): Promise<string> {
   if (explicit) return explicit;
   const { loadConfig } = await import('../server/src/config');
   return loadConfig().indexDir;
@@ -266,6 +285,19 @@ export function formatDryRun(r: IngestResult): string {
   return out.join('\n');
 }
 
+/** `--samples`: every sample well not there yet, one line per well, then the totals. */
+async function ingestSampleWells(opts: IngestCliOptions): Promise<void> {
+  const { describeSample, ingestSamples } = await import('./lib/ingest-samples');
+  const { ingested, skipped } = await ingestSamples({
+    indexDir: opts.indexDir,
+    catalogue: opts.catalogue,
+    onWell: (well, result) => console.log(describeSample(well, result, opts.catalogue)),
+    onProgress: () => progressReporter(),
+  });
+  const records = ingested.reduce((n, i) => n + i.result.records, 0);
+  console.log(`samples: ${ingested.length} wells ingested (${records.toLocaleString('en-US')} records), ${skipped.length} already there`);
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
@@ -282,6 +314,10 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     throw e;
+  }
+  if (opts.samples) {
+    await ingestSampleWells(opts);
+    return;
   }
   if (opts.merge && opts.files.length === 0) {
     const m = await mergeIndex(await resolveIndexDir(opts.indexDir), { all: true });

@@ -379,6 +379,13 @@ const CASES: Record<string, ((key: string) => Promise<void>) | null> = {
     await smoke(key, ['run', 'whois-ingest', '--', '--format', 'pdns', file], { line: /imported: 1 records \(1 passive DNS rows/ });
   },
   'whois-ingest --samples': (key) => smoke(key, ['run', 'whois-ingest', '--', '--samples'], { line: /imported: \d+ records/ }).then(() => undefined),
+  'ingest --samples': async (key) => {
+    // The sample wells of samples/breaches into the running server's index and catalogue.
+    await smoke(key, ['run', 'ingest', '--', '--samples'], { line: /^samples: 10 wells ingested \(1,142 records\), 0 already there$/m });
+    const wells = await query<{ name: string; is_stealer_log: boolean }>("select name, is_stealer_log from data_wells where name <> 'Smoke' order by name");
+    assert.equal(wells.length, 10, JSON.stringify(wells));
+    assert.deepEqual(wells.filter((w) => w.is_stealer_log).map((w) => w.name), ['Nightjar Stealer Logs']);
+  },
   bench: async (key) => {
     // Every peer in one run (the default --peers), the PostgreSQL one on the embedded server.
     const out = await smoke(key, ['run', 'bench', '--', '--records', '2000', '--dir', path.join(scratch, 'bench'), '--pg-url', embeddedUrl()], {
@@ -535,6 +542,7 @@ describe('documented commands, on the embedded default with nothing configured',
     'admin index:upgrade',
     'whois-ingest',
     'whois-ingest --samples',
+    'ingest --samples',
     'bench',
     'bench:whois',
   ];

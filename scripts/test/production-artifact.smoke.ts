@@ -4,7 +4,8 @@
  * the image would run it (the Dockerfile's CMD, read from the Dockerfile itself):
  * - NODE_ENV=production against the machine's PostgreSQL and Redis: /readyz, an account made
  *   with the built `admin`, a sign-in, a file ingested with the built `ingest`, the entry
- *   found by `/v2/search`, `whois-ingest --samples`, then SIGTERM and a clean exit 0;
+ *   found by `/v2/search`, `whois-ingest --samples`, `ingest --samples` (a sample address
+ *   found in its wells), then SIGTERM and a clean exit 0;
  * - the embedded defaults (no DATABASE_URL, no REDIS_URL): /readyz and `admin user:list`.
  * Start-up times and the artifact's size are printed.
  *
@@ -180,6 +181,26 @@ describe('NODE_ENV=production against external PostgreSQL and Redis', () => {
   test('whois-ingest --samples loads the shipped samples', () => {
     const loaded = npmRun('whois-ingest', ['--samples'], env);
     assert.equal(loaded.status, 0, loaded.stderr);
+  });
+
+  test('ingest --samples loads the shipped sample wells', async () => {
+    const loaded = npmRun('ingest', ['--samples'], env);
+    assert.equal(loaded.status, 0, loaded.stderr);
+    assert.match(loaded.stdout, /^samples: 10 wells ingested \(1,142 records\), 0 already there$/m);
+    // samples/breaches/README.md: alice@example.com is in five wells.
+    const wells = await eventually(async () => {
+      const response = await fetch(`${server.url}/v2/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'LeakWell-Api-Key': apiKey },
+        body: JSON.stringify({ query: 'email:"alice@example.com"', page: 1, size: 20 }),
+      });
+      const text = await response.text();
+      assert.equal(response.status, 200, text);
+      const body = JSON.parse(text) as { entries: { database_name?: string }[] };
+      const names = new Set(body.entries.map((e) => e.database_name));
+      return names.size === 5 ? names : undefined;
+    }, 15_000);
+    assert.deepEqual([...wells].sort(), ['Cobalt Cloud', 'Harbor Combolist', 'Nightjar Stealer Logs', 'Pixelboard Forum', 'Quillmate']);
   });
 
   test('SIGTERM stops the server cleanly', async () => {
