@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
+import type * as Samples from '../../scripts/lib/ingest-samples';
 import { DESKTOP, MOBILE, eventually, textOf } from './support/browser';
 import { THEMES, signedInPage, type Theme } from './support/screens';
 import { uniqueEmail } from './support/server';
@@ -16,6 +17,7 @@ import { axeViolations, overflowsSideways as overflows, tableRows } from './supp
 import { blockShot, dotCount, dotRadii, dotWells, labels } from './support/well-charts';
 
 const PERSON = 'tl.person@e2e-timeline.test';
+const SAMPLES_URL = new URL('../../scripts/lib/ingest-samples.ts', import.meta.url).href;
 const HOSTILE = '<img src=x onerror=alert(1)> Dump';
 
 const suite = useServerAndBrowser(async ({ server }) => {
@@ -123,6 +125,32 @@ test('no timeline for a search that finds nothing or for another tab (and no req
   await page.waitForTimeout(300);
   assert.deepEqual(asked, []);
   assert.equal(await page.getByTestId('exposure-timeline').count(), 0);
+  await page.context().close();
+});
+
+test('from the sample wells (npm run ingest -- --samples): alice@example.com over the years, Unsorted Paste apart for carol', async () => {
+  const { server } = suite;
+  // The ingest command's own path into this server's index and database (the running engine refreshes on the segments' notice).
+  const previous = process.env.DATABASE_URL;
+  process.env.DATABASE_URL = server.runtime.config.DATABASE_URL;
+  try {
+    const { ingestSamples } = (await import(SAMPLES_URL)) as typeof Samples;
+    await ingestSamples({ indexDir: server.runtime.config.indexDir, catalogue: true });
+  } finally {
+    if (previous === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = previous;
+  }
+  await server.runtime.engine.refresh();
+  const user = await server.createUser({ email: uniqueEmail('timeline'), verified: true, searchDays: 30 });
+  const page = await signedInPage(suite.browser, server, user, 'light');
+  await page.goto(`/search?q=${encodeURIComponent('alice@example.com')}&type=email`);
+  const chart = page.getByTestId('timeline-chart');
+  assert.deepEqual(await dotWells(chart), ['Pixelboard Forum', 'Quillmate', 'Harbor Combolist', 'Cobalt Cloud', 'Nightjar Stealer Logs']);
+  assert.match(await textOf(chart.locator('figcaption')), /^5 data wells hold 6 records matching this search\. Breaches from Jun 2012 to Oct 2023\./);
+  await blockShot(page.getByTestId('exposure-timeline'), 'exposure-timeline-samples-alice-light');
+  await page.goto(`/search?q=${encodeURIComponent('carol@example.net')}&type=email`);
+  assert.deepEqual(await dotWells(chart), ['Tidewater Fitness', 'Lumen Dating', 'Cobalt Cloud']);
+  assert.match(await textOf(page.getByTestId('timeline-undated')), /Unsorted Paste/);
   await page.context().close();
 });
 
