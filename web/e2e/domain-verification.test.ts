@@ -54,13 +54,13 @@ test('tasks screen: a domain task shows its state and instructions; Check Now re
   // Nothing published yet: the live region says so, the state stays.
   const result = card.getByRole('status');
   assert.equal(await result.getAttribute('aria-live'), 'polite');
-  await card.getByRole('button', { name: 'Check e2e-proof.test now' }).click();
+  await card.getByRole('button', { name: 'Check Now: e2e-proof.test' }).click();
   await eventually(async () => /No TXT record or file/.test(await textOf(result)), true);
   assert.equal(await textOf(card.getByTestId('domain-state')), 'Not verified');
 
   // The record published: by keyboard this time.
   dnsServer.txt.set('e2e-proof.test', [record]);
-  await card.getByRole('button', { name: 'Check e2e-proof.test now' }).focus();
+  await card.getByRole('button', { name: 'Check Now: e2e-proof.test' }).focus();
   await page.keyboard.press('Enter');
   await eventually(async () => /is verified/.test(await textOf(result)), true);
   await eventually(() => textOf(card.getByTestId('domain-state')), 'Verified');

@@ -10,6 +10,8 @@ import { registerMonitoring } from './monitoring-routes';
 import { createDomainVerifier } from './domain-verifier';
 import { createDomainVerificationService } from './domain-verification-service';
 import { registerDomainVerificationRoutes } from './domain-verification-routes';
+import { createDomainOverview } from './domain-overview';
+import { registerDomainOverviewRoutes } from './domain-overview-routes';
 import { createReportsService } from './reports-service';
 import { registerReportsRoutes } from './reports-routes';
 import { createNotificationsService } from './notifications-service';
@@ -44,6 +46,7 @@ export const monitoringPlugin = fp<AppDeps>(
     });
     app.addHook('onClose', () => domainVerification.close());
     registerDomainVerificationRoutes(app, { verification: domainVerification, brand: config.BRAND });
+    registerDomainOverviewRoutes(app, { overview: createDomainOverview({ db, search: () => app.searchService }) });
     registerReportsRoutes(app, { reports });
     registerNotificationsRoutes(app, { notifications: createNotificationsService(db) });
 
@@ -73,5 +76,5 @@ export const monitoringPlugin = fp<AppDeps>(
       app.addHook('onClose', () => watcher.close());
     });
   },
-  { name: 'monitoring', fastify: '5.x', dependencies: ['auth', 'jobs', 'api-v2', 'monitor-api-v1'] },
+  { name: 'monitoring', fastify: '5.x', dependencies: ['auth', 'jobs', 'api-v2', 'monitor-api-v1', 'search'] },
 );

@@ -6,8 +6,32 @@ import { ErrorBody, Errors } from '../infra/errors';
 import { RECORDS_BY_ID_MAX, type SearchService } from './search-service';
 import { SearchRecord } from './search-schemas';
 
+/** The dashboard's search body: query and tab obfuscated (common/obfuscation.ts), the toggles in clear. */
+const SearchBody = Type.Object(
+  {
+    r0: Type.String({ maxLength: 4096 }),
+    r1: Type.String({ maxLength: 256 }),
+    r2: Type.String({ maxLength: 64 }),
+    page: Type.Integer({ minimum: 1, maximum: DASHBOARD_MAX_PAGE }),
+    regex: Type.Boolean(),
+    wildcard: Type.Boolean(),
+    deduplicate: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+function unpacked(body: SearchFields) {
+  try {
+    return unpackSearch(body);
+  } catch (error) {
+    if (error instanceof ObfuscationError) throw Errors.malformedPayload(error.message);
+    throw error;
+  }
+}
+
 export function registerSearchRoutes(app: FastifyInstance, deps: { search: SearchService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  registerTimelineRoute(app, deps);
   r.post(
     '/search',
     {
@@ -17,18 +41,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: { search: Searc
         tags: ['search'],
         security: [{ bearer: [] }],
         summary: 'Search from the dashboard (obfuscated payload). Values only for subscribers; counts for everyone.',
-        body: Type.Object(
-          {
-            r0: Type.String({ maxLength: 4096 }),
-            r1: Type.String({ maxLength: 256 }),
-            r2: Type.String({ maxLength: 64 }),
-            page: Type.Integer({ minimum: 1, maximum: DASHBOARD_MAX_PAGE }),
-            regex: Type.Boolean(),
-            wildcard: Type.Boolean(),
-            deduplicate: Type.Boolean(),
-          },
-          { additionalProperties: false },
-        ),
+        body: SearchBody,
         response: {
           200: Type.Object({
             results: Type.Array(SearchRecord),
@@ -45,16 +58,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: { search: Searc
         },
       },
     },
-    async (request) => {
-      let values;
-      try {
-        values = unpackSearch(request.body as SearchFields);
-      } catch (error) {
-        if (error instanceof ObfuscationError) throw Errors.malformedPayload(error.message);
-        throw error;
-      }
-      return deps.search.dashboard(request.user.sub, values);
-    },
+    (request) => deps.search.dashboard(request.user.sub, unpacked(request.body)),
   );
 
   r.post(
@@ -80,5 +84,39 @@ export function registerSearchRoutes(app: FastifyInstance, deps: { search: Searc
       },
     },
     (request) => deps.search.records(request.user.sub, request.body.ids),
+  );
+}
+
+const ExposedWell = Type.Object({
+  name: Type.String(),
+  date: Type.Union([Type.String({ description: 'The breach date, YYYY-MM-DD.' }), Type.Null()]),
+  records: Type.Integer({ description: 'Records of the well matching the search.' }),
+  data_types: Type.Array(Type.String(), { description: 'The kinds of data the well exposes ("Email", "Password", "Hashed password", ...).' }),
+});
+
+/** The wells of a chart: dated ones oldest first, undated ones apart (most records first). */
+export const WellExposureBody = Type.Object({
+  total: Type.Integer({ description: 'Matching records in every well (no dedup).' }),
+  wells: Type.Array(ExposedWell),
+  undated: Type.Array(ExposedWell, { description: 'Wells without a breach date.' }),
+});
+
+/** POST /search/timeline: the search screen's exposure timeline (the search's own body). */
+function registerTimelineRoute(app: FastifyInstance, deps: { search: SearchService }) {
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    '/search/timeline',
+    {
+      onRequest: [app.authenticate],
+      schema: {
+        operationId: 'dashboardExposureTimeline',
+        tags: ['search'],
+        security: [{ bearer: [] }],
+        summary:
+          'The wells holding records that match an email, username, phone or domain search (the search body as POST /search takes it; page and deduplicate are ignored), with breach dates, matching records and exposed kinds of data. Counted as one search; without a search subscription, one-term queries only.',
+        body: SearchBody,
+        response: { 200: WellExposureBody, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
+      },
+    },
+    (request) => deps.search.timeline(request.user.sub, unpacked(request.body)),
   );
 }

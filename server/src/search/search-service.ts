@@ -13,6 +13,7 @@ import { SearchConcurrency } from './concurrency';
 import { admittedSearches } from './admitted-search';
 import { dashboardSearch } from './dashboard-search';
 import { recordsById } from './records-by-id';
+import { exposureTimeline } from './exposure-timeline';
 
 export type { SearchAccess } from './admission';
 export { dashboardEntries, engineType, primaryField, searchMode } from './search-shapes';
@@ -69,6 +70,8 @@ export function createSearchService(deps: {
     /** Records by id for the dashboard (favourites after a reload), counted as one search. */
     records: recordsById({ engine, admitted }),
     dashboard: dashboardSearch({ engine, admitAndRun }),
+    /** The search screen's exposure timeline: matching records per well with dates and data kinds, one counted search. */
+    timeline: exposureTimeline({ db: deps.db, admitted, wellCounts }),
   };
 }
 

@@ -8,6 +8,7 @@ import { toast } from '@/lib/toast-store';
 import { checkDomain, sendDomainMail, type DomainVerification } from '../api/monitoring-api';
 import { DOMAINS_KEY, useDomainVerifications } from '../api/use-monitoring';
 import { refusalMessage } from '../lib/refusal';
+import { DomainOverview } from './domain-overview';
 
 const METHODS: Record<NonNullable<DomainVerification['method']>, string> = {
   dns: 'DNS TXT record',
@@ -127,8 +128,9 @@ function DomainCard({ domain }: { domain: DomainVerification }) {
           </div>
         </>
       )}
+      {domain.verified && <DomainOverview domain={domain.domain} />}
       <div className="domain-check">
-        <button type="button" className="button button-primary button-small" disabled={checking} onClick={() => void check()} aria-label={`Check ${domain.domain} now`}>
+        <button type="button" className="button button-primary button-small" disabled={checking} onClick={() => void check()} aria-label={`Check Now: ${domain.domain}`}>
           Check Now
         </button>
         <p className="domain-result" role="status" aria-live="polite" data-testid="domain-result">

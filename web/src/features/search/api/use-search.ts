@@ -38,8 +38,9 @@ export function useSearch() {
   /** Entries removed from this screen (local flag). */
   const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
 
-  const search = useCallback(async (params: SearchParams): Promise<boolean> => {
-    if (running.current) return false;
+  /** Runs the search; its response, or null when it did not run or failed (the toast said why). */
+  const search = useCallback(async (params: SearchParams): Promise<SearchResponse | null> => {
+    if (running.current) return null;
     running.current = true;
     setSearching(true);
     try {
@@ -57,10 +58,10 @@ export function useSearch() {
         loaded.set(params.page, response.results);
         return { params, response, loaded };
       });
-      return true;
+      return response;
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 401)) toast.error(errorMessage(error));
-      return false;
+      return null;
     } finally {
       running.current = false;
       setSearching(false);

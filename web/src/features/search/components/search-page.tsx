@@ -11,6 +11,9 @@ import { dashboardPageCount } from '@common/search-rules';
 import { useSearch } from '../api/use-search';
 import { isFavouriteReference, rememberFavouriteRecords, useFavourites } from '../lib/favourites';
 import { fetchRecords } from '../api/search-api';
+import { fetchTimeline, TIMELINE_TYPES, withWell } from '../api/timeline-api';
+import { ExposureTimeline } from './exposure-timeline';
+import { WellFilterNotice, type TimelineState } from './well-filter';
 import { RemoveEntryModal } from './remove-entry-modal';
 import { ResultRow } from './result-row';
 import { FavouriteRow } from './favourite-row';
@@ -38,6 +41,9 @@ export function SearchPage() {
   const [removing, setRemoving] = useState<SearchRecord | null>(null);
   const { favourites, toggle: toggleFavourite, isFavourite } = useFavourites(user?.email ?? '');
   const listTop = useRef<HTMLDivElement>(null);
+  // The timeline of the last search typed (not of a well chosen from it), and the well chosen.
+  const [timeline, setTimeline] = useState<TimelineState | null>(null);
+  const [well, setWell] = useState<string | null>(null);
 
   // Favourites kept as ids only (after a reload) are shown again by fetching their records
   // by id, once per visit and only with a subscription (values): one counted search.
@@ -66,13 +72,36 @@ export function SearchPage() {
       const { query, regex, wildcard, error } = applyModeSuffix({ query: text, regex: opts.regex, wildcard: opts.wildcard });
       if (toastErrors(error ? [error] : validateSearch(query, searchType, wildcard))) return;
       if (regex !== opts.regex || wildcard !== opts.wildcard) setOptions({ ...opts, regex, wildcard });
-      if (await search({ query, type: searchType, page: 1, ...opts, regex, wildcard })) {
+      const params = { query, type: searchType, page: 1, ...opts, regex, wildcard };
+      const response = await search(params);
+      if (response) {
         setSelected(new Map());
+        setWell(null);
+        setTimeline(null);
         scrollToTop();
+        // After the search (one slot at a time), when it found something: its wells over time,
+        // one more counted search.
+        if (TIMELINE_TYPES.includes(searchType) && response.total_results > 0) {
+          fetchTimeline(params).then(
+            (data) => setTimeline({ params, data }),
+            () => setTimeline(null), // the results stand without it
+          );
+        }
       }
     },
     [search, searching],
   );
+
+  /** Shows only one well's results of the timeline's search (the search language's source filter); null shows them all again. */
+  const chooseWell = async (name: string | null) => {
+    if (!timeline || searching) return;
+    const params = { ...timeline.params, page: 1, query: name === null ? timeline.params.query : withWell(timeline.params.query, name) };
+    if (await search(params)) {
+      setWell(name);
+      setSelected(new Map());
+      scrollToTop();
+    }
+  };
 
   const goToPage = async (page: number) => {
     if (!state || searching) return;
@@ -194,6 +223,11 @@ export function SearchPage() {
             <p className="favourites-empty muted">Star a result to keep it here.</p>
           ))}
       </section>
+
+      {timeline && (
+        <ExposureTimeline data={timeline.data} onWell={subscribed ? (name) => void chooseWell(name) : undefined} />
+      )}
+      {well !== null && <WellFilterNotice well={well} onClear={() => void chooseWell(null)} />}
 
       <div ref={listTop} className="results-area" aria-busy={searching}>
         {hidden ? (

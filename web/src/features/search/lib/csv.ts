@@ -7,26 +7,19 @@
  * - every character of a value is kept, commas and line breaks included: an export is a copy
  *   of the data, not a rendering of it. Every cell is quoted (RFC 4180), inner double quotes
  *   doubled, so a comma or a line break stays inside its cell;
- * - a cell that begins with = + - @ after any leading white space (spaces, tabs, line
- *   breaks, no-break spaces), or with a tab or a carriage return, gets a leading single
- *   quote, so no spreadsheet reads it as a formula ("\n=HYPERLINK(…)" too: some spreadsheets
- *   skip leading white space).
+ * - a cell that could be read as a formula is neutralised by the rule every export shares
+ *   (server/src/common/csv-cells.ts: a leading single quote).
  */
+import { cleanCell, quoteCell as quote } from '@common/csv-cells';
 import type { SearchRecord } from '../api/search-api';
 
-const EXCLUDED = new Set(['primary_field', 'raw_record', 'removed']);
+export { cleanCell };
 
-export function cleanCell(value: string): string {
-  return /^(?:\s*[=+\-@]|[\t\r])/.test(value) ? `'${value}` : value;
-}
+const EXCLUDED = new Set(['primary_field', 'raw_record', 'removed']);
 
 export interface CsvOptions {
   /** The number of an array field's first column: 1 for search (email_1), 0 for reports (email_0). */
   firstIndex?: number;
-}
-
-function quote(cell: string): string {
-  return `"${cell.replace(/"/g, '""')}"`;
 }
 
 /** Columns in first-seen order; array fields as wide as their longest array. */
