@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { UsageError, duration, humanBytes, progressWriter } from './lib/cli';
-import { describeSample, ingestSamples } from './lib/ingest-samples';
+import { describeSample, ingestSamples, type SampleIngestSteps } from './lib/ingest-samples';
 import {
   FIELD_NAMES,
   type FieldName,
@@ -286,14 +286,17 @@ export function formatDryRun(r: IngestResult): string {
   return out.join('\n');
 }
 
+/** What `ingestSamples` takes from this command (scripts/lib/ingest-samples.ts). */
+export const SAMPLE_STEPS: SampleIngestSteps = {
+  resolveIndexDir,
+  publishedWells: (indexDir) => publishedSegments(indexDir).map((s) => s.well),
+  ingest: (argv, onProgress) => runIngest(parseIngestArgs(argv), onProgress),
+};
+
 /** `--samples`: every sample well not there yet, one line per well, then the totals. */
 async function ingestSampleWells(opts: IngestCliOptions): Promise<void> {
   const { ingested, skipped } = await ingestSamples({
-    steps: {
-      resolveIndexDir,
-      publishedWells: (indexDir) => publishedSegments(indexDir).map((s) => s.well),
-      ingest: (argv, onProgress) => runIngest(parseIngestArgs(argv), onProgress),
-    },
+    steps: SAMPLE_STEPS,
     indexDir: opts.indexDir,
     catalogue: opts.catalogue,
     onWell: (well, result) => console.log(describeSample(well, result, opts.catalogue)),

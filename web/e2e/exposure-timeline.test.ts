@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type * as Samples from '../../scripts/lib/ingest-samples';
+import type * as IngestCommand from '../../scripts/ingest';
 import { DESKTOP, MOBILE, eventually, textOf } from './support/browser';
 import { THEMES, signedInPage, type Theme } from './support/screens';
 import { uniqueEmail } from './support/server';
@@ -18,6 +19,7 @@ import { blockShot, dotCount, dotRadii, dotWells, labels } from './support/well-
 
 const PERSON = 'tl.person@e2e-timeline.test';
 const SAMPLES_URL = new URL('../../scripts/lib/ingest-samples.ts', import.meta.url).href;
+const INGEST_URL = new URL('../../scripts/ingest.ts', import.meta.url).href;
 const HOSTILE = '<img src=x onerror=alert(1)> Dump';
 
 const suite = useServerAndBrowser(async ({ server }) => {
@@ -135,7 +137,8 @@ test('from the sample wells (npm run ingest -- --samples): alice@example.com ove
   process.env.DATABASE_URL = server.runtime.config.DATABASE_URL;
   try {
     const { ingestSamples } = (await import(SAMPLES_URL)) as typeof Samples;
-    await ingestSamples({ indexDir: server.runtime.config.indexDir, catalogue: true });
+    const { SAMPLE_STEPS } = (await import(INGEST_URL)) as typeof IngestCommand;
+    await ingestSamples({ steps: SAMPLE_STEPS, indexDir: server.runtime.config.indexDir, catalogue: true });
   } finally {
     if (previous === undefined) delete process.env.DATABASE_URL;
     else process.env.DATABASE_URL = previous;

@@ -6,7 +6,7 @@
  */
 import type { Entry, SearchMode } from '../../../engine/index';
 import { Errors } from '../infra/errors';
-import { QUERY_MAX_LENGTH } from '../common/search-rules';
+import { QUERY_MAX_LENGTH, domainAddresses } from '../common/search-rules';
 import { domainCovers, normalizeDomain } from '../common/monitoring-rules';
 import type { SearchService } from '../search/search-service';
 
@@ -63,7 +63,7 @@ export function domainName(raw: string): string {
 }
 
 /** Every address of the domain (one exact lookup of the engine's email domains). */
-export const domainAddressesQuery = (domain: string) => bounded(`email:*@${domain}`, BAD_DOMAIN);
+export const domainAddressesQuery = (domain: string) => bounded(domainAddresses(domain), BAD_DOMAIN);
 /** URLs holding the domain's name (then kept only when their host is the domain or under it). */
 export const websiteQuery = (domain: string) => bounded(`url:*${domain}*`, BAD_DOMAIN);
 

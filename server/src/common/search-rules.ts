@@ -154,3 +154,6 @@ export function validateSearch(query: string, type: SearchType, wildcard: boolea
   if (type === 'phone' && !isValidPhoneQuery(trimmed)) messages.push(MESSAGES.phone);
   return messages;
 }
+
+/** Every address of a domain, as one query: the engine answers it from its table of email domains. */
+export const domainAddresses = (domain: string) => `email:*@${domain}`;

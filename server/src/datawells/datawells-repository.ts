@@ -331,3 +331,13 @@ export async function catalogueCharts(db: Kysely<Database>, largestCount: number
     passwords,
   };
 }
+
+/** The breach date (YYYY-MM-DD or null) and data types of the named wells; unknown names are left out. */
+export async function wellDatesAndTypes(db: Kysely<Database>, names: readonly string[]) {
+  if (names.length === 0) return [];
+  return db
+    .selectFrom('data_wells')
+    .select(['name', sql<string | null>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'data_types'])
+    .where('name', 'in', [...names])
+    .execute();
+}

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorBody } from '../infra/errors';
-import { WellExposureBody } from '../search/search-routes';
+import { WellExposureBody } from '../datawells/well-exposure-schemas';
 import { overviewCsv, overviewCsvName, type createDomainOverview } from './domain-overview';
 
 const Body = Type.Object({ domain: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });

@@ -12,8 +12,8 @@ import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
 import { normalizeDomain } from '../common/monitoring-rules';
 import { csvLine } from '../common/csv-cells';
-import { domainAddressesQuery } from '../breach-api/v3-account-reads';
-import { wellExposure, type WellExposure } from '../search/well-exposure';
+import { domainAddresses } from '../common/search-rules';
+import { wellExposure, type WellExposure } from '../datawells/well-exposure-service';
 import type { SearchService } from '../search/search-service';
 import { domainGate } from './domain-verification-service';
 
@@ -57,7 +57,7 @@ export function createDomainOverview(deps: { db: Kysely<Database>; search: () =>
     if (!domain) throw Errors.badRequest('invalid domain value');
     if (!(await domainGate(deps.db, userId))(domain)) throw Errors.forbidden(OVERVIEW_NOT_VERIFIED);
     const search = deps.search();
-    const query = domainAddressesQuery(domain);
+    const query = domainAddresses(domain);
     const { result: counts } = await search.admitted(userId, ADMISSION, {}, () =>
       search.wellCounts({ query, type: 'all', mode: 'wildcard', oneTerm: false, distinct: true }),
     );

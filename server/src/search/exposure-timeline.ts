@@ -11,7 +11,7 @@ import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
 import { applyModeSuffix, isSearchType, validateSearch, type SearchType } from '../common/search-rules';
 import { engineType, searchMode } from './search-shapes';
-import { wellExposure, type WellExposure } from './well-exposure';
+import { wellExposure, type WellExposure } from '../datawells/well-exposure-service';
 import type { AdmittedSearches } from './admitted-search';
 import type { WellCounts, WellCountsRequest } from '../../../engine/index';
 

@@ -5,6 +5,7 @@ import { DASHBOARD_MAX_PAGE } from '../common/search-rules';
 import { ErrorBody, Errors } from '../infra/errors';
 import { RECORDS_BY_ID_MAX, type SearchService } from './search-service';
 import { SearchRecord } from './search-schemas';
+import { WellExposureBody } from '../datawells/well-exposure-schemas';
 
 /** The dashboard's search body: query and tab obfuscated (common/obfuscation.ts), the toggles in clear. */
 const SearchBody = Type.Object(
@@ -86,20 +87,6 @@ export function registerSearchRoutes(app: FastifyInstance, deps: { search: Searc
     (request) => deps.search.records(request.user.sub, request.body.ids),
   );
 }
-
-const ExposedWell = Type.Object({
-  name: Type.String(),
-  date: Type.Union([Type.String({ description: 'The breach date, YYYY-MM-DD.' }), Type.Null()]),
-  records: Type.Integer({ description: 'Records of the well matching the search.' }),
-  data_types: Type.Array(Type.String(), { description: 'The kinds of data the well exposes ("Email", "Password", "Hashed password", ...).' }),
-});
-
-/** The wells of a chart: dated ones oldest first, undated ones apart (most records first). */
-export const WellExposureBody = Type.Object({
-  total: Type.Integer({ description: 'Matching records in every well (no dedup).' }),
-  wells: Type.Array(ExposedWell),
-  undated: Type.Array(ExposedWell, { description: 'Wells without a breach date.' }),
-});
 
 /** POST /search/timeline: the search screen's exposure timeline (the search's own body). */
 function registerTimelineRoute(app: FastifyInstance, deps: { search: SearchService }) {

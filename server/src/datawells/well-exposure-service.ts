@@ -4,9 +4,10 @@
  * catalogue's breach date and the kinds of data each well exposes, named for people.
  * Wells without a breach date are answered apart (never dropped).
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { WellCounts } from '../../../engine/index';
+import { wellDatesAndTypes } from './datawells-repository';
 
 /** A catalogue data type (a record field) as people name it. */
 const KIND_NAMES: Readonly<Record<string, string>> = {
@@ -64,14 +65,7 @@ export interface WellExposure {
 
 /** The engine's counts with each well's catalogue date and data types (one query). */
 export async function wellExposure(db: Kysely<Database>, counts: WellCounts): Promise<WellExposure> {
-  const names = counts.wells.map((w) => w.well);
-  const rows = names.length
-    ? await db
-        .selectFrom('data_wells')
-        .select(['name', sql<string | null>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'data_types'])
-        .where('name', 'in', names)
-        .execute()
-    : [];
+  const rows = await wellDatesAndTypes(db, counts.wells.map((w) => w.well));
   const byName = new Map(rows.map((r) => [r.name, r]));
   const all = counts.wells.map((w): ExposedWell => {
     const row = byName.get(w.well);
