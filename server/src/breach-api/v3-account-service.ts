@@ -12,7 +12,7 @@ import type { Database } from '../db/schema';
 import type { Config } from '../config';
 import { verifiedDomainNames } from '../monitoring/domain-verification-service';
 import type { SearchService } from '../search/search-service';
-import { breachModelsByWellName, type BreachModel } from './breach-model';
+import { breachModelsByWellName, type BreachModel } from '../datawells/breach-model-service';
 import { DOMAIN_MAX_RECORDS, accountQuery, addTo, domainAddressesQuery, domainName, entryAliases, readEntries, sortedObject, wellsHolding } from './v3-account-reads';
 import { keyedContext, liveModels, type Reads } from './v3-keyed-context';
 import { stealerLogCalls } from './v3-stealer-logs';

@@ -1,8 +1,8 @@
 /**
  * Breach API v3, the public catalogue (no key): breaches, breach/{name}, latestbreach,
- * dataclasses. Wells as breach models (breach-model.ts); throttled per client address like
- * the data-wells routes; cacheable for a minute (an operator's correction reaches clients
- * within that). An unknown breach answers 404 with an empty body, as the service does (its
+ * dataclasses. Wells as breach models (datawells/breach-model-service.ts); throttled per
+ * client address like the data-wells routes; cacheable for a minute (an operator's
+ * correction reaches clients within that). An unknown breach answers 404 with an empty body, as the service does (its
  * clients, the `hibp` package among them, read any 404 as "none").
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,7 +10,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../app-deps';
 import { v3RateLimited } from './v3-guard';
 import { V3_TAG, V3ErrorBody } from './v3-account-schemas';
-import { allDataClasses, breachModelByName, latestBreachModel, listBreachModels, type BreachModel, type ModelOptions } from './breach-model';
+import { allDataClasses, breachModelByName, latestBreachModel, listBreachModels, type BreachModel, type ModelOptions } from '../datawells/breach-model-service';
 
 /** The service's breach model, its fields in its order. */
 export const BreachModelSchema = Type.Object({

@@ -9,7 +9,7 @@ import { AppError, Errors } from '../infra/errors';
 import { domainGate } from '../monitoring/domain-verification-service';
 import type { SearchService } from '../search/search-service';
 import type { Entry } from '../../../engine/index';
-import { breachModelsByWellName, type BreachModel } from './breach-model';
+import { breachModelsByWellName, type BreachModel } from '../datawells/breach-model-service';
 import { asV3Refusal, v3NoSubscription } from './v3-guard';
 
 /** What the admission checks on its exact path: one plain term, valid for everyone (no query of the caller's). */

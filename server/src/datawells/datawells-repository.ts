@@ -341,3 +341,57 @@ export async function wellDatesAndTypes(db: Kysely<Database>, names: readonly st
     .where('name', 'in', [...names])
     .execute();
 }
+
+const ISO_SECONDS = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
+
+/** The catalogue's columns of a breach model (breach-model-service.ts), dates formatted by PostgreSQL in UTC. */
+function selectBreachRows(db: Kysely<Database>) {
+  return db
+    .selectFrom('data_wells')
+    .select([
+      'name',
+      'breach_name',
+      'domain',
+      sql<string>`to_char(coalesce(date, (created_at at time zone 'UTC')::date), 'YYYY-MM-DD')`.as('breach_date'),
+      sql<string>`to_char(created_at at time zone 'UTC', ${sql.raw(ISO_SECONDS)})`.as('added_date'),
+      sql<string>`to_char(updated_at at time zone 'UTC', ${sql.raw(ISO_SECONDS)})`.as('modified_date'),
+      sql<string>`records`.as('records'),
+      'description',
+      'image',
+      'data_types',
+      'is_verified',
+      'is_fabricated',
+      'is_sensitive',
+      'is_retired',
+      'is_spam_list',
+      'is_malware',
+      'is_subscription_free',
+      'is_stealer_log',
+    ]);
+}
+
+export type BreachModelRow = Awaited<ReturnType<ReturnType<typeof selectBreachRows>['executeTakeFirstOrThrow']>>;
+
+/** Every well, by breach Name case-insensitively; `domain` any case, spam lists or not. */
+export function breachRows(db: Kysely<Database>, filter: { domain?: string; isSpamList?: boolean }): Promise<BreachModelRow[]> {
+  let query = selectBreachRows(db);
+  if (filter.domain !== undefined) query = query.where(sql<boolean>`lower(domain) = lower(${filter.domain})`);
+  if (filter.isSpamList !== undefined) query = query.where('is_spam_list', '=', filter.isSpamList);
+  return query.orderBy(sql`lower(breach_name)`).execute();
+}
+
+/** The well whose breach Name is `name` in any case. */
+export function breachRowByName(db: Kysely<Database>, name: string): Promise<BreachModelRow | undefined> {
+  return selectBreachRows(db).where(sql<boolean>`lower(breach_name) = lower(${name})`).executeTakeFirst();
+}
+
+/** The well added last. */
+export function latestBreachRow(db: Kysely<Database>): Promise<BreachModelRow | undefined> {
+  return selectBreachRows(db).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+/** The wells named `names` (their catalogue names). */
+export async function breachRowsByWellName(db: Kysely<Database>, names: string[]): Promise<BreachModelRow[]> {
+  if (names.length === 0) return [];
+  return selectBreachRows(db).where('name', 'in', names).execute();
+}

@@ -12,7 +12,7 @@ import {
 } from 'hibp';
 import { startTestServer, type TestServer } from '../support/harness';
 import { freshIp } from '../support/helpers';
-import { breachModelsByWellName } from '../../src/breach-api/breach-model';
+import { breachModelsByWellName } from '../../src/datawells/breach-model-service';
 import { V3_MESSAGES } from '../../src/breach-api/v3-guard';
 import { seedV3, stealerFlagged, type V3Seed } from './account-fixtures';
 

@@ -13,12 +13,12 @@ import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../support/harness';
 import { freshIp } from '../support/helpers';
 import { markDomainVerified } from '../../src/monitoring/domain-verification-service';
-import { breachModelsByWellName } from '../../src/breach-api/breach-model';
+import { breachModelsByWellName } from '../../src/datawells/breach-model-service';
 import { V3_MESSAGES } from '../../src/breach-api/v3-guard';
 import { BAD_ACCOUNT } from '../../src/breach-api/v3-account-reads';
 import { DOMAIN_NOT_VERIFIED } from '../../src/breach-api/v3-keyed-context';
 import { selectBreaches } from '../../src/breach-api/v3-account-service';
-import type { BreachModel } from '../../src/breach-api/breach-model';
+import type { BreachModel } from '../../src/datawells/breach-model-service';
 import { seedV3, stealerFlagged, type V3Seed } from './account-fixtures';
 
 let server: TestServer;

@@ -1,7 +1,7 @@
 /**
  * The breach model of the notification service's Breach API v3, built from our data-well
  * catalogue (docs/api-compatibility.md, "Breach API v3"). Field names and order are the
- * service's; every route of the API answers wells in this shape.
+ * service's; every route of the API (server/src/breach-api/) answers wells in this shape.
  *
  * From the catalogue's columns: Name breach_name (stable, no spaces, unique in any case),
  * Title name, Domain domain, BreachDate date (the day the well was added when unknown),
@@ -10,8 +10,9 @@
  * image (a same-origin path, served as an absolute URL under PUBLIC_URL; '' when none),
  * DataClasses data_types (DATA_CLASS_NAMES), the flags their is_* columns.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { breachRowByName, breachRows, breachRowsByWellName, latestBreachRow, type BreachModelRow } from './datawells-repository';
 
 export interface BreachModel {
   Name: string;
@@ -86,36 +87,7 @@ export interface ModelOptions {
   publicUrl?: string;
 }
 
-const ISO_SECONDS = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
-
-function selectModels(db: Kysely<Database>) {
-  return db
-    .selectFrom('data_wells')
-    .select([
-      'name',
-      'breach_name',
-      'domain',
-      sql<string>`to_char(coalesce(date, (created_at at time zone 'UTC')::date), 'YYYY-MM-DD')`.as('breach_date'),
-      sql<string>`to_char(created_at at time zone 'UTC', ${sql.raw(ISO_SECONDS)})`.as('added_date'),
-      sql<string>`to_char(updated_at at time zone 'UTC', ${sql.raw(ISO_SECONDS)})`.as('modified_date'),
-      sql<string>`records`.as('records'),
-      'description',
-      'image',
-      'data_types',
-      'is_verified',
-      'is_fabricated',
-      'is_sensitive',
-      'is_retired',
-      'is_spam_list',
-      'is_malware',
-      'is_subscription_free',
-      'is_stealer_log',
-    ]);
-}
-
-type ModelRow = Awaited<ReturnType<ReturnType<typeof selectModels>['executeTakeFirstOrThrow']>>;
-
-function toModel(r: ModelRow, options: ModelOptions): BreachModel {
+function toModel(r: BreachModelRow, options: ModelOptions): BreachModel {
   return {
     Name: r.breach_name,
     Title: r.name,
@@ -146,29 +118,23 @@ export interface BreachFilter {
 
 /** Every well as a breach model, by Name (case-insensitively), filtered. */
 export async function listBreachModels(db: Kysely<Database>, filter: BreachFilter = {}, options: ModelOptions = {}): Promise<BreachModel[]> {
-  let query = selectModels(db);
-  if (filter.domain !== undefined) query = query.where(sql<boolean>`lower(domain) = lower(${filter.domain})`);
-  if (filter.isSpamList !== undefined) query = query.where('is_spam_list', '=', filter.isSpamList);
-  const rows = await query.orderBy(sql`lower(breach_name)`).execute();
-  return rows.map((r) => toModel(r, options));
+  return (await breachRows(db, filter)).map((r) => toModel(r, options));
 }
 
 /** The well whose Name is `name` in any case; undefined when there is none. */
 export async function breachModelByName(db: Kysely<Database>, name: string, options: ModelOptions = {}): Promise<BreachModel | undefined> {
-  const row = await selectModels(db).where(sql<boolean>`lower(breach_name) = lower(${name})`).executeTakeFirst();
+  const row = await breachRowByName(db, name);
   return row && toModel(row, options);
 }
 
 /** The well added last (AddedDate); undefined when the catalogue is empty. */
 export async function latestBreachModel(db: Kysely<Database>, options: ModelOptions = {}): Promise<BreachModel | undefined> {
-  const row = await selectModels(db).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const row = await latestBreachRow(db);
   return row && toModel(row, options);
 }
 
 /** The models of the wells named `names` (our well names, as search results name them), by well name; unknown names are left out. */
 export async function breachModelsByWellName(db: Kysely<Database>, names: string[], options: ModelOptions = {}): Promise<Map<string, BreachModel>> {
-  const unique = [...new Set(names)];
-  if (unique.length === 0) return new Map();
-  const rows = await selectModels(db).where('name', 'in', unique).execute();
+  const rows = await breachRowsByWellName(db, [...new Set(names)]);
   return new Map(rows.map((r) => [r.name, toModel(r, options)]));
 }
