@@ -136,7 +136,7 @@ describe('NODE_ENV=production against external PostgreSQL and Redis', () => {
     const help = npmRun('admin', ['--help'], env);
     assert.equal(help.status, 0, help.stderr);
     assert.match(help.stdout, /^Usage: npm run admin -- <command> \[options\]$/m);
-    const created = npmRun('admin', ['user:create', '--email', 'smoke@example.com', '--password', PASSWORD, '--verified', '--search-days', '30', '--search-credits', '10', '--api-key', '--json'], env);
+    const created = npmRun('admin', ['user:create', '--email', 'smoke@example.com', '--password', PASSWORD, '--verified', '--search-days', '30', '--search-credits', '1000', '--api-key', '--json'], env);
     assert.equal(created.status, 0, created.stderr);
     const account = JSON.parse(created.stdout) as { email: string; api_key: string };
     assert.equal(account.email, 'smoke@example.com');
