@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: never edit after it lands; add a new migration instead.
-// The breach model of Breach API v3 (server/src/datawells/breach-model-service.ts): the fields the
-// catalogue lacked. `breach_name` is the model's `Name`, a stable identifier without spaces,
+// The breach model of Breach API v3 (server/src/datawells/breach-model-service.ts): the
+// fields the catalogue lacked. `breach_name` is the model's `Name`, a stable identifier without spaces,
 // unique case-insensitively (breach/{name} is looked up in any case); `domain` the breached
 // site's domain ('' when none); the flags. Existing wells get their Name from their name
 // here, by the rule new wells follow (datawells-repository.ts, breachNameBase): the
