@@ -8,6 +8,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { WellCounts } from '../../../engine/index';
 import { wellDatesAndTypes } from './datawells-repository';
+import type { ExposedWell, WellExposure } from '../common/well-charts-wire';
+
+export type { ExposedWell, WellExposure };
 
 /** A catalogue data type (a record field) as people name it. */
 const KIND_NAMES: Readonly<Record<string, string>> = {
@@ -42,25 +45,6 @@ export function kindNames(dataTypes: readonly string[]): string[] {
   const order = Object.keys(KIND_NAMES);
   const rank = (t: string) => (order.includes(t) ? order.indexOf(t) : order.length);
   return [...new Set(dataTypes)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).map(kindName);
-}
-
-export interface ExposedWell {
-  name: string;
-  /** The breach date (YYYY-MM-DD); null in `undated`. */
-  date: string | null;
-  /** Records of the well matching the query. */
-  records: number;
-  /** The kinds of data the well exposes (the catalogue's, named). */
-  data_types: string[];
-}
-
-export interface WellExposure {
-  /** Matching records in every well. */
-  total: number;
-  /** Wells with a breach date, oldest first (then by name). */
-  wells: ExposedWell[];
-  /** Wells without a breach date, most records first (then by name). */
-  undated: ExposedWell[];
 }
 
 /** The engine's counts with each well's catalogue date and data types (one query). */

@@ -13,7 +13,8 @@ import { Errors } from '../infra/errors';
 import { normalizeDomain } from '../common/monitoring-rules';
 import { csvLine } from '../common/csv-cells';
 import { domainAddresses } from '../common/search-rules';
-import { wellExposure, type WellExposure } from '../datawells/well-exposure-service';
+import { wellExposure } from '../datawells/well-exposure-service';
+import type { DataKind, DomainOverview, WellExposure } from '../common/well-charts-wire';
 import type { SearchService } from '../search/search-service';
 import { domainGate } from './domain-verification-service';
 
@@ -21,22 +22,6 @@ export const OVERVIEW_NOT_VERIFIED = 'Verify this domain first: its overview is 
 
 /** What the admission checks on its exact path: one plain term, valid for everyone (the query is ours). */
 const ADMISSION: Parameters<SearchService['run']>[0] = { query: 'records', type: 'all', mode: 'exact', page: 1, size: 1, dedup: false };
-
-export interface DataKind {
-  kind: string;
-  /** Wells holding the domain's addresses that expose this kind of data. */
-  wells: number;
-  /** The domain's matching records in those wells. */
-  records: number;
-}
-
-export interface DomainOverview extends WellExposure {
-  domain: string;
-  /** Distinct addresses of the domain (lower-cased) that a counted record holds. */
-  distinct_addresses: number;
-  /** Each kind of data with the wells and records exposing it, most records first. */
-  data_kinds: DataKind[];
-}
 
 function dataKinds(exposure: WellExposure): DataKind[] {
   const kinds = new Map<string, DataKind>();

@@ -9,14 +9,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { Errors } from '../infra/errors';
-import { applyModeSuffix, isSearchType, validateSearch, type SearchType } from '../common/search-rules';
+import { applyModeSuffix, isSearchType, validateSearch } from '../common/search-rules';
+import { TIMELINE_TYPES } from '../common/well-charts-wire';
 import { engineType, searchMode } from './search-shapes';
 import { wellExposure, type WellExposure } from '../datawells/well-exposure-service';
 import type { AdmittedSearches } from './admitted-search';
 import type { WellCounts, WellCountsRequest } from '../../../engine/index';
-
-/** The search tabs a timeline is drawn for: searches of one person's or one domain's identifiers. */
-export const TIMELINE_TYPES: readonly SearchType[] = ['email', 'username', 'phone', 'domain_scan'];
 
 export const TIMELINE_REFUSED = 'The exposure timeline is drawn for an email, username, phone or domain search only.';
 

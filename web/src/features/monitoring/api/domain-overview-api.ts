@@ -1,13 +1,8 @@
 import { api, ApiError, authToken, refreshAuthToken } from '@/lib/api';
-import type { WellExposure } from '@/features/search';
+import { saveFile } from '@/lib/save-file';
+import type { DomainOverview } from '@common/well-charts-wire';
 
-/** POST /monitoring/domains/overview: a verified domain's wells, distinct addresses and kinds of data. */
-export interface DomainOverview extends WellExposure {
-  domain: string;
-  /** Distinct addresses of the domain (lower-cased) that a counted record holds. */
-  distinct_addresses: number;
-  data_kinds: { kind: string; wells: number; records: number }[];
-}
+export type { DomainOverview };
 
 export const overviewKey = (domain: string) => ['/monitoring/domains/overview', domain] as const;
 
@@ -33,13 +28,5 @@ export async function downloadOverviewCsv(domain: string): Promise<void> {
     throw new ApiError(response.status, body?.error ?? `Request failed (${response.status})`);
   }
   const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'domain-overview.csv';
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(await response.blob(), name);
 }

@@ -1,29 +1,10 @@
 import { packSearch } from '@common/obfuscation';
-import type { SearchType } from '@common/search-rules';
+import type { WellExposure } from '@common/well-charts-wire';
 import { api } from '@/lib/api';
 import type { SearchParams } from './search-api';
 
-/** One data well of a chart (POST /search/timeline, the domain overview): its name is attacker-influenced text. */
-export interface ExposedWell {
-  name: string;
-  /** YYYY-MM-DD; null in `undated`. */
-  date: string | null;
-  /** Records of the well matching the search. */
-  records: number;
-  /** The kinds of data the well exposes, named ("Email", "Hashed password", ...). */
-  data_types: string[];
-}
-
-export interface WellExposure {
-  total: number;
-  /** Dated wells, oldest first. */
-  wells: ExposedWell[];
-  /** Wells without a breach date, most records first. */
-  undated: ExposedWell[];
-}
-
-/** The tabs the exposure timeline is drawn for (the server refuses the others). */
-export const TIMELINE_TYPES: readonly SearchType[] = ['email', 'username', 'phone', 'domain_scan'];
+export { TIMELINE_TYPES } from '@common/well-charts-wire';
+export type { ExposedWell, WellExposure } from '@common/well-charts-wire';
 
 /** The exposure timeline of a search (the search's own obfuscated body); counted as one search. */
 export function fetchTimeline(params: SearchParams) {

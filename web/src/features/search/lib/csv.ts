@@ -12,6 +12,7 @@
  */
 import { cleanCell, quoteCell as quote } from '@common/csv-cells';
 import type { SearchRecord } from '../api/search-api';
+import { saveFile } from '../../../lib/save-file';
 
 export { cleanCell };
 
@@ -73,14 +74,5 @@ export function isCsvName(name: string): boolean {
 }
 
 export function downloadCsv(records: SearchRecord[], fileName: string, options?: CsvOptions): void {
-  const blob = new Blob([toCsv(records, options)], { type: 'text/csv;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName.trim();
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(new Blob([toCsv(records, options)], { type: 'text/csv;charset=utf-8' }), fileName.trim());
 }
