@@ -992,4 +992,7 @@ mod takedown_tests;
 #[cfg(test)]
 mod ntlm_tests;
 
+#[cfg(test)]
+mod test_ingest;
+
 mod well_counts;

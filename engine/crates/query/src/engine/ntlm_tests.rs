@@ -6,13 +6,7 @@ use serde_json::json;
 use std::path::Path;
 
 fn ingest(dir: &Path, well: &str, lines: &[String]) -> String {
-    let file = dir.join(format!("{}.jsonl", well));
-    std::fs::write(&file, lines.join("\n")).unwrap();
-    let opts = crate::ingest::IngestOptions::from_json(&json!({
-        "indexDir": dir.join("index").to_str().unwrap(), "well": well, "files": [file.to_str().unwrap()], "partRecords": 7,
-    }))
-    .unwrap();
-    crate::ingest::run(&opts, &Default::default()).unwrap().segment_id.unwrap()
+    super::test_ingest::ingest_lines(dir, well, well, lines, 7)
 }
 
 fn hex(b: &[u8]) -> String {

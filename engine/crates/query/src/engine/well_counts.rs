@@ -217,13 +217,7 @@ mod tests {
     use std::path::Path;
 
     fn ingest(dir: &Path, file: &str, well: &str, lines: &[String]) -> String {
-        let path = dir.join(format!("{}.jsonl", file));
-        std::fs::write(&path, lines.join("\n")).unwrap();
-        let opts = crate::ingest::IngestOptions::from_json(&json!({
-            "indexDir": dir.join("index").to_str().unwrap(), "well": well, "files": [path.to_str().unwrap()], "partRecords": 5,
-        }))
-        .unwrap();
-        crate::ingest::run(&opts, &Default::default()).unwrap().segment_id.unwrap()
+        super::super::test_ingest::ingest_lines(dir, file, well, lines, 5)
     }
 
     fn counts(e: &Engine, query: &str, mode: &str) -> (u64, Vec<(String, u64)>) {
