@@ -111,10 +111,11 @@ function registerRange(range: FastifyInstance, deps: AppDeps, search: SearchServ
       }
       const lines = rangeLines(found.suffixes, mode);
       const padded = wantsPadding(request.headers['add-padding']);
-      const etag = rangeEtag(mode, rangeBody(lines), padded);
+      const body = rangeBody(lines);
+      const etag = rangeEtag(mode, body, padded);
       void reply.headers({ ...CORS, 'cache-control': `public, max-age=${RANGE_MAX_AGE_SECONDS}`, etag, vary: 'Add-Padding' });
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      return reply.type('text/plain; charset=utf-8').send(rangeBody(padded ? padLines(lines, mode) : lines));
+      return reply.type('text/plain; charset=utf-8').send(padded ? rangeBody(padLines(lines, mode)) : body);
     },
   );
 }
