@@ -15,26 +15,32 @@ export const keyedErrors = {
 
 export const NotFound = Type.Null({ description: 'Nothing found: an empty body, as the service answers.' });
 
+/** The service's breach model, its fields in its order. */
+export const BreachModelSchema = Type.Object({
+  Name: Type.String({ description: 'Stable identifier, no spaces (breach/{name} takes it in any case).' }),
+  Title: Type.String(),
+  Domain: Type.String({ description: "The breached site's domain, '' when none." }),
+  BreachDate: Type.String({ description: 'YYYY-MM-DD' }),
+  AddedDate: Type.String({ description: 'ISO 8601 UTC, e.g. 2013-12-04T00:00:00Z' }),
+  ModifiedDate: Type.String({ description: 'ISO 8601 UTC' }),
+  PwnCount: Type.Integer(),
+  Description: Type.String({ description: 'HTML (our plain-text descriptions, escaped).' }),
+  LogoPath: Type.String({ description: "Absolute URL, '' when the well has no logo." }),
+  DataClasses: Type.Array(Type.String()),
+  IsVerified: Type.Boolean(),
+  IsFabricated: Type.Boolean(),
+  IsSensitive: Type.Boolean(),
+  IsRetired: Type.Boolean(),
+  IsSpamList: Type.Boolean(),
+  IsMalware: Type.Boolean(),
+  IsSubscriptionFree: Type.Boolean(),
+  IsStealerLog: Type.Boolean(),
+});
+
 /** A breach model; with `truncateResponse` (the default) only its Name. */
 export const BreachItem = Type.Object({
-  Name: Type.String(),
-  Title: Type.Optional(Type.String()),
-  Domain: Type.Optional(Type.String()),
-  BreachDate: Type.Optional(Type.String()),
-  AddedDate: Type.Optional(Type.String()),
-  ModifiedDate: Type.Optional(Type.String()),
-  PwnCount: Type.Optional(Type.Integer()),
-  Description: Type.Optional(Type.String()),
-  LogoPath: Type.Optional(Type.String()),
-  DataClasses: Type.Optional(Type.Array(Type.String())),
-  IsVerified: Type.Optional(Type.Boolean()),
-  IsFabricated: Type.Optional(Type.Boolean()),
-  IsSensitive: Type.Optional(Type.Boolean()),
-  IsRetired: Type.Optional(Type.Boolean()),
-  IsSpamList: Type.Optional(Type.Boolean()),
-  IsMalware: Type.Optional(Type.Boolean()),
-  IsSubscriptionFree: Type.Optional(Type.Boolean()),
-  IsStealerLog: Type.Optional(Type.Boolean()),
+  ...Type.Pick(BreachModelSchema, ['Name']).properties,
+  ...Type.Partial(Type.Omit(BreachModelSchema, ['Name'])).properties,
 });
 
 const bool = (description: string) => Type.Optional(Type.String({ description: `${description} \`true\` or \`false\`, any case.` }));

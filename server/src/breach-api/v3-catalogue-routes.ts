@@ -9,30 +9,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../app-deps';
 import { v3RateLimited } from './v3-guard';
-import { V3_TAG, V3ErrorBody } from './v3-account-schemas';
+import { BreachModelSchema, V3_TAG, V3ErrorBody } from './v3-account-schemas';
 import { allDataClasses, breachModelByName, latestBreachModel, listBreachModels, type BreachModel, type ModelOptions } from '../datawells/breach-model-service';
-
-/** The service's breach model, its fields in its order. */
-export const BreachModelSchema = Type.Object({
-  Name: Type.String({ description: 'Stable identifier, no spaces (breach/{name} takes it in any case).' }),
-  Title: Type.String(),
-  Domain: Type.String({ description: "The breached site's domain, '' when none." }),
-  BreachDate: Type.String({ description: 'YYYY-MM-DD' }),
-  AddedDate: Type.String({ description: 'ISO 8601 UTC, e.g. 2013-12-04T00:00:00Z' }),
-  ModifiedDate: Type.String({ description: 'ISO 8601 UTC' }),
-  PwnCount: Type.Integer(),
-  Description: Type.String({ description: 'HTML (our plain-text descriptions, escaped).' }),
-  LogoPath: Type.String({ description: "Absolute URL, '' when the well has no logo." }),
-  DataClasses: Type.Array(Type.String()),
-  IsVerified: Type.Boolean(),
-  IsFabricated: Type.Boolean(),
-  IsSensitive: Type.Boolean(),
-  IsRetired: Type.Boolean(),
-  IsSpamList: Type.Boolean(),
-  IsMalware: Type.Boolean(),
-  IsSubscriptionFree: Type.Boolean(),
-  IsStealerLog: Type.Boolean(),
-});
 
 const BOOLEAN = '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$';
 
