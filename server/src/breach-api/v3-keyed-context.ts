@@ -7,13 +7,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { AppError, Errors } from '../infra/errors';
 import { domainGate } from '../monitoring/domain-verification-service';
-import type { SearchService } from '../search/search-service';
+import { OWN_QUERY_ADMISSION, type SearchService } from '../search/search-service';
 import type { Entry } from '../../../engine/index';
 import { breachModelsByWellName, type BreachModel } from '../datawells/breach-model-service';
 import { asV3Refusal, v3NoSubscription } from './v3-guard';
-
-/** What the admission checks on its exact path: one plain term, valid for everyone (no query of the caller's). */
-const ADMISSION: Parameters<SearchService['run']>[0] = { query: 'records', type: 'all', mode: 'exact', page: 1, size: 1, dedup: false };
 
 export const DOMAIN_NOT_VERIFIED = 'Forbidden - the domain has not been verified by the account of this hibp-api-key.';
 
@@ -35,7 +32,7 @@ export function keyedContext(db: Kysely<Database>, search: SearchService) {
      */
     async counted<T>(userId: string, work: () => Promise<T>): Promise<T> {
       try {
-        return (await search.admitted(userId, ADMISSION, { requireSubscription: true }, work)).result;
+        return (await search.admitted(userId, OWN_QUERY_ADMISSION, { requireSubscription: true }, work)).result;
       } catch (error) {
         if (error instanceof AppError && error.statusCode === 401) throw v3NoSubscription();
         throw asV3Refusal(error);

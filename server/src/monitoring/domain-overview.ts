@@ -15,13 +15,10 @@ import { csvLine } from '../common/csv-cells';
 import { domainAddresses } from '../common/search-rules';
 import { wellExposure } from '../datawells/well-exposure-service';
 import type { DataKind, DomainOverview, WellExposure } from '../common/well-charts-wire';
-import type { SearchService } from '../search/search-service';
+import { OWN_QUERY_ADMISSION, type SearchService } from '../search/search-service';
 import { domainGate } from './domain-verification-service';
 
 export const OVERVIEW_NOT_VERIFIED = 'Verify this domain first: its overview is shown to the accounts that proved control of it.';
-
-/** What the admission checks on its exact path: one plain term, valid for everyone (the query is ours). */
-const ADMISSION: Parameters<SearchService['run']>[0] = { query: 'records', type: 'all', mode: 'exact', page: 1, size: 1, dedup: false };
 
 function dataKinds(exposure: WellExposure): DataKind[] {
   const kinds = new Map<string, DataKind>();
@@ -43,7 +40,7 @@ export function createDomainOverview(deps: { db: Kysely<Database>; search: () =>
     if (!(await domainGate(deps.db, userId))(domain)) throw Errors.forbidden(OVERVIEW_NOT_VERIFIED);
     const search = deps.search();
     const query = domainAddresses(domain);
-    const { result: counts } = await search.admitted(userId, ADMISSION, {}, () =>
+    const { result: counts } = await search.admitted(userId, OWN_QUERY_ADMISSION, {}, () =>
       search.wellCounts({ query, type: 'all', mode: 'wildcard', oneTerm: false, distinct: true }),
     );
     const exposure = await wellExposure(deps.db, counts);

@@ -19,6 +19,13 @@ export interface AdmitOptions {
 
 export type SearchRequest = { query: string; type: FieldName | 'all'; mode: SearchMode; page: number; size: number; dedup: boolean; maxWindow?: number };
 
+/**
+ * What the admission checks for work whose query is not the caller's (records by id, the
+ * Breach API's keyed calls, a domain's overview): one plain term on the exact path, valid
+ * for everyone, so only the account's own limits decide.
+ */
+export const OWN_QUERY_ADMISSION: SearchRequest = { query: 'records', type: 'all', mode: 'exact', page: 1, size: 1, dedup: false };
+
 export function isLocked(account: { search_locked_until: Date | null }): boolean {
   return account.search_locked_until !== null && account.search_locked_until.getTime() > Date.now();
 }

@@ -1,6 +1,6 @@
 /** Records by id for the dashboard (search-service.ts): the favourites after a reload. */
 import type { Engine, Entry } from '../../../engine/index';
-import type { SearchRequest } from './admission';
+import { OWN_QUERY_ADMISSION } from './admission-rules';
 import type { AdmittedSearches } from './admitted-search';
 import { dashboardEntries } from './search-shapes';
 
@@ -12,9 +12,7 @@ export function recordsById(deps: { engine: Engine; admitted: AdmittedSearches['
    * enforcement; unknown and removed ids are left out.
    */
   return async function records(userId: string, ids: string[]) {
-    // The query checked on the exact admission path: one plain term, valid for everyone.
-    const admission: SearchRequest = { query: 'records', type: 'all', mode: 'exact', page: 1, size: 1, dedup: false };
-    const { access, result } = await admitted(userId, admission, {}, () => engine.getMany(ids));
+    const { access, result } = await admitted(userId, OWN_QUERY_ADMISSION, {}, () => engine.getMany(ids));
     const found = result.filter((entry): entry is Entry => entry !== null);
     return { results: dashboardEntries(found, access, 'all'), values_hidden: !access.subscribed };
   };

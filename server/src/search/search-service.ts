@@ -16,6 +16,7 @@ import { recordsById } from './records-by-id';
 import { exposureTimeline } from './exposure-timeline';
 
 export type { SearchAccess } from './admission';
+export { OWN_QUERY_ADMISSION } from './admission-rules';
 export { dashboardEntries, engineType, primaryField, searchMode } from './search-shapes';
 
 /** The most records the dashboard asks for by id at once (the favourites list). */
