@@ -5,6 +5,7 @@
 //
 //   npm run bench -- [--records 1000000] [--seed 1] [--dir ./data/bench] [--peers pg,sqlite,duckdb,rg]
 //        [--pg-url postgres://postgres@127.0.0.1:5432/postgres] [--fresh] [--reuse] [--http] [--ingest-e2e]
+//        [--paced [--pace-ms 120] [--paced-rounds 30]]
 //
 // `--reuse` keeps the engine index and the PostgreSQL table of an earlier run of the same
 // corpus (no ingest, no load: their rows say "not measured") and runs the queries again.
@@ -26,6 +27,14 @@
 // records in 12 files, one `npm run ingest` each, against PostgreSQL's COPY and index
 // build), so that `--http --ingest-e2e` prints every target in one run (engine/BENCHMARKS.md
 // "Every target in one run").
+//
+// `--paced` adds the paced side-by-side of small answers (issue 44, scripts/lib/paced-bench.ts)
+// after the in-process figures: the product started in this process over this index (a
+// scratch database on `--pg-url`'s server), a client in a child process with one keep-alive
+// connection, one pg.Client and DuckDB; per class (the side-by-side's, first query) rounds of
+// GET /livez, POST /v2/search, PostgreSQL's and DuckDB's `select * … limit 20`, each followed
+// by a pause of `--pace-ms` (120), `--paced-rounds` (30) rounds; ratio = peer p50 / (search
+// p50 − livez p50). Prints the "Paced small answers" table and its two target rows.
 //
 // `--monitoring` runs the monitoring benchmark instead (see `monitoringBench`): the corpus
 // ingested as one segment, then matchWatches of that segment with 0, 10,000 and 100,000
@@ -53,6 +62,8 @@ import { rng } from './lib/random';
 import { byCount, nearest, scanFlat } from './lib/corpus-stats';
 import { monitoringE2E } from './lib/monitoring-bench';
 import { compressedIngestRows } from './lib/archive-bench';
+import { duckLoadSql, duckSql } from './lib/duck-peer';
+import { pacedSideBySide, pacedTargetRows } from './lib/paced-bench';
 
 const { values: args } = parseArgs({
   options: {
@@ -71,11 +82,27 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '2' },
     'ingest-formats': { type: 'boolean', default: false },
     'ingest-e2e': { type: 'boolean', default: false },
+    paced: { type: 'boolean', default: false },
+    'pace-ms': { type: 'string', default: '120' },
+    'paced-rounds': { type: 'string', default: '30' },
   },
 });
 const N = Number(args.records);
 const dir = resolve(args.dir as string, `${N}-${args.seed}`);
 const peers = new Set((args.peers as string).split(',').filter(Boolean));
+
+/** A whole-number option from `min` to `max` (exit 2 otherwise). */
+function wholeArg(name: 'pace-ms' | 'paced-rounds', min: number, max: number): number {
+  const n = Number(args[name]);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    console.error(`--${name} must be a whole number from ${min} to ${max}`);
+    process.exit(2);
+  }
+  return n;
+}
+
+// Checked before anything runs: the paced run comes last.
+const pacing = { paceMs: wholeArg('pace-ms', 1, 60_000), rounds: wholeArg('paced-rounds', 1, 10_000) };
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -188,11 +215,6 @@ interface Duck {
   close(): void;
 }
 
-/** A PostgreSQL statement of a case as DuckDB reads it: `~` (a match anywhere) is regexp_matches, ctid is rowid. */
-function duckSql(sql: string): string {
-  return sql.replace(/(\w+) ~ (\$\d+|'[^']*')/g, 'regexp_matches($1, $2)').replace(/\bctid\b/g, 'rowid');
-}
-
 async function main(): Promise<void> {
   if (args['ingest-formats']) {
     console.log((await ingestByFormat()).join('\n'));
@@ -303,12 +325,7 @@ async function main(): Promise<void> {
       const { DuckDBInstance } = await import('@duckdb/node-api');
       const instance = await DuckDBInstance.create(':memory:');
       const connection = await instance.connect();
-      const [ms] = await time(() =>
-        connection.run(
-          `create table bench_records as select * from read_csv('${join(dir, 'flat.tsv').replace(/'/g, "''")}', delim = '\t', header = false, quote = '', escape = '', nullstr = '', ` +
-            `columns = {'source': 'INTEGER', 'email': 'VARCHAR', 'username': 'VARCHAR', 'password': 'VARCHAR', 'hashed_password': 'VARCHAR', 'ip_address': 'VARCHAR', 'name': 'VARCHAR', 'phone': 'VARCHAR'})`,
-        ),
-      );
+      const [ms] = await time(() => connection.run(duckLoadSql(join(dir, 'flat.tsv'))));
       build.duckdb = { ms };
       log(`bench: DuckDB load ${fmt(ms)}`);
       duck = {
@@ -417,17 +434,18 @@ async function main(): Promise<void> {
   // read into this process (objects), median of 3 warm runs. Wall-clock in this process.
   const top = (m: Map<string, number>, n: number, min: number) => byCount(m).filter((e) => e[1] >= min).slice(0, n);
   type PageQuery = { query: string; mode: SearchMode; sql: string; params: unknown[] };
-  const pageCases: { cls: string; queries: PageQuery[] }[] = [
+  // `scan`: not a small answer (the paced side-by-side prints them apart from its target).
+  const pageCases: { cls: string; queries: PageQuery[]; scan?: boolean }[] = [
     { cls: 'exact email', queries: [0, 7, 21].map((i) => stats.emails[i] ?? email1).map((e) => ({ query: `email:"${e}"`, mode: 'exact' as SearchMode, sql: 'select * from bench_records where email = $1 limit 10000', params: [e] })) },
     { cls: 'exact 40-hex hash', queries: [{ query: `hashed_password:${hashOne[0]}`, mode: 'exact', sql: 'select * from bench_records where hashed_password = $1 limit 10000', params: [hashOne[0]] }] },
     { cls: 'exact password (~100 hits)', queries: [{ query: `password:"${pw100[0]}"`, mode: 'exact', sql: 'select * from bench_records where password = $1 limit 10000', params: [pw100[0]] }] },
     { cls: 'exact password (most common)', queries: top(stats.passwords, 5, 1).map(([p]) => ({ query: `password:"${p}"`, mode: 'exact' as SearchMode, sql: 'select * from bench_records where password = $1 limit 10000', params: [p] })) },
     { cls: `domain:${dom10k[0]} (exact)`, queries: [{ query: `domain:${dom10k[0]}`, mode: 'exact', sql: 'select * from bench_records where reverse(email) like $1 limit 10000', params: [`${dom10k[0].split('').reverse().join('')}@%`] }] },
-    { cls: 'email:*@domain (largest)', queries: top(stats.domains, 5, 1).map(([d]) => ({ query: `email:*@${d}`, mode: 'wildcard' as SearchMode, sql: 'select * from bench_records where reverse(email) like $1 limit 10000', params: [`${d.split('').reverse().join('')}@%`] })) },
+    { cls: 'email:*@domain (largest)', queries: top(stats.domains, 5, 1).map(([d]) => ({ query: `email:*@${d}`, mode: 'wildcard' as SearchMode, sql: 'select * from bench_records where reverse(email) like $1 limit 10000', params: [`${d.split('').reverse().join('')}@%`] })), scan: true },
     { cls: 'prefix username:xxxx*', queries: top(stats.userPrefixes, 5, 1).map(([u]) => ({ query: `username:${u}*`, mode: 'wildcard' as SearchMode, sql: 'select * from bench_records where username like $1 limit 10000', params: [`${u}%`] })) },
-    { cls: `infix email:*${ln}*`, queries: [{ query: `email:*${ln}*`, mode: 'wildcard', sql: 'select * from bench_records where email like $1 limit 10000', params: [`%${ln}%`] }] },
-    { cls: `regex username:/${ln}_[a-z]+[0-9]+/`, queries: [{ query: `username:/${ln}_[a-z]+[0-9]+/`, mode: 'regex', sql: 'select * from bench_records where username ~ $1 limit 10000', params: [`${ln}_[a-z]+[0-9]+`] }] },
-    { cls: 'source filter email:john*&database_name=…', queries: [{ query: `email:john*&database_name="${well}"`, mode: 'wildcard', sql: "select * from bench_records where email like 'john%' and source = $1 limit 10000", params: [wellIdx] }] },
+    { cls: `infix email:*${ln}*`, queries: [{ query: `email:*${ln}*`, mode: 'wildcard', sql: 'select * from bench_records where email like $1 limit 10000', params: [`%${ln}%`] }], scan: true },
+    { cls: `regex username:/${ln}_[a-z]+[0-9]+/`, queries: [{ query: `username:/${ln}_[a-z]+[0-9]+/`, mode: 'regex', sql: 'select * from bench_records where username ~ $1 limit 10000', params: [`${ln}_[a-z]+[0-9]+`] }], scan: true },
+    { cls: 'source filter email:john*&database_name=…', queries: [{ query: `email:john*&database_name="${well}"`, mode: 'wildcard', sql: "select * from bench_records where email like 'john%' and source = $1 limit 10000", params: [wellIdx] }], scan: true },
   ];
   /** perEntry: the warm page over its entries; entryCost: (the warm page − the same search with one entry) over the other entries. */
   type PageRow = { cls: string; queries: string; entries: number; cold: number; warm: number; pg?: number; duck?: number; perEntry: number; oneEntry: number; entryCost: number };
@@ -484,6 +502,18 @@ async function main(): Promise<void> {
   await pgc?.end();
   db?.close();
   duck?.close();
+  const paced = args.paced
+    ? await pacedSideBySide({
+        indexDir,
+        pgUrl: args['pg-url'] as string,
+        flatTsv: join(dir, 'flat.tsv'),
+        peers: { pg: pgc !== undefined, duckdb: duck !== undefined },
+        classes: pageCases.map((c) => ({ cls: c.cls, ...(c.queries[0] as PageQuery), scan: c.scan ?? false })),
+        paceMs: pacing.paceMs,
+        rounds: pacing.rounds,
+        log,
+      })
+    : undefined;
 
   const ratio = (peer?: number, mine?: number) => (peer === undefined || mine === undefined ? '' : `${(peer / mine).toFixed(1)}×`);
   const formatRows = reuse ? [] : await ingestByFormat();
@@ -518,6 +548,7 @@ async function main(): Promise<void> {
   out.push('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of pageRows) out.push(`| ${r.cls} | ${r.entries.toLocaleString('en-US')} | ${fmt(r.cold)} | ${fmt(r.warm)} | ${r.perEntry.toFixed(2)} µs | ${fmt(r.oneEntry)} | ${Number.isNaN(r.entryCost) ? '-' : `${r.entryCost.toFixed(2)} µs`} | ${fmt(r.pg ?? NaN)} | ${ratio(r.pg, r.warm)} | ${fmt(r.duck ?? NaN)} | ${ratio(r.duck, r.warm)} |`);
   out.push('');
+  if (paced) out.push(...paced.lines);
   // The page, ingest, size, dedup and HTTP floor targets, each with its figure from this run.
   const verdict = (ok: boolean | undefined) => (ok === undefined ? 'not measured' : ok ? 'met' : 'missed');
   const worstCold = Math.max(...pageRows.map((r) => r.cold));
@@ -582,6 +613,7 @@ async function main(): Promise<void> {
     out.push('');
     for (const line of floor.profile) out.push(`- ${line.replace(/^profile: /, '')}`);
   }
+  out.push('', '### Targets (issue 44)', '', '| target | measured | verdict |', '|---|---|---|', ...pacedTargetRows(paced));
   const text = out.join('\n');
   console.log(text);
   writeFileSync(join(dir, 'results.md'), text + '\n');
