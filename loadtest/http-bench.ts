@@ -7,14 +7,19 @@
  *   npm run loadtest                                   the three scenarios (all)
  *   npm run loadtest -- --scenario api-keys|dashboard|one-key|all [--seconds 15]
  *        [--keys 50] [--users 20] [--clients 100] [--searches-per-sign-in 10] [--records 20000]
- *   npm run loadtest -- --scenario floor [--seconds 10] [--connections 32] [--rounds 1]
- *        [--customers 200] [--records 100000] [--tool autocannon|wrk]
+ *   npm run loadtest -- --scenario floor [--seconds 10] [--connections 100] [--rounds 1]
+ *        [--customers N (one key per connection)] [--records 100000] [--tool autocannon|wrk] [--profile]
  *        requests/s of /v2/search against a bare Fastify server's (the floor) under load,
- *        then the latency of each on one connection; met or missed for both targets
+ *        then the latency of each on one connection; met or missed for both targets; with
+ *        --profile one more search run under V8's CPU profiler, summed by place and function
  *   npm run loadtest -- --scenario sequential [--records 100000]
  *        one client waiting for each answer on one keep-alive connection: GET /livez and a
  *        one-hit POST /v2/search in turn, back to back then paced at 10 a second; the
  *        search's p50 less the bare route's (also printed at the end of --scenario floor)
+ *   npm run loadtest -- --scenario isolation [--records 1000000] [--seconds 40] [--heavy-clients 8] [--pace-hz 5]
+ *        a one-hit exact /v2/search paced at --pace-hz, idle and then while --heavy-clients
+ *        accounts run costly regex searches back to back (isolation.ts): its p99 under load
+ *        against max(2 × idle p99, idle p99 + 10 ms), and the regexes' throughput alone and beside it
  *   npm run loadtest -- --scenario serve [--port 3000] [--fixtures /tmp/lw-k6/fixtures.json]
  *        starts the same server with the same accounts and keys, writes them for the k6
  *        scripts (*.k6.js), prints the k6 commands and serves until interrupted
@@ -41,6 +46,8 @@ import { applyGrant } from '../server/src/users/account-grants-service';
 import { insertUser } from '../server/src/users/accounts-service';
 import { createUserService } from '../server/src/users/user-service';
 import { ingestRecords } from '../scripts/lib/ingest-records';
+import { profileLines, startProfile } from './cpu-profile';
+import { HEAVY_TEXTS, heavyQuery, isolationVerdict, type IsolationJob, type IsolationReport } from './isolation';
 import { SCENARIOS, judge, floorVerdict, median, sequentialVerdict, sequentialProfile, type ServerTimes, type SequentialJob, type SequentialReport, runNamespace, formatTally, type DriverJob, type DriverReport, type FloorRound, type ScenarioName, type Tally } from './scenarios';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -53,9 +60,12 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '100' },
     'searches-per-sign-in': { type: 'string', default: '10' },
     records: { type: 'string' },
-    connections: { type: 'string', default: '32' },
-    customers: { type: 'string', default: '200' },
+    connections: { type: 'string', default: '100' },
+    customers: { type: 'string' },
+    profile: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '1' },
+    'heavy-clients': { type: 'string', default: '8' },
+    'pace-hz': { type: 'string', default: '5' },
     tool: { type: 'string', default: 'autocannon' },
     port: { type: 'string', default: '3000' },
     fixtures: { type: 'string', default: path.join(os.tmpdir(), 'lw-k6', 'fixtures.json') },
@@ -74,19 +84,23 @@ function count(name: string, text: string, min: number, max: number): number {
 const floorRun = values.scenario === 'floor';
 const serveRun = values.scenario === 'serve';
 const sequentialRun = values.scenario === 'sequential';
-const scenarios: ScenarioName[] = values.scenario === 'all' ? [...SCENARIOS] : floorRun || serveRun || sequentialRun ? [] : [values.scenario as ScenarioName];
+const isolationRun = values.scenario === 'isolation';
+const scenarios: ScenarioName[] = values.scenario === 'all' ? [...SCENARIOS] : floorRun || serveRun || sequentialRun || isolationRun ? [] : [values.scenario as ScenarioName];
 if (!scenarios.every((s) => (SCENARIOS as readonly string[]).includes(s))) {
-  process.stderr.write(`--scenario must be one of ${[...SCENARIOS, 'all', 'floor', 'sequential', 'serve'].join(', ')}\n`);
+  process.stderr.write(`--scenario must be one of ${[...SCENARIOS, 'all', 'floor', 'sequential', 'isolation', 'serve'].join(', ')}\n`);
   process.exit(2);
 }
-const seconds = count('seconds', values.seconds ?? (floorRun ? '10' : '15'), 2, 600);
-const recordCount = count('records', values.records ?? (floorRun || values.scenario === 'sequential' ? '100000' : '20000'), 1000, 100_000_000);
+const seconds = count('seconds', values.seconds ?? (floorRun ? '10' : isolationRun ? '40' : '15'), 2, 600);
+const recordCount = count('records', values.records ?? (isolationRun ? '1000000' : floorRun || sequentialRun ? '100000' : '20000'), 1000, 100_000_000);
+const heavyClients = count('heavy-clients', values['heavy-clients'], 1, 100);
+const paceHz = count('pace-hz', values['pace-hz'], 1, 100);
 const keyCount = count('keys', values.keys, 1, 1000);
 const userCount = count('users', values.users, 1, 1000);
 const clientCount = count('clients', values.clients, 1, 1000);
 const searchesPerSignIn = count('searches-per-sign-in', values['searches-per-sign-in'], 1, 10_000);
 const connections = count('connections', values.connections, 1, 10_000);
-const customers = count('customers', values.customers, 1, 100_000);
+// One key per connection unless told otherwise: each connection a customer of its own.
+const customers = count('customers', values.customers ?? String(connections), 1, 100_000);
 const rounds = count('rounds', values.rounds, 1, 100);
 if (floorRun && values.tool !== 'autocannon' && values.tool !== 'wrk') {
   process.stderr.write('--tool must be autocannon or wrk\n');
@@ -218,7 +232,8 @@ const config = loadConfig({
   SEARCH_DAILY_LIMIT: '10000000',
   // The floor comparison measures throughput, not the limits (the sequential client's
   // back-to-back phase goes past 10 req/s too; the limiter runs all the same).
-  ...(floorRun || sequentialRun ? { API_RATE_PER_SECOND: '10000', API_RATE_BURST: '100000' } : {}),
+  // The isolation scenario's regex clients send as fast as they are answered.
+  ...(floorRun || sequentialRun || isolationRun ? { API_RATE_PER_SECOND: '10000', API_RATE_BURST: '100000' } : {}),
 });
 const bucket = { ratePerSecond: config.API_RATE_PER_SECOND, burst: config.API_RATE_BURST };
 // Its own namespace: rate-limit keys and queues in a shared Redis are this run's alone
@@ -334,11 +349,13 @@ async function floorComparison() {
       measured.push({ floorRps, searchRps, floorLatency, searchLatency, floorCpuUs, searchCpuUs });
     }
     const verdict = floorVerdict(measured);
+    const profile = values.profile ? await profiledRun(() => measure('search')) : [];
     out(
       [
         `machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${values.tool} ${connections} connections (latency: autocannon, 1 connection), ${seconds} s each; ${customers} API keys; ${recordCount} records; ${config.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}${config.REDIS_URL ? ', REDIS_URL (limits in Redis)' : ', limits in memory'}`,
         'Fastify floor: a 20-row JSON reply; /v2/search: an exact email query with one hit (size 20)',
         ...verdict.lines,
+        ...profile,
       ].join('\n'),
     );
     // One client waiting for each answer, beside the loaded figures: its floor is the same
@@ -347,6 +364,53 @@ async function floorComparison() {
   } finally {
     floor.stop();
   }
+}
+
+/** Runs one isolation client (isolation-client.ts) in a child process. */
+function runIsolationClient(job: IsolationJob): Promise<IsolationReport> {
+  return new Promise<IsolationReport>((resolve, reject) => {
+    const child = fork(path.join(HERE, 'isolation-client.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let answer: IsolationReport | undefined;
+    child.once('message', (message) => (answer = message as IsolationReport));
+    child.once('error', reject);
+    child.once('exit', (code) => (answer ? resolve(answer) : reject(new Error(`isolation client exited with ${code}`))));
+    child.send(job);
+  });
+}
+
+/**
+ * Reliability test 14 from outside (isolation.ts): the paced exact search alone, the regex
+ * clients alone, then both at once; each phase `seconds` long.
+ */
+async function isolation() {
+  const paced = { role: 'paced' as const, url, header: config.apiKeyHeader, key: (await customer(true)).key, body: searchBody, expect: emailOf(4242 % recordCount), hz: paceHz, seconds };
+  const heavyKeys: string[] = [];
+  for (let i = 0; i < heavyClients; i++) heavyKeys.push((await customer(true)).key);
+  const heavy = { role: 'heavy' as const, url, header: config.apiKeyHeader, keys: heavyKeys, seconds, first: 0 };
+  out(`isolation: ${recordCount} records; a one-hit exact /v2/search at ${paceHz}/s; ${heavyClients} accounts looping costly regexes (e.g. ${heavyQuery(0)}); ${seconds} s a phase; load average ${os.loadavg()[0]!.toFixed(1)}`);
+  // Warm the paths (a few of each), then measure.
+  await runIsolationClient({ ...paced, seconds: 2 });
+  // Each heavy run starts its query texts where the previous one's may have ended (the
+  // engine remembers counts per text: a repeated text would be answered from memory).
+  await runIsolationClient({ ...heavy, keys: heavyKeys.slice(0, 1), seconds: 2, first: HEAVY_TEXTS / 4 });
+  const idle = await runIsolationClient(paced);
+  const heavyAlone = await runIsolationClient({ ...heavy, first: HEAVY_TEXTS / 2 });
+  const [loaded, heavyBeside] = await Promise.all([runIsolationClient(paced), runIsolationClient(heavy)]);
+  const verdict = isolationVerdict({ idle, loaded, heavyAlone, heavyBeside, heavyClients });
+  for (const line of verdict.lines) out(line);
+  for (const sample of new Set([...idle.samples, ...loaded.samples, ...heavyAlone.samples, ...heavyBeside.samples])) out(`  sample: ${sample}`);
+  // The verdict is the machine's as much as the code's (as the floor's): the exit status
+  // tells only a broken run, a transport error or a 5xx.
+  const broken = [idle, loaded, heavyAlone, heavyBeside].some((r) => Object.keys(r.failures).some((status) => status === '0' || status.startsWith('5')));
+  if (broken) failed = true;
+}
+
+/** One more run of `measure` under V8's CPU profiler (cpu-profile.ts): its summary lines. */
+async function profiledRun(measure: () => Promise<{ rps: number }>): Promise<string[]> {
+  const stop = await startProfile();
+  const { rps } = await measure();
+  const file = path.join(os.tmpdir(), `lw-loadtest-${process.pid}.cpuprofile`);
+  return profileLines(await stop(), Math.round(rps * seconds), path.resolve(HERE, '..'), file);
 }
 
 /** Removes this run's keys (queues, rate limits) from Redis: the namespace is used once. */
@@ -433,6 +497,7 @@ try {
   const records = Array.from({ length: recordCount }, (_, i) => ({ email: emailOf(i), username: `person${i}`, password: `pw${i % 1000}` }));
   await ingestRecords({ indexDir: config.indexDir, scratchDir: dataDir, db: runtime.db, engine: runtime.engine }, 'Load Test', records);
   if (floorRun) await floorComparison();
+  else if (isolationRun) await isolation();
   else if (sequentialRun) {
     out(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${recordCount} records; ${config.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}${config.REDIS_URL ? ', REDIS_URL (limits in Redis)' : ', limits in memory'}`);
     const floor = await startFloorServer();

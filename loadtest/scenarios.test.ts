@@ -77,18 +77,18 @@ test('floor comparison: both targets judged on the medians of the rounds, with e
     floorLatency: { p50: 0.05, p99: 0.2 },
     searchLatency: { p50: searchP50, p99: 1.5 },
   });
-  const met = floorVerdict([round(4000, 0.9), round(5500, 0.3), round(6000, 0.25)]);
+  const met = floorVerdict([round(7000, 0.9), round(8500, 0.3), round(9000, 0.25)]);
   assert.equal(met.ratioMet, true);
   assert.equal(met.latencyMet, true);
-  assert.match(met.lines.join('\n'), /round 1: floor +10000 req\/s, search +4000 req\/s, ratio 40\.0%/);
-  assert.match(met.lines.join('\n'), /at 55\.0% of the floor \(median of 3 rounds; target ≥ 50%\): met/);
+  assert.match(met.lines.join('\n'), /round 1: floor +10000 req\/s, search +7000 req\/s, ratio 70\.0%/);
+  assert.match(met.lines.join('\n'), /at 85\.0% of the floor \(median of 3 rounds; target ≥ 80%\): met/);
   assert.match(met.lines.join('\n'), /adds 0\.25 ms at p50 \(1\.30 ms at p99\).*: met/);
   // Two rounds: the mean of both, not the better one.
-  assert.match(floorVerdict([round(4000, 0.3), round(6000, 0.3)]).lines.join('\n'), /at 50\.0% of the floor \(median of 2 rounds/);
-  const missed = floorVerdict([round(4900, 0.56)]);
+  assert.match(floorVerdict([round(7000, 0.3), round(9000, 0.3)]).lines.join('\n'), /at 80\.0% of the floor \(median of 2 rounds/);
+  const missed = floorVerdict([round(7900, 0.56)]);
   assert.equal(missed.ratioMet, false);
   assert.equal(missed.latencyMet, false);
-  assert.match(missed.lines.join('\n'), /49\.0% of the floor \(one round; target ≥ 50%\): missed/);
+  assert.match(missed.lines.join('\n'), /79\.0% of the floor \(one round; target ≥ 80%\): missed/);
   assert.match(missed.lines.join('\n'), /adds 0\.51 ms at p50.*: missed/);
   assert.doesNotMatch(missed.lines.join('\n'), /CPU per request/);
   // CPU per request, when measured: per round and the medians.

@@ -5,7 +5,7 @@
 // exits with calls in flight.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
@@ -193,4 +193,52 @@ test('a worker thread that exits with calls in flight does not disturb the proce
   while (lane(await enginePoolStats(), 'heavy').busy > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   assert.equal(lane(await enginePoolStats(), 'heavy').busy, 0, 'the orphaned scans ended');
   assert.equal((await engine.search({ query: 'email:user3@example.com' })).total, 1);
+});
+
+/** The scheduling policy of each of this process's threads whose name starts with `prefix` (Linux: /proc, field 41 of stat). */
+function policies(prefix: string): number[] {
+  const found: number[] = [];
+  for (const tid of readdirSync('/proc/self/task')) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    // Fields from the third (state) on follow the parenthesised name.
+    if (name.startsWith(prefix)) found.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[41 - 3]));
+  }
+  return found;
+}
+
+test('heavy threads run under SCHED_IDLE (a waking ordinary thread takes their core at once), quick threads under SCHED_BATCH', { skip: process.platform !== 'linux' }, async () => {
+  await engine.search({ query: 'email:user1@example.com' });
+  const SCHED_BATCH = 3;
+  const SCHED_IDLE = 5;
+  const heavy = policies('engine-heavy');
+  const quick = policies('engine-quick');
+  assert.equal(heavy.length, lane(await enginePoolStats(), 'heavy').threads);
+  assert.deepEqual(new Set(heavy), new Set([SCHED_IDLE]));
+  assert.deepEqual(new Set(quick), new Set([SCHED_BATCH]));
+});
+
+test('a lone exact lookup runs on the JS thread while heavy scans are in flight: it waits for no thread', async () => {
+  const threads = lane(await enginePoolStats(), 'heavy').threads;
+  const scans = Array.from({ length: threads * 2 }, (_, k) => engine.search({ query: heavy(100 + k), mode: 'regex', countCache: false, timeBudgetMs: 60_000 }));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const quickBefore = lane(await enginePoolStats(), 'quick').done;
+  let inFlight = 0;
+  for (let i = 0; i < 5; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const heavyLane = lane(await enginePoolStats(), 'heavy');
+    inFlight = Math.max(inFlight, heavyLane.busy + heavyLane.queued);
+    const body = await engine.searchApiReply({ query: `email:user${i * 17}@example.com`, size: 20 }, false, 0);
+    assert.match(body.toString('utf8'), /"total":1\}$/);
+  }
+  const quickAfter = lane(await enginePoolStats(), 'quick').done;
+  await Promise.all(scans);
+  assert.ok(inFlight > 0, 'the scans were still running during the lookups');
+  // At most one lookup goes to the lanes for the index generation check (once a second).
+  assert.ok(quickAfter - quickBefore <= 1, `${quickAfter - quickBefore} of 5 lookups went to the quick lane`);
 });

@@ -13,7 +13,7 @@
  * the regexes would fill libuv's pool (4 threads) that argon2 and every search also wait
  * for: cheap p99 would go from milliseconds to seconds.
  *
- * Why the slack: the heavy lane runs at nice +10, which keeps the CPU for the cheap work but
+ * Why the slack: the heavy lane runs under SCHED_IDLE, which keeps the CPU for the cheap work but
  * not the caches and memory bandwidth that eight scans share with argon2 (memory-hard) on two
  * cores. On the CI machines that adds tens of milliseconds to a p99 under load (30 logins:
  * the p99 is the slowest one), which a user does not notice; that is contention. Starvation

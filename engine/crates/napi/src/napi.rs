@@ -687,7 +687,8 @@ fn run_reply(engine: &Engine, read: ReplyRead, t0: std::time::Instant) -> std::r
 /// balance). The request and its query are parsed once.
 ///
 /// A call that may run here (the previous `searchReply` at least INLINE_MIN_GAP_MICROS ago,
-/// no other engine call of this environment in flight, the quick lane idle) is read here on
+/// no job queued or running on the quick lane; heavy scans in flight do not count: they are
+/// what a lone lookup must not wait behind) is read here on
 /// the JS thread: a refused query is answered at once, a regex goes to the heavy lane (its
 /// compile is heavy work), a plan that scans to the heavy lane, and a lone exact lookup (a
 /// page of at most INLINE_MAX_ENTRIES, a count without hashing:
@@ -695,14 +696,14 @@ fn run_reply(engine: &Engine, read: ReplyRead, t0: std::time::Instant) -> std::r
 /// `Engine::refresh_due`) runs right here: it takes less time than the two thread wake-ups
 /// (a worker's, then the event loop's) it would otherwise wait for on an idle machine.
 ///
-/// Under load (searches closer together, calls in flight) nothing is read here: the request
+/// Under load (searches closer together, quick calls in flight) nothing is read here: the request
 /// is read on a quick thread, which routes it (`read_reply`, then the heavy lane for a regex
 /// or a scan), so the event loop, which limits a loaded server, keeps its time for requests.
 /// Reading every request on the JS thread would spend the event loop's time on every request
 /// of a loaded server (BENCHMARKS.md, "/v2/search against the floor").
 unsafe fn search_reply(env: napi_env, engine: Arc<Engine>, arg: &str) -> NapiResult<napi_value> {
     let t0 = std::time::Instant::now();
-    if !(spaced_call() && lone_call(env)? && pool::lane_idle(pool::Lane::Quick)) {
+    if !(spaced_call() && pool::lane_idle(pool::Lane::Quick)) {
         // The route reads the request once and hands it to the task through `slot`; a route
         // that panicked leaves it empty, and the task reads the request itself.
         let slot: Arc<Mutex<Option<std::result::Result<ReplyRead, EngineError>>>> = Arc::new(Mutex::new(None));
@@ -744,13 +745,6 @@ unsafe fn search_reply(env: napi_env, engine: Arc<Engine>, arg: &str) -> NapiRes
     }
     let task: Task = Box::new(move || engine.search_reply(&req, prepared, balance, t0, None).map(Output::Bytes));
     queue(env, lane, task, None, None)
-}
-
-/// No engine call of this environment is in flight.
-unsafe fn lone_call(env: napi_env) -> NapiResult<bool> {
-    let mut data = ptr::null_mut();
-    check!(napi_get_instance_data(env, &mut data));
-    Ok(!data.is_null() && (&*(data as *const Arc<Sink>)).pending.load(Ordering::Relaxed) == 0)
 }
 
 /// Validate a query without an index: the same parser and checks as a search.

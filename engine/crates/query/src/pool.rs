@@ -7,11 +7,13 @@
 //!   (see napi.rs): short, bounded work.
 //! - `Heavy`: regex searches and `parse` of regex queries (compiling a regex is heavy work,
 //!   even one refused as too large), searches the planner turns into term scans (inner
-//!   wildcards) and `matchWatches`. Its threads run at a lower priority (nice +`HEAVY_NICE`), so while
-//!   every core scans, quick work and the event loop still get the CPU first.
+//!   wildcards) and `matchWatches`. Its threads run under Linux's `SCHED_IDLE` policy
+//!   (`idle_policy`): they get a core only when no ordinary thread wants it, and any waking
+//!   ordinary thread preempts them at once, so while every core scans, quick work and the
+//!   event loop keep their latency (nice +`HEAVY_NICE` where `SCHED_IDLE` is refused).
 //! - `Bulk`: ingests and merges (minutes, their own helper threads inside).
 //!
-//! `Quick` and `Heavy` threads run under Linux's `SCHED_BATCH` policy (`batch_policy`): a
+//! `Quick` threads run under Linux's `SCHED_BATCH` policy (`batch_policy`): a
 //! thread woken for a job does not preempt the thread that woke it. The JS thread wakes one
 //! for every engine call; as an ordinary thread the woken worker took the JS thread's core
 //! at once on a busy machine, in the middle of serving requests (the native `call` showed as
@@ -60,6 +62,8 @@ struct Queue {
     threads: usize,
     busy: AtomicUsize,
     done: AtomicUsize,
+    /// Jobs queued or running: read by the JS thread without the queue's lock (`lane_idle`).
+    pending: AtomicUsize,
 }
 
 /// A lane's queued jobs, and its threads waiting for one (asleep on `ready`) and among them
@@ -128,6 +132,7 @@ impl Pool {
                 threads: if lane == Lane::Bulk { BULK_THREADS } else { threads },
                 busy: AtomicUsize::new(0),
                 done: AtomicUsize::new(0),
+                pending: AtomicUsize::new(0),
             })
         });
         for (lane, q) in LANES.iter().zip(queues.iter()) {
@@ -146,11 +151,15 @@ impl Pool {
 }
 
 fn worker(lane: Lane, q: &Queue) {
-    if lane != Lane::Bulk {
-        batch_policy();
-    }
-    if lane == Lane::Heavy {
-        lower_priority();
+    match lane {
+        Lane::Quick => batch_policy(),
+        Lane::Heavy => {
+            if !idle_policy() {
+                batch_policy();
+                lower_priority();
+            }
+        }
+        Lane::Bulk => {}
     }
     loop {
         let job = {
@@ -171,6 +180,7 @@ fn worker(lane: Lane, q: &Queue) {
         // Jobs catch their own panics (napi.rs); this keeps the thread alive if one does not.
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
         q.busy.fetch_sub(1, Ordering::Relaxed);
+        q.pending.fetch_sub(1, Ordering::Relaxed);
         q.done.fetch_add(1, Ordering::Relaxed);
     }
 }
@@ -178,6 +188,7 @@ fn worker(lane: Lane, q: &Queue) {
 /// Queue a job on a lane (starting the pool on first use).
 pub fn submit(lane: Lane, job: Job) -> std::result::Result<(), String> {
     let q = &pool()?.queues[lane as usize];
+    q.pending.fetch_add(1, Ordering::Relaxed);
     let mut jobs = q.jobs.lock().unwrap_or_else(|p| p.into_inner());
     jobs.queue.push_back(job);
     // Every queued job beyond those a woken thread is about to take needs a thread of its
@@ -191,11 +202,11 @@ pub fn submit(lane: Lane, job: Job) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// Whether no thread of `lane` is running a job right now (true before the pool starts).
+/// Whether `lane` has no job queued or running right now (true before the pool starts).
 /// One atomic load: the JS thread asks it before running a lone cheap call itself.
 pub fn lane_idle(lane: Lane) -> bool {
     match POOL.get() {
-        Some(Ok(p)) => p.queues[lane as usize].busy.load(Ordering::Relaxed) == 0,
+        Some(Ok(p)) => p.queues[lane as usize].pending.load(Ordering::Relaxed) == 0,
         _ => true,
     }
 }
@@ -246,6 +257,24 @@ fn batch_policy() {
 
 #[cfg(not(target_os = "linux"))]
 fn batch_policy() {}
+
+/// `SCHED_IDLE` for this thread: it runs only on a core no ordinary thread wants, and a
+/// waking ordinary thread (the event loop, a quick worker, argon2) takes its core at once,
+/// where nice +10 left it the core until the scheduler's next decision (milliseconds, the
+/// p99 of a paced exact search under 8 regex clients). Needs no privilege; false when
+/// refused (the caller falls back to `SCHED_BATCH` at nice +`HEAVY_NICE`).
+#[cfg(target_os = "linux")]
+fn idle_policy() -> bool {
+    unsafe {
+        let param = libc::sched_param { sched_priority: 0 };
+        libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) == 0
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn idle_policy() -> bool {
+    false
+}
 
 /// The threads outlive any one Node environment (a worker thread that loaded the addon may
 /// exit and unload it): keep this library mapped for the life of the process.
