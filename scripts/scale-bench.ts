@@ -1,5 +1,5 @@
 // Scale benchmark: the engine alone over an index that is already built
-// (1M, 10M, 100M records), for engine/BENCHMARKS.md "1M, 10M and 100M records".
+// (1M, 10M, 100M records), for engine/SCALE.md.
 //
 //   node --import tsx scripts/scale-bench.ts --index DIR [--pick DIR] [--well NAME] [--cold] [--startup-only]
 //        [--cap-seconds 20] [--json FILE]

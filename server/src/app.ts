@@ -28,6 +28,7 @@ import { paymentsPlugin } from './payments/payments-plugin';
 import { deliveryPlugin } from './delivery/delivery-plugin';
 import { webPlugin } from './web/web-plugin';
 import { breachApiPlugin } from './breach-api/breach-api-plugin';
+import { trustedProxyCheck } from './infra/trusted-proxies';
 
 export type { AppDeps } from './app-deps';
 
@@ -42,7 +43,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
     logger: loggerOptions(config, deps.logStream),
-    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    trustProxy: config.trustedProxies.length > 0 ? trustedProxyCheck(config.trustedProxies) : false,
     bodyLimit: 256 * 1024,
     requestTimeout: 60_000,
     return503OnClosing: true,
