@@ -251,7 +251,8 @@ impl Engine {
                 continue;
             }
             for (pi, part) in seg.parts.iter().enumerate() {
-                if let Some(c) = count_key.and_then(|key| part.cached_count(key, removed.generation())) {
+                let cached = count_key.and_then(|key| part.cached_count(key, removed.generation()));
+                if let Some(c) = cached {
                     if !hits.overlaps(c as u64) {
                         hits.total += c as u64;
                         continue;
@@ -268,9 +269,13 @@ impl Engine {
                     None
                 };
                 let (part_t0, before) = (Instant::now(), hits.total);
-                let exact = single_exact(&plan).filter(|_| use_bits && ranges.is_none() && seg.hidden[pi].is_empty());
-                match (exact, part.first_bytes()) {
-                    (Some((f, term)), Some(first)) => count_term(part, (si, pi), f, term, first, removed, &mut hits)?,
+                // One exact term, every hit counted or dedup by first-occurrence bits: its
+                // postings streamed, never materialised (and, with the part's count known,
+                // read only as far as the page).
+                let exact = single_exact(&plan).filter(|_| (use_bits || !req.dedup) && ranges.is_none() && seg.hidden[pi].is_empty());
+                let first = if use_bits { part.first_bytes().map(Some) } else { Some(None) };
+                match (exact, first) {
+                    (Some((f, term)), Some(first)) => count_term(part, (si, pi), (f, term), first, cached, removed, &mut hits)?,
                     _ => {
                         let mut docs = planner::eval(&plan, part, &budget)?;
                         seg.drop_hidden(pi, &mut docs);
@@ -674,13 +679,17 @@ impl Hits {
 }
 
 /// One exact term (`password:123456`, `email:*@yahoo.com`) with dedup by first-occurrence
-/// bits: its postings decoded and counted in one pass, without materialising the hits.
-/// Past the page (and without tombstones) the loop only adds first-occurrence bits.
+/// bits (`first`), or without dedup (`None`: every hit counts): its postings decoded and
+/// counted in one pass, without materialising the hits. Past the page (and without
+/// tombstones) the loop only adds first-occurrence bits, or stops at once when the part's
+/// count is `known` (the count cache): a first page of a domain's million addresses reads
+/// the postings of its twenty.
 #[allow(clippy::too_many_arguments)]
-fn count_term(part: &Part, at: (usize, usize), field: usize, term: &[u8], first: &[u8], removed: &Removed, hits: &mut Hits) -> Result<()> {
+fn count_term(part: &Part, at: (usize, usize), (field, term): (usize, &[u8]), first: Option<&[u8]>, known: Option<u32>, removed: &Removed, hits: &mut Hits) -> Result<()> {
     let Some(fi) = &part.fields[field] else { return Ok(()) };
     let Some(ord) = fi.dict.get(term) else { return Ok(()) };
-    let is_first = |d: u32| (first[(d >> 3) as usize] >> (d & 7)) & 1;
+    let before = hits.total;
+    let is_first = |d: u32| first.map_or(1, |first| (first[(d >> 3) as usize] >> (d & 7)) & 1);
     let kept = |d: u32| -> Result<bool> { Ok(is_first(d) == 1 && !part.is_removed(d, removed)?) };
     let bytes = match fi.stored_postings(ord) {
         crate::segment::StoredPostings::Varints(b) => b,
@@ -699,6 +708,10 @@ fn count_term(part: &Part, at: (usize, usize), field: usize, term: &[u8], first:
         if kept(d)? {
             hits.push(at, d);
         }
+    }
+    if let Some(n) = known.filter(|_| removed.is_empty()) {
+        hits.total = before + n as u64;
+        return Ok(());
     }
     let mut count = 0u64;
     while i < bytes.len() {
