@@ -8,7 +8,8 @@
 //        [--paced [--pace-ms 120] [--paced-rounds 30]]
 //
 // `--reuse` keeps the engine index and the PostgreSQL table of an earlier run of the same
-// corpus (no ingest, no load: their rows say "not measured") and runs the queries again.
+// corpus (no ingest, no load: their rows say "not measured") and runs the queries again; the
+// table's comment names its corpus (records-seed), and a table of another is loaded anew.
 //
 // Large-page rows: pages of 10,000 entries (the /v2/search `size: 10000` path, `searchApiText`)
 // beside PostgreSQL returning the same rows, then a "Targets" table of the page, ingest,
@@ -263,7 +264,10 @@ async function main(): Promise<void> {
   if (peers.has('pg')) {
     pgc = new pg.Client({ connectionString: args['pg-url'] as string });
     await pgc.connect();
-    const kept = reuse && (await pgc.query(`select to_regclass('bench_records') as t`)).rows[0].t !== null;
+    // The table names the corpus it holds (its comment): a run of another size or seed loads
+    // its own rows rather than timing PostgreSQL on another corpus's.
+    const corpusName = `${N}-${args.seed}`;
+    const kept = reuse && (await pgc.query(`select obj_description(to_regclass('bench_records'), 'pg_class') as c`)).rows[0].c === corpusName;
     if (!kept) {
       await pgc.query('create extension if not exists pg_trgm');
       await pgc.query('drop table if exists bench_records');
@@ -281,6 +285,7 @@ async function main(): Promise<void> {
           create index on bench_records (hashed_password);
           create index on bench_records (reverse(email) text_pattern_ops);`).then(() => pgc!.query('vacuum analyze bench_records'));
       });
+      await pgc.query(`comment on table bench_records is '${corpusName}'`);
       const size = await pgc.query(`select pg_total_relation_size('bench_records') as b`);
       build.pg = { ms, bytes: Number(size.rows[0].b) };
       log(`bench: PostgreSQL load+index ${fmt(ms)}`);
