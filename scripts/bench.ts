@@ -14,7 +14,7 @@
 // Large-page rows: pages of 10,000 entries (the /v2/search `size: 10000` path, `searchApiText`)
 // beside PostgreSQL returning the same rows, then a "Targets" table of the page, ingest,
 // index size, dedup and HTTP floor targets (docs/benchmark-method.md "Targets").
-// `--http` also runs the HTTP floor (`npm run loadtest -- --scenario floor --rounds 3`, with
+// `--http` also runs the HTTP floor (`npm run loadtest -- --scenario floor --rounds 3 --profile`, with
 // REDIS_URL, default redis://127.0.0.1:6379) after the queries, whose last lines are the
 // single sequential client's (one keep-alive connection: a bare route and a one-hit
 // /v2/search in turn, back to back and paced at 10 a second), so that one run prints every
@@ -578,9 +578,13 @@ async function main(): Promise<void> {
     out.push(`| /v2/search ≥ 80% of the Fastify floor in req/s (100 connections, a key each), \`REDIS_URL\` set | ${floor.throughput} | ${verdict(floor.throughputMet)} |`);
     out.push(`| one-hit exact search ≤ 0.5 ms over the floor's latency at p50 | ${floor.latency} | ${verdict(floor.latencyMet)} |`);
     out.push('');
-    out.push('HTTP floor rounds (`loadtest/http-bench.ts --scenario floor --rounds 3`):');
+    out.push('HTTP floor rounds (`loadtest/http-bench.ts --scenario floor --rounds 3 --profile`):');
     out.push('');
     for (const line of floor.rounds) out.push(`- ${line.trim()}`);
+    if (floor.cpuProfile.length) {
+      out.push('', `Where the search's event-loop time goes under load (self time a request, by place; ${floor.cpuProfile[0]!.replace(/^profile of the JS thread under load: /, '')}):`, '');
+      for (const line of floor.cpuProfile.slice(1)) out.push(`- ${line.trim().replace(/^([\d.]+ µs)\s+([\d.]+%)\s+/, '$1 ($2) ')}`);
+    }
   } else {
     out.push('| /v2/search ≥ 80% of the Fastify floor in req/s, one-hit exact ≤ 0.5 ms over the floor at p50 | not run (add `--http`, or `npm run loadtest -- --scenario floor`) | not measured |');
   }
@@ -677,10 +681,10 @@ function cliBaseline(): number {
  * The HTTP targets: the loadtest's floor scenario in a child process (its own server, its own
  * 100,000-record index), its verdict lines read back from its output.
  */
-function httpFloor(): { throughput: string; latency: string; rounds: string[]; sequential: string[]; profile: string[]; throughputMet: boolean; latencyMet: boolean } {
-  log('bench: HTTP floor (loadtest --scenario floor --rounds 3)…');
+function httpFloor(): { throughput: string; latency: string; rounds: string[]; sequential: string[]; profile: string[]; cpuProfile: string[]; throughputMet: boolean; latencyMet: boolean } {
+  log('bench: HTTP floor (loadtest --scenario floor --rounds 3 --profile)…');
   const root = resolve(import.meta.dirname, '..');
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'loadtest/http-bench.ts', '--scenario', 'floor', '--rounds', '3'], {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'loadtest/http-bench.ts', '--scenario', 'floor', '--rounds', '3', '--profile'], {
     cwd: root,
     env: { ...process.env, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
     encoding: 'utf8',
@@ -692,7 +696,7 @@ function httpFloor(): { throughput: string; latency: string; rounds: string[]; s
   const latency = find('latency:');
   if (!throughput || !latency) {
     log(`bench: the HTTP floor run failed (exit ${run.status}):\n${(run.stderr ?? '').slice(-2000)}`);
-    return { throughput: `failed (exit ${run.status})`, latency: `failed (exit ${run.status})`, rounds: [], sequential: [], profile: [], throughputMet: false, latencyMet: false };
+    return { throughput: `failed (exit ${run.status})`, latency: `failed (exit ${run.status})`, rounds: [], sequential: [], profile: [], cpuProfile: [], throughputMet: false, latencyMet: false };
   }
   const cpu = find('server CPU per request');
   return {
@@ -701,9 +705,19 @@ function httpFloor(): { throughput: string; latency: string; rounds: string[]; s
     rounds: [...lines.filter((l) => /^\s+round \d+:/.test(l)), ...(cpu ? [cpu] : [])],
     sequential: lines.filter((l) => l.startsWith('sequential ')),
     profile: lines.filter((l) => l.startsWith('profile: ')),
+    // The event loop's time by place under load (loadtest/cpu-profile.ts): the profile of a miss.
+    cpuProfile: cpuProfileByPlace(lines),
     throughputMet: throughput.endsWith(': met'),
     latencyMet: latency.endsWith(': met'),
   };
+}
+
+/** The floor run's profile heading and its lines by place (those before "by function"). */
+function cpuProfileByPlace(lines: string[]): string[] {
+  const start = lines.findIndex((l) => l.startsWith('profile of the JS thread'));
+  if (start < 0) return [];
+  const end = lines.findIndex((l, i) => i > start && l.trim().startsWith('by function'));
+  return lines.slice(start, end < 0 ? undefined : end).filter((l) => !l.trim().startsWith('by place'));
 }
 
 /** The corpus of `dir` (generated once per size and seed, as `main` does). */
