@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { eventually, launchBrowser, textOf } from './support/browser';
+import { closeBrowser, eventually, launchBrowser, textOf } from './support/browser';
 import { addTaskByApi, screenshot, signInTo } from './support/monitoring';
 import { startServer, stopServer, type TestServer } from './support/server';
 import { startTestDnsServer, type TestDnsServer } from '../../server/test/support/dns-server';
@@ -24,7 +24,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await stopServer(server);
   await dnsServer?.close();
 });

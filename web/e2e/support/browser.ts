@@ -3,6 +3,7 @@
  * Each launch gets a fresh temporary profile from Playwright; each page its own context.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 const CHROMIUM_ARGS = [
@@ -22,6 +23,55 @@ export function launchBrowser(): Promise<Browser> {
     headless: true,
     args: CHROMIUM_ARGS,
   });
+}
+
+/** How long a browser may take to close before its processes are killed. */
+const CLOSE_TIMEOUT_MS = 15_000;
+
+/** The Chromium processes this process started (Playwright's launch makes them its children). */
+function chromiumChildren(): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the parenthesised name: state, then the parent's pid.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('chromium')) pids.push(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return pids;
+}
+
+/**
+ * Closes the browser; one that has not closed within CLOSE_TIMEOUT_MS is killed. Chromium
+ * sometimes hangs in its shutdown (seen in CI after every test of a file had passed, with an
+ * on-device model service started late): without this the test file, and the whole run,
+ * would wait forever.
+ */
+export async function closeBrowser(browser: Browser | undefined): Promise<void> {
+  if (!browser) return;
+  const closed = browser.close().then(
+    () => true,
+    () => true,
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_TIMEOUT_MS)));
+  const inTime = await Promise.race([closed, late]);
+  clearTimeout(timer);
+  if (inTime) return;
+  const pids = chromiumChildren();
+  process.stderr.write(`# the browser did not close in ${CLOSE_TIMEOUT_MS / 1000} s: killing its processes ${pids.join(', ')}\n`);
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  await closed;
 }
 
 export const DESKTOP = { width: 1280, height: 800 };

@@ -1,6 +1,6 @@
 import { after, before } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from './browser';
+import { closeBrowser, launchBrowser } from './browser';
 import { startServer, stopServer, type TestServer } from './server';
 
 interface Suite {
@@ -21,7 +21,7 @@ export function useServerAndBrowser(ready?: (suite: Suite) => Promise<unknown>):
     await ready?.(suite);
   });
   after(async () => {
-    await suite.browser?.close();
+    await closeBrowser(suite.browser);
     await stopServer(suite.server);
   });
   return suite;
