@@ -120,29 +120,27 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Runs one job in a child process (driver.ts) so the load tool has its own event loop. */
-function drive(job: DriverJob): Promise<DriverReport> {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(HERE, 'driver.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let report: DriverReport | undefined;
-    child.once('message', (message) => (report = message as DriverReport));
+/**
+ * Runs `script` (a file beside this one) in a child process, so that a client has an event
+ * loop of its own: the job goes in as the first IPC message, the report comes back as one.
+ */
+function runChild<Job, Report>(script: string, what: string, job: Job): Promise<Report> {
+  return new Promise<Report>((resolve, reject) => {
+    const child = fork(path.join(HERE, script), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let report: Report | undefined;
+    child.once('message', (message) => (report = message as Report));
     child.once('error', reject);
-    child.once('exit', (code) => (report ? resolve(report) : reject(new Error(`load driver exited with ${code}`))));
-    child.send(job);
+    child.once('exit', (code) => (report ? resolve(report) : reject(new Error(`${what} exited with ${code}`))));
+    child.send(job as object);
   });
 }
 
-/** Runs one sequential client (sequential.ts) in a child process. */
-function runSequential(job: SequentialJob): Promise<SequentialReport> {
-  return new Promise<SequentialReport>((resolve, reject) => {
-    const child = fork(path.join(HERE, 'sequential.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let answer: SequentialReport | undefined;
-    child.once('message', (message) => (answer = message as SequentialReport));
-    child.once('error', reject);
-    child.once('exit', (code) => (answer ? resolve(answer) : reject(new Error(`sequential client exited with ${code}`))));
-    child.send(job);
-  });
-}
+/** Runs one job of the load tool (driver.ts, autocannon). */
+const drive = (job: DriverJob) => runChild<DriverJob, DriverReport>('driver.ts', 'load driver', job);
+/** Runs one sequential client (sequential.ts). */
+const runSequential = (job: SequentialJob) => runChild<SequentialJob, SequentialReport>('sequential.ts', 'sequential client', job);
+/** Runs one isolation client (isolation-client.ts). */
+const runIsolationClient = (job: IsolationJob) => runChild<IsolationJob, IsolationReport>('isolation-client.ts', 'isolation client', job);
 
 /**
  * This server's own time of each request (the request event to the response's `finish`),
@@ -364,18 +362,6 @@ async function floorComparison() {
   } finally {
     floor.stop();
   }
-}
-
-/** Runs one isolation client (isolation-client.ts) in a child process. */
-function runIsolationClient(job: IsolationJob): Promise<IsolationReport> {
-  return new Promise<IsolationReport>((resolve, reject) => {
-    const child = fork(path.join(HERE, 'isolation-client.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let answer: IsolationReport | undefined;
-    child.once('message', (message) => (answer = message as IsolationReport));
-    child.once('error', reject);
-    child.once('exit', (code) => (answer ? resolve(answer) : reject(new Error(`isolation client exited with ${code}`))));
-    child.send(job);
-  });
 }
 
 /**
